@@ -1,0 +1,321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_util: option value parsing, repeatable-option lists, the SIGINT/SIGTERM stop flag, the
+ * progress line and shell quoting for the subcommands. See cli_util.h.
+ */
+#include "cli_util.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "units.h"
+
+/* ---- option values ---------------------------------------------------------------------- */
+
+static int opt_fail(const char *cmd, const char *opt, const char *arg, int rc, const char *expect)
+{
+	if (rc == -ERANGE)
+		cli_error(cmd, "%s: '%s' is out of range", opt, arg);
+	else
+		cli_error(cmd, "%s: '%s' is not %s", opt, arg, expect);
+	return rc;
+}
+
+int cli_opt_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v)
+{
+	int rc = units_parse_u64(arg, v);
+
+	return rc ? opt_fail(cmd, opt, arg, rc, "a non-negative integer") : 0;
+}
+
+int cli_opt_double(const char *cmd, const char *opt, const char *arg, double *v)
+{
+	int rc = units_parse_double(arg, v);
+
+	return rc ? opt_fail(cmd, opt, arg, rc, "a number such as 0.5") : 0;
+}
+
+int cli_opt_size(const char *cmd, const char *opt, const char *arg, uint64_t *bytes)
+{
+	int rc = units_parse_size(arg, bytes);
+
+	return rc ? opt_fail(cmd, opt, arg, rc, units_expect_size()) : 0;
+}
+
+int cli_opt_duration(const char *cmd, const char *opt, const char *arg, uint64_t *ns)
+{
+	int rc = units_parse_duration(arg, ns);
+
+	return rc ? opt_fail(cmd, opt, arg, rc, units_expect_duration()) : 0;
+}
+
+int cli_strlist_add(struct cli_strlist *l, const char *s)
+{
+	char *copy;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 8;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	copy = strdup(s);
+	if (!copy)
+		return -ENOMEM;
+	l->v[l->n++] = copy;
+	return 0;
+}
+
+void cli_strlist_release(struct cli_strlist *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
+
+/* ---- stop flag -------------------------------------------------------------------------- */
+
+/* The only way a signal handler reaches the caller's flag (see cli_util.h). */
+static struct cli_stop *stop_target;
+
+static void on_stop_signal(int signo)
+{
+	struct sigaction dfl;
+
+	if (stop_target) {
+		stop_target->signo = signo;
+		stop_target->flag = 1;
+	}
+	/* A second ^C must still be able to end a run that does not reach a safe point soon:
+	 * everything finished is on disk already, so the default action is safe. */
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+}
+
+int cli_signals_install(struct cli_stop *s)
+{
+	struct sigaction sa;
+
+	s->flag = 0;
+	s->signo = 0;
+	stop_target = s;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocking wait (io_uring_wait_cqe, nanosleep) should return EINTR so
+	 * that the flag is seen promptly. */
+	if (sigaction(SIGINT, &sa, NULL) || sigaction(SIGTERM, &sa, NULL))
+		return -errno;
+	return 0;
+}
+
+void cli_signals_restore(void)
+{
+	struct sigaction dfl;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	stop_target = NULL;
+}
+
+/* ---- progress --------------------------------------------------------------------------- */
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void cli_progress_init(struct cli_progress *p, FILE *f, bool quiet, uint64_t interval_ns)
+{
+	memset(p, 0, sizeof(*p));
+	p->f = f;
+	p->quiet = quiet;
+	p->tty = f && isatty(fileno(f));
+	p->interval_ns = interval_ns ? interval_ns : 10000000000ull;
+}
+
+const char *cli_progress_format(const struct cli_progress_state *s, char *buf, size_t len)
+{
+	char bytes[32], iops[32], eta[32], round[32] = "";
+	int n;
+
+	units_fmt_size(s->bytes_written, bytes, sizeof(bytes));
+	units_fmt_double(s->iops, 0, iops, sizeof(iops));
+	if (s->round)
+		snprintf(round, sizeof(round), " round %u", s->round);
+	if (s->eta_ns)
+		units_fmt_duration(s->eta_ns, eta, sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), "?");
+	n = snprintf(buf, len, "%s[%u/%u] %s%s%s%s | %s written | %s IOPS | ETA %s",
+		     s->replay ? "(replay) " : "", s->phase_index + 1, s->nphases,
+		     s->phase ? s->phase : "?", round, s->cell ? " " : "", s->cell ? s->cell : "",
+		     bytes, iops, eta);
+	(void)n;
+	return buf;
+}
+
+void cli_progress_update(struct cli_progress *p, const struct cli_progress_state *s)
+{
+	char line[256];
+	uint64_t now;
+	size_t n;
+
+	if (p->quiet || !p->f)
+		return;
+	now = mono_ns();
+	/* A terminal line costs nothing to redraw but flickers above ~10 Hz; a log gets one line
+	 * per interval so that a 24-hour run leaves a readable file. */
+	if (p->last_ns && now - p->last_ns < (p->tty ? 100000000ull : p->interval_ns))
+		return;
+	p->last_ns = now;
+	cli_progress_format(s, line, sizeof(line));
+	n = strlen(line);
+	if (p->tty) {
+		fprintf(p->f, "\r%s", line);
+		for (size_t i = n; i < p->last_len; i++)
+			fputc(' ', p->f);
+		p->last_len = n;
+	} else {
+		fprintf(p->f, "%s\n", line);
+	}
+	fflush(p->f);
+}
+
+static void progress_clear(struct cli_progress *p)
+{
+	if (p->tty && p->last_len) {
+		fputc('\r', p->f);
+		for (size_t i = 0; i < p->last_len; i++)
+			fputc(' ', p->f);
+		fputc('\r', p->f);
+		p->last_len = 0;
+	}
+}
+
+void cli_progress_note(struct cli_progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->quiet || !p->f)
+		return;
+	progress_clear(p);
+	va_start(ap, fmt);
+	vfprintf(p->f, fmt, ap);
+	va_end(ap);
+	fputc('\n', p->f);
+	fflush(p->f);
+}
+
+void cli_progress_finish(struct cli_progress *p)
+{
+	if (!p->quiet && p->f && p->tty && p->last_len) {
+		fputc('\n', p->f);
+		p->last_len = 0;
+		fflush(p->f);
+	}
+}
+
+/* ---- text ------------------------------------------------------------------------------- */
+
+static bool shell_safe(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+			    "_-./:=,+@%",
+			    *s))
+			return false;
+	return true;
+}
+
+int cli_shell_append(char *buf, size_t len, const char *s)
+{
+	size_t used = strnlen(buf, len), need = 0;
+	bool quote = !shell_safe(s);
+	char *o;
+
+	if (used == len)
+		return -ENOSPC;
+	/* Worst case: every ' becomes '\'' (4 chars), plus two quotes and a separating space. */
+	for (const char *c = s; *c; c++)
+		need += (*c == '\'') ? 4 : 1;
+	need += (quote ? 2 : 0) + (used ? 1 : 0);
+	if (used + need + 1 > len)
+		return -ENOSPC;
+	o = buf + used;
+	if (used)
+		*o++ = ' ';
+	if (quote)
+		*o++ = '\'';
+	for (const char *c = s; *c; c++) {
+		if (*c == '\'') {
+			memcpy(o, "'\\''", 4);
+			o += 4;
+		} else {
+			*o++ = *c;
+		}
+	}
+	if (quote)
+		*o++ = '\'';
+	*o = '\0';
+	return 0;
+}
+
+/* iso selects "2026-11-29T19:15:00Z" over "20261129T191500Z"; literal formats keep -Wformat=2 happy. */
+static const char *utc_fmt(char *buf, size_t len, bool iso)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	size_t n;
+
+	if (!gmtime_r(&t, &tm)) {
+		snprintf(buf, len, "unknown-time");
+		return buf;
+	}
+	n = iso ? strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm)
+		: strftime(buf, len, "%Y%m%dT%H%M%SZ", &tm);
+	if (!n)
+		snprintf(buf, len, "unknown-time");
+	return buf;
+}
+
+const char *cli_utc_stamp(char *buf, size_t len)
+{
+	return utc_fmt(buf, len, false);
+}
+
+const char *cli_utc_iso(char *buf, size_t len)
+{
+	return utc_fmt(buf, len, true);
+}
+
+uint64_t cli_wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}

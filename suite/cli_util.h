@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_util: small helpers shared by the subcommands (the CLI edge of the program).
+ *
+ *   - option values: parse a number, size, duration or fraction given on the command line and
+ *     print "ssdlab CMD: --opt: expected ..." when it is malformed;
+ *   - a list of strings collected from a repeatable option (--set KEY=VALUE);
+ *   - the stop flag: SIGINT/SIGTERM set a flag that the runner and the engine check at safe
+ *     points; a second signal restores the default action so that a user can still force quit;
+ *   - progress: on a terminal one line rewritten in place (phase, round, cell, bytes written,
+ *     current IOPS, ETA); otherwise one log line every N seconds. This is the only place where
+ *     wall time is read for display (the runner works in the target's clock);
+ *   - shell quoting for the "resume with: ..." command line, and UTC time stamps.
+ *
+ * Functions return 0 or -errno and leave output parameters untouched on failure.
+ */
+#ifndef SSDLAB_CLI_UTIL_H
+#define SSDLAB_CLI_UTIL_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- option values ---------------------------------------------------------------------- */
+
+/* Each parses `arg` for option `opt` of subcommand `cmd`; on failure prints the expected form
+ * with cli_error() and returns -EINVAL (or -ERANGE). */
+int cli_opt_u64(const char *cmd, const char *opt, const char *arg, uint64_t *v);
+int cli_opt_double(const char *cmd, const char *opt, const char *arg, double *v);
+int cli_opt_size(const char *cmd, const char *opt, const char *arg, uint64_t *bytes);
+int cli_opt_duration(const char *cmd, const char *opt, const char *arg, uint64_t *ns);
+
+/* A growable list of strings (copies). cli_strlist_release frees the copies; accepts NULL. */
+struct cli_strlist {
+	char **v;
+	size_t n, cap;
+};
+int cli_strlist_add(struct cli_strlist *l, const char *s);
+void cli_strlist_release(struct cli_strlist *l);
+
+/* ---- stop flag -------------------------------------------------------------------------- */
+
+/*
+ * The flag raised by SIGINT/SIGTERM. `signo` holds the signal that raised it. A signal handler
+ * can only reach the program through static storage, so cli_signals_install() keeps one
+ * pointer to the caller's struct; this is the one piece of process-wide state in ssdlab, and it
+ * belongs to the CLI edge.
+ */
+struct cli_stop {
+	volatile sig_atomic_t flag;
+	volatile sig_atomic_t signo;
+};
+/* Installs handlers for SIGINT and SIGTERM that raise s->flag. Returns 0 or -errno. */
+int cli_signals_install(struct cli_stop *s);
+/* Restores the default actions (call before returning from the subcommand). */
+void cli_signals_restore(void);
+
+/* ---- progress --------------------------------------------------------------------------- */
+
+struct cli_progress_state {
+	const char *phase; /* "rounds", "precondition", ... */
+	unsigned phase_index, nphases;
+	unsigned round;	    /* 0 when the phase has no rounds; else 1-based */
+	const char *cell;   /* "rwmix_read=0 bs=4k" or NULL */
+	uint64_t bytes_written;
+	double iops;
+	uint64_t eta_ns; /* target time left in the current job; 0 = unknown */
+	bool replay;	 /* resume: replaying without recording */
+};
+
+struct cli_progress {
+	FILE *f;
+	bool tty;
+	bool quiet;
+	uint64_t interval_ns;
+	uint64_t last_ns; /* wall clock of the last line */
+	size_t last_len;  /* length of the last in-place line, to blank it */
+};
+
+/* f is usually stderr; tty decides in-place updates; interval_ns is the log-line period. */
+void cli_progress_init(struct cli_progress *p, FILE *f, bool quiet, uint64_t interval_ns);
+/* Prints the line (on a terminal at most 10 times a second; otherwise every interval_ns). */
+void cli_progress_update(struct cli_progress *p, const struct cli_progress_state *s);
+/* Prints a message on its own line, clearing an in-place line first. */
+void cli_progress_note(struct cli_progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Ends an in-place line with a newline. */
+void cli_progress_finish(struct cli_progress *p);
+/* Formats one progress line into buf (without newline); exposed for tests. */
+const char *cli_progress_format(const struct cli_progress_state *s, char *buf, size_t len);
+
+/* ---- text ------------------------------------------------------------------------------- */
+
+/* Appends s to buf (of len, NUL-terminated) quoted for a POSIX shell when needed. -ENOSPC when
+ * it does not fit (buf is then unchanged). */
+int cli_shell_append(char *buf, size_t len, const char *s);
+/* "20261129T191500Z" for the wall time now (UTC). */
+const char *cli_utc_stamp(char *buf, size_t len);
+/* "2026-11-29T19:15:00Z" */
+const char *cli_utc_iso(char *buf, size_t len);
+/* Wall clock (CLOCK_REALTIME) in ns since the epoch, for records of resume gaps. */
+uint64_t cli_wall_ns(void);
+
+#endif
