@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyze: turns a results directory into summary.json, from the raw records alone, so that a
+ * run can be re-analyzed after a fix and another lab can check our numbers (DESIGN.md: the
+ * analysis is a pure function of the results directory). Its only inputs are manifest.json,
+ * records.jsonl and snapshots/*.json; it reads no clock, no environment and no device, and the
+ * output is byte-for-byte the same for the same input.
+ *
+ * The work is a table of passes (analyze.c), each adding one top-level key of the summary;
+ * later issues add passes (SLC cache, GC recovery, ...). Passes of this issue:
+ *   "steady_state"  per tracked series declared in the manifest: ss_scan() over the rounds
+ *   "cells"         per (phase, repeat, cell): I/O figures summed over rounds (or the steady
+ *                   state window where one is tracked), latency percentiles from the MERGED
+ *                   histograms (never averaged)
+ *   "wa"            write amplification per phase from its first and last snapshot
+ *                   (snapshot_wa), and over the whole run
+ *   "flags"         steady state not reached, resumed, host-limited cells, I/O errors, a torn
+ *                   last record line
+ */
+#ifndef SSDLAB_ANALYZE_H
+#define SSDLAB_ANALYZE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results.h"
+
+struct json_object;
+
+/* What a pass sees: read-only inputs, loaded once. */
+struct analyze_input {
+	const char *dir;
+	struct json_object *manifest;
+	struct results_records records;
+	struct results_snapshots snapshots;
+};
+
+/*
+ * One pass: adds its key(s) to summary. Returns 0 or -errno (with a reason in err); a pass that
+ * has nothing to say (no snapshots with counters, no tracked series) adds an empty result, not an
+ * error.
+ */
+struct analyze_pass {
+	const char *name;
+	int (*run)(const struct analyze_input *in, struct json_object *summary, char *err,
+		   size_t errlen);
+};
+
+/*
+ * Analyzes dir: returns a new summary object in *summary ("schema": 1, "analyzer" version,
+ * then one key per pass). -ENOENT without a manifest, -EBADMSG for a corrupt record line (not a
+ * torn last line, which is reported as a flag), other -errno from the passes; err says why.
+ */
+int analyze_dir(const char *dir, struct json_object **summary, char *err, size_t errlen);
+
+/* analyze_dir() then results_write_summary(); *summary (may be NULL) receives the object. */
+int analyze_write(const char *dir, struct json_object **summary, char *err, size_t errlen);
+
+/* The headline figures of a summary as a few human lines (steady state, per-cell IOPS and
+ * latency of tracked cells, WA, flags); '.' decimals. */
+void analyze_print_headline(struct json_object *summary, FILE *f);
+
+#endif
