@@ -15,8 +15,8 @@
  * (manifest, series, snapshots, summary) is atomic: a reader sees the old file or the new one.
  *
  * Numbers: JSON numbers are written locale-independently in the shortest form that reads back
- * to the same double (so the runner's steady-state decision and a later analyze see the very
- * same values); NaN and infinities are written as null.
+ * to the same double (jsonnum.h; so the runner's steady-state decision and a later analyze see
+ * the very same values); NaN and infinities are written as null.
  *
  * All functions return 0 or -errno; output parameters are untouched on failure. Nothing here
  * reads the wall clock except results_default_dir(), which is given the time by its caller.
@@ -222,17 +222,5 @@ struct results_snapshots {
 };
 int results_read_snapshots(const char *dir, struct results_snapshots *out);
 void results_snapshots_release(struct results_snapshots *s); /* accepts NULL and empty */
-
-/* ---- numbers -------------------------------------------------------------------------------- */
-
-/*
- * A JSON number for v: written in the shortest decimal form that reads back to v, with '.'
- * whatever the locale; integral values within 2^53 are written without a fraction. NULL (JSON
- * null) for NaN or infinities, and on ENOMEM.
- */
-struct json_object *results_json_double(double v);
-
-/* v with `decimals` digits after '.', whatever the locale (for CSV and text). Returns buf. */
-const char *results_fmt_fixed(double v, int decimals, char *buf, size_t len);
 
 #endif
