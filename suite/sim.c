@@ -1,0 +1,1123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim: the virtual SSD's FTL and its virtual-time model (see sim.h for the model itself).
+ *
+ * Block life cycle (one state per block, kept in state[]):
+ *
+ *     FREE --alloc--> OPEN --last unit written--> CLOSED --chosen by GC--> VICTIM --erase--> FREE
+ *
+ * Invariants (asserted in debug builds where cheap):
+ *   - a block is on at most one intrusive list (prev/next): a per-die free list, a greedy
+ *     valid-count bucket, the FIFO list, or the SLC fold list; random/d-choices candidates
+ *     are in the closed[] array instead;
+ *   - valid[b] = number of physical units p of block b with rev[p] != NIL;
+ *   - fwd[l] = p  <=>  rev[p] = l;
+ *   - nfree = sum of the per-die free counts; GC keeps nfree > the hard floor (ndies), so a
+ *     frontier can always get a block.
+ */
+#include "sim.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NIL UINT32_MAX
+#define PENDING UINT64_MAX
+
+enum blk_state { B_FREE = 0, B_OPEN, B_CLOSED, B_VICTIM };
+enum wkind { W_HOST = 0, W_GC, W_FOLD };
+
+struct list {
+	uint32_t head, tail;
+};
+
+/* One frontier: an open block per die slot, filled a page (program unit) at a time. */
+struct frontier {
+	bool slc;
+	uint32_t cursor;      /* slot taking the next unit */
+	uint32_t *blk;	      /* [ndies] open block or NIL */
+	uint64_t *page_ready; /* [ndies] when the data of the page being gathered is all there */
+	uint32_t *page_slot;  /* [ndies * upp] write-buffer slot of each unit (NIL: GC copy) */
+};
+
+struct sim_ssd {
+	struct sim_config cfg;
+	uint32_t upp, upb, upb_slc, ndies, nblocks, wm, floor;
+	uint32_t units_max, units; /* user units: physical maximum, visible now */
+	uint32_t *fwd, *rev;
+	uint32_t *valid, *wp, *erases, *prev, *next, *pos;
+	uint8_t *state, *is_slc;
+	struct list *bucket; /* greedy: closed TLC blocks by valid count [0..upb] */
+	uint32_t bmin;
+	struct list fifo;    /* fifo: closed TLC blocks in closing order */
+	uint32_t *closed;    /* random, d-choices: closed TLC blocks */
+	uint32_t nclosed;
+	struct list slc_list; /* closed SLC blocks, oldest first (folding order) */
+	uint32_t slc_blocks, slc_closed;
+	struct list *free_list; /* [ndies] */
+	uint32_t *free_cnt;
+	uint32_t nfree;
+	struct frontier tlc, slc;
+	/* the GC victim in progress */
+	uint32_t victim, vcursor, vpage;
+	uint64_t vready; /* when the victim page being copied is in the controller */
+	double credit, ratio;
+	/* time */
+	uint64_t *die_busy, *chan_busy, iface_busy;
+	uint64_t *ring;
+	uint32_t nring, ring_pos;
+	uint64_t now, last_host_done, idle_w, delay;
+	bool idle_done;
+	uint64_t xfer_page, xfer_unit, slc_limit_cfg;
+	/* counters (units unless named bytes) */
+	uint64_t valid_units, slc_valid_units;
+	uint64_t host_w_bytes, host_r_bytes, nand_w[3], nand_r_pages, gc_runs, idle_gc_runs, folds;
+	uint64_t rng[4];
+};
+
+/* ---- PRNG: xoshiro256** seeded through splitmix64 (our own; no global state) ------------ */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t rng_next(uint64_t s[4])
+{
+	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return r;
+}
+
+static uint32_t rng_below(uint64_t s[4], uint32_t n)
+{
+	/* Lemire's multiply-shift; the bias is below 2^-32 for our n, and determinism is what counts. */
+	return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
+}
+
+/* ---- configuration ---------------------------------------------------------------------- */
+
+void sim_config_default(struct sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->user_capacity = 1ULL << 30;
+	c->spare_factor = 0.07;
+	c->mapping_unit = 4096;
+	c->page_size = 16384;
+	c->pages_per_block = 192;
+	c->channels = 2;
+	c->dies_per_channel = 2;
+	c->logical_block_size = 512;
+	/* 3D TLC-like figures (reference/ftl_smart_hpa.md, "Typical NAND timing") */
+	c->timing.read = 60000;
+	c->timing.program = 700000;
+	c->timing.program_slc = 200000;
+	c->timing.erase = 3500000;
+	c->timing.transfer_per_kib = 2560; /* ONFI 400 MT/s */
+	c->gc_policy = SIM_GC_GREEDY;
+	c->gc_d = 2;
+	c->idle_gc.delay = 1000000000ULL;
+	c->idle_gc.rate = 100e6;
+	c->timed = true;
+	c->time_scale = 1.0;
+	c->seed = 1;
+}
+
+static uint32_t cfg_ndies(const struct sim_config *c)
+{
+	return c->channels * c->dies_per_channel;
+}
+
+static uint64_t cfg_block_bytes(const struct sim_config *c)
+{
+	return (uint64_t)c->page_size * c->pages_per_block;
+}
+
+uint64_t sim_config_physical_blocks(const struct sim_config *c)
+{
+	double phys = (double)c->user_capacity / (1.0 - c->spare_factor);
+	uint64_t bb = cfg_block_bytes(c);
+
+	if (!bb || c->spare_factor < 0 || c->spare_factor >= 1)
+		return 0;
+	/* the small epsilon keeps an exact fraction (Sf = 0.5 of a whole number) from rounding up */
+	return (uint64_t)ceil(phys / (double)bb - 1e-9);
+}
+
+uint32_t sim_config_watermark(const struct sim_config *c)
+{
+	uint32_t min = cfg_ndies(c) + 2;
+
+	if (c->free_block_watermark)
+		return c->free_block_watermark < min ? min : c->free_block_watermark;
+	return 2 * cfg_ndies(c) + 2;
+}
+
+/* SLC blocks hold a third of a TLC block: the same wordlines at one bit per cell. */
+static uint32_t cfg_upb_slc(const struct sim_config *c)
+{
+	return (c->pages_per_block / 3) * (c->page_size / c->mapping_unit);
+}
+
+static uint64_t cfg_slc_blocks(const struct sim_config *c)
+{
+	uint64_t cap = (uint64_t)cfg_upb_slc(c) * c->mapping_unit;
+
+	return cap ? (c->slc.size + cap - 1) / cap : 0;
+}
+
+int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	char buf[160];
+
+	if (!c->mapping_unit || (c->mapping_unit & (c->mapping_unit - 1)) || c->mapping_unit < 512)
+		why = "mapping_unit must be a power of two of at least 512 bytes";
+	else if (c->logical_block_size != 512 && c->logical_block_size != 4096)
+		why = "logical block size must be 512 or 4096";
+	else if (c->logical_block_size > c->mapping_unit)
+		why = "the mapping unit must not be smaller than the logical block size";
+	else if (!c->page_size || c->page_size % c->mapping_unit)
+		why = "page_size must be a non-zero multiple of mapping_unit";
+	else if (c->pages_per_block < 1 || (c->slc.size && c->pages_per_block < 3))
+		why = "pages_per_block must be at least 1 (3 with an SLC cache)";
+	else if (!c->channels || !c->dies_per_channel || cfg_ndies(c) > 4096)
+		why = "channels and dies_per_channel must be at least 1 (4096 dies at most)";
+	else if (!c->user_capacity || c->user_capacity % c->mapping_unit)
+		why = "user_capacity must be a non-zero multiple of mapping_unit";
+	else if (!(c->spare_factor >= 0 && c->spare_factor < 0.95))
+		why = "spare_factor must be in [0, 0.95)";
+	else if (c->user_capacity / c->mapping_unit >= NIL)
+		why = "too many mapping units for 32-bit maps (raise mapping_unit)";
+	else if (c->gc_policy == SIM_GC_DCHOICES && c->gc_d < 1)
+		why = "gc.d must be at least 1";
+	else if (c->idle_gc.enabled && !c->idle_gc.aggressive && !(c->idle_gc.rate > 0))
+		why = "idle_gc needs a positive rate or aggressive: true";
+	else if (c->iface.max_bytes_per_s < 0 || c->time_scale < 0)
+		why = "interface rate and time scale must not be negative";
+	if (!why) {
+		uint64_t nb = sim_config_physical_blocks(c);
+		uint64_t upb = (uint64_t)c->pages_per_block * (c->page_size / c->mapping_unit);
+		uint64_t need = sim_config_watermark(c) + 2ULL * cfg_ndies(c) + cfg_slc_blocks(c);
+		uint64_t units = c->user_capacity / c->mapping_unit;
+
+		if (nb * upb >= NIL)
+			why = "too many physical units for 32-bit maps (raise mapping_unit)";
+		else if (nb <= need || (nb - need) * upb <= units + upb) {
+			snprintf(buf, sizeof(buf),
+				 "spare_factor %.4f leaves no room: %llu blocks hold the user data, the GC "
+				 "reserve (%u blocks), open blocks and the static SLC cache poorly",
+				 c->spare_factor, (unsigned long long)nb, sim_config_watermark(c));
+			why = buf;
+		}
+	}
+	if (why) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s", why);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+const char *sim_gc_policy_name(enum sim_gc_policy p)
+{
+	switch (p) {
+	case SIM_GC_GREEDY: return "greedy";
+	case SIM_GC_FIFO: return "fifo";
+	case SIM_GC_RANDOM: return "random";
+	case SIM_GC_DCHOICES: return "d-choices";
+	}
+	return "?";
+}
+
+int sim_gc_policy_parse(const char *s, enum sim_gc_policy *p)
+{
+	static const enum sim_gc_policy all[] = {SIM_GC_GREEDY, SIM_GC_FIFO, SIM_GC_RANDOM,
+						 SIM_GC_DCHOICES};
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(s, sim_gc_policy_name(all[i]))) {
+			*p = all[i];
+			return 0;
+		}
+	return -EINVAL;
+}
+
+/* ---- intrusive lists over prev/next ----------------------------------------------------- */
+
+static void list_push(struct sim_ssd *s, struct list *l, uint32_t b)
+{
+	s->next[b] = NIL;
+	s->prev[b] = l->tail;
+	if (l->tail != NIL)
+		s->next[l->tail] = b;
+	else
+		l->head = b;
+	l->tail = b;
+}
+
+static void list_del(struct sim_ssd *s, struct list *l, uint32_t b)
+{
+	if (s->prev[b] != NIL)
+		s->next[s->prev[b]] = s->next[b];
+	else
+		l->head = s->next[b];
+	if (s->next[b] != NIL)
+		s->prev[s->next[b]] = s->prev[b];
+	else
+		l->tail = s->prev[b];
+	s->prev[b] = s->next[b] = NIL;
+}
+
+static void list_reset(struct list *l)
+{
+	l->head = l->tail = NIL;
+}
+
+/* ---- helpers ----------------------------------------------------------------------------- */
+
+static inline uint32_t die_of(const struct sim_ssd *s, uint32_t b)
+{
+	return b % s->ndies;
+}
+
+static inline uint32_t blk_cap(const struct sim_ssd *s, uint32_t b)
+{
+	return s->is_slc[b] ? s->upb_slc : s->upb;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint64_t xfer_ns(const struct sim_config *c, uint64_t bytes)
+{
+	return bytes * c->timing.transfer_per_kib / 1024;
+}
+
+/* How many SLC blocks the cache may use now: a dynamic cache takes at most a third of the
+ * blocks that the valid data (in TLC form), the GC reserve and the open blocks do not need. */
+static uint32_t slc_limit(const struct sim_ssd *s)
+{
+	uint64_t lim = s->slc_limit_cfg, need, surplus;
+
+	if (!lim || !s->cfg.slc.dynamic)
+		return (uint32_t)lim;
+	need = (s->valid_units + s->upb - 1) / s->upb + s->wm + 2ULL * s->ndies;
+	surplus = s->nblocks > need ? s->nblocks - need : 0;
+	return (uint32_t)(surplus / 3 < lim ? surplus / 3 : lim);
+}
+
+/* ---- victim bookkeeping ------------------------------------------------------------------ */
+
+static void closed_add(struct sim_ssd *s, uint32_t b)
+{
+	s->state[b] = B_CLOSED;
+	if (s->is_slc[b]) {
+		list_push(s, &s->slc_list, b);
+		s->slc_closed++;
+		return;
+	}
+	switch (s->cfg.gc_policy) {
+	case SIM_GC_GREEDY:
+		list_push(s, &s->bucket[s->valid[b]], b);
+		if (s->valid[b] < s->bmin)
+			s->bmin = s->valid[b];
+		break;
+	case SIM_GC_FIFO:
+		list_push(s, &s->fifo, b);
+		break;
+	default:
+		s->pos[b] = s->nclosed;
+		s->closed[s->nclosed++] = b;
+		break;
+	}
+}
+
+static void closed_del(struct sim_ssd *s, uint32_t b)
+{
+	if (s->is_slc[b]) {
+		list_del(s, &s->slc_list, b);
+		s->slc_closed--;
+		return;
+	}
+	switch (s->cfg.gc_policy) {
+	case SIM_GC_GREEDY:
+		list_del(s, &s->bucket[s->valid[b]], b);
+		break;
+	case SIM_GC_FIFO:
+		list_del(s, &s->fifo, b);
+		break;
+	default: {
+		uint32_t last = s->closed[--s->nclosed];
+
+		s->closed[s->pos[b]] = last;
+		s->pos[last] = s->pos[b];
+		break;
+	}
+	}
+}
+
+static uint32_t greedy_min(struct sim_ssd *s)
+{
+	while (s->bmin <= s->upb && s->bucket[s->bmin].head == NIL)
+		s->bmin++;
+	return s->bmin <= s->upb ? s->bucket[s->bmin].head : NIL;
+}
+
+/* The closed TLC block with the fewest valid units, whatever the policy (idle GC). */
+static uint32_t min_valid_block(struct sim_ssd *s)
+{
+	uint32_t best = NIL;
+
+	if (s->cfg.gc_policy == SIM_GC_GREEDY)
+		return greedy_min(s);
+	for (uint32_t b = 0; b < s->nblocks; b++)
+		if (s->state[b] == B_CLOSED && !s->is_slc[b] &&
+		    (best == NIL || s->valid[b] < s->valid[best]))
+			best = b;
+	return best;
+}
+
+static uint32_t policy_victim(struct sim_ssd *s)
+{
+	uint32_t best = NIL, d;
+
+	switch (s->cfg.gc_policy) {
+	case SIM_GC_GREEDY:
+		return greedy_min(s);
+	case SIM_GC_FIFO:
+		return s->fifo.head;
+	case SIM_GC_RANDOM:
+	case SIM_GC_DCHOICES:
+		if (!s->nclosed)
+			return NIL;
+		d = s->cfg.gc_policy == SIM_GC_RANDOM ? 1 : s->cfg.gc_d;
+		for (uint32_t i = 0; i < d; i++) {
+			uint32_t b = s->closed[rng_below(s->rng, s->nclosed)];
+
+			if (best == NIL || s->valid[b] < s->valid[best])
+				best = b;
+		}
+		return best;
+	}
+	return NIL;
+}
+
+/* ---- NAND operations in time ------------------------------------------------------------- */
+
+static void erase_block(struct sim_ssd *s, uint32_t b, uint64_t t)
+{
+	uint32_t d = die_of(s, b);
+
+	if (s->cfg.timed)
+		s->die_busy[d] = max64(t, s->die_busy[d]) + s->cfg.timing.erase;
+	s->erases[b]++;
+	s->state[b] = B_FREE;
+	s->valid[b] = 0;
+	s->wp[b] = 0;
+	if (s->is_slc[b])
+		s->slc_blocks--;
+	s->is_slc[b] = 0;
+	list_push(s, &s->free_list[d], b);
+	s->free_cnt[d]++;
+	s->nfree++;
+}
+
+/* Programs the page just gathered in slot `slot` of frontier f, on block b. */
+static void program_page(struct sim_ssd *s, struct frontier *f, uint32_t slot, uint32_t b)
+{
+	uint32_t d = die_of(s, b), c = d / s->cfg.dies_per_channel;
+	uint64_t start, cs, end;
+
+	start = max64(f->page_ready[slot], s->die_busy[d]);
+	cs = max64(start, s->chan_busy[c]);
+	s->chan_busy[c] = cs + s->xfer_page;
+	end = cs + s->xfer_page + (f->slc ? s->cfg.timing.program_slc : s->cfg.timing.program);
+	s->die_busy[d] = end;
+	for (uint32_t i = 0; i < s->upp; i++) {
+		uint32_t r = f->page_slot[(size_t)slot * s->upp + i];
+
+		if (r != NIL)
+			s->ring[r] = end;
+	}
+	f->page_ready[slot] = 0;
+}
+
+/* Reads page `page` of block b for relocation; returns when its data is in the controller. */
+static uint64_t read_page(struct sim_ssd *s, uint32_t b, uint64_t t, uint64_t bytes)
+{
+	uint32_t d = die_of(s, b), c = d / s->cfg.dies_per_channel;
+	uint64_t end = max64(t, s->die_busy[d]) + s->cfg.timing.read, cs;
+
+	s->nand_r_pages++;
+	if (!s->cfg.timed)
+		return 0;
+	cs = max64(end, s->chan_busy[c]);
+	s->chan_busy[c] = cs + xfer_ns(&s->cfg, bytes);
+	s->die_busy[d] = cs + xfer_ns(&s->cfg, bytes);
+	return s->die_busy[d];
+}
+
+/* ---- placement --------------------------------------------------------------------------- */
+
+static uint32_t alloc_block(struct sim_ssd *s, uint32_t slot, bool slc)
+{
+	uint32_t d = slot % s->ndies, b;
+
+	if (!s->free_cnt[d]) {
+		/* this die has none left: borrow from the die with the most */
+		for (uint32_t i = 0; i < s->ndies; i++)
+			if (s->free_cnt[i] > s->free_cnt[d])
+				d = i;
+	}
+	b = s->free_list[d].head;
+	assert(b != NIL && "GC let the free pool run dry");
+	list_del(s, &s->free_list[d], b);
+	s->free_cnt[d]--;
+	s->nfree--;
+	s->state[b] = B_OPEN;
+	s->is_slc[b] = slc;
+	s->wp[b] = 0;
+	s->valid[b] = 0;
+	if (slc)
+		s->slc_blocks++;
+	return b;
+}
+
+/* Appends unit lba to frontier f. ready: when its data is in the controller; r: its
+ * write-buffer slot (NIL for copies). */
+static void place(struct sim_ssd *s, struct frontier *f, uint32_t lba, enum wkind k,
+		  uint64_t ready, uint32_t r)
+{
+	uint32_t slot = f->cursor, b = f->blk[slot], p, fill;
+
+	if (b == NIL)
+		b = f->blk[slot] = alloc_block(s, slot, f->slc);
+	p = b * s->upb + s->wp[b];
+	s->rev[p] = lba;
+	s->fwd[lba] = p;
+	s->valid[b]++;
+	s->valid_units++;
+	if (f->slc)
+		s->slc_valid_units++;
+	s->nand_w[k]++;
+	fill = s->wp[b]++ % s->upp;
+	if (s->cfg.timed) {
+		f->page_slot[(size_t)slot * s->upp + fill] = r;
+		if (ready > f->page_ready[slot])
+			f->page_ready[slot] = ready;
+	}
+	if (fill + 1 == s->upp) {
+		if (s->cfg.timed)
+			program_page(s, f, slot, b);
+		f->cursor = (slot + 1) % s->ndies;
+	}
+	if (s->wp[b] == blk_cap(s, b)) {
+		f->blk[slot] = NIL;
+		closed_add(s, b);
+	}
+}
+
+static void unmap(struct sim_ssd *s, uint32_t lba)
+{
+	uint32_t p = s->fwd[lba], b;
+
+	if (p == NIL)
+		return;
+	b = p / s->upb;
+	s->rev[p] = NIL;
+	s->fwd[lba] = NIL;
+	s->valid_units--;
+	if (s->is_slc[b])
+		s->slc_valid_units--;
+	if (s->state[b] == B_CLOSED && !s->is_slc[b] && s->cfg.gc_policy == SIM_GC_GREEDY) {
+		list_del(s, &s->bucket[s->valid[b]], b);
+		s->valid[b]--;
+		list_push(s, &s->bucket[s->valid[b]], b);
+		if (s->valid[b] < s->bmin)
+			s->bmin = s->valid[b];
+	} else {
+		s->valid[b]--;
+	}
+}
+
+/* ---- garbage collection and folding ------------------------------------------------------ */
+
+/* Picks the next block to reclaim: an SLC block to fold when the cache is over its limit (or
+ * nothing else is left), else the GC policy's choice. */
+static bool victim_start(struct sim_ssd *s, bool idle_min)
+{
+	uint32_t v;
+
+	if (s->slc_closed && (s->slc_blocks > slc_limit(s) || (!s->nclosed && s->fifo.head == NIL &&
+							      greedy_min(s) == NIL)))
+		v = s->slc_list.head;
+	else
+		v = idle_min ? min_valid_block(s) : policy_victim(s);
+	if (v == NIL)
+		return false;
+	closed_del(s, v);
+	s->state[v] = B_VICTIM;
+	s->victim = v;
+	s->vcursor = 0;
+	s->vpage = NIL;
+	s->credit = 0;
+	/* v valid of n: v copies buy n - v units of space; pace them over that many host units */
+	s->ratio = (double)s->valid[v] / (double)(s->upb - s->valid[v] > 0 ? s->upb - s->valid[v] : 1);
+	return true;
+}
+
+/* Moves the victim's next valid unit to the TLC frontier; erases the victim when none is
+ * left. Returns false when the victim was finished. */
+static bool victim_step(struct sim_ssd *s, uint64_t t)
+{
+	uint32_t v = s->victim, base = v * s->upb, lba;
+	bool fold = s->is_slc[v];
+
+	while (s->vcursor < s->wp[v] && s->rev[base + s->vcursor] == NIL)
+		s->vcursor++;
+	if (s->vcursor >= s->wp[v]) {
+		assert(!s->valid[v]);
+		erase_block(s, v, t);
+		s->victim = NIL;
+		if (fold)
+			s->folds++;
+		else
+			s->gc_runs++;
+		return false;
+	}
+	if (s->vcursor / s->upp != s->vpage) {
+		s->vpage = s->vcursor / s->upp;
+		s->vready = read_page(s, v, t, s->cfg.page_size);
+	}
+	lba = s->rev[base + s->vcursor];
+	s->rev[base + s->vcursor] = NIL;
+	s->valid[v]--;
+	s->valid_units--;
+	if (fold)
+		s->slc_valid_units--;
+	place(s, &s->tlc, lba, fold ? W_FOLD : W_GC, s->vready, NIL);
+	s->vcursor++;
+	return true;
+}
+
+static void victim_finish(struct sim_ssd *s, uint64_t t)
+{
+	while (s->victim != NIL && victim_step(s, t))
+		;
+}
+
+/* Foreground GC after one host unit: keeps free blocks above the watermark, paced. */
+static void gc_pace(struct sim_ssd *s, uint64_t t)
+{
+	if (s->victim == NIL) {
+		if (s->nfree > s->wm || !victim_start(s, false))
+			return;
+	}
+	s->credit += s->ratio;
+	while (s->credit >= 1.0 && s->victim != NIL) {
+		s->credit -= 1.0;
+		if (!victim_step(s, t))
+			break;
+	}
+	/* never let a frontier find the pool empty: finish victims outright below the floor */
+	for (unsigned guard = 0; s->nfree <= s->floor && guard < 4 * s->nblocks; guard++) {
+		if (s->victim == NIL && !victim_start(s, guard > s->nblocks))
+			break;
+		victim_finish(s, t);
+	}
+}
+
+/* ---- host I/O ------------------------------------------------------------------------------ */
+
+/* Where the next host unit goes: the SLC cache while it has room, then TLC directly, or
+ * (post_cache fold) SLC again after folding the oldest SLC block. */
+static struct frontier *host_frontier(struct sim_ssd *s, uint64_t t)
+{
+	uint32_t lim;
+
+	if (!s->slc_limit_cfg)
+		return &s->tlc;
+	if (s->slc.blk[s->slc.cursor] != NIL)
+		return &s->slc;
+	lim = slc_limit(s);
+	if (s->slc_blocks < lim && s->nfree > s->wm)
+		return &s->slc;
+	if (s->cfg.slc.post_cache != SIM_POST_FOLD || !lim)
+		return &s->tlc;
+	/* fold-while-writing: make room in the cache first */
+	for (unsigned guard = 0; guard < 2 * lim + 2; guard++) {
+		if (s->slc_blocks < lim && s->nfree > s->wm)
+			return &s->slc;
+		if (s->victim == NIL) {
+			if (!s->slc_closed)
+				break;
+			uint32_t v = s->slc_list.head;
+
+			closed_del(s, v);
+			s->state[v] = B_VICTIM;
+			s->victim = v;
+			s->vcursor = 0;
+			s->vpage = NIL;
+			s->credit = 0;
+			s->ratio = 0.5;
+		}
+		victim_finish(s, t);
+	}
+	return &s->tlc;
+}
+
+/* Runs background work (folding, idle GC) in the idle time before t. */
+static void run_idle(struct sim_ssd *s, uint64_t t)
+{
+	bool fold = s->cfg.slc.fold_on_idle && s->slc_limit_cfg, gc = s->cfg.idle_gc.enabled;
+	uint64_t w;
+
+	if (s->idle_done || (!fold && !gc) || t <= s->last_host_done + s->delay)
+		return;
+	w = max64(s->idle_w, s->last_host_done + s->delay);
+	while (w < t) {
+		uint64_t moved = s->nand_w[W_GC] + s->nand_w[W_FOLD], end = 0;
+		bool folding = false;
+
+		if (s->victim == NIL) {
+			if (fold && s->slc_closed) {
+				uint32_t v = s->slc_list.head;
+
+				closed_del(s, v);
+				s->state[v] = B_VICTIM;
+				s->victim = v;
+				s->vcursor = 0;
+				s->vpage = NIL;
+				folding = true;
+			} else if (gc) {
+				uint32_t v = min_valid_block(s);
+
+				/* only what is invalid is worth reclaiming */
+				if (v == NIL || s->valid[v] >= s->upb)
+					break;
+				closed_del(s, v);
+				s->state[v] = B_VICTIM;
+				s->victim = v;
+				s->vcursor = 0;
+				s->vpage = NIL;
+				s->idle_gc_runs++;
+			} else {
+				break;
+			}
+		}
+		(void)folding;
+		victim_finish(s, w);
+		if (!s->cfg.timed) {
+			w = t > w ? w + 1 : w; /* no time model: work is free, bound by the loop */
+			continue;
+		}
+		for (uint32_t d = 0; d < s->ndies; d++)
+			end = max64(end, s->die_busy[d]);
+		moved = (s->nand_w[W_GC] + s->nand_w[W_FOLD] - moved) * s->cfg.mapping_unit;
+		if (!s->cfg.idle_gc.aggressive && s->cfg.idle_gc.rate > 0)
+			end = max64(end, w + (uint64_t)((double)moved / s->cfg.idle_gc.rate * 1e9));
+		w = max64(end, w + 1);
+	}
+	if (w < t)
+		s->idle_done = true; /* nothing left until the host writes again */
+	s->idle_w = w;
+}
+
+void sim_advance(struct sim_ssd *s, uint64_t t)
+{
+	if (t <= s->now)
+		return;
+	run_idle(s, t);
+	s->now = t;
+}
+
+static int check_io(const struct sim_ssd *s, uint64_t offset, uint64_t len)
+{
+	uint64_t cap = (uint64_t)s->units * s->cfg.mapping_unit;
+
+	if (!len || offset % s->cfg.logical_block_size || len % s->cfg.logical_block_size ||
+	    offset >= cap || len > cap - offset)
+		return -EINVAL;
+	return 0;
+}
+
+/* Serialises a command and its data on the host link; returns when the link is done. */
+static uint64_t link_xfer(struct sim_ssd *s, uint64_t t, uint64_t len)
+{
+	uint64_t d = s->cfg.iface.command_overhead;
+
+	if (s->cfg.iface.max_bytes_per_s > 0)
+		d += (uint64_t)((double)len * 1e9 / s->cfg.iface.max_bytes_per_s);
+	s->iface_busy = max64(t, s->iface_busy) + d;
+	return s->iface_busy;
+}
+
+int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done)
+{
+	uint32_t first, last;
+	uint64_t arrive = 0, fin = 0;
+
+	if (check_io(s, offset, len))
+		return -EINVAL;
+	if (t < s->now)
+		t = s->now;
+	sim_advance(s, t);
+	first = (uint32_t)(offset / s->cfg.mapping_unit);
+	last = (uint32_t)((offset + len - 1) / s->cfg.mapping_unit);
+	if (s->cfg.timed)
+		fin = arrive = link_xfer(s, t, len);
+	for (uint32_t l = first; l <= last; l++) {
+		struct frontier *f;
+		uint32_t r = NIL;
+
+		unmap(s, l);
+		f = host_frontier(s, t);
+		if (s->cfg.timed) {
+			uint64_t rel;
+
+			r = s->ring_pos;
+			s->ring_pos = s->ring_pos + 1 == s->nring ? 0 : s->ring_pos + 1;
+			/* a slot whose data is still being gathered into a page does not block */
+			rel = s->ring[r] == PENDING ? 0 : s->ring[r];
+			s->ring[r] = PENDING;
+			if (rel > fin)
+				fin = rel;
+		}
+		place(s, f, l, W_HOST, arrive, r);
+		gc_pace(s, t);
+	}
+	s->host_w_bytes += len;
+	s->idle_done = false;
+	if (fin > s->last_host_done)
+		s->last_host_done = fin;
+	*done = s->cfg.timed ? fin : t;
+	return 0;
+}
+
+int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done)
+{
+	uint32_t first, last, lastpage = NIL;
+	uint64_t nand = t, cmd;
+
+	if (check_io(s, offset, len))
+		return -EINVAL;
+	if (t < s->now)
+		t = s->now;
+	sim_advance(s, t);
+	s->host_r_bytes += len;
+	if (!s->cfg.timed) {
+		*done = t;
+		return 0;
+	}
+	first = (uint32_t)(offset / s->cfg.mapping_unit);
+	last = (uint32_t)((offset + len - 1) / s->cfg.mapping_unit);
+	cmd = t + s->cfg.iface.command_overhead;
+	for (uint32_t l = first; l <= last; l++) {
+		uint32_t p = s->fwd[l], b, d, c;
+		uint64_t end, cs;
+
+		if (p == NIL)
+			continue; /* never written or trimmed: answered without the NAND */
+		b = p / s->upb;
+		/* still in the write buffer: the page holding it is not programmed yet */
+		if (s->state[b] == B_OPEN && p % s->upb >= s->wp[b] - s->wp[b] % s->upp)
+			continue;
+		d = die_of(s, b);
+		c = d / s->cfg.dies_per_channel;
+		if (p / s->upp != lastpage) {
+			lastpage = p / s->upp;
+			s->nand_r_pages++;
+			end = max64(cmd, s->die_busy[d]) + s->cfg.timing.read;
+			s->die_busy[d] = end;
+		} else {
+			end = s->die_busy[d];
+		}
+		cs = max64(end, s->chan_busy[c]);
+		s->chan_busy[c] = cs + s->xfer_unit;
+		if (cs + s->xfer_unit > nand)
+			nand = cs + s->xfer_unit;
+	}
+	*done = link_xfer(s, nand, len);
+	if (*done > s->last_host_done)
+		s->last_host_done = *done;
+	s->idle_done = false;
+	return 0;
+}
+
+int sim_discard(struct sim_ssd *s, uint64_t offset, uint64_t len)
+{
+	uint64_t mu = s->cfg.mapping_unit, a, e;
+
+	if (check_io(s, offset, len))
+		return -EINVAL;
+	a = (offset + mu - 1) / mu;
+	e = (offset + len) / mu;
+	for (uint64_t l = a; l < e; l++)
+		unmap(s, (uint32_t)l);
+	s->idle_done = false;
+	return 0;
+}
+
+int sim_set_capacity(struct sim_ssd *s, uint64_t bytes)
+{
+	uint64_t mu = s->cfg.mapping_unit;
+
+	if (!bytes || bytes % mu || bytes > s->cfg.user_capacity)
+		return -EINVAL;
+	for (uint64_t l = bytes / mu; l < s->units; l++)
+		unmap(s, (uint32_t)l);
+	s->units = (uint32_t)(bytes / mu);
+	s->idle_done = false;
+	return 0;
+}
+
+uint64_t sim_capacity(const struct sim_ssd *s)
+{
+	return (uint64_t)s->units * s->cfg.mapping_unit;
+}
+
+uint64_t sim_now(const struct sim_ssd *s)
+{
+	return s->now;
+}
+
+uint64_t sim_quiesce_time(const struct sim_ssd *s)
+{
+	uint64_t t = max64(s->now, s->iface_busy);
+
+	for (uint32_t d = 0; d < s->ndies; d++)
+		t = max64(t, s->die_busy[d]);
+	return t;
+}
+
+const struct sim_config *sim_config(const struct sim_ssd *s)
+{
+	return &s->cfg;
+}
+
+/* ---- life cycle ---------------------------------------------------------------------------- */
+
+static void frontier_reset(struct sim_ssd *s, struct frontier *f)
+{
+	f->cursor = 0;
+	for (uint32_t i = 0; i < s->ndies; i++) {
+		f->blk[i] = NIL;
+		f->page_ready[i] = 0;
+	}
+}
+
+/* Every block erased and free, nothing mapped. Wear (erase counts) and the lifetime counters
+ * are kept; erasing a block that held data counts as an erase. */
+static void reset_blocks(struct sim_ssd *s, bool count_erases)
+{
+	for (uint32_t i = 0; i < s->units_max; i++)
+		s->fwd[i] = NIL;
+	for (uint64_t p = 0; p < (uint64_t)s->nblocks * s->upb; p++)
+		s->rev[p] = NIL;
+	for (uint32_t i = 0; i <= s->upb; i++)
+		list_reset(&s->bucket[i]);
+	list_reset(&s->fifo);
+	list_reset(&s->slc_list);
+	for (uint32_t d = 0; d < s->ndies; d++) {
+		list_reset(&s->free_list[d]);
+		s->free_cnt[d] = 0;
+	}
+	s->nfree = 0;
+	s->nclosed = 0;
+	s->bmin = 0;
+	s->slc_blocks = s->slc_closed = 0;
+	for (uint32_t b = 0; b < s->nblocks; b++) {
+		if (count_erases && s->state[b] != B_FREE)
+			s->erases[b]++;
+		s->state[b] = B_FREE;
+		s->is_slc[b] = 0;
+		s->valid[b] = 0;
+		s->wp[b] = 0;
+		list_push(s, &s->free_list[die_of(s, b)], b);
+		s->free_cnt[die_of(s, b)]++;
+		s->nfree++;
+	}
+	frontier_reset(s, &s->tlc);
+	frontier_reset(s, &s->slc);
+	s->victim = NIL;
+	s->credit = 0;
+	s->valid_units = s->slc_valid_units = 0;
+	for (uint32_t r = 0; r < s->nring; r++)
+		s->ring[r] = 0;
+	s->idle_done = false;
+}
+
+void sim_purge(struct sim_ssd *s)
+{
+	reset_blocks(s, true);
+}
+
+static int frontier_init(struct sim_ssd *s, struct frontier *f, bool slc)
+{
+	f->slc = slc;
+	f->blk = calloc(s->ndies, sizeof(*f->blk));
+	f->page_ready = calloc(s->ndies, sizeof(*f->page_ready));
+	f->page_slot = calloc((size_t)s->ndies * s->upp, sizeof(*f->page_slot));
+	return f->blk && f->page_ready && f->page_slot ? 0 : -ENOMEM;
+}
+
+static void frontier_release(struct frontier *f)
+{
+	free(f->blk);
+	free(f->page_ready);
+	free(f->page_slot);
+}
+
+int sim_create(const struct sim_config *c, struct sim_ssd **out)
+{
+	struct sim_ssd *s;
+	uint64_t seed;
+	size_t nphys;
+	int ret = -ENOMEM;
+
+	if (sim_config_check(c, NULL, 0))
+		return -EINVAL;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->cfg = *c;
+	if (!(s->cfg.time_scale > 0))
+		s->cfg.time_scale = 1.0;
+	s->upp = c->page_size / c->mapping_unit;
+	s->upb = s->upp * c->pages_per_block;
+	s->upb_slc = cfg_upb_slc(c);
+	s->ndies = cfg_ndies(c);
+	s->nblocks = (uint32_t)sim_config_physical_blocks(c);
+	s->wm = sim_config_watermark(c);
+	s->floor = s->ndies;
+	s->units_max = s->units = (uint32_t)(c->user_capacity / c->mapping_unit);
+	s->slc_limit_cfg = cfg_slc_blocks(c);
+	s->xfer_page = xfer_ns(c, c->page_size);
+	s->xfer_unit = xfer_ns(c, c->mapping_unit);
+	s->delay = (uint64_t)((double)c->idle_gc.delay * s->cfg.time_scale);
+	/* the write buffer: at least one program unit per die, so that pages can be gathered */
+	s->nring = (uint32_t)(c->write_buffer / c->mapping_unit);
+	if (s->nring < s->upp * s->ndies)
+		s->nring = s->upp * s->ndies;
+	nphys = (size_t)s->nblocks * s->upb;
+	s->fwd = malloc(sizeof(*s->fwd) * s->units_max);
+	s->rev = malloc(sizeof(*s->rev) * nphys);
+	s->valid = calloc(s->nblocks, sizeof(uint32_t));
+	s->wp = calloc(s->nblocks, sizeof(uint32_t));
+	s->erases = calloc(s->nblocks, sizeof(uint32_t));
+	s->prev = calloc(s->nblocks, sizeof(uint32_t));
+	s->next = calloc(s->nblocks, sizeof(uint32_t));
+	s->pos = calloc(s->nblocks, sizeof(uint32_t));
+	s->closed = calloc(s->nblocks, sizeof(uint32_t));
+	s->state = calloc(s->nblocks, 1);
+	s->is_slc = calloc(s->nblocks, 1);
+	s->bucket = calloc((size_t)s->upb + 1, sizeof(*s->bucket));
+	s->free_list = calloc(s->ndies, sizeof(*s->free_list));
+	s->free_cnt = calloc(s->ndies, sizeof(*s->free_cnt));
+	s->die_busy = calloc(s->ndies, sizeof(uint64_t));
+	s->chan_busy = calloc(c->channels, sizeof(uint64_t));
+	s->ring = calloc(s->nring, sizeof(uint64_t));
+	if (!s->fwd || !s->rev || !s->valid || !s->wp || !s->erases || !s->prev || !s->next ||
+	    !s->pos || !s->closed || !s->state || !s->is_slc || !s->bucket || !s->free_list ||
+	    !s->free_cnt || !s->die_busy || !s->chan_busy || !s->ring)
+		goto fail;
+	if (frontier_init(s, &s->tlc, false) || frontier_init(s, &s->slc, true))
+		goto fail;
+	seed = c->seed;
+	for (int i = 0; i < 4; i++)
+		s->rng[i] = splitmix64(&seed);
+	reset_blocks(s, false);
+	*out = s;
+	return 0;
+fail:
+	sim_free(s);
+	return ret;
+}
+
+void sim_free(struct sim_ssd *s)
+{
+	if (!s)
+		return;
+	frontier_release(&s->tlc);
+	frontier_release(&s->slc);
+	free(s->fwd);
+	free(s->rev);
+	free(s->valid);
+	free(s->wp);
+	free(s->erases);
+	free(s->prev);
+	free(s->next);
+	free(s->pos);
+	free(s->closed);
+	free(s->state);
+	free(s->is_slc);
+	free(s->bucket);
+	free(s->free_list);
+	free(s->free_cnt);
+	free(s->die_busy);
+	free(s->chan_busy);
+	free(s->ring);
+	free(s);
+}
+
+/* ---- counters ------------------------------------------------------------------------------ */
+
+void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c)
+{
+	uint64_t mu = s->cfg.mapping_unit, sum = 0;
+	uint32_t mn = UINT32_MAX, mx = 0;
+
+	memset(c, 0, sizeof(*c));
+	for (uint32_t b = 0; b < s->nblocks; b++) {
+		sum += s->erases[b];
+		mn = s->erases[b] < mn ? s->erases[b] : mn;
+		mx = s->erases[b] > mx ? s->erases[b] : mx;
+	}
+	c->host_bytes_written = s->host_w_bytes;
+	c->host_bytes_read = s->host_r_bytes;
+	c->nand_bytes_written_host = s->nand_w[W_HOST] * mu;
+	c->nand_bytes_written_gc = s->nand_w[W_GC] * mu;
+	c->nand_bytes_written_fold = s->nand_w[W_FOLD] * mu;
+	c->nand_bytes_written =
+		c->nand_bytes_written_host + c->nand_bytes_written_gc + c->nand_bytes_written_fold;
+	c->nand_bytes_read = s->nand_r_pages * s->cfg.page_size;
+	c->erase_count_min = mn;
+	c->erase_count_max = mx;
+	c->erase_count_mean = (double)sum / s->nblocks;
+	c->gc_runs = s->gc_runs;
+	c->idle_gc_runs = s->idle_gc_runs;
+	c->folds = s->folds;
+	c->power_on_ns = s->now;
+	c->slc_cache_used_bytes = s->slc_valid_units * mu;
+	c->slc_cache_limit_bytes = (uint64_t)slc_limit(s) * s->upb_slc * mu;
+	c->free_blocks = s->nfree;
+	c->physical_blocks = s->nblocks;
+	c->valid_bytes = s->valid_units * mu;
+}
+
+double sim_map_bytes_per_unit(const struct sim_ssd *s)
+{
+	return (double)(sizeof(uint32_t) * ((uint64_t)s->units_max + (uint64_t)s->nblocks * s->upb)) /
+	       s->units_max;
+}
