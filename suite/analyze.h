@@ -3,7 +3,7 @@
  * analyze: turns a results directory into summary.json, from the raw records alone, so that a
  * run can be re-analyzed after a fix and another lab can check our numbers (DESIGN.md: the
  * analysis is a pure function of the results directory). Its only inputs are manifest.json,
- * records.jsonl and snapshots/*.json; it reads no clock, no environment and no device, and the
+ * records.jsonl and the snapshot files; it reads no clock, no environment and no device, and the
  * output is byte-for-byte the same for the same input.
  *
  * The work is a table of passes (analyze.c), each adding one top-level key of the summary;

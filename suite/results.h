@@ -8,8 +8,8 @@
  *     records.jsonl     one JSON object per finished measurement, one line each, appended with a
  *                       single write(2) and fsync'ed before the next measurement starts, so that a
  *                       crash (kill -9, power loss) leaves at most a torn LAST line
- *     series/*.csv      time series, '.' as the decimal point whatever the locale
- *     snapshots/*.json  counter snapshots (snapshot.h), one file each, in the order taken
+ *     series/NAME.csv   time series, '.' as the decimal point whatever the locale
+ *     snapshots/N-L.json counter snapshots (snapshot.h), one file each, in the order taken
  *     summary.json      analyze.h's output
  * Every JSON file and every record carries "schema": RESULTS_SCHEMA. Every whole-file write
  * (manifest, series, snapshots, summary) is atomic: a reader sees the old file or the new one.
@@ -152,8 +152,9 @@ struct results_record {
  * start_ns, end_ns, flags (array of names) and, with a job, elapsed_ns, ramp_ns, bytes read and
  * written in total (ramp included), cpu_user_s, cpu_sys_s, effective_qd, clock_source,
  * per direction "read"/"write" {ios, bytes, iops, bw_bps, lat_ns {mean, min, p50, p90, p95, p99,
- * p99.9, p99.99, p99.999, max}, hist (hist_to_json)}, "total" {ios, bytes, iops, bw_bps} and
- * "error" when the job failed. Returns a new object (the caller may add keys before appending)
+ * p99_9, p99_99, p99_999, max} (null without I/O), hist (hist_to_json)}, "total" {ios, bytes,
+ * iops, bw_bps} and "error" {errno (its name, e.g. "EIO"), offset, len, message} when the job
+ * failed. Returns a new object (the caller may add keys before appending)
  * or NULL on ENOMEM.
  */
 struct json_object *results_record_to_json(const struct results_record *rec);
@@ -188,7 +189,8 @@ int results_record_key(struct json_object *rec, char *buf, size_t len);
  *   [read_|write_]iops       I/Os per second of the measured part (no prefix: both directions)
  *   [read_|write_]bw         bytes per second
  *   [read_|write_]lat_mean   mean latency, ns (no prefix: over both directions' histograms)
- *   [read_|write_]lat_pNN    percentile from the histogram(s), e.g. lat_p99, lat_p99.9, ns
+ *   [read_|write_]lat_pNN    percentile from the histogram(s), e.g. lat_p99, lat_p99_9 (or
+ *                            lat_p99.9), ns
  *   [read_|write_]lat_max    ns
  * -EINVAL for an unknown metric, -ENODATA when the record has no such figures (no I/O, no
  * elapsed time, an empty histogram).
