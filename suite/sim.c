@@ -216,7 +216,9 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 	if (!why) {
 		uint64_t nb = sim_config_physical_blocks(c);
 		uint64_t upb = (uint64_t)c->pages_per_block * (c->page_size / c->mapping_unit);
-		uint64_t need = sim_config_watermark(c) + 2ULL * cfg_ndies(c) + cfg_slc_blocks(c);
+		/* a static SLC cache is carved out of the spare and must always be there */
+		uint64_t need = sim_config_watermark(c) + 2ULL * cfg_ndies(c) +
+				(c->slc.dynamic ? 0 : cfg_slc_blocks(c));
 		uint64_t units = c->user_capacity / c->mapping_unit;
 
 		if (nb * upb >= NIL)
@@ -563,6 +565,19 @@ static void unmap(struct sim_ssd *s, uint32_t lba)
 
 /* ---- garbage collection and folding ------------------------------------------------------ */
 
+/* Makes b the victim being reclaimed: off the candidate structures, copying from unit 0. */
+static void victim_take(struct sim_ssd *s, uint32_t v)
+{
+	closed_del(s, v);
+	s->state[v] = B_VICTIM;
+	s->victim = v;
+	s->vcursor = 0;
+	s->vpage = NIL;
+	s->credit = 0;
+	/* v valid of n: v copies buy n - v units of space; pace them over that many host units */
+	s->ratio = (double)s->valid[v] / (double)(s->upb - s->valid[v] > 0 ? s->upb - s->valid[v] : 1);
+}
+
 /* Picks the next block to reclaim: an SLC block to fold when the cache is over its limit (or
  * nothing else is left), else the GC policy's choice. */
 static bool victim_start(struct sim_ssd *s, bool idle_min)
@@ -576,14 +591,7 @@ static bool victim_start(struct sim_ssd *s, bool idle_min)
 		v = idle_min ? min_valid_block(s) : policy_victim(s);
 	if (v == NIL)
 		return false;
-	closed_del(s, v);
-	s->state[v] = B_VICTIM;
-	s->victim = v;
-	s->vcursor = 0;
-	s->vpage = NIL;
-	s->credit = 0;
-	/* v valid of n: v copies buy n - v units of space; pace them over that many host units */
-	s->ratio = (double)s->valid[v] / (double)(s->upb - s->valid[v] > 0 ? s->upb - s->valid[v] : 1);
+	victim_take(s, v);
 	return true;
 }
 
@@ -672,15 +680,7 @@ static struct frontier *host_frontier(struct sim_ssd *s, uint64_t t)
 		if (s->victim == NIL) {
 			if (!s->slc_closed)
 				break;
-			uint32_t v = s->slc_list.head;
-
-			closed_del(s, v);
-			s->state[v] = B_VICTIM;
-			s->victim = v;
-			s->vcursor = 0;
-			s->vpage = NIL;
-			s->credit = 0;
-			s->ratio = 0.5;
+			victim_take(s, s->slc_list.head);
 		}
 		victim_finish(s, t);
 	}
@@ -698,35 +698,22 @@ static void run_idle(struct sim_ssd *s, uint64_t t)
 	w = max64(s->idle_w, s->last_host_done + s->delay);
 	while (w < t) {
 		uint64_t moved = s->nand_w[W_GC] + s->nand_w[W_FOLD], end = 0;
-		bool folding = false;
 
 		if (s->victim == NIL) {
 			if (fold && s->slc_closed) {
-				uint32_t v = s->slc_list.head;
-
-				closed_del(s, v);
-				s->state[v] = B_VICTIM;
-				s->victim = v;
-				s->vcursor = 0;
-				s->vpage = NIL;
-				folding = true;
+				victim_take(s, s->slc_list.head);
 			} else if (gc) {
 				uint32_t v = min_valid_block(s);
 
 				/* only what is invalid is worth reclaiming */
 				if (v == NIL || s->valid[v] >= s->upb)
 					break;
-				closed_del(s, v);
-				s->state[v] = B_VICTIM;
-				s->victim = v;
-				s->vcursor = 0;
-				s->vpage = NIL;
+				victim_take(s, v);
 				s->idle_gc_runs++;
 			} else {
 				break;
 			}
 		}
-		(void)folding;
 		victim_finish(s, w);
 		if (!s->cfg.timed) {
 			w = t > w ? w + 1 : w; /* no time model: work is free, bound by the loop */
