@@ -846,15 +846,16 @@ static bool expect_matches(const struct expect *e, const char *given)
 	return strcmp(canon, e->path) == 0;
 }
 
-/* "Samsung SSD 860, serial S3Z1NB0K123456, 465.76 GiB" */
+/* "Samsung SSD 860, serial S3Z1NB0K123456, 465.76 GiB"; what is unknown is left out. */
 static void describe(const struct target_info *ti, const struct expect *e, char *out, size_t len)
 {
 	char size[32];
 
 	units_fmt_size(ti->capacity, size, sizeof(size));
-	snprintf(out, len, "%s%s%s%s%s%s%s", ti->model[0] ? ti->model : "unknown model",
-		 e->serial[0] ? ", serial " : "", e->serial, e->wwn[0] ? ", WWN " : "", e->wwn,
-		 ", ", size);
+	snprintf(out, len, "%s%s%s%s%s%s%s", ti->model, ti->model[0] ? ", " : "",
+		 e->serial[0] ? "serial " : "", e->serial, e->serial[0] ? ", " : "",
+		 e->wwn[0] ? "WWN " : "", e->wwn);
+	snprintf(out + strlen(out), len - strlen(out), "%s%s", e->wwn[0] ? ", " : "", size);
 }
 
 static int prompt(struct ctx *c, const struct target_info *ti, const char *what,
