@@ -388,6 +388,44 @@ static void test_root_on_whole_disk(void **state)
 	assert_string_equal(reason, "/dev/vda2 is held by dm-0 (root)");
 }
 
+/* Root on dm-2 over md1 over (sdj1, sdk): both physical disks hold the root filesystem, found
+ * through two levels of slaves/; sde, next to them, stays free. */
+static void test_root_through_stack(void **state)
+{
+	static const struct {
+		const char *path, *reason;
+	} cases[] = {
+	    {"/dev/sdj", "/dev/sdj holds the root filesystem (/ is on /dev/dm-2)"},
+	    {"/dev/sdj1", "/dev/sdj holds the root filesystem (/ is on /dev/dm-2)"},
+	    {"/dev/sdk", "/dev/sdk holds the root filesystem (/ is on /dev/dm-2)"},
+	    {"/dev/md1", "/dev/md1 holds the root filesystem (/ is on /dev/dm-2)"},
+	    {"/dev/sde", ""},
+	};
+	struct fake *f = *state;
+	struct safety_opts o = opts(f);
+	char reason[512];
+
+	add_dev(f, "sdj", NULL, 8, 144);
+	add_dev(f, "sdj1", "sdj", 8, 145);
+	add_dev(f, "sdk", NULL, 8, 160);
+	add_dev(f, "md1", NULL, 9, 1);
+	add_dev(f, "dm-2", NULL, 253, 2);
+	add_holder(f, "sdj1", "md1");
+	add_holder(f, "sdk", "md1");
+	add_holder(f, "md1", "dm-2");
+	for (size_t i = 0; i < f->n; i++) /* "/" is now known from mountinfo only */
+		if (strcmp(f->nodes[i].path, "/") == 0)
+			f->nodes[i].path[0] = '\0';
+	mk(MK_FILE, "27 1 253:2 / / rw - xfs /dev/dm-2 rw\n", "%s/self/mountinfo", f->proc);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc = safety_check_in_use(cases[i].path, &o, reason, sizeof(reason));
+
+		print_message("%-10s -> %d %s\n", cases[i].path, rc, reason);
+		assert_int_equal(rc, cases[i].reason[0] ? -EPERM : 0);
+		assert_string_equal(reason, cases[i].reason);
+	}
+}
+
 /* Without the proc tree nothing can be checked: refuse, saying why. */
 static void test_unreadable_proc_refuses(void **state)
 {
@@ -589,6 +627,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test_setup_teardown(test_in_use_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_root_on_whole_disk, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_root_through_stack, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unreadable_proc_refuses, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_confirm_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prompt_text, setup, teardown),
