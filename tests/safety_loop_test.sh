@@ -7,8 +7,8 @@
 # these is refused with exit 3 and a reason naming the culprit:
 #   a mounted loop device, a loop device whose partition is mounted, a loop device used as swap,
 #   a loop device another program holds open O_EXCL, a regular file that backs a loop device,
-#   no confirmation (stdin is not a terminal), a wrong confirmation;
-# and that the right --yes-destroy=PATH lets the write through (exit 0).
+#   no confirmation (stdin is not a terminal), a wrong confirmation, a wrong answer at the prompt;
+# and that the right --yes-destroy=PATH, or the path typed at the prompt, lets the write through.
 # Every device it attaches is swapoff'ed, unmounted and detached on exit (trap), and leftovers of
 # an earlier killed run are found by their backing file path and removed first. It never names a
 # device it did not attach.
@@ -214,6 +214,15 @@ expect 0 "" -- io "$WORK/link" --yes-destroy="$FREE"
 truncate -s 16M "$WORK/plain.img"
 expect 3 "--yes-destroy=$WORK/plain.img" -- io "$WORK/plain.img"
 expect 0 "" -- io "$WORK/plain.img" --yes-destroy="$WORK/plain.img"
+# on a terminal, ssdlab asks instead: `script` gives it a pseudo-terminal, and the answer typed
+# into it decides
+if command -v script >/dev/null; then
+	ask() { printf '%s\n' "$1" | script -qec "$SSDLAB io $2 --rw write --time 1s" /dev/null; }
+	expect 0 "Type its path" -- ask "$FREE" "$FREE"
+	expect 3 "did not match" -- ask "/dev/sda" "$FREE"
+else
+	echo "note: no script(1); the interactive prompt is not checked"
+fi
 if [[ " ${CMDS[*]} " == *" run_smoke "* ]]; then
 	expect 0 "" -- run_smoke "$FREE" --yes-destroy="$FREE" --time-scale 0.01
 fi
