@@ -147,6 +147,14 @@ int target_snapshot(struct target *t, struct snapshot *s);
 int target_set_capacity(struct target *t, uint64_t bytes);
 int target_flush(struct target *t);
 
+/*
+ * For implementations: the reason a hook failed ("printf"-style), returned by target_open() in
+ * err and by target_error() after a failing queue_open() or other hook; cleared by
+ * target_queue_open().
+ */
+void target_set_error(struct target *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *target_error(const struct target *t);
+
 /* Implementations (registered in target.c by kind). */
 extern const struct target_ops target_uring_ops;
 extern const struct target_ops target_sim_ops;
