@@ -1,0 +1,1284 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner: walks a profile's phases on a target in the target's clock, one record per finished
+ * step, and resumes after any interruption. The states, the invariants and the resume rules are
+ * in runner.h; this file follows them. Phase kinds are executed through one table keyed by
+ * enum phase_type (`kind_exec`), the runner-side half of profile.h's phase registry.
+ */
+#include "runner.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "config.h"
+#include "jsonnum.h"
+#include "snapshot.h"
+#include "ss.h"
+#include "units.h"
+
+#define KEY_MAX 256
+/* Real-target idles are cut into slices so that the stop flag is seen within a second. */
+#define IDLE_SLICE_NS 1000000000ull
+/* A cell is host-limited when the CPU time ssdlab used reaches this share of the time the
+ * threads had (threads x elapsed): the device was waiting for us, not we for it. */
+#define HOST_LIMITED_SHARE 0.9
+
+enum fault_point { FAULT_NONE = 0, FAULT_CELL, FAULT_BEFORE, FAULT_AFTER, FAULT_TORN, FAULT_BOUNDARY };
+
+/* A walk position: which phase (depth-first number), which repeat iteration. */
+struct where {
+	int phase;
+	unsigned repeat;
+	const struct profile_phase *ph;
+};
+
+struct runner {
+	const struct profile *p;
+	struct target *t;
+	struct results *res;
+	struct runner_opts o;
+	enum runner_state state;
+	bool virt;	    /* virtual-time target: replay executes, a real one skips */
+	bool resumed;
+	double scale;	    /* effective duration scale */
+	int nphases;
+
+	/* K: the records already in records.jsonl, in file order, with their keys. */
+	struct json_object **krec;
+	char (*kkey)[KEY_MAX];
+	size_t nk, kpos;
+	unsigned nresume; /* resume records in K */
+	uint64_t last_end_ns, last_wall_ns;
+	bool have_last;
+
+	bool flag_next_resumed; /* the next recorded measurement gets RESULTS_F_RESUMED */
+	bool wrote_anything;
+
+	size_t recorded, replayed, rerun;
+	uint64_t bytes_written;
+
+	/* Progress of the step in flight. */
+	struct runner_progress prog;
+	uint64_t eta_extra_ns; /* target time of the rest of the round after this job */
+
+	/* Test hook. */
+	enum fault_point fault;
+	unsigned fault_n;
+	unsigned fault_seen[6];
+	bool fault_armed_cell; /* the current job is the N-th recorded step */
+
+	char *err;
+	size_t errlen;
+};
+
+static int walk_list(struct runner *r, const struct phase_list *l, int *next_phase,
+		     unsigned repeat);
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+const char *runner_state_name(enum runner_state s)
+{
+	static const char *const names[] = {
+		[RUNNER_OPEN] = "open",	    [RUNNER_REPLAY] = "replay", [RUNNER_RERUN] = "rerun",
+		[RUNNER_RECORD] = "record", [RUNNER_STOPPED] = "stopped", [RUNNER_FAILED] = "failed",
+		[RUNNER_DONE] = "done",
+	};
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+static void fail(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct runner *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->err || !r->errlen || r->err[0])
+		return; /* keep the first (root) cause */
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static void note(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct runner *r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!r->o.note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	r->o.note(buf, r->o.arg);
+}
+
+static bool stop_raised(const struct runner *r)
+{
+	return r->o.stop && *r->o.stop;
+}
+
+/* splitmix64 finalizer: spreads the FNV hash of a key over all 64 bits. */
+static uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint64_t runner_step_seed(uint64_t run_seed, const char *key)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
+
+	for (const unsigned char *c = (const unsigned char *)key; *c; c++) {
+		h ^= *c;
+		h *= 0x100000001b3ull;
+	}
+	return mix64(h ^ mix64(run_seed));
+}
+
+double runner_time_scale(const struct target *t, const struct runner_opts *o)
+{
+	double user = o && o->time_scale > 0 ? o->time_scale : 1.0;
+	double tgt = t ? target_info(t)->time_scale : 1.0;
+
+	return user * (tgt > 0 ? tgt : 1.0);
+}
+
+static uint64_t scale_ns(const struct runner *r, uint64_t ns)
+{
+	double v = (double)ns * r->scale;
+
+	return v >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+/* The key of a step, exactly as results_record_key() prints it for the record. */
+static int step_key(int phase, unsigned repeat, unsigned round, const char *cell,
+		    const char *kind, char *buf, size_t len)
+{
+	struct json_object *o = json_object_new_object();
+	int rc = -ENOMEM;
+
+	if (!o)
+		return rc;
+	if (jsonnum_add(o, "phase", json_object_new_int(phase)) ||
+	    jsonnum_add(o, "repeat", json_object_new_int64(repeat)) ||
+	    jsonnum_add(o, "round", json_object_new_int64(round)) ||
+	    jsonnum_add(o, "cell", json_object_new_string(cell ? cell : "")) ||
+	    jsonnum_add(o, "kind", json_object_new_string(kind)))
+		goto out;
+	rc = results_record_key(o, buf, len);
+out:
+	json_object_put(o);
+	return rc;
+}
+
+static bool is_resume_record(struct json_object *rec)
+{
+	struct json_object *k;
+
+	return json_object_object_get_ex(rec, "kind", &k) &&
+	       !strcmp(json_object_get_string(k), "resume");
+}
+
+/* Skips resume records at the K cursor (they are not steps). */
+static void k_skip_resume(struct runner *r)
+{
+	while (r->kpos < r->nk && is_resume_record(r->krec[r->kpos]))
+		r->kpos++;
+}
+
+/* The K record of this key when it is the next one in K, else NULL (and K is not advanced). */
+static struct json_object *k_peek(struct runner *r, const char *key)
+{
+	k_skip_resume(r);
+	if (r->kpos < r->nk && !strcmp(r->kkey[r->kpos], key))
+		return r->krec[r->kpos];
+	return NULL;
+}
+
+static bool k_exhausted(struct runner *r)
+{
+	k_skip_resume(r);
+	return r->kpos >= r->nk;
+}
+
+/* ---- the test hook ---------------------------------------------------------------------- */
+
+static void fault_parse(struct runner *r, const char *spec)
+{
+	static const struct {
+		const char *name;
+		enum fault_point p;
+	} points[] = {
+		{"cell", FAULT_CELL},	{"before-record", FAULT_BEFORE}, {"after-record", FAULT_AFTER},
+		{"torn", FAULT_TORN},	{"boundary", FAULT_BOUNDARY},
+	};
+	const char *colon;
+	size_t n;
+
+	if (!spec || !*spec)
+		return;
+	colon = strchr(spec, ':');
+	n = colon ? (size_t)(colon - spec) : strlen(spec);
+	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++)
+		if (strlen(points[i].name) == n && !strncmp(spec, points[i].name, n))
+			r->fault = points[i].p;
+	r->fault_n = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 1;
+	if (!r->fault_n)
+		r->fault_n = 1;
+}
+
+/* Counts an occurrence of p; true when this is the one to die at. */
+static bool fault_hit(struct runner *r, enum fault_point p)
+{
+	if (r->fault != p)
+		return false;
+	return ++r->fault_seen[p] == r->fault_n;
+}
+
+static void fault_die(void)
+{
+	raise(SIGKILL);
+	_exit(137); /* not reached */
+}
+
+/* Writes the first half of the record's line without a newline, then dies: what a crash in the
+ * middle of the append leaves behind. */
+static void fault_torn(struct runner *r, struct json_object *rec)
+{
+	char path[4096];
+	const char *text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/records.jsonl", results_path(r->res));
+	f = fopen(path, "a");
+	if (f && text) {
+		fwrite(text, 1, strlen(text) / 2, f);
+		fflush(f);
+		fsync(fileno(f));
+	}
+	fault_die();
+}
+
+/* ---- state and records ------------------------------------------------------------------ */
+
+static void set_state(struct runner *r, enum runner_state s)
+{
+	/* The legal transitions of runner.h's table. */
+	assert(r->state != RUNNER_STOPPED && r->state != RUNNER_FAILED && r->state != RUNNER_DONE);
+	assert(!(r->state == RUNNER_RECORD && (s == RUNNER_REPLAY || s == RUNNER_RERUN)));
+	assert(!(r->state == RUNNER_RERUN && s == RUNNER_REPLAY));
+	r->state = s;
+}
+
+static int store_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
+{
+	struct snapshot s;
+	int rc;
+
+	if (fault_hit(r, FAULT_BOUNDARY))
+		fault_die();
+	snapshot_init(&s, "none");
+	rc = target_snapshot(r->t, &s);
+	if (rc) {
+		/* A snapshot the target cannot give is recorded as such, not a failure. */
+		snapshot_release(&s);
+		snapshot_init(&s, "none");
+		note(r, "snapshot %s: %s (stored without counters)", label, strerror(-rc));
+	}
+	snprintf(s.label, sizeof(s.label), "%s", label);
+	if (!s.target_ns)
+		s.target_ns = target_now(r->t);
+	rc = results_write_snapshot(r->res, &s, phase, repeat);
+	snapshot_release(&s);
+	if (rc)
+		fail(r, "writing snapshot %s: %s", label, strerror(-rc));
+	return rc;
+}
+
+/* The resume record: where the walk picked up again and how long the drive was left alone. */
+static int append_resume_record(struct runner *r, const struct where *w, unsigned round)
+{
+	struct results_record rr = {
+		.kind = "resume", .phase = w->phase, .phase_kind = w->ph->kind->name,
+		.repeat = w->repeat, .round = round,
+	};
+	char cell[32], label[48];
+	struct json_object *o;
+	uint64_t now = target_now(r->t);
+	int rc;
+
+	snprintf(cell, sizeof(cell), "resume-%u", r->nresume + 1);
+	rr.cell = cell;
+	rr.start_ns = rr.end_ns = now;
+	o = results_record_to_json(&rr);
+	if (!o)
+		return -ENOMEM;
+	rc = jsonnum_add(o, "resume", json_object_new_int64(r->nresume + 1));
+	if (!rc && r->o.wall_ns)
+		rc = jsonnum_add(o, "wall_ns", json_object_new_uint64(r->o.wall_ns()));
+	if (!rc && r->have_last && r->o.wall_ns && r->last_wall_ns)
+		rc = jsonnum_add(o, "gap_wall_ns",
+				 json_object_new_uint64(r->o.wall_ns() - r->last_wall_ns));
+	/* CLOCK_MONOTONIC restarts at boot: a target clock behind the last record means the gap is
+	 * unknown in target time. A virtual target's clock was rebuilt by the replay. */
+	if (!rc && r->have_last && !r->virt && now >= r->last_end_ns)
+		rc = jsonnum_add(o, "gap_target_ns", json_object_new_uint64(now - r->last_end_ns));
+	if (!rc)
+		rc = jsonnum_add(o, "sim_replayed", json_object_new_boolean(r->virt));
+	if (!rc)
+		rc = jsonnum_add(o, "steps_replayed", json_object_new_uint64(r->replayed));
+	if (!rc)
+		rc = results_append_record(r->res, o);
+	json_object_put(o);
+	if (rc) {
+		fail(r, "appending the resume record: %s", strerror(-rc));
+		return rc;
+	}
+	r->nresume++;
+	r->flag_next_resumed = true;
+	snprintf(label, sizeof(label), "resume-%u", r->nresume);
+	return store_snapshot(r, label, -1, 0);
+}
+
+/*
+ * Decides how the step with this key runs: returns RUNNER_REPLAY (in K, outside the interrupted
+ * round), RUNNER_RERUN (in K, inside it) or RUNNER_RECORD; moves the state machine and appends
+ * the resume record on the way into RECORD/RERUN of a resumed run. in_rerun says whether the
+ * step belongs to a round being re-run. *krec gets the K record for REPLAY/RERUN.
+ */
+static int step_mode(struct runner *r, const struct where *w, unsigned round, const char *key,
+		     bool in_rerun, struct json_object **krec, enum runner_state *mode)
+{
+	struct json_object *k = k_peek(r, key);
+	int rc;
+
+	if (k) {
+		assert(r->state == RUNNER_REPLAY || r->state == RUNNER_RERUN);
+		r->kpos++;
+		*krec = k;
+		*mode = in_rerun ? RUNNER_RERUN : RUNNER_REPLAY;
+		return 0;
+	}
+	if (!k_exhausted(r)) {
+		/* I6: a step not in K while K still has records: they belong to another plan. */
+		fail(r, "records.jsonl does not fit the plan: expected %s, found %s", key,
+		     r->kkey[r->kpos]);
+		return -EINVAL;
+	}
+	if (r->state != RUNNER_RECORD) {
+		if (r->resumed && r->state != RUNNER_RERUN) {
+			rc = append_resume_record(r, w, round);
+			if (rc)
+				return rc;
+		}
+		set_state(r, RUNNER_RECORD);
+	}
+	*krec = NULL;
+	*mode = RUNNER_RECORD;
+	return 0;
+}
+
+/* Enters RERUN for a round partly in K (I6), appending the resume record first. */
+static int enter_rerun(struct runner *r, const struct where *w, unsigned round)
+{
+	int rc;
+
+	if (r->state == RUNNER_RERUN)
+		return 0;
+	assert(r->state == RUNNER_REPLAY);
+	rc = append_resume_record(r, w, round);
+	if (rc)
+		return rc;
+	set_state(r, RUNNER_RERUN);
+	note(r, "resume: re-running round %u of phase %d from its first cell", round, w->phase);
+	return 0;
+}
+
+/* Appends a step's record (I1, I2), with the test hooks around the append. */
+static int append_step(struct runner *r, struct json_object *rec, const char *key)
+{
+	int rc;
+
+	assert(r->state == RUNNER_RECORD);
+	if (r->o.wall_ns && (rc = jsonnum_add(rec, "wall_ns",
+					      json_object_new_uint64(r->o.wall_ns()))))
+		return rc;
+	if (fault_hit(r, FAULT_BEFORE))
+		fault_die();
+	if (fault_hit(r, FAULT_TORN))
+		fault_torn(r, rec);
+	rc = results_append_record(r->res, rec);
+	if (rc) {
+		fail(r, "appending record %s: %s", key, strerror(-rc));
+		return rc;
+	}
+	r->recorded++;
+	r->wrote_anything = true;
+	if (fault_hit(r, FAULT_AFTER))
+		fault_die();
+	return 0;
+}
+
+/* A record for a step; flags include "resumed" for the first measurement after a resume. */
+static struct json_object *step_record(struct runner *r, const struct where *w, const char *kind,
+				       unsigned round, const char *cell, uint64_t start_ns,
+				       uint64_t end_ns, const struct job_result *job, unsigned flags)
+{
+	struct results_record rr = {
+		.kind = kind, .phase = w->phase, .phase_kind = w->ph->kind->name,
+		.repeat = w->repeat, .round = round, .cell = cell, .start_ns = start_ns,
+		.end_ns = end_ns, .job = job, .flags = flags,
+	};
+
+	if (job && r->flag_next_resumed) {
+		rr.flags |= RESULTS_F_RESUMED;
+		r->flag_next_resumed = false;
+	}
+	return results_record_to_json(&rr);
+}
+
+/* ---- running jobs ----------------------------------------------------------------------- */
+
+static void on_engine_progress(const struct engine_progress *ep, void *arg)
+{
+	struct runner *r = arg;
+
+	if (r->fault_armed_cell) {
+		r->fault_armed_cell = false;
+		fault_die();
+	}
+	r->prog.iops = ep->iops;
+	r->prog.eta_ns = (ep->total_ns > ep->t_ns ? ep->total_ns - ep->t_ns : 0) + r->eta_extra_ns;
+	if (r->o.progress) {
+		struct runner_progress p = r->prog;
+
+		p.bytes_written = r->bytes_written + ep->bytes;
+		r->o.progress(&p, r->o.arg);
+	}
+}
+
+static void progress_step(struct runner *r, const struct where *w, unsigned round,
+			  const char *cell)
+{
+	r->prog.state = r->state;
+	r->prog.phase_kind = w->ph->kind->name;
+	r->prog.phase = w->phase;
+	r->prog.nphases = r->nphases;
+	r->prog.repeat = w->repeat;
+	r->prog.round = round;
+	r->prog.cell = cell;
+	r->prog.bytes_written = r->bytes_written;
+	if (r->o.progress)
+		r->o.progress(&r->prog, r->o.arg);
+}
+
+static bool host_limited(const struct runner *r, const struct job_spec *s,
+			 const struct job_result *res)
+{
+	double wall = (double)(res->elapsed_ns + res->ramp_elapsed_ns) / 1e9;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	double threads = s->threads ? s->threads : 1;
+
+	/* On a virtual-time target CPU time and device time are unrelated. */
+	if (r->virt || wall <= 0)
+		return false;
+	if (ncpu > 0 && threads > (double)ncpu)
+		threads = (double)ncpu;
+	return res->cpu_user_s + res->cpu_sys_s >= HOST_LIMITED_SHARE * threads * wall;
+}
+
+/*
+ * Runs one engine job. Returns 0 when it ran to its end, -EINTR when the stop flag cut it short,
+ * -EIO (err set) on an I/O error, other -errno on setup failure. res is filled either way and
+ * must be released by the caller.
+ */
+static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
+		   struct job_result *res, const char *what)
+{
+	struct engine_hooks h = {.progress = on_engine_progress, .arg = r, .stop = r->o.stop};
+	char verr[256] = "";
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = job_validate(spec, target_info(r->t), verr, sizeof(verr));
+	if (rc) {
+		fail(r, "%s: %s", what, verr[0] ? verr : strerror(-rc));
+		return rc;
+	}
+	r->fault_armed_cell = armed;
+	rc = engine_run(r->t, spec, &h, res);
+	if (r->fault_armed_cell) /* the job made no progress call: die right after it instead */
+		fault_die();
+	r->bytes_written += res->bytes_written_total;
+	if (rc) {
+		fail(r, "%s: %s", what, res->errmsg[0] ? res->errmsg : strerror(-rc));
+		return rc;
+	}
+	if (res->interrupted || stop_raised(r))
+		return -EINTR;
+	if (res->error) {
+		fail(r, "%s: I/O error at offset %" PRIu64 " length %u: %s%s%s", what,
+		     res->err_offset, res->err_len, strerror(-res->error),
+		     res->errmsg[0] ? ": " : "", res->errmsg);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Resolves a workload for this target with the run's scale and a step seed. */
+static int resolve(struct runner *r, const struct profile_workload *pw, const char *key,
+		   struct job_spec *spec)
+{
+	const struct target_info *ti = target_info(r->t);
+	char e[256] = "";
+	int rc;
+
+	rc = profile_workload_resolve(pw, ti->capacity, ti->logical_block_size, r->scale, spec, e,
+				      sizeof(e));
+	if (rc) {
+		fail(r, "%s: %s", key, e[0] ? e : strerror(-rc));
+		return rc;
+	}
+	spec->seed = runner_step_seed(pw->spec.seed ? pw->spec.seed : r->o.seed, key);
+	return 0;
+}
+
+/*
+ * One measured job step (precondition, write_until round, cell): decides the mode, runs or
+ * skips it, appends the record. *out_rec (optional) gets a reference to the step's record (the
+ * K record in REPLAY/RERUN, the new one in RECORD) for decisions that depend on the figures;
+ * NULL when a real target skipped a step it could not find figures for (never: K has them).
+ */
+static int job_step(struct runner *r, const struct where *w, const char *kind, unsigned round,
+		    const char *cell, struct job_spec *spec, bool in_rerun, const char *series,
+		    struct json_object **out_rec)
+{
+	char key[KEY_MAX];
+	struct json_object *krec = NULL, *rec = NULL;
+	enum runner_state mode;
+	struct job_result res;
+	uint64_t t0;
+	bool execute;
+	int rc;
+
+	rc = step_key(w->phase, w->repeat, round, cell, kind, key, sizeof(key));
+	if (rc)
+		return rc;
+	rc = step_mode(r, w, round, key, in_rerun, &krec, &mode);
+	if (rc)
+		return rc;
+	/* A sim rebuilds its state by executing again; a real device skips outside a re-run. */
+	execute = mode == RUNNER_RECORD || mode == RUNNER_RERUN || r->virt;
+	if (mode == RUNNER_REPLAY)
+		r->replayed++;
+	else if (mode == RUNNER_RERUN)
+		r->rerun++;
+	if (!execute) {
+		if (out_rec)
+			*out_rec = json_object_get(krec);
+		return 0;
+	}
+	progress_step(r, w, round, cell);
+	t0 = target_now(r->t);
+	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
+				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
+		     &res, key);
+	if (rc)
+		goto out;
+	if (mode != RUNNER_RECORD) {
+		if (out_rec)
+			*out_rec = json_object_get(krec);
+		goto out;
+	}
+	rec = step_record(r, w, kind, round, cell, t0, target_now(r->t), &res,
+			  host_limited(r, spec, &res) ? RESULTS_F_HOST_LIMITED : 0);
+	if (!rec || jsonnum_add(rec, "seed", json_object_new_uint64(spec->seed)) ||
+	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (series && res.nseries) {
+		rc = results_write_series(r->res, series, res.series, res.nseries);
+		if (rc) {
+			fail(r, "writing series %s: %s", series, strerror(-rc));
+			goto out;
+		}
+	}
+	rc = append_step(r, rec, key);
+	if (!rc && out_rec)
+		*out_rec = json_object_get(rec);
+out:
+	json_object_put(rec);
+	job_result_release(&res);
+	return rc;
+}
+
+/* A step without I/O (purge, trim, idle): mode, then `act` when it must execute. */
+typedef int (*act_fn)(struct runner *r, const struct where *w, struct json_object *rec);
+
+static int plain_step(struct runner *r, const struct where *w, const char *kind, act_fn act)
+{
+	char key[KEY_MAX];
+	struct json_object *krec = NULL, *rec = NULL;
+	enum runner_state mode;
+	uint64_t t0;
+	int rc;
+
+	rc = step_key(w->phase, w->repeat, 0, "", kind, key, sizeof(key));
+	if (rc)
+		return rc;
+	rc = step_mode(r, w, 0, key, false, &krec, &mode);
+	if (rc)
+		return rc;
+	if (mode != RUNNER_RECORD) {
+		r->replayed++;
+		return r->virt ? act(r, w, NULL) : 0;
+	}
+	progress_step(r, w, 0, NULL);
+	t0 = target_now(r->t);
+	rec = step_record(r, w, kind, 0, "", t0, t0, NULL, 0);
+	if (!rec)
+		return -ENOMEM;
+	rc = act(r, w, rec);
+	if (!rc) {
+		json_object_object_del(rec, "end_ns");
+		rc = jsonnum_add(rec, "end_ns", json_object_new_uint64(target_now(r->t)));
+	}
+	if (!rc)
+		rc = append_step(r, rec, key);
+	json_object_put(rec);
+	return rc;
+}
+
+/* ---- phase kinds ------------------------------------------------------------------------ */
+
+static int act_purge(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_purge *pp = w->ph->data;
+	const struct target_info *ti = target_info(r->t);
+	char method[64] = "";
+	int rc = -EOPNOTSUPP;
+
+	if (pp->method == PURGE_SIM && strcmp(ti->kind, "sim")) {
+		fail(r, "purge method 'sim' needs a virtual SSD target, not %s", ti->path);
+		return -EOPNOTSUPP;
+	}
+	if (pp->method != PURGE_DISCARD)
+		rc = target_purge(r->t, method, sizeof(method));
+	if (rc == -EOPNOTSUPP && pp->method != PURGE_SIM) {
+		/* auto falls back to a full-device discard (what blkdiscard would do). */
+		rc = target_discard(r->t, 0, ti->capacity);
+		snprintf(method, sizeof(method), "discard");
+	}
+	if (rc) {
+		fail(r, "purge of %s failed (%s): %s", ti->path, method[0] ? method : "no method",
+		     strerror(-rc));
+		return rc;
+	}
+	return rec ? jsonnum_add(rec, "method", json_object_new_string(method)) : 0;
+}
+
+static int act_trim(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_trim *pt = w->ph->data;
+	const struct target_info *ti = target_info(r->t);
+	uint64_t start, end;
+	int rc;
+
+	rc = range_resolve(&pt->range, ti->capacity, ti->logical_block_size, &start, &end);
+	if (rc) {
+		fail(r, "trim: range does not fit the capacity of %s", ti->path);
+		return rc;
+	}
+	rc = target_discard(r->t, start, end - start);
+	if (rc == -EOPNOTSUPP) {
+		/* DESIGN.md: a target that cannot do something says so and the runner records it. */
+		note(r, "trim: %s does not support discard; recorded as unsupported", ti->path);
+		return rec ? jsonnum_add(rec, "unsupported", json_object_new_string(
+						"discard not supported by the target"))
+			   : 0;
+	}
+	if (rc) {
+		fail(r, "trim of %s failed: %s", ti->path, strerror(-rc));
+		return rc;
+	}
+	if (rec && (jsonnum_add(rec, "offset", json_object_new_uint64(start)) ||
+		    jsonnum_add(rec, "bytes", json_object_new_uint64(end - start))))
+		return -ENOMEM;
+	return 0;
+}
+
+static int act_idle(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_idle *pi = w->ph->data;
+	uint64_t left = scale_ns(r, pi->time_ns);
+	int rc = 0;
+
+	while (left && !rc) {
+		uint64_t slice = r->virt || left < IDLE_SLICE_NS ? left : IDLE_SLICE_NS;
+
+		if (stop_raised(r))
+			return -EINTR;
+		rc = target_idle(r->t, slice);
+		left -= slice;
+	}
+	if (rc == -EINTR || stop_raised(r))
+		return -EINTR;
+	if (rc) {
+		fail(r, "idle: %s", strerror(-rc));
+		return rc;
+	}
+	return rec ? jsonnum_add(rec, "idle_ns", json_object_new_uint64(scale_ns(r, pi->time_ns)))
+		   : 0;
+}
+
+static int exec_purge(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "purge", act_purge);
+}
+
+static int exec_trim(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "trim", act_trim);
+}
+
+static int exec_idle(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "idle", act_idle);
+}
+
+static uint64_t rec_get_u64(struct json_object *rec, const char *k)
+{
+	uint64_t v = 0;
+
+	if (rec)
+		(void)jsonnum_get_u64(rec, k, &v);
+	return v;
+}
+
+static void series_name(const struct where *w, const char *kind, unsigned round, char *buf,
+			size_t len)
+{
+	if (round)
+		snprintf(buf, len, "phase-%d-rep-%u-%s-round-%u", w->phase, w->repeat, kind, round);
+	else
+		snprintf(buf, len, "phase-%d-rep-%u-%s", w->phase, w->repeat, kind);
+}
+
+/*
+ * precondition and write_until. Without round_time: one job of the whole amount. With it
+ * (WSAT): one record per round_time of target time until the amount (bytes, capacity multiple
+ * or time) or max_time is reached, a sequential workload continuing where the last round ended.
+ */
+static int exec_write(struct runner *r, const struct where *w)
+{
+	const struct phase_write *pw = w->ph->data;
+	const char *kind = w->ph->kind->type == PHASE_PRECONDITION ? "precondition" : "write_until";
+	const struct target_info *ti = target_info(r->t);
+	uint64_t total_bytes, total_ns, max_ns, done_bytes = 0, done_ns = 0, seq_next = 0;
+	char key[KEY_MAX], series[128];
+	struct job_spec spec;
+	int rc;
+
+	rc = step_key(w->phase, w->repeat, 0, "", kind, key, sizeof(key));
+	if (rc)
+		return rc;
+	rc = resolve(r, &pw->w, key, &spec);
+	if (rc)
+		return rc;
+	if (!pw->round_time_ns || w->ph->kind->type == PHASE_PRECONDITION) {
+		if (pw->max_time_ns && !spec.time_ns)
+			spec.time_ns = scale_ns(r, pw->max_time_ns);
+		series_name(w, kind, 0, series, sizeof(series));
+		return job_step(r, w, kind, 0, "", &spec, false, series, NULL);
+	}
+	total_bytes = amount_bytes(&pw->w.length, ti->capacity);
+	total_ns = pw->w.length.kind == AMOUNT_TIME ? scale_ns(r, pw->w.length.ns) : 0;
+	max_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
+	for (unsigned round = 1;; round++) {
+		struct json_object *rec = NULL;
+		struct job_spec s = spec;
+		uint64_t chunk = scale_ns(r, pw->round_time_ns);
+
+		if ((total_bytes && done_bytes >= total_bytes) || (total_ns && done_ns >= total_ns) ||
+		    (max_ns && done_ns >= max_ns))
+			break;
+		if (total_ns && total_ns - done_ns < chunk)
+			chunk = total_ns - done_ns;
+		if (max_ns && max_ns - done_ns < chunk)
+			chunk = max_ns - done_ns;
+		s.time_ns = chunk;
+		s.amount_bytes = 0;
+		s.ramp_ns = s.ramp_bytes = 0;
+		if (round == 1) {
+			s.ramp_ns = spec.ramp_ns;
+			s.ramp_bytes = spec.ramp_bytes;
+		}
+		s.seq_start = seq_next;
+		rc = step_key(w->phase, w->repeat, round, "", kind, key, sizeof(key));
+		if (rc)
+			return rc;
+		s.seed = runner_step_seed(spec.seed, key);
+		series_name(w, kind, round, series, sizeof(series));
+		rc = job_step(r, w, kind, round, "", &s, false, series, &rec);
+		if (rc)
+			return rc;
+		done_bytes += rec_get_u64(rec, "bytes_written_total");
+		done_ns += rec_get_u64(rec, "elapsed_ns") + rec_get_u64(rec, "ramp_ns");
+		seq_next = rec_get_u64(rec, "seq_next");
+		json_object_put(rec);
+		if (!rec)
+			break; /* nothing to go on (cannot happen: K records carry figures) */
+	}
+	return 0;
+}
+
+static const char *metric_of(enum ss_metric m)
+{
+	switch (m) {
+	case SS_METRIC_IOPS: return "iops";
+	case SS_METRIC_BW: return "bw";
+	case SS_METRIC_LAT_MEAN: return "lat_mean";
+	case SS_METRIC_LAT_P99: return "lat_p99";
+	}
+	return "iops";
+}
+
+/* How much of this round K already holds: 0, some (interrupted) or all cells. */
+static size_t round_in_k(struct runner *r, const struct where *w, unsigned round,
+			 const struct profile_cell *cells, size_t ncells)
+{
+	size_t pos, n = 0;
+	char key[KEY_MAX];
+
+	k_skip_resume(r);
+	pos = r->kpos;
+	for (size_t i = 0; i < ncells; i++) {
+		while (pos < r->nk && is_resume_record(r->krec[pos]))
+			pos++;
+		if (pos >= r->nk || step_key(w->phase, w->repeat, round, cells[i].key, "cell", key,
+					     sizeof(key)) ||
+		    strcmp(key, r->kkey[pos]))
+			break;
+		pos++;
+		n++;
+	}
+	return n;
+}
+
+static int exec_rounds(struct runner *r, const struct where *w)
+{
+	const struct phase_rounds *pr = w->ph->data;
+	struct profile_cell *cells = NULL;
+	double *track = NULL;
+	size_t ncells = 0;
+	unsigned max_rounds;
+	uint64_t cell_ns;
+	int rc;
+
+	rc = profile_rounds_cells(pr, &cells, &ncells);
+	if (rc) {
+		fail(r, "rounds: expanding the matrix: %s", strerror(-rc));
+		return rc;
+	}
+	max_rounds = pr->has_steady_state ? pr->ss.max_rounds : pr->count;
+	track = calloc(max_rounds ? max_rounds : 1, sizeof(*track));
+	if (!track) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	cell_ns = pr->base.length.kind == AMOUNT_TIME ? scale_ns(r, pr->base.length.ns) : 0;
+	for (unsigned round = 1; round <= max_rounds; round++) {
+		size_t have = r->state == RUNNER_RECORD ? 0 : round_in_k(r, w, round, cells, ncells);
+		bool rerun = have > 0 && have < ncells;
+		bool skip_all = have == ncells && !r->virt;
+
+		if (rerun) {
+			rc = enter_rerun(r, w, round);
+			if (rc)
+				goto out;
+		}
+		if (pr->has_pre_write && !skip_all) {
+			struct job_spec pre;
+			char key[KEY_MAX];
+			struct job_result res;
+
+			snprintf(key, sizeof(key), "phase=%d,repeat=%u,round=%u,pre_write", w->phase,
+				 w->repeat, round);
+			rc = resolve(r, &pr->pre_write, key, &pre);
+			if (rc)
+				goto out;
+			progress_step(r, w, round, "pre_write");
+			rc = run_job(r, &pre, false, &res, key);
+			job_result_release(&res);
+			if (rc)
+				goto out;
+		}
+		for (size_t c = 0; c < ncells; c++) {
+			struct json_object *rec = NULL;
+			char key[KEY_MAX];
+			struct job_spec spec;
+
+			rc = step_key(w->phase, w->repeat, round, cells[c].key, "cell", key,
+				      sizeof(key));
+			if (rc)
+				goto out;
+			rc = resolve(r, &cells[c].w, key, &spec);
+			if (rc)
+				goto out;
+			r->eta_extra_ns = cell_ns * (ncells - c - 1);
+			rc = job_step(r, w, "cell", round, cells[c].key, &spec, rerun, NULL, &rec);
+			if (rc)
+				goto out;
+			if (pr->has_steady_state && c == pr->tracked_cell) {
+				double v = 0;
+
+				/* The decision uses the recorded figure, so a later analyze and a
+				 * resumed walk see exactly the same value (jsonnum round-trips). */
+				if (rec && results_record_metric(rec, metric_of(pr->track.metric), &v))
+					v = 0;
+				track[round - 1] = v;
+			}
+			json_object_put(rec);
+		}
+		r->eta_extra_ns = 0;
+		if (pr->has_steady_state) {
+			struct ss_result ss;
+
+			rc = ss_check(track, round, 1, &pr->ss, &ss);
+			if (rc) {
+				fail(r, "steady-state check failed: %s", strerror(-rc));
+				goto out;
+			}
+			if (ss.stop) {
+				if (r->state == RUNNER_RECORD)
+					note(r, "phase %d: steady state %s after round %u (window %u-%u, "
+						"avg %.1f)",
+					     w->phase, ss.reached ? "reached" : "NOT reached", round,
+					     ss.first_round, ss.last_round, ss.average);
+				break;
+			}
+		}
+	}
+out:
+	r->eta_extra_ns = 0;
+	free(track);
+	free(cells);
+	return rc;
+}
+
+static int exec_repeat(struct runner *r, const struct where *w, int *next_phase)
+{
+	const struct phase_repeat *rp = w->ph->data;
+	int first = *next_phase;
+	int rc = 0;
+
+	for (unsigned i = 0; i < rp->count && !rc; i++) {
+		*next_phase = first;
+		rc = walk_list(r, &rp->phases, next_phase, w->repeat * rp->count + i);
+	}
+	return rc;
+}
+
+/* The runner-side table of phase kinds: one execution hook per profile.h phase type. */
+typedef int (*exec_fn)(struct runner *r, const struct where *w);
+static const exec_fn kind_exec[] = {
+	[PHASE_PURGE] = exec_purge,   [PHASE_PRECONDITION] = exec_write,
+	[PHASE_WRITE_UNTIL] = exec_write, [PHASE_ROUNDS] = exec_rounds,
+	[PHASE_IDLE] = exec_idle,     [PHASE_TRIM] = exec_trim,
+	[PHASE_REPEAT] = NULL, /* walks its body: exec_repeat */
+};
+
+static int phase_boundary(struct runner *r, const struct where *w, const char *when)
+{
+	char label[64];
+
+	/* Boundaries inside a replayed stretch were stored the first time. */
+	if (r->state != RUNNER_RECORD && !k_exhausted(r))
+		return 0;
+	if (r->state != RUNNER_RECORD && !strcmp(when, "end"))
+		return 0;
+	snprintf(label, sizeof(label), "phase-%d-%s-%s", w->phase, w->ph->kind->name, when);
+	return store_snapshot(r, label, w->phase, w->repeat);
+}
+
+static int walk_list(struct runner *r, const struct phase_list *l, int *next_phase,
+		     unsigned repeat)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct where w = {.phase = (*next_phase)++, .repeat = repeat, .ph = &l->v[i]};
+		enum phase_type type = w.ph->kind->type;
+		int rc;
+
+		if (stop_raised(r))
+			return -EINTR;
+		if (type == PHASE_REPEAT) {
+			rc = exec_repeat(r, &w, next_phase);
+		} else if ((unsigned)type < sizeof(kind_exec) / sizeof(kind_exec[0]) &&
+			   kind_exec[type]) {
+			rc = phase_boundary(r, &w, "start");
+			if (!rc)
+				rc = kind_exec[type](r, &w);
+			if (!rc)
+				rc = phase_boundary(r, &w, "end");
+		} else {
+			fail(r, "phase kind '%s' cannot be run by this version", w.ph->kind->name);
+			rc = -EOPNOTSUPP;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- manifest --------------------------------------------------------------------------- */
+
+static int count_phases(const struct phase_list *l)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		n++;
+		if (l->v[i].kind->type == PHASE_REPEAT)
+			n += count_phases(&((const struct phase_repeat *)l->v[i].data)->phases);
+	}
+	return n;
+}
+
+/* Declares every steady-state tracked series: one per rounds phase and repeat iteration. */
+static int add_tracks(struct json_object *m, const struct phase_list *l, int *next_phase,
+		      unsigned repeat)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct profile_phase *ph = &l->v[i];
+		int phase = (*next_phase)++;
+		int rc = 0;
+
+		if (ph->kind->type == PHASE_REPEAT) {
+			const struct phase_repeat *rp = ph->data;
+			int first = *next_phase;
+
+			for (unsigned k = 0; k < rp->count && !rc; k++) {
+				*next_phase = first;
+				rc = add_tracks(m, &rp->phases, next_phase, repeat * rp->count + k);
+			}
+		} else if (ph->kind->type == PHASE_ROUNDS) {
+			const struct phase_rounds *pr = ph->data;
+			struct profile_cell *cells = NULL;
+			size_t n = 0;
+
+			if (!pr->has_steady_state)
+				continue;
+			rc = profile_rounds_cells(pr, &cells, &n);
+			if (!rc && pr->tracked_cell < n)
+				rc = results_manifest_add_ss_track(m, phase, repeat,
+								   cells[pr->tracked_cell].key,
+								   metric_of(pr->track.metric),
+								   &pr->ss);
+			free(cells);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static struct json_object *target_json(const char *spec, const struct target_info *ti)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (jsonnum_add(o, "spec", json_object_new_string(spec)) ||
+	    jsonnum_add(o, "kind", json_object_new_string(ti->kind)) ||
+	    jsonnum_add(o, "path", json_object_new_string(ti->path)) ||
+	    jsonnum_add(o, "safe_name", json_object_new_string(ti->safe_name)) ||
+	    jsonnum_add(o, "model", json_object_new_string(ti->model)) ||
+	    jsonnum_add(o, "serial", json_object_new_string(ti->serial)) ||
+	    jsonnum_add(o, "wwn", json_object_new_string(ti->wwn)) ||
+	    jsonnum_add(o, "firmware", json_object_new_string(ti->firmware)) ||
+	    jsonnum_add(o, "capacity", json_object_new_uint64(ti->capacity)) ||
+	    jsonnum_add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size)) ||
+	    jsonnum_add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size)) ||
+	    jsonnum_add(o, "rotational", json_object_new_boolean(ti->rotational)) ||
+	    jsonnum_add(o, "scheduler", json_object_new_string(ti->scheduler)) ||
+	    jsonnum_add(o, "nomerges", json_object_new_int(ti->nomerges)) ||
+	    jsonnum_add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth)) ||
+	    jsonnum_add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab)) ||
+	    jsonnum_add(o, "time_scale", jsonnum_new(ti->time_scale))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
+					struct target *t, const struct runner_opts *o)
+{
+	struct json_object *m = json_object_new_object(), *prof = NULL, *ts = NULL;
+	const struct target_info *ti = target_info(t);
+	int next = 0, rc;
+
+	if (!m)
+		return NULL;
+	prof = json_object_new_object();
+	ts = json_object_new_object();
+	if (!prof || !ts)
+		goto fail;
+	if (jsonnum_add(prof, "name", json_object_new_string(p->name ? p->name : "")) ||
+	    jsonnum_add(prof, "path", json_object_new_string(p->path ? p->path : "")) ||
+	    jsonnum_add(prof, "text", json_object_new_string_len(p->text ? p->text : "",
+								 p->text ? (int)p->text_len : 0)))
+		goto fail;
+	if (jsonnum_add(ts, "user", jsonnum_new(o && o->time_scale > 0 ? o->time_scale : 1.0)) ||
+	    jsonnum_add(ts, "target", jsonnum_new(ti->time_scale)) ||
+	    jsonnum_add(ts, "effective", jsonnum_new(runner_time_scale(t, o))))
+		goto fail;
+	/* jsonnum_add takes ownership even on failure: clear each pointer as it is handed over. */
+	if (jsonnum_add(m, "schema", json_object_new_int(RESULTS_SCHEMA)) ||
+	    jsonnum_add(m, "ssdlab_version", json_object_new_string(SSDLAB_VERSION)))
+		goto fail;
+	rc = jsonnum_add(m, "profile", prof);
+	prof = NULL;
+	if (rc)
+		goto fail;
+	rc = jsonnum_add(m, "time_scale", ts);
+	ts = NULL;
+	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
+	    jsonnum_add(m, "target", target_json(target_spec, ti)) ||
+	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
+	    add_tracks(m, &p->phases, &next, 0))
+		goto fail;
+	return m;
+fail:
+	json_object_put(prof);
+	json_object_put(ts);
+	json_object_put(m);
+	return NULL;
+}
+
+/* ---- lifecycle -------------------------------------------------------------------------- */
+
+int runner_new(const struct profile *p, struct target *t, struct results *res,
+	       const struct runner_opts *o, const struct results_records *records, bool resumed,
+	       struct runner **out, char *err, size_t errlen)
+{
+	size_t n = records ? records->n : 0;
+	struct runner *r = calloc(1, sizeof(*r));
+	int rc = -ENOMEM;
+
+	if (!r)
+		return -ENOMEM;
+	r->p = p;
+	r->t = t;
+	r->res = res;
+	if (o)
+		r->o = *o;
+	r->virt = target_caps(t) & TARGET_CAP_VIRTUAL_TIME;
+	r->resumed = resumed || n > 0;
+	r->scale = runner_time_scale(t, o);
+	r->nphases = count_phases(&p->phases);
+	r->state = RUNNER_OPEN;
+	fault_parse(r, r->o.debug_fault);
+	if (n) {
+		r->krec = calloc(n, sizeof(*r->krec));
+		r->kkey = calloc(n, sizeof(*r->kkey));
+		if (!r->krec || !r->kkey)
+			goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rc = results_record_key(records->rec[i], r->kkey[i], KEY_MAX);
+		if (rc) {
+			snprintf(err, errlen, "record %zu of records.jsonl has no valid key", i + 1);
+			goto fail;
+		}
+		r->krec[i] = json_object_get(records->rec[i]);
+		r->nk++;
+		if (is_resume_record(records->rec[i]))
+			r->nresume++;
+		r->last_end_ns = rec_get_u64(records->rec[i], "end_ns");
+		r->last_wall_ns = rec_get_u64(records->rec[i], "wall_ns");
+		r->have_last = true;
+	}
+	*out = r;
+	return 0;
+fail:
+	runner_free(r);
+	return rc;
+}
+
+int runner_execute(struct runner *r, char *err, size_t errlen)
+{
+	int next = 0, rc;
+
+	r->err = err;
+	r->errlen = errlen;
+	if (err && errlen)
+		err[0] = '\0';
+	assert(r->state == RUNNER_OPEN);
+	if (!r->resumed) {
+		set_state(r, RUNNER_RECORD);
+		rc = store_snapshot(r, "run-start", -1, 0);
+	} else {
+		set_state(r, RUNNER_REPLAY);
+		rc = 0;
+		if (k_exhausted(r) && r->nk)
+			note(r, "resume: %zu records kept; continuing", r->nk);
+		else if (r->nk)
+			note(r, "resume: %zu records kept; %s up to the interruption", r->nk,
+			     r->virt ? "replaying the virtual SSD" : "skipping what is recorded");
+	}
+	if (!rc)
+		rc = walk_list(r, &r->p->phases, &next, 0);
+	if (!rc && !k_exhausted(r)) {
+		fail(r, "records.jsonl holds %s, which is past the end of the plan",
+		     r->kkey[r->kpos]);
+		rc = -EINVAL;
+	}
+	if (!rc && (r->state == RUNNER_RECORD || r->wrote_anything))
+		rc = store_snapshot(r, "run-end", -1, 0);
+	if (rc == -EINTR)
+		set_state(r, RUNNER_STOPPED);
+	else if (rc)
+		set_state(r, RUNNER_FAILED);
+	else
+		set_state(r, RUNNER_DONE);
+	return rc;
+}
+
+enum runner_state runner_get_state(const struct runner *r)
+{
+	return r->state;
+}
+
+void runner_counts(const struct runner *r, size_t *recorded, size_t *replayed, size_t *rerun)
+{
+	if (recorded)
+		*recorded = r->recorded;
+	if (replayed)
+		*replayed = r->replayed;
+	if (rerun)
+		*rerun = r->rerun;
+}
+
+void runner_free(struct runner *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nk; i++)
+		json_object_put(r->krec[i]);
+	free(r->krec);
+	free(r->kkey);
+	free(r);
+}

@@ -1,0 +1,193 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner: executes a profile's phase list on a target, in the target's clock, and leaves a
+ * results directory that survives any interruption (DESIGN.md; issue 3, points 2 and 6).
+ *
+ * The phase list is walked in a fixed order, depth first (repeat bodies `count` times). The walk
+ * is a sequence of STEPS, each with a key (results_record_key: phase, repeat, round, cell,
+ * kind) and one record when it finishes:
+ *
+ *   purge         1 step  (kind "purge", the method used)
+ *   precondition  1 step  (kind "precondition")
+ *   write_until   1 step, or one per round_time when the phase has one (kind "write_until",
+ *                 round 1, 2, ...); its time series goes to series/
+ *   rounds        per round: the pre-write (not a step: conditioning, not recorded), then one
+ *                 step per cell (kind "cell"); after each round the steady-state rule (ss.h)
+ *                 runs on the tracked cell's metric, or the rounds stop at `count`
+ *   idle          1 step  (kind "idle")
+ *   trim          1 step  (kind "trim")
+ *   repeat        the steps of its body, `count` times (key field "repeat" = the iteration)
+ *
+ * `phase` in a key is the phase's number in a depth-first numbering of the whole tree (0 = the
+ * first top-level phase; a repeat's body phases follow the repeat), so that two phases of the
+ * same kind inside one repeat never share a key; `repeat` flattens nested repeats (outer
+ * iteration x inner count + inner iteration).
+ *
+ * A step's workload seed depends only on the run seed and the step's key, so a step executed
+ * again (resume) issues the same I/O sequence; the rounds' stop decisions are a pure function
+ * of the recorded figures, so a resumed walk takes the same path as the uninterrupted one.
+ *
+ * States (the SQLite pager's way of saying what may be on disk in each state):
+ *
+ *   state    records.jsonl                      the target                  next
+ *   -------  ---------------------------------  --------------------------  --------------------
+ *   OPEN     manifest written (run) or read     opened, confirmed by the    RECORD (no records)
+ *            (resume); records = the set K      CLI (safety.h)              REPLAY (K not empty)
+ *   REPLAY   unchanged: steps in K are walked   sim: each step is executed  RERUN, RECORD,
+ *            again without writing anything     again (same seeds), so the  DONE, STOPPED,
+ *                                               FTL reaches the same state  FAILED
+ *                                               real device: steps are
+ *                                               skipped (its state is the
+ *                                               device itself)
+ *   RERUN    unchanged: the interrupted round   executed from the round's   RECORD, STOPPED,
+ *            runs again from its pre-write and  pre-write and first cell    FAILED
+ *            first cell; cells already in K
+ *            are executed, not recorded again
+ *   RECORD   one record appended + fsync'ed     executed                    DONE, STOPPED,
+ *            per finished step, before the                                  FAILED
+ *            next step starts; the first one
+ *            after a resume is a "resume" record
+ *            (the gap) and the next is flagged
+ *   STOPPED  every finished step recorded; the  left as is                  (exit 130; resume)
+ *            step in flight is not
+ *   FAILED   the same; the failing step is not  left as is                  (exit 1; resume)
+ *   DONE     every step recorded; end snapshot  left as is                  (analyze)
+ *
+ * Invariants (asserted in debug builds):
+ *   I1  records.jsonl holds each key at most once, in walk order: a step whose key is in K is
+ *       never appended; after an append its key joins K.
+ *   I2  a record is appended only for a step that finished without error and without the stop
+ *       flag, and it is durable (fsync) before the next step starts.
+ *   I3  in REPLAY and RERUN nothing is appended; the resume record is appended exactly once,
+ *       at the transition into RECORD of a resumed run.
+ *   I4  the manifest is written before the first record and never rewritten.
+ *   I5  the runner never reads the wall clock: durations are target time (target_now,
+ *       target_idle); the wall time of a resume gap comes from the CLI (runner_opts.wall_ns).
+ *   I6  REPLAY ends at the first step not in K, or earlier at the first cell of a round that
+ *       is partly in K (then RERUN); no step after a step not in K is in K.
+ *
+ * Resume on a virtual SSD: the simulator's state is not persisted; REPLAY executes every
+ * recorded step again with the same seeds, which brings the FTL to exactly the state it had at
+ * the interruption (the simulator is deterministic). The gap is recorded as wall time only. On
+ * a real device REPLAY skips: the device's state is the device itself, and the gap is also
+ * recorded in target time when the target clock has not restarted (same boot).
+ *
+ * Every phase boundary (start and end of each phase, each repeat iteration) stores a counter
+ * snapshot (target_snapshot) under snapshots/, plus "run-start", "run-end" and "resume-N".
+ * Each record also carries the CPU time ssdlab used; a cell on a real target whose CPU time
+ * is at least 90% of threads x elapsed is flagged host-limited.
+ *
+ * Functions return 0 or -errno; error text goes to `err` where given.
+ */
+#ifndef SSDLAB_RUNNER_H
+#define SSDLAB_RUNNER_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine.h"
+#include "profile.h"
+#include "results.h"
+#include "target.h"
+
+struct json_object;
+
+enum runner_state {
+	RUNNER_OPEN = 0,
+	RUNNER_REPLAY,
+	RUNNER_RERUN,
+	RUNNER_RECORD,
+	RUNNER_STOPPED,
+	RUNNER_FAILED,
+	RUNNER_DONE,
+};
+const char *runner_state_name(enum runner_state s);
+
+/* What the progress callback sees (about once per target second of a job, and per step). */
+struct runner_progress {
+	enum runner_state state;
+	const char *phase_kind;	 /* "rounds", ... */
+	int phase;		 /* depth-first number */
+	int nphases;		 /* phases in the tree */
+	unsigned repeat, round;
+	const char *cell;	 /* cell key or NULL */
+	uint64_t bytes_written;	 /* by this process's jobs, ramp included */
+	double iops;		 /* of the current job, recent */
+	uint64_t eta_ns;	 /* target time left in the current job and round; 0 unknown */
+};
+typedef void (*runner_progress_fn)(const struct runner_progress *p, void *arg);
+
+/* A one-line message for the user (a resume decision, a capability the target lacks). */
+typedef void (*runner_note_fn)(const char *msg, void *arg);
+
+struct runner_opts {
+	double time_scale;	     /* --time-scale; 0 = 1 */
+	uint64_t seed;		     /* run seed; every step seed derives from it */
+	volatile sig_atomic_t *stop; /* raised by SIGINT/SIGTERM; may be NULL */
+	runner_progress_fn progress;
+	runner_note_fn note;
+	void *arg;
+	/* Wall clock (ns since the epoch) from the CLI edge, recorded beside the target clock in
+	 * records ("wall_ns") so that a resume can state the gap; NULL = not recorded. */
+	uint64_t (*wall_ns)(void);
+	/*
+	 * Test hook (ssdlab reads it from SSDLAB_DEBUG_FAULT): "POINT:N" kills the process with
+	 * SIGKILL at the N-th (1-based) occurrence of POINT in this process:
+	 *   cell           during the N-th recorded step's job (at its first progress call, or
+	 *                  right after the job when it made none)
+	 *   before-record  after the N-th step finished, before its record is appended
+	 *   after-record   right after the N-th record was appended and fsync'ed
+	 *   torn           half-way through writing the N-th record (a torn last line)
+	 *   boundary       at the N-th phase-boundary snapshot
+	 * NULL or "" = none.
+	 */
+	const char *debug_fault;
+};
+
+struct runner;
+
+/*
+ * The manifest of a new run (the runner's part): profile {name, path, text}, the resolved plan
+ * (profile_to_json), target identity, seed, time scales (user, target, effective), the steady-
+ * state tracks (results_manifest_add_ss_track), runner version. The CLI adds its keys (command
+ * line, --set values, host) before results_write_manifest(). New object or NULL on ENOMEM.
+ */
+struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
+					struct target *t, const struct runner_opts *o);
+
+/*
+ * Creates a runner over an open profile, target and results directory (all borrowed; they must
+ * outlive the runner). `records` (may be NULL) are the records already in records.jsonl, for a
+ * resume (results_open's output); the runner copies what it needs. `resumed` marks a resume
+ * even when no record exists yet. -ENOMEM, or -EINVAL with err set when a record does not fit
+ * the plan (a manifest and records of another profile).
+ */
+int runner_new(const struct profile *p, struct target *t, struct results *res,
+	       const struct runner_opts *o, const struct results_records *records, bool resumed,
+	       struct runner **out, char *err, size_t errlen);
+
+/*
+ * Walks the plan. Returns 0 when every step is recorded (DONE), -EINTR when the stop flag was
+ * seen (STOPPED: everything finished is on disk), other -errno on failure (FAILED; err says
+ * which step and why; records so far are kept).
+ */
+int runner_execute(struct runner *r, char *err, size_t errlen);
+
+enum runner_state runner_get_state(const struct runner *r);
+/* Steps recorded by this process, and steps replayed / skipped / re-run unrecorded. */
+void runner_counts(const struct runner *r, size_t *recorded, size_t *replayed, size_t *rerun);
+
+void runner_free(struct runner *r); /* accepts NULL */
+
+/*
+ * The step seed: a mix of the run seed and the key text (splitmix64 over FNV-1a), exposed for
+ * tests. Different keys give unrelated seeds; the same key always the same seed.
+ */
+uint64_t runner_step_seed(uint64_t run_seed, const char *key);
+
+/* Effective duration scale: user time_scale (0 = 1) x the target's time_scale (0 = 1). */
+double runner_time_scale(const struct target *t, const struct runner_opts *o);
+
+#endif
