@@ -154,6 +154,7 @@ struct phase_rounds {
 	struct profile_track track;
 	unsigned count; /* fixed round count when !has_steady_state */
 	unsigned tracked_cell; /* index (in cell order) of the tracked cell, when has_steady_state */
+	bool rw_follows_mix;   /* no rw given: a cell's mode follows its rwmix_read (see above) */
 };
 
 /* idle: leave the target alone for `time_ns` of target time (idle GC may run). */
@@ -256,6 +257,10 @@ int profile_parse_workload(const struct ydoc_node *map, const char *ctx,
 			   const struct ydoc_key *extra, void *extra_dst, uint64_t *present,
 			   struct ydoc_error *err);
 struct json_object *profile_workload_to_json(const struct profile_workload *w);
+/* For kinds that hold a phase list (repeat): the list as a JSON array, and its bytes as
+ * profile_bytes_written() counts them. */
+struct json_object *profile_phase_list_to_json(const struct phase_list *l);
+int profile_phase_list_bytes(const struct phase_list *l, uint64_t capacity, uint64_t *bytes);
 
 /* ---- profiles ------------------------------------------------------------------------------- */
 

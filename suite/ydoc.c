@@ -1015,34 +1015,51 @@ int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *k, void *out,
 	}
 }
 
-int ydoc_map_read(const struct ydoc_node *map, const char *ctx, const struct ydoc_key *keys,
-		  void *dst, uint64_t *present, struct ydoc_error *err)
+int ydoc_map_read_multi(const struct ydoc_node *map, const char *ctx,
+			const struct ydoc_schema *schemas, size_t nschemas, struct ydoc_error *err)
 {
-	const char *names[65];
-	uint64_t seen = 0;
-	size_t nkeys = 0;
+	const char *names[YDOC_SCHEMA_MAX_KEYS + 1];
+	uint64_t seen[YDOC_SCHEMA_MAX] = {0};
+	size_t nnames = 0;
 	char g[64];
 	int ret;
 
-	while (keys[nkeys].name && nkeys < 64) {
-		names[nkeys] = keys[nkeys].name;
-		nkeys++;
+	if (nschemas > YDOC_SCHEMA_MAX)
+		return -EINVAL;
+	for (size_t s = 0; s < nschemas; s++)
+		for (size_t j = 0; schemas[s].keys[j].name && j < 64; j++)
+			if (nnames < YDOC_SCHEMA_MAX_KEYS)
+				names[nnames++] = schemas[s].keys[j].name;
+	names[nnames] = NULL;
+	if (!map)
+		return ydoc_errorf(err, NULL, "%s: expected a mapping", ctx);
+	/* "purge:" with nothing after it is YAML's null: no settings, defaults apply. */
+	if (map->type == YDOC_SCALAR && !map->quoted && !*map->text) {
+		for (size_t s = 0; s < nschemas; s++)
+			for (size_t j = 0; schemas[s].keys[j].name && j < 64; j++)
+				if (schemas[s].keys[j].required)
+					return ydoc_errorf(err, map, "missing required key '%s' in %s",
+							   schemas[s].keys[j].name, ctx);
+		for (size_t s = 0; s < nschemas; s++)
+			if (schemas[s].present)
+				*schemas[s].present = 0;
+		return 0;
 	}
-	names[nkeys] = NULL;
-	if (!map || map->type != YDOC_MAPPING) {
-		if (!map)
-			return ydoc_errorf(err, NULL, "%s: expected a mapping", ctx);
+	if (map->type != YDOC_MAPPING)
 		return ydoc_errorf(err, map, "expected a mapping of settings for %s, got %s", ctx,
 				   got_text(map, g, sizeof(g)));
-	}
 	for (size_t i = 0; i < map->n; i++) {
 		const struct ydoc_node *kn = map->pairs[i].key;
-		size_t j;
+		size_t s, j = 0;
+		bool found = false;
 
-		for (j = 0; j < nkeys; j++)
-			if (!strcmp(kn->text, keys[j].name))
-				break;
-		if (j == nkeys) {
+		for (s = 0; s < nschemas && !found; s++)
+			for (j = 0; schemas[s].keys[j].name && j < 64; j++)
+				if (!strcmp(kn->text, schemas[s].keys[j].name)) {
+					found = true;
+					break;
+				}
+		if (!found) {
 			const char *near = ydoc_nearest(kn->text, names);
 
 			if (near)
@@ -1050,16 +1067,28 @@ int ydoc_map_read(const struct ydoc_node *map, const char *ctx, const struct ydo
 						   kn->text, ctx, near);
 			return ydoc_errorf(err, kn, "unknown key '%s' in %s", kn->text, ctx);
 		}
-		ret = ydoc_convert(map->pairs[i].value, &keys[j], (char *)dst + keys[j].offset, err);
+		s--;
+		ret = ydoc_convert(map->pairs[i].value, &schemas[s].keys[j],
+				   (char *)schemas[s].dst + schemas[s].keys[j].offset, err);
 		if (ret)
 			return ret;
-		seen |= 1ull << j;
+		seen[s] |= 1ull << j;
 	}
-	for (size_t j = 0; j < nkeys; j++)
-		if (keys[j].required && !(seen & (1ull << j)))
-			return ydoc_errorf(err, map, "missing required key '%s' in %s", keys[j].name,
-					   ctx);
-	if (present)
-		*present = seen;
+	for (size_t s = 0; s < nschemas; s++)
+		for (size_t j = 0; schemas[s].keys[j].name && j < 64; j++)
+			if (schemas[s].keys[j].required && !(seen[s] & (1ull << j)))
+				return ydoc_errorf(err, map, "missing required key '%s' in %s",
+						   schemas[s].keys[j].name, ctx);
+	for (size_t s = 0; s < nschemas; s++)
+		if (schemas[s].present)
+			*schemas[s].present = seen[s];
 	return 0;
+}
+
+int ydoc_map_read(const struct ydoc_node *map, const char *ctx, const struct ydoc_key *keys,
+		  void *dst, uint64_t *present, struct ydoc_error *err)
+{
+	const struct ydoc_schema s = {.keys = keys, .dst = dst, .present = present};
+
+	return ydoc_map_read_multi(map, ctx, &s, 1, err);
 }

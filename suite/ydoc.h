@@ -174,13 +174,29 @@ int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *key, void *ou
  * Reads mapping `map` against `keys` (terminated by an entry with name NULL) into the struct at
  * `dst`: every value is converted with ydoc_convert() and stored at dst + key->offset. `ctx`
  * names the mapping in messages ("rounds", "the profile"). Bit i of *present (if not NULL) is
- * set when keys[i] appeared (at most 64 keys). Errors, first in document order: map is not a
+ * set when keys[i] appeared (at most 64 keys). An empty plain value (YAML null, "purge:" with
+ * nothing after it) reads as an empty mapping. Errors, first in document order: map is not a
  * mapping; unknown key ("unknown key 'cell_tme' in rounds (did you mean 'cell_time'?)"); a bad
  * value; then a missing required key, reported at the mapping ("missing required key 'time'
  * in idle"). On failure dst may be partly written.
  */
 int ydoc_map_read(const struct ydoc_node *map, const char *ctx, const struct ydoc_key *keys,
 		  void *dst, uint64_t *present, struct ydoc_error *err);
+
+/*
+ * The same over several key tables at once, each with its own destination (a workload's keys
+ * plus a phase's own keys in one mapping): unknown-key suggestions come from all tables.
+ * At most YDOC_SCHEMA_MAX tables of at most 64 keys each.
+ */
+#define YDOC_SCHEMA_MAX 4
+#define YDOC_SCHEMA_MAX_KEYS 128
+struct ydoc_schema {
+	const struct ydoc_key *keys;
+	void *dst;
+	uint64_t *present; /* may be NULL */
+};
+int ydoc_map_read_multi(const struct ydoc_node *map, const char *ctx,
+			const struct ydoc_schema *schemas, size_t nschemas, struct ydoc_error *err);
 
 /* The valid name nearest to `name` by edit distance among `names` (NULL-terminated), or NULL
  * when none is close enough to be a plausible typo. */
