@@ -1,3 +1,6 @@
 /* The subcommand table, included by main.c: {name, cmd_<name>, one-line summary}.
  * Add a line here when a cmd_<name>.c lands. */
 {"io", cmd_io, "run one ad-hoc job on a block device, file or sim:MODEL (fio-like figures)"},
+{"analyze", cmd_analyze, "recompute summary.json of a results directory and print the headline figures"},
+{"profiles", cmd_profiles, "list the bundled test profiles with one-line descriptions"},
+{"check", cmd_check, "validate a profile and print a summary of its plan"},
