@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_analyze: analyze on a synthetic results directory written through results.h, with
+ * figures chosen so that every expected number below is worked out by hand:
+ *
+ *   phase 0 precondition: 100 writes of 4 KiB in 1 s, 100 latencies of 50 ns
+ *   phase 1 rounds, 7 rounds x 2 cells, 1 s each:
+ *     bs=4k   (tracked, write_iops): 50, 80, 100, 102, 98, 101, 99 writes; each round's
+ *             latencies: 9 x 10 ns and 1 x (10 x round) ns
+ *     bs=128k 10 writes of 128 KiB, 10 latencies of 100 ns; round 2 flagged host-limited
+ *   phase 2 idle (no I/O), then a resume record
+ *   snapshots (host, nand bytes): run-start (0,0); phase 0 start (0,0), end (1000,1000);
+ *     phase 1 start (1000,1000), end (5000,11000); run-end (5000,11000)
+ *   a second tracked series on a cell that never ran
+ *
+ * Expected: steady state reached over rounds 3..7 (the window of test_ss's "scan" case: avg
+ * 100, slope -0.3, intercept 101.5); bs=4k over that window: 500 writes in 5 s = 100 IOPS;
+ * latencies merged from 50 samples (45 x 10, 30, 40, 50, 60, 70 ns): mean 14, p90 10, p99 70,
+ * where averaging the rounds' p99 would give 50; WA phase 0 = 1, phase 1 = 10000/4000 = 2.5,
+ * run = 11000/5000 = 2.2; flags: one series not reached (no data), one host-limited
+ * measurement, resumed. The output is byte-for-byte the same on every call and after the
+ * directory is moved.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_errno.h>
+#include <json-c/json.h>
+#include <json-c/json_pointer.h>
+
+#include "analyze.h"
+#include "hist.h"
+#include "results.h"
+#include "testutil.h"
+
+struct fixture {
+	char *tmp, *run;
+};
+
+static void job_init(struct job_result *j, uint64_t wios, uint64_t wbytes)
+{
+	memset(j, 0, sizeof(*j));
+	hist_init(&j->d[0].lat);
+	hist_init(&j->d[1].lat);
+	j->elapsed_ns = 1000000000ull;
+	j->d[IO_WRITE].ios = wios;
+	j->d[IO_WRITE].bytes = wbytes;
+	j->bytes_written_total = wbytes;
+	j->cpu_user_s = 0.5;
+	snprintf(j->clock_source, sizeof(j->clock_source), "virtual");
+}
+
+static void append(struct results *r, const struct results_record *rec)
+{
+	struct json_object *o = results_record_to_json(rec);
+
+	assert_non_null(o);
+	assert_int_equal(results_append_record(r, o), 0);
+	json_object_put(o);
+}
+
+static void snap(struct results *r, const char *label, int phase, double host, double nand)
+{
+	struct snapshot s;
+
+	snapshot_init(&s, "sim");
+	snprintf(s.label, sizeof(s.label), "%s", label);
+	assert_int_equal(snapshot_set(&s, "host_bytes_written", "bytes", host), 0);
+	assert_int_equal(snapshot_set(&s, "nand_bytes_written", "bytes", nand), 0);
+	assert_int_equal(results_write_snapshot(r, &s, phase, 0), 0);
+	snapshot_release(&s);
+}
+
+static void build_run(const char *dir)
+{
+	static const uint64_t tracked[7] = {50, 80, 100, 102, 98, 101, 99};
+	struct job_result *j = malloc(sizeof(*j));
+	struct json_object *m = json_object_new_object();
+	struct ss_params p;
+	struct results *r;
+	struct results_record rec;
+
+	assert_non_null(j);
+	assert_int_equal(results_create(dir, &r), 0);
+	ss_params_default(&p);
+	json_object_object_add(m, "profile", json_object_new_string("synthetic"));
+	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=4k", "write_iops", &p), 0);
+	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=2k", "iops", &p), 0);
+	assert_int_equal(results_write_manifest(r, m), 0);
+	json_object_put(m);
+
+	snap(r, "run-start", -1, 0, 0);
+	snap(r, "phase-0-start", 0, 0, 0);
+	job_init(j, 100, 409600);
+	for (int i = 0; i < 100; i++)
+		hist_add(&j->d[IO_WRITE].lat, 50);
+	rec = (struct results_record){.kind = "precondition", .phase = 0,
+				      .phase_kind = "precondition", .job = j};
+	append(r, &rec);
+	snap(r, "phase-0-end", 0, 1000, 1000);
+
+	snap(r, "phase-1-start", 1, 1000, 1000);
+	for (unsigned round = 1; round <= 7; round++) {
+		job_init(j, tracked[round - 1], tracked[round - 1] * 4096);
+		for (int i = 0; i < 9; i++)
+			hist_add(&j->d[IO_WRITE].lat, 10);
+		hist_add(&j->d[IO_WRITE].lat, 10 * round);
+		rec = (struct results_record){.kind = "cell", .phase = 1, .phase_kind = "rounds",
+					      .round = round, .cell = "bs=4k", .job = j};
+		append(r, &rec);
+		job_init(j, 10, 10 * 131072);
+		for (int i = 0; i < 10; i++)
+			hist_add(&j->d[IO_WRITE].lat, 100);
+		rec.cell = "bs=128k";
+		rec.flags = round == 2 ? RESULTS_F_HOST_LIMITED : 0;
+		append(r, &rec);
+	}
+	snap(r, "phase-1-end", 1, 5000, 11000);
+	rec = (struct results_record){.kind = "idle", .phase = 2, .phase_kind = "idle"};
+	append(r, &rec);
+	rec = (struct results_record){.kind = "resume", .phase = 2, .phase_kind = "idle"};
+	append(r, &rec);
+	snap(r, "run-end", -1, 5000, 11000);
+	results_close(r);
+	free(j);
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->tmp = tu_mkdtemp("analyze");
+	if (!f->tmp || asprintf(&f->run, "%s/run", f->tmp) < 0)
+		return -1;
+	build_run(f->run);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	tu_rmtree(f->tmp);
+	free(f->tmp);
+	free(f->run);
+	free(f);
+	return 0;
+}
+
+static struct json_object *at(struct json_object *o, const char *ptr)
+{
+	struct json_object *x = NULL;
+
+	if (json_pointer_get(o, ptr, &x))
+		fail_msg("no %s in the summary", ptr);
+	return x;
+}
+
+static void num_is(struct json_object *o, const char *ptr, double want)
+{
+	double got = json_object_get_double(at(o, ptr));
+
+	if (!(fabs(got - want) <= 1e-9 * (fabs(want) > 1 ? fabs(want) : 1)))
+		fail_msg("%s = %.17g, expected %.17g", ptr, got, want);
+}
+
+static void str_is(struct json_object *o, const char *ptr, const char *want)
+{
+	assert_string_equal(json_object_get_string(at(o, ptr)), want);
+}
+
+static char *text_of(struct json_object *o)
+{
+	return strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+								JSON_C_TO_STRING_SPACED |
+								JSON_C_TO_STRING_NOSLASHESCAPE));
+}
+
+static void test_expected_summary(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *s = NULL;
+	char err[256] = "";
+
+	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
+	num_is(s, "/schema", 1);
+	num_is(s, "/records/count", 17);
+	num_is(s, "/records/snapshots", 6);
+
+	/* Steady state of bs=4k write IOPS. */
+	str_is(s, "/steady_state/0/cell", "bs=4k");
+	str_is(s, "/steady_state/0/verdict", "reached");
+	num_is(s, "/steady_state/0/first_round", 3);
+	num_is(s, "/steady_state/0/last_round", 7);
+	num_is(s, "/steady_state/0/rounds", 7);
+	num_is(s, "/steady_state/0/average", 100);
+	num_is(s, "/steady_state/0/slope", -0.3);
+	num_is(s, "/steady_state/0/intercept", 101.5);
+	num_is(s, "/steady_state/0/data_excursion", 4);
+	num_is(s, "/steady_state/0/allowed_data_excursion", 20);
+	num_is(s, "/steady_state/0/slope_excursion", 1.2);
+	num_is(s, "/steady_state/0/values/0", 50);
+	num_is(s, "/steady_state/0/values/6", 99);
+	num_is(s, "/steady_state/0/round_gaps", 0);
+	/* The second series has no records. */
+	str_is(s, "/steady_state/1/verdict", "no_data");
+
+	/* Cells, in first-seen order. */
+	str_is(s, "/cells/0/kind", "precondition");
+	str_is(s, "/cells/0/over", "all_records");
+	num_is(s, "/cells/0/write/iops", 100);
+	num_is(s, "/cells/0/write/bw_bps", 409600);
+	num_is(s, "/cells/0/write/lat_ns/p50", 50);
+	str_is(s, "/cells/1/cell", "bs=4k");
+	str_is(s, "/cells/1/over", "steady_state_window");
+	num_is(s, "/cells/1/records", 5);
+	num_is(s, "/cells/1/first_round", 3);
+	num_is(s, "/cells/1/write/ios", 500);
+	num_is(s, "/cells/1/write/iops", 100);
+	num_is(s, "/cells/1/total/iops", 100);
+	num_is(s, "/cells/1/read/iops", 0);
+	assert_null(at(s, "/cells/1/read/lat_ns"));
+	num_is(s, "/cells/1/write/lat_ns/mean", 14);
+	num_is(s, "/cells/1/write/lat_ns/p90", 10);
+	num_is(s, "/cells/1/write/lat_ns/p99", 70); /* merged, not the rounds' average (50) */
+	num_is(s, "/cells/1/write/lat_ns/min", 10);
+	num_is(s, "/cells/1/write/lat_ns/max", 70);
+	num_is(s, "/cells/1/cpu_user_s", 2.5);
+	str_is(s, "/cells/2/cell", "bs=128k");
+	num_is(s, "/cells/2/records", 5);
+	num_is(s, "/cells/2/write/iops", 10);
+	num_is(s, "/cells/2/write/bw_bps", 1310720);
+	num_is(s, "/cells/2/host_limited_records", 0); /* round 2 is outside the window */
+	assert_int_equal(json_object_array_length(at(s, "/cells")), 3);
+
+	/* Write amplification. */
+	num_is(s, "/wa/phases/0/phase", 0);
+	num_is(s, "/wa/phases/0/wa", 1);
+	num_is(s, "/wa/phases/1/phase", 1);
+	num_is(s, "/wa/phases/1/host_bytes_written", 4000);
+	num_is(s, "/wa/phases/1/nand_bytes_written", 10000);
+	num_is(s, "/wa/phases/1/wa", 2.5);
+	str_is(s, "/wa/phases/1/from_label", "phase-1-start");
+	num_is(s, "/wa/run/wa", 2.2);
+
+	/* Flags. */
+	assert_int_equal(json_object_array_length(at(s, "/flags/steady_state_not_reached")), 1);
+	str_is(s, "/flags/steady_state_not_reached/0/cell", "bs=2k");
+	assert_int_equal(json_object_array_length(at(s, "/flags/host_limited")), 1);
+	num_is(s, "/flags/host_limited/0/round", 2);
+	str_is(s, "/flags/host_limited/0/cell", "bs=128k");
+	assert_true(json_object_get_boolean(at(s, "/flags/resumed")));
+	num_is(s, "/flags/io_errors", 0);
+	assert_false(json_object_get_boolean(at(s, "/flags/torn_last_line_dropped")));
+	json_object_put(s);
+}
+
+static void test_reproducible(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *a = NULL, *b = NULL;
+	char err[256] = "", *ta, *tb, *file, *moved, path[4096];
+	FILE *fp;
+	size_t n;
+
+	assert_int_equal(analyze_write(f->run, &a, err, sizeof(err)), 0);
+	ta = text_of(a);
+	/* What was written is the serialized summary plus a newline. */
+	snprintf(path, sizeof(path), "%s/summary.json", f->run);
+	fp = fopen(path, "rb");
+	assert_non_null(fp);
+	file = calloc(1, strlen(ta) + 16);
+	n = fread(file, 1, strlen(ta) + 15, fp);
+	fclose(fp);
+	assert_int_equal(n, strlen(ta) + 1);
+	assert_memory_equal(file, ta, strlen(ta));
+
+	/* Again, and after moving the directory (summary.json now exists: it is not an input). */
+	assert_true(asprintf(&moved, "%s/elsewhere", f->tmp) > 0);
+	assert_int_equal(rename(f->run, moved), 0);
+	assert_int_equal(analyze_dir(moved, &b, err, sizeof(err)), 0);
+	tb = text_of(b);
+	assert_string_equal(ta, tb);
+	assert_int_equal(rename(moved, f->run), 0);
+	free(moved);
+	free(ta);
+	free(tb);
+	free(file);
+	json_object_put(a);
+	json_object_put(b);
+}
+
+static void test_torn_and_corrupt(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *s = NULL;
+	char err[256] = "", path[4096];
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/records.jsonl", f->run);
+	fp = fopen(path, "ab");
+	assert_non_null(fp);
+	fputs("{\"schema\":1,\"kind\":\"cell\",\"pha", fp);
+	fclose(fp);
+	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
+	num_is(s, "/records/count", 17);
+	assert_true(json_object_get_boolean(at(s, "/flags/torn_last_line_dropped")));
+	str_is(s, "/steady_state/0/verdict", "reached");
+	json_object_put(s);
+
+	/* Another line after the torn one: corrupt in the middle, refused with the line number. */
+	fp = fopen(path, "ab");
+	fputs("\n{\"schema\":1,\"kind\":\"idle\",\"phase\":3,\"repeat\":0,\"round\":0,\"cell\":\"\"}\n",
+	      fp);
+	fclose(fp);
+	s = NULL;
+	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), -EBADMSG);
+	assert_null(s);
+	assert_non_null(strstr(err, "line 18"));
+}
+
+static void test_missing_manifest(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *s = NULL;
+	char err[256] = "", path[4096];
+
+	snprintf(path, sizeof(path), "%s/manifest.json", f->run);
+	assert_int_equal(remove(path), 0);
+	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "manifest.json"));
+}
+
+static void test_headline(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *s = NULL;
+	char err[256] = "", *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
+	mem = open_memstream(&buf, &len);
+	analyze_print_headline(s, mem);
+	fclose(mem);
+	assert_non_null(strstr(buf, "phase 1 bs=4k write_iops: reached, rounds 3-7, average 100.0"));
+	assert_non_null(strstr(buf, "write amplification, phase 1: 2.500"));
+	assert_non_null(strstr(buf, "write amplification, whole run: 2.200"));
+	assert_non_null(strstr(buf, "FLAG: steady state not reached in 1 tracked series"));
+	assert_non_null(strstr(buf, "FLAG: the run was resumed"));
+	free(buf);
+	json_object_put(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_expected_summary, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reproducible, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_torn_and_corrupt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_manifest, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_headline, setup, teardown),
+	};
+
+	gsl_set_error_handler_off();
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
