@@ -12,7 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
+#include "analyze.h"
 #include "cli.h"
+#include "profile.h"
+#include "results.h"
+#include "runner.h"
+#include "safety.h"
+#include "target.h"
 #include "units.h"
 
 /* ---- option values ---------------------------------------------------------------------- */
@@ -318,4 +326,146 @@ uint64_t cli_wall_ns(void)
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- run and resume --------------------------------------------------------------------- */
+
+int cli_exit_code(int rc)
+{
+	switch (rc) {
+	case 0: return EXIT_OK;
+	case -EINTR: return EXIT_INTERRUPTED;
+	case -EPERM:
+	case -EBUSY: return EXIT_SAFETY;
+	case -EOPNOTSUPP: return EXIT_CAPABILITY;
+	case -EINVAL: return EXIT_USAGE;
+	default: return EXIT_FAILED;
+	}
+}
+
+int cli_confirm_target(const char *cmd, struct target *t, const struct profile *p,
+		       const char *yes_destroy)
+{
+	struct safety_opts so = {.yes_destroy = yes_destroy, .allow_prompt = true};
+	const struct target_info *ti = target_info(t);
+	char reason[1024] = "", what[160];
+	int rc;
+
+	if (!profile_writes(p))
+		return 0;
+	snprintf(what, sizeof(what), "profile '%s' (writes%s)", p->name ? p->name : "?",
+		 p->destructive ? ", destructive" : "");
+	rc = safety_confirm_destructive(ti, what, &so, reason, sizeof(reason));
+	if (!rc)
+		return 0;
+	cli_error(cmd, "refused: %s", reason[0] ? reason : strerror(-rc));
+	return EXIT_SAFETY;
+}
+
+struct run_ui {
+	struct cli_progress prog;
+	char cell[96];
+};
+
+static void ui_progress(const struct runner_progress *rp, void *arg)
+{
+	struct run_ui *ui = arg;
+	struct cli_progress_state s = {
+		.phase = rp->phase_kind, .phase_index = (unsigned)rp->phase,
+		.nphases = (unsigned)rp->nphases, .round = rp->round, .cell = rp->cell,
+		.bytes_written = rp->bytes_written, .iops = rp->iops, .eta_ns = rp->eta_ns,
+		.replay = rp->state == RUNNER_REPLAY || rp->state == RUNNER_RERUN,
+	};
+
+	cli_progress_update(&ui->prog, &s);
+}
+
+static void ui_note(const char *msg, void *arg)
+{
+	struct run_ui *ui = arg;
+
+	cli_progress_note(&ui->prog, "%s", msg);
+}
+
+static void print_resume_hint(const struct cli_run *c)
+{
+	char line[8192] = "";
+
+	cli_shell_append(line, sizeof(line), "ssdlab");
+	cli_shell_append(line, sizeof(line), "resume");
+	cli_shell_append(line, sizeof(line), c->dir);
+	if (c->yes_destroy) {
+		char opt[4200];
+
+		snprintf(opt, sizeof(opt), "--yes-destroy=%s", c->yes_destroy);
+		cli_shell_append(line, sizeof(line), opt);
+	}
+	fprintf(stderr, "resume with: %s\n", line);
+}
+
+int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct target *t,
+			struct results *res, const struct results_records *rr, bool resumed)
+{
+	struct run_ui ui;
+	struct cli_stop stop;
+	struct runner_opts o = {
+		.time_scale = c->time_scale, .seed = c->seed, .stop = &stop.flag,
+		.progress = ui_progress, .note = ui_note, .arg = &ui, .wall_ns = cli_wall_ns,
+		.debug_fault = getenv("SSDLAB_DEBUG_FAULT"),
+	};
+	struct json_object *summary = NULL;
+	struct runner *r = NULL;
+	char err[1024] = "";
+	size_t recorded = 0, replayed = 0, rerun = 0;
+	int rc, code;
+
+	cli_progress_init(&ui.prog, stderr, c->quiet, 10000000000ull);
+	rc = cli_signals_install(&stop);
+	if (rc) {
+		cli_error(c->cmd, "installing signal handlers: %s", strerror(-rc));
+		return EXIT_FAILED;
+	}
+	rc = runner_new(p, t, res, &o, rr, resumed, &r, err, sizeof(err));
+	if (rc) {
+		cli_error(c->cmd, "%s", err[0] ? err : strerror(-rc));
+		code = cli_exit_code(rc);
+		goto out;
+	}
+	rc = runner_execute(r, err, sizeof(err));
+	cli_progress_finish(&ui.prog);
+	runner_counts(r, &recorded, &replayed, &rerun);
+	if (rc == -EINTR) {
+		fprintf(stderr, "ssdlab %s: interrupted by %s; %zu measurement(s) recorded in %s, "
+				"all kept\n",
+			c->cmd, stop.signo == SIGTERM ? "SIGTERM" : "SIGINT", recorded, c->dir);
+		print_resume_hint(c);
+		code = EXIT_INTERRUPTED;
+		goto out;
+	}
+	if (rc) {
+		cli_error(c->cmd, "%s", err[0] ? err : strerror(-rc));
+		fprintf(stderr, "ssdlab %s: the records so far are kept in %s\n", c->cmd, c->dir);
+		print_resume_hint(c);
+		code = cli_exit_code(rc);
+		if (code == EXIT_USAGE || code == EXIT_INTERRUPTED || code == EXIT_OK)
+			code = EXIT_FAILED;
+		goto out;
+	}
+	rc = analyze_write(c->dir, &summary, err, sizeof(err));
+	if (rc) {
+		cli_error(c->cmd, "the run finished but the analysis failed: %s (records are "
+				  "complete; fix and run `ssdlab analyze %s`)",
+			  err[0] ? err : strerror(-rc), c->dir);
+		code = EXIT_FAILED;
+		goto out;
+	}
+	if (!c->quiet)
+		analyze_print_headline(summary, stdout);
+	printf("results: %s\n", c->dir);
+	code = EXIT_OK;
+out:
+	json_object_put(summary);
+	runner_free(r);
+	cli_signals_restore();
+	return code;
 }

@@ -103,4 +103,41 @@ const char *cli_utc_iso(char *buf, size_t len);
 /* Wall clock (CLOCK_REALTIME) in ns since the epoch, for records of resume gaps. */
 uint64_t cli_wall_ns(void);
 
+/* ---- run and resume --------------------------------------------------------------------- */
+
+struct profile;
+struct target;
+struct results;
+struct results_records;
+
+/* The exit code (cli.h) for a -errno from the runner or a target: -EINTR 130, -EPERM/-EBUSY
+ * (refused, in use) 3, -EOPNOTSUPP/-ENOTSUP (a capability missing) 4, -EINVAL 2, else 1. */
+int cli_exit_code(int rc);
+
+/*
+ * The safety gate of `run` and `resume`: a profile that writes, on a target that is not the
+ * virtual SSD, needs safety_confirm_destructive() (in use checks, --yes-destroy or a prompt).
+ * Returns 0 to go ahead, else prints the reason and returns EXIT_SAFETY.
+ */
+int cli_confirm_target(const char *cmd, struct target *t, const struct profile *p,
+		       const char *yes_destroy);
+
+struct cli_run {
+	const char *cmd;	 /* "run" or "resume", for messages */
+	const char *dir;	 /* the results directory */
+	const char *yes_destroy; /* repeated in the printed resume command */
+	uint64_t seed;
+	double time_scale;	 /* the user's --time-scale */
+	bool quiet;
+};
+
+/*
+ * Runs the profile with the runner (signals, progress), then analyzes the directory and prints
+ * the headline figures and where the results are. On SIGINT/SIGTERM prints the command that
+ * resumes. rr/resumed as runner_new(). Returns the process exit code. The debug fault hook comes
+ * from the environment (SSDLAB_DEBUG_FAULT, see runner.h).
+ */
+int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct target *t,
+			struct results *res, const struct results_records *rr, bool resumed);
+
 #endif

@@ -4,3 +4,6 @@
 {"analyze", cmd_analyze, "recompute summary.json of a results directory and print the headline figures"},
 {"profiles", cmd_profiles, "list the bundled test profiles with one-line descriptions"},
 {"check", cmd_check, "validate a profile and print a summary of its plan"},
+{"run", cmd_run, "run a profile on a target and write a results directory (then analyze it)"},
+{"resume", cmd_resume, "continue an interrupted run after its last finished measurement"},
+{"plan", cmd_plan, "show a profile's phases, bytes written and estimated duration; writes nothing"},

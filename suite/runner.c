@@ -818,8 +818,9 @@ static int exec_write(struct runner *r, const struct where *w)
 			chunk = total_ns - done_ns;
 		if (max_ns && max_ns - done_ns < chunk)
 			chunk = max_ns - done_ns;
+		/* The engine ends a job at whichever comes first, time or amount. */
 		s.time_ns = chunk;
-		s.amount_bytes = 0;
+		s.amount_bytes = total_bytes ? total_bytes - done_bytes : 0;
 		s.ramp_ns = s.ramp_bytes = 0;
 		if (round == 1) {
 			s.ramp_ns = spec.ramp_ns;

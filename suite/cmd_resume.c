@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ssdlab resume DIR`: continues an interrupted run (SIGINT, kill -9, power loss) after its last
+ * finished record. Everything comes from the results directory: the manifest holds the profile
+ * text, the --set overrides, the target, the seed and the time scale; records.jsonl holds what
+ * is done (a torn last line is dropped). Before anything is written the target must be the same
+ * device as recorded (model, serial, WWN, capacity: device names change between boots) and pass
+ * the same safety gate as `run`. The runner then replays or skips what is recorded and re-runs
+ * the interrupted round (runner.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "cli_util.h"
+#include "jsonnum.h"
+#include "profile.h"
+#include "results.h"
+#include "runner.h"
+#include "target.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ssdlab resume DIR [options]\n\n"
+		   "Continues an interrupted run in results directory DIR after its last finished\n"
+		   "measurement, with no duplicate or missing record. The interrupted round is run\n"
+		   "again from its first cell; the gap is recorded and the summary flags the resume.\n\n"
+		   "  --target T          the target, when its name changed since the run (it must\n"
+		   "                      still be the same device: model, serial, WWN, capacity)\n"
+		   "  --yes-destroy=ID    confirm again for a real target (serial, WWN or path)\n"
+		   "  --quiet             no progress line, no headline\n"
+		   "  --help\n");
+}
+
+static const char *jstr(struct json_object *o, const char *k)
+{
+	struct json_object *x;
+
+	if (!o || !json_object_object_get_ex(o, k, &x) || !json_object_is_type(x, json_type_string))
+		return NULL;
+	return json_object_get_string(x);
+}
+
+static struct json_object *jobj(struct json_object *o, const char *k)
+{
+	struct json_object *x;
+
+	return o && json_object_object_get_ex(o, k, &x) ? x : NULL;
+}
+
+/*
+ * Never destroy the wrong disk: the device under the recorded name must be the one recorded.
+ * Each identity field that was known at the start must be the same now. 0 or EXIT_SAFETY.
+ */
+static int same_device(struct json_object *mt, const struct target_info *ti)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+	} ids[] = {
+		{"kind", offsetof(struct target_info, kind)},
+		{"model", offsetof(struct target_info, model)},
+		{"serial", offsetof(struct target_info, serial)},
+		{"wwn", offsetof(struct target_info, wwn)},
+	};
+	uint64_t cap;
+
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		const char *was = jstr(mt, ids[i].key);
+		const char *now = (const char *)ti + ids[i].off;
+
+		if (was && *was && strcmp(was, now)) {
+			cli_error("resume", "refused: %s is not the device of this run (%s was '%s', "
+					    "is '%s'); pass --target with the right device",
+				  ti->path, ids[i].key, was, now);
+			return EXIT_SAFETY;
+		}
+	}
+	if (!jsonnum_get_u64(mt, "capacity", &cap) && cap != ti->capacity) {
+		cli_error("resume", "refused: %s has capacity %llu bytes, the run had %llu "
+				    "(a capacity change or another device)",
+			  ti->path, (unsigned long long)ti->capacity, (unsigned long long)cap);
+		return EXIT_SAFETY;
+	}
+	return 0;
+}
+
+int cmd_resume(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"target", required_argument, NULL, 't'},
+		{"yes-destroy", required_argument, NULL, 'y'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *target_spec = NULL, *yes = NULL, *text, *ppath;
+	struct json_object *m = NULL, *mt, *ms, *ts;
+	struct results_records rr = {0};
+	struct cli_run cr = {.cmd = "resume", .time_scale = 1.0};
+	struct target_open_opts to = {0};
+	struct results *res = NULL;
+	struct profile *p = NULL;
+	struct target *t = NULL;
+	struct ydoc_error yerr;
+	const char **sets = NULL;
+	size_t nsets = 0;
+	char err[1024] = "";
+	int c, rc, code = EXIT_USAGE;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:y:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': target_spec = optarg; break;
+		case 'y': yes = optarg; break;
+		case 'q': cr.quiet = true; break;
+		case 'h': usage(stdout); return EXIT_OK;
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	cr.dir = argv[optind];
+	rc = results_read_manifest(cr.dir, &m);
+	if (rc) {
+		cli_error("resume", "%s: cannot read manifest.json: %s", cr.dir, strerror(-rc));
+		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	}
+	text = jstr(jobj(m, "profile"), "text");
+	ppath = jstr(jobj(m, "profile"), "path");
+	mt = jobj(m, "target");
+	if (!target_spec)
+		target_spec = jstr(mt, "spec");
+	if (!text || !target_spec || jsonnum_get_u64(m, "seed", &cr.seed)) {
+		cli_error("resume", "%s: the manifest lacks the profile text, target or seed",
+			  cr.dir);
+		goto out;
+	}
+	ts = jobj(m, "time_scale");
+	if (ts && jsonnum_get(ts, "user", &cr.time_scale))
+		cr.time_scale = 1.0;
+	ms = jobj(m, "sets");
+	if (ms && json_object_is_type(ms, json_type_array)) {
+		nsets = json_object_array_length(ms);
+		sets = calloc(nsets ? nsets : 1, sizeof(*sets));
+		if (!sets) {
+			code = EXIT_FAILED;
+			goto out;
+		}
+		for (size_t i = 0; i < nsets; i++)
+			sets[i] = json_object_get_string(json_object_array_get_idx(ms, i));
+	}
+	memset(&yerr, 0, sizeof(yerr));
+	rc = profile_parse_string(text, strlen(text), ppath ? ppath : "<manifest>", sets, nsets, &p,
+				  &yerr);
+	if (rc) {
+		char buf[1024];
+
+		cli_error("resume", "the profile in the manifest no longer parses: %s",
+			  ydoc_error_format(&yerr, buf, sizeof(buf)));
+		goto out;
+	}
+
+	to.writable = profile_writes(p);
+	to.seed = cr.seed;
+	rc = target_open(target_spec, &to, &t, err, sizeof(err));
+	if (rc) {
+		cli_error("resume", "%s", err);
+		code = rc == -EBUSY ? EXIT_SAFETY : EXIT_FAILED;
+		goto out;
+	}
+	code = same_device(mt, target_info(t));
+	if (code)
+		goto out;
+	code = cli_confirm_target("resume", t, p, yes);
+	if (code)
+		goto out;
+	cr.yes_destroy = yes;
+
+	rc = results_open(cr.dir, &res, &rr);
+	if (rc) {
+		if (rc == -EBADMSG)
+			cli_error("resume", "%s/records.jsonl: line %u is corrupt (not the last line: "
+					    "not a crash); refusing to continue",
+				  cr.dir, rr.bad_line);
+		else
+			cli_error("resume", "%s: %s", cr.dir, strerror(-rc));
+		code = EXIT_FAILED;
+		goto out;
+	}
+	if (rr.torn_last && !cr.quiet)
+		fprintf(stderr, "ssdlab resume: dropped a torn last record line (%llu bytes)\n",
+			(unsigned long long)rr.torn_bytes);
+	if (!cr.quiet)
+		fprintf(stderr, "ssdlab resume: %s on %s, %zu record(s) kept\n",
+			p->name ? p->name : "?", target_spec, rr.n);
+	code = cli_run_and_analyze(&cr, p, t, res, &rr, true);
+out:
+	results_records_release(&rr);
+	results_close(res);
+	target_close(t);
+	profile_free(p);
+	free(sets);
+	json_object_put(m);
+	return code;
+}

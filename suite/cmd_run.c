@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ssdlab run PROFILE --target T`: loads and validates a profile, opens the target, passes the
+ * safety gate for profiles that write to a real target, creates the results directory and its
+ * manifest, and hands over to the runner; at the end the analysis runs and the headline figures
+ * are printed with where the results are (cli_run_and_analyze).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "cli.h"
+#include "cli_util.h"
+#include "jsonnum.h"
+#include "profile.h"
+#include "results.h"
+#include "runner.h"
+#include "target.h"
+
+#define DEFAULT_TARGET "sim:client-tlc"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ssdlab run PROFILE [--target T] [options]\n\n"
+		"Runs a profile (a path or a bundled name, see `ssdlab profiles`) on a target and\n"
+		"writes a results directory; at the end the analysis runs and the headline figures\n"
+		"are printed.\n\n"
+		"  --target T          block device, file or sim:MODEL (default " DEFAULT_TARGET ")\n"
+		"  --out DIR           results directory (default\n"
+		"                      results/<profile>-<target>-<UTC time>/)\n"
+		"  --time-scale F      multiply every duration of the profile by F (smoke runs)\n"
+		"  --set KEY=VALUE     override a profile value by its path, e.g.\n"
+		"                      --set phases.2.rounds.cell_time=30s (repeatable)\n"
+		"  --seed N            run seed (default: the profile's, else 1)\n"
+		"  --yes-destroy=ID    confirm destroying the data on a real target: its serial or\n"
+		"                      WWN, or its path where it reports neither\n"
+		"  --quiet             no progress line, no headline\n"
+		"  --help\n\n"
+		"Ctrl-C stops at a safe point (exit 130) and prints the command that resumes.\n"
+		"Exit codes: 0 ok (also when steady state was not reached: flagged), 1 run failed,\n"
+		"2 bad usage or profile, 3 refused for safety, 4 target lacks a capability, 130\n"
+		"interrupted.\n");
+}
+
+/* The CLI's part of the manifest: how the run was asked for. */
+static int manifest_add_cli(struct json_object *m, int argc, char **argv,
+			    const struct cli_strlist *sets, const char *yes_destroy)
+{
+	struct json_object *cl = json_object_new_array(), *sa = json_object_new_array();
+	char when[32];
+	int rc;
+
+	if (!cl || !sa) {
+		json_object_put(cl);
+		json_object_put(sa);
+		return -ENOMEM;
+	}
+	for (int i = 0; i < argc; i++)
+		json_object_array_add(cl, json_object_new_string(argv[i]));
+	for (size_t i = 0; i < sets->n; i++)
+		json_object_array_add(sa, json_object_new_string(sets->v[i]));
+	rc = jsonnum_add(m, "command_line", cl);
+	if (rc) {
+		json_object_put(sa);
+		return rc;
+	}
+	rc = jsonnum_add(m, "sets", sa);
+	if (!rc)
+		rc = jsonnum_add(m, "started_utc",
+				 json_object_new_string(cli_utc_iso(when, sizeof(when))));
+	if (!rc)
+		rc = jsonnum_add(m, "confirmed_by",
+				 yes_destroy ? json_object_new_string(yes_destroy) : NULL);
+	return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"target", required_argument, NULL, 't'},
+		{"out", required_argument, NULL, 'o'},
+		{"time-scale", required_argument, NULL, 'S'},
+		{"set", required_argument, NULL, 's'},
+		{"seed", required_argument, NULL, 'e'},
+		{"yes-destroy", required_argument, NULL, 'y'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *target_spec = DEFAULT_TARGET, *out = NULL, *yes = NULL;
+	struct cli_strlist sets = {0};
+	struct cli_run cr = {.cmd = "run", .time_scale = 1.0};
+	struct target_open_opts to = {0};
+	struct json_object *manifest = NULL;
+	struct results *res = NULL;
+	struct profile *p = NULL;
+	struct target *t = NULL;
+	struct ydoc_error yerr;
+	char dir[4096], err[1024] = "";
+	bool have_seed = false;
+	int c, rc, code = EXIT_USAGE;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:o:S:s:e:y:qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': target_spec = optarg; break;
+		case 'o': out = optarg; break;
+		case 'S':
+			if (cli_opt_double("run", "--time-scale", optarg, &cr.time_scale))
+				goto out;
+			if (!(cr.time_scale > 0)) {
+				cli_error("run", "--time-scale must be positive");
+				goto out;
+			}
+			break;
+		case 's':
+			if (!strchr(optarg, '=')) {
+				cli_error("run", "--set needs KEY=VALUE, got '%s'", optarg);
+				goto out;
+			}
+			if (cli_strlist_add(&sets, optarg)) {
+				code = EXIT_FAILED;
+				goto out;
+			}
+			break;
+		case 'e':
+			if (cli_opt_u64("run", "--seed", optarg, &cr.seed))
+				goto out;
+			have_seed = true;
+			break;
+		case 'y': yes = optarg; break;
+		case 'q': cr.quiet = true; break;
+		case 'h': usage(stdout); code = EXIT_OK; goto out;
+		default: usage(stderr); goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		goto out;
+	}
+	memset(&yerr, 0, sizeof(yerr));
+	rc = profile_load(argv[optind], (const char *const *)sets.v, sets.n, &p, &yerr);
+	if (rc) {
+		char buf[1024];
+
+		cli_error("run", "%s", ydoc_error_format(&yerr, buf, sizeof(buf)));
+		code = rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+		goto out;
+	}
+	if (!have_seed)
+		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
+
+	to.writable = profile_writes(p);
+	to.seed = cr.seed;
+	rc = target_open(target_spec, &to, &t, err, sizeof(err));
+	if (rc) {
+		cli_error("run", "%s", err);
+		code = rc == -EBUSY ? EXIT_SAFETY : EXIT_FAILED;
+		goto out;
+	}
+	code = cli_confirm_target("run", t, p, yes);
+	if (code)
+		goto out;
+
+	if (out) {
+		snprintf(dir, sizeof(dir), "%s", out);
+	} else {
+		rc = results_default_dir(NULL, p->name, target_spec, (int64_t)time(NULL), dir,
+					 sizeof(dir));
+		if (rc) {
+			cli_error("run", "cannot name the results directory: %s", strerror(-rc));
+			code = EXIT_FAILED;
+			goto out;
+		}
+	}
+	rc = results_create(dir, &res);
+	if (rc) {
+		cli_error("run", "%s: %s%s", dir, strerror(-rc),
+			  rc == -EEXIST ? " (not empty: results of two runs are never mixed)" : "");
+		code = rc == -EEXIST ? EXIT_USAGE : EXIT_FAILED;
+		goto out;
+	}
+	cr.dir = dir;
+	cr.yes_destroy = yes;
+	manifest = runner_manifest_new(p, target_spec, t,
+				       &(struct runner_opts){.time_scale = cr.time_scale,
+							     .seed = cr.seed});
+	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
+	    (rc = results_write_manifest(res, manifest))) {
+		cli_error("run", "writing the manifest in %s failed", dir);
+		code = EXIT_FAILED;
+		goto out;
+	}
+	if (!cr.quiet)
+		fprintf(stderr, "ssdlab run: %s on %s -> %s\n", p->name, target_spec, dir);
+	code = cli_run_and_analyze(&cr, p, t, res, NULL, false);
+out:
+	json_object_put(manifest);
+	results_close(res);
+	target_close(t);
+	profile_free(p);
+	cli_strlist_release(&sets);
+	return code;
+}
