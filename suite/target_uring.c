@@ -343,6 +343,13 @@ static void uring_queue_close(struct target_queue *q)
 {
 	if (!q)
 		return;
+	/* The ring drops its registered files and buffers asynchronously when it is torn down,
+	 * so the device's O_EXCL claim could outlive target_close() and the next open of the
+	 * same device would fail with EBUSY. Unregistering first releases them now. */
+	if (q->fixed_file)
+		io_uring_unregister_files(&q->ring);
+	if (q->fixed_bufs)
+		io_uring_unregister_buffers(&q->ring);
 	io_uring_queue_exit(&q->ring);
 	free(q);
 }
