@@ -57,16 +57,16 @@ struct sim_ssd {
 	uint32_t nclosed;
 	struct list slc_list; /* closed SLC blocks, oldest first (folding order) */
 	uint32_t slc_blocks, slc_closed;
-	struct list *free_list; /* [ndies] */
-	uint32_t *free_cnt;
+	struct list free_q; /* free blocks, the longest-free first (spreads wear) */
 	uint32_t nfree;
+	uint16_t *die;	    /* die of each block: the die of the frontier slot that opened it */
 	struct frontier tlc, slc;
 	/* the GC victim in progress */
 	uint32_t victim, vcursor, vpage;
 	uint64_t vready; /* when the victim page being copied is in the controller */
 	double credit, ratio;
 	/* time */
-	uint64_t *die_busy, *chan_busy, iface_busy;
+	uint64_t *die_busy, *read_busy, *chan_busy, iface_busy;
 	uint64_t *ring;
 	uint32_t nring, ring_pos;
 	uint64_t now, last_host_done, idle_w, delay;
@@ -298,7 +298,7 @@ static void list_reset(struct list *l)
 
 static inline uint32_t die_of(const struct sim_ssd *s, uint32_t b)
 {
-	return b % s->ndies;
+	return s->die[b];
 }
 
 static inline uint32_t blk_cap(const struct sim_ssd *s, uint32_t b)
@@ -440,8 +440,7 @@ static void erase_block(struct sim_ssd *s, uint32_t b, uint64_t t)
 	if (s->is_slc[b])
 		s->slc_blocks--;
 	s->is_slc[b] = 0;
-	list_push(s, &s->free_list[d], b);
-	s->free_cnt[d]++;
+	list_push(s, &s->free_q, b);
 	s->nfree++;
 }
 
@@ -465,38 +464,51 @@ static void program_page(struct sim_ssd *s, struct frontier *f, uint32_t slot, u
 	f->page_ready[slot] = 0;
 }
 
-/* Reads page `page` of block b for relocation; returns when its data is in the controller. */
-static uint64_t read_page(struct sim_ssd *s, uint32_t b, uint64_t t, uint64_t bytes)
+/* Reads a page on die d at t or later. Reads suspend programs and erases (as NAND with
+ * program/erase suspend does): they wait only for other reads on the die, and push the die's
+ * queued work back by the read time. Returns when the page is in the die's register. */
+static uint64_t die_read(struct sim_ssd *s, uint32_t d, uint64_t t)
+{
+	uint64_t start = max64(t, s->read_busy[d]), end = start + s->cfg.timing.read;
+
+	s->read_busy[d] = end;
+	s->die_busy[d] = s->die_busy[d] > start ? s->die_busy[d] + s->cfg.timing.read : end;
+	s->nand_r_pages++;
+	return end;
+}
+
+/* Reads a page of block b for relocation; returns when its data is in the controller. */
+static uint64_t read_page(struct sim_ssd *s, uint32_t b, uint64_t t)
 {
 	uint32_t d = die_of(s, b), c = d / s->cfg.dies_per_channel;
-	uint64_t end = max64(t, s->die_busy[d]) + s->cfg.timing.read, cs;
+	uint64_t end, cs;
 
-	s->nand_r_pages++;
-	if (!s->cfg.timed)
+	if (!s->cfg.timed) {
+		s->nand_r_pages++;
 		return 0;
+	}
+	end = die_read(s, d, t);
 	cs = max64(end, s->chan_busy[c]);
-	s->chan_busy[c] = cs + xfer_ns(&s->cfg, bytes);
-	s->die_busy[d] = cs + xfer_ns(&s->cfg, bytes);
-	return s->die_busy[d];
+	s->chan_busy[c] = cs + s->xfer_page;
+	return cs + s->xfer_page;
 }
 
 /* ---- placement --------------------------------------------------------------------------- */
 
+/*
+ * Takes a free block for frontier slot `slot`. Simplification (docs/virtual-ssd.md): free
+ * blocks form one pool and a block belongs to the die of the slot that opens it, so every die
+ * always has an open block. The real constraint, a fixed number of blocks per die, matters
+ * only once dies wear unevenly, which the sim does not model.
+ */
 static uint32_t alloc_block(struct sim_ssd *s, uint32_t slot, bool slc)
 {
-	uint32_t d = slot % s->ndies, b;
+	uint32_t b = s->free_q.head;
 
-	if (!s->free_cnt[d]) {
-		/* this die has none left: borrow from the die with the most */
-		for (uint32_t i = 0; i < s->ndies; i++)
-			if (s->free_cnt[i] > s->free_cnt[d])
-				d = i;
-	}
-	b = s->free_list[d].head;
 	assert(b != NIL && "GC let the free pool run dry");
-	list_del(s, &s->free_list[d], b);
-	s->free_cnt[d]--;
+	list_del(s, &s->free_q, b);
 	s->nfree--;
+	s->die[b] = (uint16_t)slot;
 	s->state[b] = B_OPEN;
 	s->is_slc[b] = slc;
 	s->wp[b] = 0;
@@ -504,6 +516,18 @@ static uint32_t alloc_block(struct sim_ssd *s, uint32_t slot, bool slc)
 	if (slc)
 		s->slc_blocks++;
 	return b;
+}
+
+/* The die whose queue ends first: the next page goes there, as a controller's scheduler
+ * would send it (strict rotation would idle dies behind one busy with an erase). */
+static uint32_t least_busy_die(const struct sim_ssd *s)
+{
+	uint32_t best = 0;
+
+	for (uint32_t d = 1; d < s->ndies; d++)
+		if (s->die_busy[d] < s->die_busy[best])
+			best = d;
+	return best;
 }
 
 /* Appends unit lba to frontier f. ready: when its data is in the controller; r: its
@@ -530,9 +554,12 @@ static void place(struct sim_ssd *s, struct frontier *f, uint32_t lba, enum wkin
 			f->page_ready[slot] = ready;
 	}
 	if (fill + 1 == s->upp) {
-		if (s->cfg.timed)
+		if (s->cfg.timed) {
 			program_page(s, f, slot, b);
-		f->cursor = (slot + 1) % s->ndies;
+			f->cursor = least_busy_die(s);
+		} else {
+			f->cursor = slot + 1 == s->ndies ? 0 : slot + 1;
+		}
 	}
 	if (s->wp[b] == blk_cap(s, b)) {
 		f->blk[slot] = NIL;
@@ -616,7 +643,7 @@ static bool victim_step(struct sim_ssd *s, uint64_t t)
 	}
 	if (s->vcursor / s->upp != s->vpage) {
 		s->vpage = s->vcursor / s->upp;
-		s->vready = read_page(s, v, t, s->cfg.page_size);
+		s->vready = read_page(s, v, t);
 	}
 	lba = s->rev[base + s->vcursor];
 	s->rev[base + s->vcursor] = NIL;
@@ -834,11 +861,9 @@ int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint6
 		c = d / s->cfg.dies_per_channel;
 		if (p / s->upp != lastpage) {
 			lastpage = p / s->upp;
-			s->nand_r_pages++;
-			end = max64(cmd, s->die_busy[d]) + s->cfg.timing.read;
-			s->die_busy[d] = end;
+			end = die_read(s, d, cmd);
 		} else {
-			end = s->die_busy[d];
+			end = s->read_busy[d];
 		}
 		cs = max64(end, s->chan_busy[c]);
 		s->chan_busy[c] = cs + s->xfer_unit;
@@ -926,10 +951,7 @@ static void reset_blocks(struct sim_ssd *s, bool count_erases)
 		list_reset(&s->bucket[i]);
 	list_reset(&s->fifo);
 	list_reset(&s->slc_list);
-	for (uint32_t d = 0; d < s->ndies; d++) {
-		list_reset(&s->free_list[d]);
-		s->free_cnt[d] = 0;
-	}
+	list_reset(&s->free_q);
 	s->nfree = 0;
 	s->nclosed = 0;
 	s->bmin = 0;
@@ -941,8 +963,8 @@ static void reset_blocks(struct sim_ssd *s, bool count_erases)
 		s->is_slc[b] = 0;
 		s->valid[b] = 0;
 		s->wp[b] = 0;
-		list_push(s, &s->free_list[die_of(s, b)], b);
-		s->free_cnt[die_of(s, b)]++;
+		s->die[b] = (uint16_t)(b % s->ndies);
+		list_push(s, &s->free_q, b);
 		s->nfree++;
 	}
 	frontier_reset(s, &s->tlc);
@@ -1020,14 +1042,13 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 	s->state = calloc(s->nblocks, 1);
 	s->is_slc = calloc(s->nblocks, 1);
 	s->bucket = calloc((size_t)s->upb + 1, sizeof(*s->bucket));
-	s->free_list = calloc(s->ndies, sizeof(*s->free_list));
-	s->free_cnt = calloc(s->ndies, sizeof(*s->free_cnt));
+	s->die = calloc(s->nblocks, sizeof(*s->die));
 	s->die_busy = calloc(s->ndies, sizeof(uint64_t));
+	s->read_busy = calloc(s->ndies, sizeof(uint64_t));
 	s->chan_busy = calloc(c->channels, sizeof(uint64_t));
 	s->ring = calloc(s->nring, sizeof(uint64_t));
 	if (!s->fwd || !s->rev || !s->valid || !s->wp || !s->erases || !s->prev || !s->next ||
-	    !s->pos || !s->closed || !s->state || !s->is_slc || !s->bucket || !s->free_list ||
-	    !s->free_cnt || !s->die_busy || !s->chan_busy || !s->ring)
+	    !s->pos || !s->closed || !s->state || !s->is_slc || !s->bucket || !s->die || !s->die_busy || !s->read_busy || !s->chan_busy || !s->ring)
 		goto fail;
 	if (frontier_init(s, &s->tlc, false) || frontier_init(s, &s->slc, true))
 		goto fail;
@@ -1060,9 +1081,9 @@ void sim_free(struct sim_ssd *s)
 	free(s->state);
 	free(s->is_slc);
 	free(s->bucket);
-	free(s->free_list);
-	free(s->free_cnt);
+	free(s->die);
 	free(s->die_busy);
+	free(s->read_busy);
 	free(s->chan_busy);
 	free(s->ring);
 	free(s);

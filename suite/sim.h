@@ -8,7 +8,8 @@
  * Geometry: the host address space is cut into mapping units (default 4 KiB); a NAND page of
  * page_size bytes holds page_size / mapping_unit units and is the program unit (set it to the
  * multi-plane program unit of the NAND); a block holds pages_per_block pages; blocks are
- * spread over channels x dies_per_channel dies (block b lives on die b mod ndies).
+ * spread over channels x dies_per_channel dies (a block works on the die of the frontier slot
+ * that opened it: free blocks are one pool, so every die always has an open block).
  * Physical blocks = ceil(user_capacity / (1 - spare_factor) / block bytes): the spare factor
  * counts every physical block, the GC reserve (free_block_watermark) included.
  *
