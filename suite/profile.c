@@ -604,8 +604,9 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 		       struct profile_phase *out, struct ydoc_error *err)
 {
 	const struct phase_kind *k;
-	const struct ydoc_node *kn;
-	char g[64], kinds[256];
+	const struct ydoc_node *kn, *settings;
+	struct ydoc_node none;
+	char g[64], kinds[256], empty[1] = "";
 	void *data;
 	int ret;
 
@@ -642,10 +643,18 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 		return ydoc_errorf(err, kn, "unknown phase kind '%s' (expected one of: %s)", kn->text,
 				   kind_names(kinds, sizeof(kinds)));
 	}
+	if (kn == item) {
+		/* "- purge" reads like "- purge:" (no settings): hand the kind a null value. */
+		none = (struct ydoc_node){.type = YDOC_SCALAR, .line = item->line, .col = item->col,
+					  .file = item->file, .text = empty};
+		settings = &none;
+	} else {
+		settings = item->pairs[0].value;
+	}
 	data = calloc(1, k->size ? k->size : 1);
 	if (!data)
 		return -ENOMEM;
-	ret = k->parse(kn == item ? item : item->pairs[0].value, data, pctx, err);
+	ret = k->parse(settings, data, pctx, err);
 	if (ret) {
 		if (k->release)
 			k->release(data);

@@ -653,34 +653,32 @@ int ydoc_set_assignment(struct ydoc *doc, const char *assignment, struct ydoc_er
 
 /* ---- the schema ----------------------------------------------------------------------------- */
 
-/* Levenshtein distance of two short strings (cut at 63 characters: names are shorter). */
+/* Edit distance of two short strings (cut at 63 characters: names are shorter), counting a
+ * swap of two neighbours as one edit ("idel" -> "idle"): optimal string alignment distance. */
 static unsigned edit_distance(const char *a, const char *b)
 {
-	unsigned row[64], la = (unsigned)strnlen(a, 63), lb = (unsigned)strnlen(b, 63);
+	unsigned d[64][64], la = (unsigned)strnlen(a, 63), lb = (unsigned)strnlen(b, 63);
 
+	for (unsigned i = 0; i <= la; i++)
+		d[i][0] = i;
 	for (unsigned j = 0; j <= lb; j++)
-		row[j] = j;
+		d[0][j] = j;
 	for (unsigned i = 1; i <= la; i++) {
-		unsigned diag = row[0];
-
-		row[0] = i;
 		for (unsigned j = 1; j <= lb; j++) {
-			unsigned up = row[j];
-			unsigned cost = tolower((unsigned char)a[i - 1]) ==
-							tolower((unsigned char)b[j - 1])
-						? 0
-						: 1;
-			unsigned best = diag + cost;
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			unsigned best = d[i - 1][j - 1] + (ca != cb);
 
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
 	}
-	return row[lb];
+	return d[la][lb];
 }
 
 const char *ydoc_nearest(const char *name, const char *const *names)
@@ -847,7 +845,9 @@ static int convert_enum(const struct ydoc_node *n, const struct ydoc_key *k, int
 			return 0;
 		}
 	}
-	for (int i = 0; k->enum_names[i]; i++) {
+	if (k->expect)
+		snprintf(list, sizeof(list), "%s", k->expect);
+	for (int i = 0; !k->expect && k->enum_names[i]; i++) {
 		size_t l = strlen(list);
 
 		snprintf(list + l, sizeof(list) - l, "%s%s", i ? (k->enum_names[i + 1] ? ", " : " or ") : "",
@@ -858,6 +858,22 @@ static int convert_enum(const struct ydoc_node *n, const struct ydoc_key *k, int
 		return ydoc_errorf(err, n, "expected %s, got %s (did you mean '%s'?)", list,
 				   got_text(n, g, sizeof(g)), near);
 	return ydoc_errorf(err, n, "expected %s, got %s", list, got_text(n, g, sizeof(g)));
+}
+
+/* A number or a percentage: parse, check the bounds, store a double. */
+static int convert_double(const struct ydoc_node *n, const struct ydoc_key *k,
+			  int (*parse)(const char *, double *), void *out, struct ydoc_error *err)
+{
+	double v;
+	int ret = parse(n->text, &v);
+
+	if (ret)
+		return unit_error(n, k, ret, err);
+	ret = check_bounds(n, k, v, err);
+	if (ret)
+		return ret;
+	*(double *)out = v;
+	return 0;
 }
 
 int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *k, void *out,
@@ -946,18 +962,8 @@ int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *k, void *out,
 		}
 		return 0;
 	}
-	case YK_DOUBLE: {
-		double v;
-
-		ret = units_parse_double(n->text, &v);
-		if (ret)
-			return unit_error(n, k, ret, err);
-		ret = check_bounds(n, k, v, err);
-		if (ret)
-			return ret;
-		*(double *)out = v;
-		return 0;
-	}
+	case YK_DOUBLE:
+		return convert_double(n, k, units_parse_double, out, err);
 	case YK_SIZE:
 	case YK_DURATION: {
 		uint64_t v;
@@ -978,18 +984,8 @@ int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *k, void *out,
 		*(uint64_t *)out = v;
 		return 0;
 	}
-	case YK_PERCENT: {
-		double v;
-
-		ret = units_parse_percent(n->text, &v);
-		if (ret)
-			return unit_error(n, k, ret, err);
-		ret = check_bounds(n, k, v, err);
-		if (ret)
-			return ret;
-		*(double *)out = v;
-		return 0;
-	}
+	case YK_PERCENT:
+		return convert_double(n, k, units_parse_percent, out, err);
 	case YK_AMOUNT: {
 		struct amount a;
 

@@ -1,0 +1,644 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_profile: the profile language. A table of malformed profiles, each with the exact
+ * line:col and message a user gets; valid profiles parse into the expected plan (phase order,
+ * matrix order, cell keys, tracked cell, workloads); every bundled profile validates; --set
+ * overrides apply and bad paths are reported; the resolver turns a workload into a job_spec.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "profile.h"
+#include "testutil.h"
+
+static struct profile *parse_ok(const char *text, const char *const *sets, size_t nsets)
+{
+	struct profile *p = NULL;
+	struct ydoc_error e;
+	char buf[800];
+	int ret = profile_parse_string(text, strlen(text), "t.yaml", sets, nsets, &p, &e);
+
+	if (ret)
+		fail_msg("parse failed (%d): %s", ret, ydoc_error_format(&e, buf, sizeof(buf)));
+	return p;
+}
+
+struct bad {
+	const char *text;
+	int line, col;
+	const char *msg; /* the exact message */
+};
+
+#define HDR "name: t\ndestructive: true\nphases:\n"
+
+static const struct bad bad_profiles[] = {
+	/* 0: the top level */
+	{"nam: t\nphases: [idle: 1s]\n", 1, 1,
+	 "unknown key 'nam' in the profile (did you mean 'name'?)"},
+	{"phases:\n  - idle: 1s\n", 1, 1, "missing required key 'name' in the profile"},
+	{"name: t\n", 1, 1, "missing required key 'phases' in the profile"},
+	{"name: t\nphases: []\n", 2, 9, "phases is empty: at least one phase is needed"},
+	{"name: t\nphases:\n", 2, 8,
+	 "expected a list of phases for phases ('- kind: {...}' items), got nothing"},
+	/* 5 */
+	{"name: t\nname: u\nphases: [idle: 1s]\n", 2, 1,
+	 "duplicate key 'name' (first defined at line 1)"},
+	{"name: my test\nphases: [idle: 1s]\n", 1, 7,
+	 "name may hold only letters, digits, '-', '_' and '.', got 'my test'"},
+	{"name: t\ndestructive: maybe\nphases: [idle: 1s]\n", 2, 14,
+	 "expected true or false, got 'maybe'"},
+	{"name: t\nphases:\n  - precondition: {amount: 1x}\n", 3, 5,
+	 "precondition writes to the target: a profile with writing phases must say "
+	 "'destructive: true'"},
+	{"name: t\ndestructive: false\nphases:\n  - idle: 1s\n  - repeat:\n      count: 2\n"
+	 "      phases:\n        - trim: {}\n",
+	 8, 11,
+	 "trim writes to the target: a profile with writing phases must say 'destructive: true'"},
+	/* 10: phase items */
+	{HDR "  - prge: {}\n", 4, 5, "unknown phase kind 'prge' (did you mean 'purge'?)"},
+	{HDR "  - frobnicate: {}\n", 4, 5,
+	 "unknown phase kind 'frobnicate' (expected one of: purge, precondition, write_until, "
+	 "rounds, idle, trim, repeat)"},
+	{HDR "  - idle:\n    time: 5m\n", 5, 5,
+	 "a phase has exactly one key, its kind ('idle'); indent 'time' under it"},
+	{HDR "  - 42\n", 4, 5, "expected a phase such as '- idle: {time: 5m}', got '42'"},
+	{HDR "  - purge: {method: shred}\n", 4, 21,
+	 "expected auto, discard or sim, got 'shred'"},
+	/* 15: units and ranges */
+	{HDR "  - idle: {time: fast}\n", 4, 18,
+	 "expected a duration such as 60s, 5m or 24h, got 'fast'"},
+	{HDR "  - idle: {time: 5 fortnights}\n", 4, 18,
+	 "bad unit 'fortnights' in '5 fortnights': expected a duration such as 60s, 5m or 24h"},
+	{HDR "  - idle: {}\n", 4, 11, "missing required key 'time' in idle"},
+	{HDR "  - precondition: {amount: 1m}\n", 4, 28,
+	 "bad unit 'm' in '1m': expected an amount such as 2x (of capacity), 10g or 24h (write "
+	 "1MiB or 1min, not 1m)"},
+	{HDR "  - precondition: {bs: 1000}\n", 4, 24, "block size '1000' is not a multiple of 512"},
+	/* 20 */
+	{HDR "  - precondition: {bs: 4k/70:64k}\n", 4, 24,
+	 "give every block size of the split a weight (4k/70:64k/30) or none"},
+	{HDR "  - precondition: {qd: 2000}\n", 4, 24, "qd out of range: 2000 (expected 1 to 1024)"},
+	{HDR "  - precondition: {queue: {threads: 65, depth: 8}}\n", 4, 37,
+	 "threads out of range: 65 (expected 1 to 64)"},
+	{HDR "  - precondition: {queue: {depth: 8}, qd: 4}\n", 4, 20,
+	 "give either queue: {threads, depth} or qd/threads, not both"},
+	{HDR "  - precondition: {rw: randread}\n", 4, 24,
+	 "precondition writes: expected rw write or randwrite, got randread"},
+	/* 25 */
+	{HDR "  - precondition: {range: 60%-20%}\n", 4, 27,
+	 "range out of range: 60%-20% (expected a range such as 0-50%, 25%-75% or 1g-2g)"},
+	{HDR "  - write_until: {rw: randwrite}\n", 4, 18, "missing required key 'amount' in write_until"},
+	{HDR "  - write_until: {amount: 1x, pattern: sequential}\n", 4, 40,
+	 "expected random or zeros (the data pattern; sequential access is rw: write or read), "
+	 "got 'sequential'"},
+	{HDR "  - write_until:\n      amount: 1x\n      random_distribution: zoned\n"
+	     "      zones: [{io: 80%, range: 20%}, {io: 30%, range: 80%}]\n",
+	 7, 14, "zone shares must each sum to 100%: io sums to 110.00%, range to 100.00%"},
+	{HDR "  - write_until: {amount: 1x, zones: [{io: 100%, range: 100%}]}\n", 4, 31,
+	 "zones needs random_distribution: zoned"},
+	/* 30 */
+	{HDR "  - write_until: {amount: 1x, random_distribution: zoned}\n", 4, 52,
+	 "random_distribution: zoned needs zones: [{io: 80%, range: 20%}, {io: 20%, range: 80%}]"},
+	{HDR "  - write_until: {amount: 1x, rw: write, rwmix_read: 30}\n", 4, 54,
+	 "rwmix_read applies to rw: randrw or rw, not write (leave rw out to follow the mix)"},
+	{HDR "  - write_until: {amount: 1x, compressibility: 150%}\n", 4, 48,
+	 "compressibility out of range: 150% (expected a percentage from 0% to 100% such as 20%)"},
+	/* 33: rounds */
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_tme: 60s\n      count: 3\n", 6, 7,
+	 "unknown key 'cell_tme' in rounds (did you mean 'cell_time'?)"},
+	{HDR "  - rounds: {rw: randwrite, count: 3}\n", 4, 13,
+	 "missing required key 'cell_time' in rounds"},
+	/* 35 */
+	{HDR "  - rounds: {rw: randwrite, cell_time: 1s}\n", 4, 13,
+	 "rounds need steady_state: {...} or a fixed count: N of rounds"},
+	{HDR "  - rounds: {cell_time: 1s, count: 1}\n", 4, 13,
+	 "missing required key 'rw' in rounds (or vary rwmix_read in cells)"},
+	{HDR "  - rounds: {rw: randwrite, cell_time: 1s, count: 1, steady_state: {}}\n", 4, 44,
+	 "give either steady_state or count, not both"},
+	{HDR "  - rounds:\n      cells: {rwmix_read: [100, 0], bs: [4k, 8k]}\n      cell_time: 1s\n"
+	     "      count: 1\n",
+	 5, 14, "cells vary 2 keys: say which loop is outer with order, such as order: [rwmix_read, bs]"},
+	{HDR "  - rounds:\n      cells: {rwmix_read: [100, 0], bs: [4k, 8k], order: [rwmix_read, bz]}\n"
+	     "      cell_time: 1s\n      count: 1\n",
+	 5, 71, "bad order key 'bz' (did you mean 'bs'?)"},
+	/* 40 */
+	{HDR "  - rounds:\n      cells: {rwmix_read: [100, 0], bs: [4k, 8k], order: [bs]}\n"
+	     "      cell_time: 1s\n      count: 1\n",
+	 5, 58, "order lacks 'rwmix_read', which cells varies"},
+	{HDR "  - rounds:\n      cells: {bs: [4k, 8k], order: [bs, qd]}\n      cell_time: 1s\n"
+	     "      rw: randwrite\n      count: 1\n",
+	 5, 41, "order names 'qd', which cells does not vary"},
+	{HDR "  - rounds:\n      cells: {bs: [4k, 8k, 4k]}\n      cell_time: 1s\n      rw: randwrite\n"
+	     "      count: 1\n",
+	 5, 28, "value '4k' appears twice in cells.bs"},
+	{HDR "  - rounds:\n      cells: {bs: [4k], blocksize: [8k]}\n      cell_time: 1s\n"
+	     "      rw: randwrite\n      count: 1\n",
+	 5, 25, "unknown key 'blocksize' in cells (cells vary rwmix_read, bs, qd, threads or rw)"},
+	{HDR "  - rounds:\n      bs: 4k\n      cells: {bs: [4k, 8k]}\n      cell_time: 1s\n"
+	     "      rw: randwrite\n      count: 1\n",
+	 6, 15, "'bs' is both a setting of rounds and a cells axis: keep one"},
+	/* 45 */
+	{HDR "  - rounds:\n      rw: randwrite\n      cells: {rwmix_read: [100, 0]}\n"
+	     "      cell_time: 1s\n      count: 1\n",
+	 5, 11,
+	 "cells vary rwmix_read, so rw must be randrw or rw (or left out to follow the mix), not "
+	 "randwrite"},
+	{HDR "  - rounds:\n      cells: {rwmix_read: [100, 0], bs: [4k, 8k], order: [rwmix_read, bs]}\n"
+	     "      cell_time: 1s\n      steady_state: {track: {rwmix_read: 0}}\n",
+	 7, 29, "steady_state.track must pick one cell: add bs (one of 4k, 8k)"},
+	{HDR "  - rounds:\n      cells: {rwmix_read: [100, 0], bs: [4k, 8k], order: [rwmix_read, bs]}\n"
+	     "      cell_time: 1s\n      steady_state: {track: {rwmix_read: 50, bs: 4k}}\n",
+	 7, 42, "track rwmix_read=50 is not a value of cells.rwmix_read"},
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
+	     "      steady_state: {track: {metric: throughput}}\n",
+	 7, 38, "expected iops, bw, lat_mean or lat_p99, got 'throughput'"},
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
+	     "      steady_state: {window: 10, max_rounds: 5}\n",
+	 7, 46, "max_rounds (5) must be at least the window (10)"},
+	/* 50 */
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
+	     "      steady_state: {max_data_excursion: 0%}\n",
+	 7, 42, "max_data_excursion out of range: 0% (expected 0.10% to 100%)"},
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n      count: 1\n"
+	     "      pre_write: {rw: randwrite}\n",
+	 8, 18, "missing required key 'amount' in pre_write"},
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n      count: 0\n", 7, 14,
+	 "count out of range: 0 (expected 1 to 10000)"},
+	/* 53: repeat */
+	{HDR "  - repeat: {count: 2, phases: []}\n", 4, 32,
+	 "repeat.phases is empty: at least one phase is needed"},
+	{HDR "  - repeat: {count: 2}\n", 4, 13, "missing required key 'phases' in repeat"},
+	/* 55 */
+	{HDR "  - repeat: {count: 2, phases: [{idle: 1s, trim: {}}]}\n", 4, 44,
+	 "a phase has exactly one key, its kind ('idle'); indent 'trim' under it"},
+	{HDR "  - repeat:\n      count: 2\n      phases:\n        - repeat:\n            count: 2\n"
+	     "            phases:\n              - repeat:\n                  count: 2\n"
+	     "                  phases:\n                    - repeat: {count: 2, phases: [idle: 1s]}\n",
+	 13, 31, "repeat nested more than 3 deep"},
+	{HDR "  - repeat: {count: 2, phases: [{idel: 1s}]}\n", 4, 34,
+	 "unknown phase kind 'idel' (did you mean 'idle'?)"},
+	/* 58: syntax */
+	{HDR "  - idle: {time: 1s\n", 5, 1,
+	 "YAML syntax error: did not find expected ',' or '}' while parsing a flow mapping"},
+	{HDR "  - idle: &a {time: 1s}\n", 4, 11,
+	 "anchors (&a) and aliases are not supported: write the value out"},
+	/* 60 */
+	{"", 0, 0, "empty profile: expected name, description and phases"},
+};
+
+static void test_bad_profiles(void **state)
+{
+	size_t n = sizeof(bad_profiles) / sizeof(bad_profiles[0]);
+
+	(void)state;
+	assert_true(n >= 30);
+	for (size_t i = 0; i < n; i++) {
+		const struct bad *c = &bad_profiles[i];
+		struct profile *p = (struct profile *)0x1;
+		struct ydoc_error e;
+		int ret = profile_parse_string(c->text, strlen(c->text), "bad.yaml", NULL, 0, &p, &e);
+
+		if (ret != -EINVAL)
+			fail_msg("case %zu: ret %d", i, ret);
+		assert_ptr_equal(p, (struct profile *)0x1);
+		if (e.line != c->line || e.col != c->col || strcmp(e.msg, c->msg))
+			fail_msg("case %zu:\n got  %d:%d '%s'\n want %d:%d '%s'", i, e.line, e.col,
+				 e.msg, c->line, c->col, c->msg);
+		assert_string_equal(e.file, "bad.yaml");
+	}
+}
+
+static const char *snia = "name: snia-iops\n"
+			  "description: d\n"
+			  "destructive: true\n"
+			  "defaults: {seed: 7}\n"
+			  "phases:\n"
+			  "  - purge: {method: auto}\n"
+			  "  - precondition: {rw: write, bs: 128k, amount: 2x}\n"
+			  "  - rounds:\n"
+			  "      cells:\n"
+			  "        rwmix_read: [100, 95, 65, 50, 35, 5, 0]\n"
+			  "        bs: [1m, 128k, 64k, 32k, 16k, 8k, 4k, 512]\n"
+			  "        order: [rwmix_read, bs]\n"
+			  "      cell_time: 60s\n"
+			  "      queue: {threads: 4, depth: 32}\n"
+			  "      steady_state: {track: {rwmix_read: 0, bs: 4k, metric: iops}, window: 5,\n"
+			  "                     max_data_excursion: 20%, max_slope_excursion: 10%,\n"
+			  "                     max_rounds: 25}\n";
+
+static void test_snia_plan(void **state)
+{
+	struct profile *p = parse_ok(snia, NULL, 0);
+	const struct phase_rounds *r;
+	const struct phase_write *w;
+	struct profile_cell *cells;
+	size_t n;
+
+	(void)state;
+	assert_string_equal(p->name, "snia-iops");
+	assert_true(p->destructive && profile_writes(p));
+	assert_int_equal(p->phases.n, 3);
+	assert_string_equal(p->phases.v[0].kind->name, "purge");
+	assert_int_equal(p->phases.v[0].line, 6);
+	assert_int_equal(p->phases.v[1].kind->type, PHASE_PRECONDITION);
+	assert_int_equal(p->phases.v[2].kind->type, PHASE_ROUNDS);
+	w = p->phases.v[1].data;
+	assert_int_equal(w->w.spec.rw, RW_WRITE);
+	assert_int_equal(w->w.spec.bs[0].bs, 131072);
+	assert_int_equal(w->w.length.kind, AMOUNT_CAPACITY);
+	assert_true(w->w.length.multiple == 2.0);
+	assert_true(w->w.spec.seed == 7);
+	r = p->phases.v[2].data;
+	assert_int_equal(r->naxes, 2);
+	assert_int_equal(r->axes[0].key, CELL_RWMIX_READ);
+	assert_int_equal(r->axes[1].key, CELL_BS);
+	assert_true(r->base.length.ns == 60000000000ull);
+	assert_int_equal(r->base.spec.qd, 32);
+	assert_int_equal(r->base.spec.threads, 4);
+	assert_true(r->has_steady_state);
+	assert_int_equal(r->ss.window, 5);
+	assert_int_equal(r->ss.max_rounds, 25);
+	assert_true(r->ss.max_data_excursion == 0.2 && r->ss.max_slope_excursion == 0.1);
+	assert_int_equal(r->track.metric, SS_METRIC_IOPS);
+	assert_int_equal(profile_rounds_cells(r, &cells, &n), 0);
+	assert_int_equal(n, 56);
+	/* Outer loop rwmix_read, inner bs, in the order written. */
+	assert_string_equal(cells[0].key, "rwmix_read=100,bs=1m");
+	assert_string_equal(cells[1].key, "rwmix_read=100,bs=128k");
+	assert_string_equal(cells[7].key, "rwmix_read=100,bs=512");
+	assert_string_equal(cells[8].key, "rwmix_read=95,bs=1m");
+	assert_string_equal(cells[54].key, "rwmix_read=0,bs=4k");
+	assert_string_equal(cells[55].key, "rwmix_read=0,bs=512");
+	assert_int_equal(r->tracked_cell, 54);
+	/* SNIA convention: 100% reads are randread, 0% randwrite, the rest randrw. */
+	assert_int_equal(cells[0].w.spec.rw, RW_RANDREAD);
+	assert_int_equal(cells[8].w.spec.rw, RW_RANDRW);
+	assert_int_equal(cells[8].w.spec.rwmix_read, 95);
+	assert_int_equal(cells[54].w.spec.rw, RW_RANDWRITE);
+	assert_int_equal(cells[54].w.spec.bs[0].bs, 4096);
+	assert_int_equal(cells[54].w.spec.nbs, 1);
+	assert_int_equal(cells[54].w.spec.qd, 32);
+	assert_true(cells[54].coord[CELL_RWMIX_READ] == 0 && cells[54].coord[CELL_BS] == 4096);
+	assert_int_equal(cells[55].index, 55);
+	free(cells);
+	profile_free(p);
+}
+
+static void test_order_inner_outer(void **state)
+{
+	const char *text = HDR "  - rounds:\n"
+			       "      cells: {rwmix_read: [100, 0], bs: [4k, 8k, 16k], order: [bs, rwmix_read]}\n"
+			       "      cell_time: 1s\n"
+			       "      count: 2\n"
+			       "  - idle: 5m\n"
+			       "  - rounds: {rw: randread, cell_time: 2s, count: 1, qd: 4}\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+	const struct phase_rounds *r = p->phases.v[0].data, *r2 = p->phases.v[2].data;
+	const struct phase_idle *idle = p->phases.v[1].data;
+	static const char *const want[] = {"bs=4k,rwmix_read=100",  "bs=4k,rwmix_read=0",
+					   "bs=8k,rwmix_read=100",  "bs=8k,rwmix_read=0",
+					   "bs=16k,rwmix_read=100", "bs=16k,rwmix_read=0"};
+	struct profile_cell *cells;
+	size_t n;
+
+	(void)state;
+	assert_int_equal(profile_rounds_cells(r, &cells, &n), 0);
+	assert_int_equal(n, 6);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(cells[i].key, want[i]);
+	free(cells);
+	assert_false(r->has_steady_state);
+	assert_int_equal(r->count, 2);
+	assert_true(idle->time_ns == 300000000000ull);
+	assert_int_equal(profile_rounds_cells(r2, &cells, &n), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(cells[0].key, "all");
+	assert_int_equal(cells[0].w.spec.rw, RW_RANDREAD);
+	assert_int_equal(cells[0].w.spec.qd, 4);
+	free(cells);
+	profile_free(p);
+}
+
+static void test_workload_keys(void **state)
+{
+	const char *text = HDR "  - write_until:\n"
+			       "      rw: randwrite\n"
+			       "      bs: 4k/70:64k/30\n"
+			       "      qd: 16\n"
+			       "      threads: 2\n"
+			       "      range: 0-50%\n"
+			       "      random_distribution: zoned\n"
+			       "      zones: [{io: 80%, range: 20%}, {io: 20%, range: 80%}]\n"
+			       "      pattern: zeros\n"
+			       "      compressibility: 50%\n"
+			       "      seed: 0x2a\n"
+			       "      ramp: 10s\n"
+			       "      interval: 500ms\n"
+			       "      amount: 4x\n"
+			       "      round_time: 1min\n"
+			       "      max_time: 24h\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+	const struct phase_write *w = p->phases.v[0].data;
+	const struct job_spec *s = &w->w.spec;
+	struct job_spec js;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(s->rw, RW_RANDWRITE);
+	assert_int_equal(s->nbs, 2);
+	assert_int_equal(s->bs[0].bs, 4096);
+	assert_int_equal(s->bs[0].weight, 70);
+	assert_int_equal(s->bs[1].bs, 65536);
+	assert_int_equal(s->qd, 16);
+	assert_int_equal(s->threads, 2);
+	assert_int_equal(s->dist, DIST_ZONED);
+	assert_int_equal(s->nzones, 2);
+	assert_true(s->zones[0].io_frac == 0.8 && s->zones[0].range_frac == 0.2);
+	assert_int_equal(s->pattern, PATTERN_ZEROS);
+	assert_int_equal(s->compressibility, 50);
+	assert_true(s->seed == 42);
+	assert_true(s->interval_ns == 500000000ull);
+	assert_int_equal(w->w.ramp.kind, AMOUNT_TIME);
+	assert_true(w->round_time_ns == 60000000000ull);
+	assert_true(w->max_time_ns == 86400000000000ull);
+	/* Resolve for a 1 GiB target with 4 KiB logical blocks at half the time scale. */
+	assert_int_equal(profile_workload_resolve(&w->w, 1ull << 30, 4096, 0.5, &js, err, sizeof(err)),
+			 0);
+	assert_true(js.range_start == 0 && js.range_end == 512ull << 20);
+	assert_true(js.amount_bytes == 4ull << 30);
+	assert_true(js.time_ns == 0);
+	assert_true(js.ramp_ns == 5000000000ull);
+	assert_true(js.ramp_bytes == 0);
+	/* A 512 B logical block is fine; a 64 KiB one is not a divisor of 4 KiB. */
+	assert_int_equal(profile_workload_resolve(&w->w, 1ull << 30, 65536, 1, &js, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "not a multiple of the logical block size"));
+	assert_int_equal(profile_workload_resolve(&w->w, 4096, 512, 1, &js, err, sizeof(err)),
+			 -ERANGE);
+	assert_int_equal(profile_bytes_written(p, 1ull << 30, &js.amount_bytes), 0);
+	assert_true(js.amount_bytes == 4ull << 30);
+	profile_free(p);
+}
+
+static void test_sequential_resolve(void **state)
+{
+	/* A sequential pass ends on a whole I/O of the largest block size. */
+	const char *text = HDR "  - precondition: {bs: 128k, range: 0-10%}\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+	const struct phase_write *w = p->phases.v[0].data;
+	struct job_spec js;
+	char err[128];
+
+	(void)state;
+	assert_int_equal(profile_workload_resolve(&w->w, 10000000, 512, 1, &js, err, sizeof(err)), 0);
+	assert_true(js.range_start == 0);
+	assert_true(js.range_end == 917504); /* 1000000 down to a multiple of 131072 */
+	assert_true(js.amount_bytes == 20000000);
+	profile_free(p);
+}
+
+static void test_defaults_and_convention(void **state)
+{
+	const char *text = "name: t\n"
+			   "defaults: {queue: {threads: 2, depth: 16}, pattern: zeros}\n"
+			   "phases:\n"
+			   "  - rounds: {rwmix_read: 70, cell_time: 5s, count: 1}\n"
+			   "  - rounds: {rw: read, cell_time: 5s, count: 1, qd: 1}\n"
+			   "  - purge\n";
+	struct profile *p = NULL;
+	struct ydoc_error e;
+	const struct phase_rounds *r;
+
+	(void)state;
+	/* A 70% read mix writes, and the profile does not say destructive. */
+	assert_int_equal(profile_parse_string(text, strlen(text), "d.yaml", NULL, 0, &p, &e), -EINVAL);
+	assert_int_equal(e.line, 4);
+	assert_int_equal(e.col, 5);
+	{
+		const char *sets[] = {"destructive=true"};
+
+		p = parse_ok(text, sets, 1);
+	}
+	r = p->phases.v[0].data;
+	assert_int_equal(r->base.spec.rw, RW_RANDRW);
+	assert_int_equal(r->base.spec.rwmix_read, 70);
+	assert_int_equal(r->base.spec.qd, 16);
+	assert_int_equal(r->base.spec.threads, 2);
+	assert_int_equal(r->base.spec.pattern, PATTERN_ZEROS);
+	r = p->phases.v[1].data;
+	assert_int_equal(r->base.spec.rw, RW_READ);
+	assert_int_equal(r->base.spec.qd, 1);
+	assert_int_equal(r->base.spec.threads, 2);
+	assert_int_equal(p->phases.v[2].kind->type, PHASE_PURGE);
+	profile_free(p);
+}
+
+static void test_readonly_not_destructive(void **state)
+{
+	const char *text = "name: r\nphases:\n"
+			   "  - rounds: {cells: {rw: [randread, read]}, cell_time: 1s, count: 1}\n"
+			   "  - idle: 1s\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+
+	(void)state;
+	assert_false(p->destructive);
+	assert_false(profile_writes(p));
+	profile_free(p);
+}
+
+struct set_case {
+	const char *set;
+	int ret;
+	const char *msg;
+};
+
+static const struct set_case set_cases[] = {
+	{"phases.2.rounds.cell_time=30s", 0, NULL},
+	{"phases.2.rounds.steady_state.max_rounds=30", 0, NULL},
+	{"phases.2.rounds.cells.bs=[4k, 8k]", 0, NULL},
+	{"phases.3.rounds.cell_time=30s", -EINVAL,
+	 "phases.3.rounds.cell_time: 'phases' has 3 items (indexes 0 to 2), no 3"},
+	{"phases.2.rounds.cell_tme=30s", -EINVAL,
+	 "unknown key 'cell_tme' in rounds (did you mean 'cell_time'?)"},
+	{"phases.2.round.cell_time=30s", -EINVAL,
+	 "phases.2.round.cell_time: no key 'round' in 'phases.2'"},
+	{"phases.2.rounds.cell_time=fast", -EINVAL,
+	 "expected a duration such as 60s, 5m or 24h, got 'fast'"},
+	{"phases.2.rounds.cell_time", -EINVAL,
+	 "expected KEY=VALUE such as phases.2.rounds.cell_time=30s, got 'phases.2.rounds.cell_time'"},
+};
+
+static void test_set(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(set_cases) / sizeof(set_cases[0]); i++) {
+		const struct set_case *c = &set_cases[i];
+		const char *sets[] = {c->set};
+		struct profile *p = NULL;
+		struct ydoc_error e;
+		int ret = profile_parse_string(snia, strlen(snia), "s.yaml", sets, 1, &p, &e);
+
+		if (ret != c->ret)
+			fail_msg("'%s': ret %d (%s)", c->set, ret, e.msg);
+		if (ret) {
+			if (strcmp(e.msg, c->msg))
+				fail_msg("'%s': '%s', want '%s'", c->set, e.msg, c->msg);
+			continue;
+		}
+		{
+			const struct phase_rounds *r = p->phases.v[2].data;
+
+			if (i == 0)
+				assert_true(r->base.length.ns == 30000000000ull);
+			if (i == 1)
+				assert_int_equal(r->ss.max_rounds, 30);
+			if (i == 2) {
+				assert_int_equal(r->axes[1].n, 2);
+				assert_true(r->axes[1].v[1] == 8192);
+				assert_int_equal(r->tracked_cell, 12); /* rwmix_read=0 is row 6 */
+			}
+		}
+		/* The raw text is kept as written, not as overridden. */
+		assert_string_equal(p->text, snia);
+		profile_free(p);
+	}
+	/* An override that fails validation points at the line of the value it replaced. */
+	{
+		const char *sets[] = {"phases.2.rounds.cell_time=fast"};
+		struct profile *p;
+		struct ydoc_error e;
+
+		assert_int_equal(profile_parse_string(snia, strlen(snia), "s.yaml", sets, 1, &p, &e),
+				 -EINVAL);
+		assert_int_equal(e.line, 13);
+		assert_int_equal(e.col, 18);
+	}
+}
+
+static void test_bundled(void **state)
+{
+	static const char *const names[] = {"demo",  "snia-iops", "snia-throughput", "snia-latency",
+					    "wsat",  "smoke",	  "readonly"};
+	struct profile_entry *list;
+	size_t n;
+	char dir[4096];
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/profiles", tu_srcdir());
+	setenv("SSDLAB_PROFILES", dir, 1);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct profile *p = NULL;
+		struct ydoc_error e;
+		struct json_object *j;
+		char buf[4096];
+		int ret = profile_load(names[i], NULL, 0, &p, &e);
+
+		if (ret)
+			fail_msg("%s: %s", names[i], ydoc_error_format(&e, buf, sizeof(buf)));
+		assert_string_equal(p->name, names[i]);
+		assert_true(strlen(p->description) > 10);
+		assert_true(p->text_len > 0);
+		/* Only readonly leaves the target's data alone. */
+		assert_true(p->destructive == (strcmp(names[i], "readonly") != 0));
+		assert_true(profile_writes(p) == p->destructive);
+		j = profile_to_json(p);
+		assert_non_null(j);
+		assert_non_null(json_object_to_json_string(j));
+		json_object_put(j);
+		assert_non_null(strstr(profile_summary(p, buf, sizeof(buf)), names[i]));
+		if (!strcmp(names[i], "snia-iops")) {
+			struct profile_cell *cells;
+			size_t nc;
+
+			assert_int_equal(profile_rounds_cells(p->phases.v[2].data, &cells, &nc), 0);
+			assert_int_equal(nc, 56);
+			free(cells);
+		}
+		profile_free(p);
+	}
+	assert_int_equal(profile_list_bundled(&list, &n), 0);
+	assert_true(n >= 7);
+	for (size_t i = 0; i < n; i++) {
+		assert_null(strstr(list[i].description, "(invalid"));
+		if (i)
+			assert_true(strcmp(list[i - 1].name, list[i].name) < 0);
+	}
+	free(list);
+	{
+		struct profile *p;
+		struct ydoc_error e;
+		char path[256];
+
+		assert_int_equal(profile_load("no-such-profile", NULL, 0, &p, &e), -ENOENT);
+		assert_non_null(strstr(e.msg, "no bundled profile"));
+		assert_int_equal(profile_find("./nope.yaml", path, sizeof(path), &e), -ENOENT);
+	}
+}
+
+static void test_registry(void **state)
+{
+	static const char *const kinds[] = {"purge", "precondition", "write_until", "rounds",
+					    "idle",  "trim",	     "repeat"};
+	size_t i;
+
+	(void)state;
+	for (i = 0; phase_kind_at(i); i++) {
+		const struct phase_kind *k = phase_kind_at(i);
+
+		assert_non_null(k->parse);
+		assert_non_null(k->destructive);
+		assert_non_null(k->to_json);
+		assert_non_null(k->describe);
+		assert_ptr_equal(phase_kind_find(k->name), k);
+	}
+	assert_int_equal(i, sizeof(kinds) / sizeof(kinds[0]));
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		assert_non_null(phase_kind_find(kinds[i]));
+	assert_null(phase_kind_find("variants"));
+}
+
+static void test_repeat_bytes(void **state)
+{
+	const char *text = HDR "  - repeat:\n"
+			       "      count: 3\n"
+			       "      phases:\n"
+			       "        - precondition: {amount: 1g}\n"
+			       "        - repeat: {count: 2, phases: [precondition: {amount: 0.5x}]}\n"
+			       "  - write_until: {amount: 1h}\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+	uint64_t b = 0;
+
+	(void)state;
+	/* 3 x (1 GiB + 2 x 0.5 x 4 GiB) = 15 GiB, plus a time-bound phase. */
+	assert_int_equal(profile_bytes_written(p, 4ull << 30, &b), -ENODATA);
+	assert_true(b == 15ull << 30);
+	profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bad_profiles),
+		cmocka_unit_test(test_snia_plan),
+		cmocka_unit_test(test_order_inner_outer),
+		cmocka_unit_test(test_workload_keys),
+		cmocka_unit_test(test_sequential_resolve),
+		cmocka_unit_test(test_defaults_and_convention),
+		cmocka_unit_test(test_readonly_not_destructive),
+		cmocka_unit_test(test_set),
+		cmocka_unit_test(test_bundled),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_repeat_bytes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
