@@ -754,7 +754,7 @@ static const char *fmt(double v, int decimals, char *buf, size_t len)
 void analyze_print_headline(struct json_object *summary, FILE *f)
 {
 	struct json_object *arr, *x, *flags;
-	char a[48], b[48], c[48], d[48];
+	char a[48], b[48], c[48], d[48], e[48];
 
 	if (json_object_object_get_ex(summary, "steady_state", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
@@ -779,8 +779,8 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 					    sizeof(c)),
 					fmt(100 * num_or_nan(s, "slope_excursion") / avg, 1, d,
 					    sizeof(d)),
-					fmt(100 * num_or_nan(s, "allowed_slope_excursion") / avg, 0, a,
-					    sizeof(a)));
+					fmt(100 * num_or_nan(s, "allowed_slope_excursion") / avg, 0, e,
+					    sizeof(e)));
 			fputc('\n', f);
 		}
 	if (json_object_object_get_ex(summary, "cells", &arr)) {

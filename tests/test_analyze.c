@@ -354,7 +354,8 @@ static void test_headline(void **state)
 	mem = open_memstream(&buf, &len);
 	analyze_print_headline(s, mem);
 	fclose(mem);
-	assert_non_null(strstr(buf, "phase 1 bs=4k write_iops: reached, rounds 3-7, average 100.0"));
+	assert_non_null(strstr(buf, "phase 1 bs=4k write_iops: reached, rounds 3-7, average 100.0, "
+				    "data excursion 4.0% (max 20%), slope excursion 1.2% (max 10%)"));
 	assert_non_null(strstr(buf, "write amplification, phase 1: 2.500"));
 	assert_non_null(strstr(buf, "write amplification, whole run: 2.200"));
 	assert_non_null(strstr(buf, "FLAG: steady state not reached in 1 tracked series"));
