@@ -196,7 +196,7 @@ int cmd_resume(int argc, char **argv)
 		code = EXIT_FAILED;
 		goto out;
 	}
-	if (rr.torn_last && !cr.quiet)
+	if (rr.torn_last) /* even with --quiet: the user should know a crash cut a line */
 		fprintf(stderr, "ssdlab resume: dropped a torn last record line (%llu bytes)\n",
 			(unsigned long long)rr.torn_bytes);
 	if (!cr.quiet)

@@ -479,6 +479,8 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 	r->prog.round = round;
 	r->prog.cell = cell;
 	r->prog.bytes_written = r->bytes_written;
+	r->prog.iops = 0;
+	r->prog.eta_ns = 0;
 	if (r->o.progress)
 		r->o.progress(&r->prog, r->o.arg);
 }

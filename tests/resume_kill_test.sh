@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# resume_kill_test: a run killed at any point continues with `ssdlab resume` to the same set of
+# records as an uninterrupted run, none twice (issue 3, "Crash safety and resume").
+#
+# A small multi-phase profile with fixed round counts and a fixed seed runs once uninterrupted
+# (the reference), then again killed with SIGKILL at named points through the runner's test
+# hook SSDLAB_DEBUG_FAULT (runner.h): during a cell, after a measurement but before its record,
+# right after a record, half-way through writing a record (a torn last line), at a phase
+# boundary; twice in a row; at random delays with a real `kill -9`; and with SIGINT, which must
+# exit 130 and print the resume command, which is then run as printed. After each resume the
+# record keys (phase, repeat, round, cell, kind) must equal the reference's, with no duplicate,
+# every line complete, and `ssdlab analyze` must reproduce summary.json.
+#
+# Targets: a file in a temp dir (always) and the virtual SSD when the build has it; on the
+# virtual SSD the replay is exact, so every record's figures must equal the reference's too.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/run_lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to read the records"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-resume-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+cat >"$tmp/p.yaml" <<'EOF'
+name: resume-kill
+description: precondition, 3 fixed rounds of 4 cells, idle, 2 x (trim, 2 rounds)
+destructive: true
+defaults: {seed: 7}
+phases:
+  - precondition: {rw: write, bs: 128k, amount: 1x, queue: {threads: 1, depth: 8}}
+  - rounds:
+      cells:
+        rwmix_read: [100, 0]
+        bs: [4k, 64k]
+        order: [rwmix_read, bs]
+      cell_time: 200ms
+      queue: {threads: 1, depth: 8}
+      count: 3
+  - idle: {time: 100ms}
+  - repeat:
+      count: 2
+      phases:
+        - trim: {range: 0-50%}
+        - rounds: {rw: randwrite, bs: 4k, cell_time: 100ms, queue: {threads: 1, depth: 4}, count: 2}
+EOF
+
+# run NAME TARGET [ENV...]: a fresh run into $tmp/NAME; prints the exit code.
+run() {
+	local name=$1 target=$2
+	shift 2
+	env "$@" "$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" \
+		--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err"
+	echo $?
+}
+
+resume() {
+	local name=$1 target=$2
+	shift 2
+	env "$@" "$SSDLAB" resume "$tmp/$name" --yes-destroy="$target" --quiet \
+		>>"$tmp/$name.out" 2>>"$tmp/$name.err"
+	echo $?
+}
+
+# figures DIR: key and I/O figures of each record (the virtual SSD replays exactly).
+figures() {
+	python3 - "$1/records.jsonl" <<'EOF'
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["kind"] in ("cell", "precondition", "write_until"):
+        print(r["phase"], r["repeat"], r["round"], r["cell"], r["total"]["ios"], r["elapsed_ns"])
+EOF
+}
+
+finish() { # finish NAME TARGET WHAT REF: resume until done, then compare with the reference
+	local name=$1 target=$2 what=$3 ref=$4 rc
+	rc=$(resume "$name" "$target")
+	if [ "$rc" != 0 ]; then
+		fail "$what: resume exit $rc"
+		sed 's/^/  /' "$tmp/$name.err" >&2
+		return
+	fi
+	grep -q "resume-1" "$tmp/$name/records.jsonl" || fail "$what: no resume record"
+	check_keys "$tmp/$name" "$tmp/$ref" "$what"
+	check_analyze "$tmp/$name" "$what"
+	grep -q '"resumed"' "$tmp/$name/summary.json" || fail "$what: the summary does not flag the resume"
+	if [ "$virt" = 1 ] && ! diff <(figures "$tmp/$ref" | sort) <(figures "$tmp/$name" | sort) >/dev/null; then
+		fail "$what: the virtual SSD's figures after resume differ from the uninterrupted run"
+	fi
+}
+
+targets=("$tmp/t.img")
+truncate -s 16M "$tmp/t.img"
+sim_available "$tmp/p.yaml" && targets+=("sim:client-tlc")
+
+for target in "${targets[@]}"; do
+	case $target in sim:*) virt=1 tag=sim ;; *) virt=0 tag=file ;; esac
+	ref=$tag-ref
+	rc=$(run "$ref" "$target")
+	if [ "$rc" != 0 ]; then
+		fail "$tag: the uninterrupted run failed with exit $rc"
+		sed 's/^/  /' "$tmp/$ref.err" >&2
+		continue
+	fi
+	n=$(keys "$tmp/$ref" | wc -l)
+	[ "$n" = 20 ] || fail "$tag: the reference run has $n records, expected 1 + 12 + 1 + 2 x 3 = 20"
+
+	# Named kill points, spread over the phases (record 1 is the precondition, 2-13 the
+	# rounds, 14 the idle, 15-20 the repeat; snapshot 4 is the start of the rounds phase).
+	for point in cell:1 cell:7 before-record:5 after-record:5 after-record:14 torn:10 \
+		boundary:4 cell:17; do
+		name=$tag-${point/:/-}
+		rc=$(run "$name" "$target" SSDLAB_DEBUG_FAULT="$point")
+		[ "$rc" = 137 ] || fail "$tag $point: expected death by SIGKILL (137), got $rc"
+		if [ "${point%%:*}" = torn ]; then
+			[ -n "$(tail -c1 "$tmp/$name/records.jsonl")" ] ||
+				fail "$tag $point: the last line is not torn"
+			finish "$name" "$target" "$tag $point" "$ref"
+			grep -q "dropped a torn last record line" "$tmp/$name.err" ||
+				fail "$tag $point: resume did not report the torn line"
+			continue
+		fi
+		finish "$name" "$target" "$tag $point" "$ref"
+	done
+
+	# Killed twice: once in the run, once more in the first resume.
+	name=$tag-twice
+	rc=$(run "$name" "$target" SSDLAB_DEBUG_FAULT=cell:3)
+	[ "$rc" = 137 ] || fail "$tag twice: run exit $rc"
+	rc=$(resume "$name" "$target" SSDLAB_DEBUG_FAULT=after-record:4)
+	[ "$rc" = 137 ] || fail "$tag twice: first resume exit $rc"
+	finish "$name" "$target" "$tag twice" "$ref"
+	grep -q "resume-2" "$tmp/$name/records.jsonl" || fail "$tag twice: no second resume record"
+
+	# A real kill -9 at random moments (a fixed seed for the delays: reproducible failures).
+	RANDOM=42
+	for i in 1 2; do
+		name=$tag-kill9-$i
+		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" \
+			--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
+		pid=$!
+		sleep "0.$((RANDOM % 9 + 1))"
+		kill -9 "$pid" 2>/dev/null
+		wait "$pid" 2>/dev/null
+		[ -f "$tmp/$name/manifest.json" ] || {
+			echo "note: $tag kill9-$i killed before the manifest existed; nothing to resume"
+			continue
+		}
+		finish "$name" "$target" "$tag kill -9 #$i" "$ref"
+	done
+
+	# SIGINT: a safe stop, exit 130, and a resume command that works as printed.
+	name=$tag-sigint
+	"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --yes-destroy="$target" \
+		--quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	pid=$!
+	for _ in $(seq 100); do
+		[ -f "$tmp/$name/records.jsonl" ] && [ "$(wc -l <"$tmp/$name/records.jsonl")" -ge 3 ] && break
+		sleep 0.05
+	done
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 130 ] || fail "$tag SIGINT: exit $rc, expected 130"
+	cmd=$(sed -n 's/^resume with: //p' "$tmp/$name.err")
+	case $cmd in
+	"ssdlab resume $tmp/$name --yes-destroy=$target" | "ssdlab resume $tmp/$name '--yes-destroy=$target'") ;;
+	*) fail "$tag SIGINT: unexpected resume command '$cmd'" ;;
+	esac
+	if [ -n "$cmd" ]; then
+		eval "\"\$SSDLAB\" ${cmd#ssdlab }" --quiet >>"$tmp/$name.out" 2>>"$tmp/$name.err" ||
+			fail "$tag SIGINT: the printed resume command failed"
+		check_keys "$tmp/$name" "$tmp/$ref" "$tag SIGINT"
+	fi
+done
+
+[ "$fails" = 0 ] || {
+	echo "$fails failure(s)" >&2
+	exit 1
+}
+echo "ok: resume after kills at named points, twice, at random moments and after SIGINT"

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+# run_lib.sh: helpers shared by the runner's shell tests (run_sim_test.sh, run_loop_test.sh,
+# resume_kill_test.sh), sourced, not run. They read results directories with python3's json
+# module, independently of ssdlab's own reader, so that a bug there cannot hide itself.
+
+: "${SSDLAB:?SSDLAB must point at the ssdlab binary (meson sets it)}"
+
+fails=0
+
+fail() {
+	echo "FAIL: $*" >&2
+	fails=$((fails + 1))
+}
+
+skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+# keys DIR: the record keys (phase repeat round cell kind), one per line in file order, without
+# the resume records (they mark a resume, they are not measurements).
+keys() {
+	python3 - "$1/records.jsonl" <<'EOF'
+import json, sys
+with open(sys.argv[1]) as f:
+    for line in f:
+        r = json.loads(line)
+        if r["kind"] != "resume":
+            print(r["phase"], r["repeat"], r["round"], r["cell"] or "-", r["kind"])
+EOF
+}
+
+# check_keys DIR REFDIR WHAT: the same set of keys as the reference run, none twice.
+check_keys() {
+	local dups
+	if ! diff <(keys "$2" | sort) <(keys "$1" | sort) >"$1.keydiff"; then
+		fail "$3: record keys differ from the uninterrupted run (see $1.keydiff):"
+		head -20 "$1.keydiff" >&2
+	fi
+	dups=$(keys "$1" | sort | uniq -d)
+	[ -z "$dups" ] || fail "$3: duplicate records: $dups"
+	# Every line of records.jsonl must be complete JSON (the torn line was dropped).
+	python3 -c 'import json,sys; [json.loads(l) for l in open(sys.argv[1])]' \
+		"$1/records.jsonl" || fail "$3: records.jsonl has a corrupt line"
+}
+
+# check_analyze DIR WHAT: `ssdlab analyze` reproduces summary.json byte for byte.
+check_analyze() {
+	cp "$1/summary.json" "$1/summary.run.json" || {
+		fail "$2: no summary.json"
+		return
+	}
+	"$SSDLAB" analyze "$1" >/dev/null || fail "$2: ssdlab analyze failed"
+	cmp -s "$1/summary.json" "$1/summary.run.json" ||
+		fail "$2: analyze does not reproduce summary.json byte for byte"
+}
+
+# sim_available: the build has the virtual SSD and its default model.
+sim_available() {
+	"$SSDLAB" plan "$1" --target sim:client-tlc >/dev/null 2>&1
+}
