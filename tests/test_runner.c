@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_runner: the runner's state machine (runner.h) on real targets: a regular file in a temp
+ * dir (always) and the virtual SSD (when the build has it).
+ *
+ *   - a fresh run walks the steps in the documented order: the expected keys are written out
+ *     below, phase numbers depth first through a repeat;
+ *   - resume from EVERY prefix of the reference records (what a crash after k records leaves):
+ *     the final key sequence equals the uninterrupted one, each key once, exactly one resume
+ *     record, and the interrupted round is re-run (counts written out per prefix);
+ *   - the stop flag, raised before the walk or at the start of a step, stops with -EINTR and
+ *     keeps exactly the finished records;
+ *   - records of another plan are refused; the manifest declares steady-state tracks;
+ *   - step seeds are a function of (run seed, key) only.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "jsonnum.h"
+#include "profile.h"
+#include "results.h"
+#include "runner.h"
+#include "target.h"
+#include "testutil.h"
+
+/* 1 precondition, 2 rounds x 2 cells, idle, repeat 2 x (trim, 1 round of 1 cell). */
+static const char profile_text[] =
+	"name: runner-test\n"
+	"description: state machine test\n"
+	"destructive: true\n"
+	"defaults: {seed: 3}\n"
+	"phases:\n"
+	"  - precondition: {rw: write, bs: 128k, amount: 1x, queue: {threads: 1, depth: 4}}\n"
+	"  - rounds:\n"
+	"      cells: {bs: [4k, 64k], order: [bs]}\n"
+	"      rw: randwrite\n"
+	"      cell_time: 20ms\n"
+	"      queue: {threads: 1, depth: 4}\n"
+	"      count: 2\n"
+	"  - idle: {time: 10ms}\n"
+	"  - repeat:\n"
+	"      count: 2\n"
+	"      phases:\n"
+	"        - trim: {range: 0-50%}\n"
+	"        - rounds: {rw: randread, bs: 4k, cell_time: 20ms, count: 1}\n";
+
+/* The walk, written out: phase numbers are depth first (the repeat is 3, its body 4 and 5). */
+static const char *const expected_keys[] = {
+	"phase=0,repeat=0,round=0,cell=,kind=precondition",
+	"phase=1,repeat=0,round=1,cell=bs=4k,kind=cell",
+	"phase=1,repeat=0,round=1,cell=bs=64k,kind=cell",
+	"phase=1,repeat=0,round=2,cell=bs=4k,kind=cell",
+	"phase=1,repeat=0,round=2,cell=bs=64k,kind=cell",
+	"phase=2,repeat=0,round=0,cell=,kind=idle",
+	"phase=4,repeat=0,round=0,cell=,kind=trim",
+	"phase=5,repeat=0,round=1,cell=all,kind=cell",
+	"phase=4,repeat=1,round=0,cell=,kind=trim",
+	"phase=5,repeat=1,round=1,cell=all,kind=cell",
+};
+#define NKEYS (sizeof(expected_keys) / sizeof(expected_keys[0]))
+
+/* Cells re-run (executed, not recorded again) when resuming after k records: only a round cut
+ * in the middle has some (k = 2: round 1 had its first cell; k = 4: round 2 had its first). */
+static const size_t expected_rerun[NKEYS + 1] = {0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
+
+struct fixture {
+	char *tmp;
+	char target[4096];
+	bool virt;
+	struct profile *p;
+	struct target *t;
+	char ref[4096]; /* the uninterrupted run */
+};
+
+static int open_target(struct fixture *f)
+{
+	struct target_open_opts to = {.writable = true, .seed = 3};
+	char err[512];
+
+	return target_open(f->target, &to, &f->t, err, sizeof(err));
+}
+
+/* A new results dir with the manifest, optionally the first k lines of the reference records. */
+static struct results *new_dir(struct fixture *f, const char *name, long k,
+			       const struct runner_opts *o)
+{
+	struct json_object *m;
+	struct results *res = NULL;
+	char dir[4200];
+
+	snprintf(dir, sizeof(dir), "%s/%s", f->tmp, name);
+	assert_int_equal(results_create(dir, &res), 0);
+	m = runner_manifest_new(f->p, f->target, f->t, o);
+	assert_non_null(m);
+	assert_int_equal(results_write_manifest(res, m), 0);
+	json_object_put(m);
+	if (k >= 0) {
+		char src[4200], dst[4300], line[65536];
+		FILE *in, *out;
+
+		results_close(res);
+		snprintf(src, sizeof(src), "%s/records.jsonl", f->ref);
+		snprintf(dst, sizeof(dst), "%s/records.jsonl", dir);
+		in = fopen(src, "r");
+		out = fopen(dst, "w");
+		assert_non_null(in);
+		assert_non_null(out);
+		for (long i = 0; i < k && fgets(line, sizeof(line), in); i++)
+			fputs(line, out);
+		fclose(in);
+		fclose(out);
+		return NULL; /* the caller reopens it with results_open */
+	}
+	return res;
+}
+
+/* The keys of dir's records (resume records apart), in file order; returns how many. */
+static size_t read_keys(const char *dir, char keys[][256], size_t max, size_t *nresume)
+{
+	struct results_records rr = {0};
+	size_t n = 0;
+
+	assert_int_equal(results_read_records(dir, &rr), 0);
+	assert_false(rr.torn_last);
+	*nresume = 0;
+	for (size_t i = 0; i < rr.n; i++) {
+		struct json_object *k;
+
+		assert_true(json_object_object_get_ex(rr.rec[i], "kind", &k));
+		if (!strcmp(json_object_get_string(k), "resume")) {
+			(*nresume)++;
+			continue;
+		}
+		assert_true(n < max);
+		assert_int_equal(results_record_key(rr.rec[i], keys[n], 256), 0);
+		n++;
+	}
+	results_records_release(&rr);
+	return n;
+}
+
+static void assert_expected_keys(const char *dir)
+{
+	char keys[64][256];
+	size_t nres, n = read_keys(dir, keys, 64, &nres);
+
+	assert_int_equal(n, NKEYS);
+	for (size_t i = 0; i < n; i++)
+		assert_string_equal(keys[i], expected_keys[i]);
+}
+
+static int setup_common(void **state, bool sim)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	struct ydoc_error yerr;
+	struct runner_opts o = {.seed = 3};
+	struct results *res;
+	struct runner *r = NULL;
+	char err[512] = "";
+	FILE *fp;
+
+	assert_non_null(f);
+	f->tmp = tu_mkdtemp("runner");
+	assert_non_null(f->tmp);
+	if (sim) {
+		snprintf(f->target, sizeof(f->target), "sim:client-tlc");
+	} else {
+		snprintf(f->target, sizeof(f->target), "%s/t.img", f->tmp);
+		fp = fopen(f->target, "w");
+		assert_non_null(fp);
+		assert_int_equal(ftruncate(fileno(fp), 4 << 20), 0);
+		fclose(fp);
+	}
+	if (open_target(f)) {
+		tu_rmtree(f->tmp);
+		free(f->tmp);
+		free(f);
+		if (sim) {
+			*state = NULL;
+			return 0; /* no virtual SSD in this build: its tests skip */
+		}
+		fail_msg("cannot open a file target in %s", f->target);
+	}
+	f->virt = target_caps(f->t) & TARGET_CAP_VIRTUAL_TIME;
+	memset(&yerr, 0, sizeof(yerr));
+	assert_int_equal(profile_parse_string(profile_text, strlen(profile_text), "runner-test",
+					      NULL, 0, &f->p, &yerr),
+			 0);
+	res = new_dir(f, "ref", -1, &o);
+	assert_int_equal(runner_new(f->p, f->t, res, &o, NULL, false, &r, err, sizeof(err)), 0);
+	assert_int_equal(runner_execute(r, err, sizeof(err)), 0);
+	assert_int_equal(runner_get_state(r), RUNNER_DONE);
+	runner_free(r);
+	results_close(res);
+	snprintf(f->ref, sizeof(f->ref), "%s/ref", f->tmp);
+	*state = f;
+	return 0;
+}
+
+static int setup_file(void **state)
+{
+	return setup_common(state, false);
+}
+
+static int setup_sim(void **state)
+{
+	return setup_common(state, true);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	if (!f)
+		return 0;
+	target_close(f->t);
+	profile_free(f->p);
+	tu_rmtree(f->tmp);
+	free(f->tmp);
+	free(f);
+	return 0;
+}
+
+static void test_step_seed(void **state)
+{
+	(void)state;
+	assert_int_equal(runner_step_seed(1, "phase=1"), runner_step_seed(1, "phase=1"));
+	assert_int_not_equal(runner_step_seed(1, "phase=1"), runner_step_seed(1, "phase=2"));
+	assert_int_not_equal(runner_step_seed(1, "phase=1"), runner_step_seed(2, "phase=1"));
+	assert_int_not_equal(runner_step_seed(0, ""), 0);
+}
+
+static void test_fresh_run(void **state)
+{
+	struct fixture *f = *state;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	assert_expected_keys(f->ref);
+}
+
+/* A crash after k records, for every k: resume completes the same walk. */
+static void test_resume_every_prefix(void **state)
+{
+	struct fixture *f = *state;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	for (long k = 0; k <= (long)NKEYS; k++) {
+		struct results_records rr = {0};
+		struct runner_opts o = {.seed = 3};
+		struct results *res = NULL;
+		struct runner *r = NULL;
+		char name[32], dir[4200], err[512] = "";
+		char keys[64][256];
+		size_t recorded, replayed, rerun, nres;
+
+		snprintf(name, sizeof(name), "prefix-%ld", k);
+		snprintf(dir, sizeof(dir), "%s/%s", f->tmp, name);
+		new_dir(f, name, k, &o);
+		assert_int_equal(results_open(dir, &res, &rr), 0);
+		assert_int_equal(rr.n, (size_t)k);
+		assert_int_equal(runner_new(f->p, f->t, res, &o, &rr, true, &r, err, sizeof(err)), 0);
+		assert_int_equal(runner_execute(r, err, sizeof(err)), 0);
+		assert_int_equal(runner_get_state(r), RUNNER_DONE);
+		runner_counts(r, &recorded, &replayed, &rerun);
+		assert_int_equal(recorded, NKEYS - (size_t)k);
+		assert_int_equal(rerun, expected_rerun[k]);
+		assert_int_equal(replayed, (size_t)k - expected_rerun[k]);
+		runner_free(r);
+		results_records_release(&rr);
+		results_close(res);
+
+		assert_int_equal(read_keys(dir, keys, 64, &nres), NKEYS);
+		assert_int_equal(nres, k < (long)NKEYS ? 1 : 0);
+		assert_expected_keys(dir);
+	}
+}
+
+struct stop_at {
+	volatile sig_atomic_t flag;
+	int steps_seen, stop_at_step;
+	int last_phase;
+	unsigned last_round;
+	const char *last_cell;
+};
+
+/* Raises the flag when the N-th step starts (a progress call with a new step). */
+static void stop_progress(const struct runner_progress *p, void *arg)
+{
+	struct stop_at *s = arg;
+
+	if (p->phase != s->last_phase || p->round != s->last_round || p->cell != s->last_cell) {
+		s->last_phase = p->phase;
+		s->last_round = p->round;
+		s->last_cell = p->cell;
+		if (++s->steps_seen == s->stop_at_step)
+			s->flag = 1;
+	}
+}
+
+static void test_stop_flag(void **state)
+{
+	struct fixture *f = *state;
+	/* Stop before anything (0), at the start of the 3rd step, at the idle (6th). */
+	static const int stops[] = {0, 3, 6};
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		struct stop_at s = {.stop_at_step = stops[i], .last_phase = -1};
+		struct runner_opts o = {.seed = 3, .stop = &s.flag};
+		struct results *res;
+		struct runner *r = NULL;
+		char name[32], dir[4200], err[512] = "";
+		struct results_records rr = {0};
+
+		if (!stops[i])
+			s.flag = 1;
+		else
+			o.progress = stop_progress, o.arg = &s;
+		snprintf(name, sizeof(name), "stop-%d", stops[i]);
+		snprintf(dir, sizeof(dir), "%s/%s", f->tmp, name);
+		res = new_dir(f, name, -1, &o);
+		assert_int_equal(runner_new(f->p, f->t, res, &o, NULL, false, &r, err, sizeof(err)),
+				 0);
+		assert_int_equal(runner_execute(r, err, sizeof(err)), -EINTR);
+		assert_int_equal(runner_get_state(r), RUNNER_STOPPED);
+		runner_free(r);
+		results_close(res);
+		assert_int_equal(results_read_records(dir, &rr), 0);
+		/* Exactly the steps before the one that saw the flag. */
+		assert_int_equal(rr.n, stops[i] ? (size_t)stops[i] - 1 : 0);
+		results_records_release(&rr);
+	}
+}
+
+static void test_foreign_records(void **state)
+{
+	struct fixture *f = *state;
+	struct results_records rr = {0};
+	struct runner_opts o = {.seed = 3};
+	struct results *res = NULL;
+	struct runner *r = NULL;
+	char dir[4200], path[4300], err[512] = "";
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/foreign", f->tmp);
+	new_dir(f, "foreign", 0, &o);
+	snprintf(path, sizeof(path), "%s/records.jsonl", dir);
+	assert_int_equal(tu_write_file(path, "{\"schema\":1,\"kind\":\"cell\",\"phase\":9,"
+					     "\"phase_kind\":\"rounds\",\"repeat\":0,\"round\":1,"
+					     "\"cell\":\"bs=1m\"}\n"),
+			 0);
+	assert_int_equal(results_open(dir, &res, &rr), 0);
+	assert_int_equal(runner_new(f->p, f->t, res, &o, &rr, true, &r, err, sizeof(err)), 0);
+	assert_int_equal(runner_execute(r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "does not fit the plan"));
+	assert_int_equal(runner_get_state(r), RUNNER_FAILED);
+	runner_free(r);
+	results_records_release(&rr);
+	results_close(res);
+}
+
+static void test_manifest_tracks(void **state)
+{
+	static const char text[] = "name: ss\n"
+				   "destructive: true\n"
+				   "phases:\n"
+				   "  - repeat:\n"
+				   "      count: 2\n"
+				   "      phases:\n"
+				   "        - idle: {time: 1s}\n"
+				   "        - rounds: {rw: randwrite, bs: 4k, cell_time: 1s,\n"
+				   "                   steady_state: {track: {metric: iops}}}\n";
+	struct fixture *f = *state;
+	struct profile *p = NULL;
+	struct ydoc_error yerr;
+	struct json_object *m, *ss, *x;
+	struct runner_opts o = {.seed = 5, .time_scale = 0.5};
+	double v;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	memset(&yerr, 0, sizeof(yerr));
+	assert_int_equal(profile_parse_string(text, strlen(text), "ss", NULL, 0, &p, &yerr), 0);
+	m = runner_manifest_new(p, f->target, f->t, &o);
+	assert_non_null(m);
+	assert_true(json_object_object_get_ex(m, "steady_state", &ss));
+	assert_int_equal(json_object_array_length(ss), 2); /* one per repeat iteration */
+	for (size_t i = 0; i < 2; i++) {
+		x = json_object_array_get_idx(ss, i);
+		assert_int_equal(json_object_get_int(json_object_object_get(x, "phase")), 2);
+		assert_int_equal(json_object_get_int(json_object_object_get(x, "repeat")), (int)i);
+	}
+	assert_true(json_object_object_get_ex(m, "time_scale", &x));
+	assert_int_equal(jsonnum_get(x, "user", &v), 0);
+	assert_true(v == 0.5);
+	assert_int_equal(jsonnum_get(x, "effective", &v), 0);
+	assert_true(v == 0.5 * target_info(f->t)->time_scale);
+	json_object_put(m);
+	profile_free(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest file_tests[] = {
+		cmocka_unit_test(test_step_seed),
+		cmocka_unit_test(test_fresh_run),
+		cmocka_unit_test(test_resume_every_prefix),
+		cmocka_unit_test(test_stop_flag),
+		cmocka_unit_test(test_foreign_records),
+		cmocka_unit_test(test_manifest_tracks),
+	};
+	const struct CMUnitTest sim_tests[] = {
+		cmocka_unit_test(test_fresh_run),
+		cmocka_unit_test(test_resume_every_prefix),
+		cmocka_unit_test(test_stop_flag),
+	};
+	int rc = cmocka_run_group_tests_name("runner on a file", file_tests, setup_file, teardown);
+
+	return rc | cmocka_run_group_tests_name("runner on the virtual SSD", sim_tests, setup_sim,
+						teardown);
+}
