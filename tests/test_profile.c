@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
@@ -624,6 +625,87 @@ static void test_repeat_bytes(void **state)
 	profile_free(p);
 }
 
+/* Every ```yaml example in docs/profiles.md is a valid profile. */
+static void test_doc_examples(void **state)
+{
+	char path[4096], *text = NULL, *p;
+	struct ydoc *doc;
+	struct ydoc_error e;
+	size_t len, n = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/docs/profiles.md", tu_srcdir());
+	/* ydoc reads any text file; the tree itself is not used. */
+	if (ydoc_parse_file(path, &doc, &text, &len, &e) == 0)
+		ydoc_free(doc);
+	if (!text) {
+		FILE *f = fopen(path, "r");
+
+		if (!f)
+			skip();
+		text = calloc(1, 1 << 20);
+		assert_non_null(text);
+		len = fread(text, 1, (1 << 20) - 1, f);
+		fclose(f);
+	}
+	for (p = strstr(text, "```yaml\n"); p; p = strstr(p, "```yaml\n")) {
+		char *start = p + 8, *end = strstr(start, "```");
+		struct profile *prof;
+		char buf[800];
+
+		assert_non_null(end);
+		if (profile_parse_string(start, (size_t)(end - start), "docs/profiles.md", NULL, 0,
+					 &prof, &e))
+			fail_msg("example %zu: %s", n, ydoc_error_format(&e, buf, sizeof(buf)));
+		profile_free(prof);
+		n++;
+		p = end + 3;
+	}
+	assert_true(n >= 4);
+	free(text);
+}
+
+/* `ssdlab check` prints file:line:col: message and exits 2; a valid profile exits 0. */
+static void test_cli_check(void **state)
+{
+	const char *exe = getenv("SSDLAB");
+	char *dir, path[512], cmd[2048], out[1024] = "";
+	FILE *f;
+	int status;
+	size_t got;
+
+	(void)state;
+	if (!exe || !*exe)
+		skip(); /* run outside meson: no binary to call */
+	dir = tu_mkdtemp("check");
+	assert_non_null(dir);
+	snprintf(path, sizeof(path), "%s/bad.yaml", dir);
+	assert_int_equal(tu_write_file(path, "name: b\nphases:\n  - idle: {time: fast}\n"), 0);
+	snprintf(cmd, sizeof(cmd), "'%s' check '%s' 2>&1", exe, path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	got = fread(out, 1, sizeof(out) - 1, f);
+	out[got] = '\0';
+	status = pclose(f);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 2);
+	snprintf(cmd, sizeof(cmd), "%s:3:18: expected a duration such as 60s, 5m or 24h, got 'fast'\n",
+		 path);
+	assert_string_equal(out, cmd);
+	snprintf(cmd, sizeof(cmd), "SSDLAB_PROFILES='%s/profiles' '%s' check smoke >/dev/null 2>&1",
+		 tu_srcdir(), exe);
+	status = system(cmd);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	snprintf(cmd, sizeof(cmd),
+		 "SSDLAB_PROFILES='%s/profiles' '%s' check smoke --set phases.9.idle.time=1s "
+		 ">/dev/null 2>&1",
+		 tu_srcdir(), exe);
+	status = system(cmd);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	tu_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -638,6 +720,8 @@ int main(void)
 		cmocka_unit_test(test_bundled),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_repeat_bytes),
+		cmocka_unit_test(test_doc_examples),
+		cmocka_unit_test(test_cli_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
