@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 
 #include <json-c/json.h>
 
@@ -313,16 +315,29 @@ int hostinfo_block_link(const char *root, const char *dev, struct hostinfo_link 
 
 	if (!dev || !out)
 		return -EINVAL;
-	name = strncmp(dev, "/dev/", 5) ? dev : dev + 5;
-	if (!*name || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, ".."))
-		return -EINVAL;
 	/* Work on resolved paths: sysfs is all symlinks; a fake root may be too. */
 	if (!realpath(root && *root ? root : "/", rroot))
 		return -errno;
 	if (!strcmp(rroot, "/"))
 		rroot[0] = '\0';
-	if (snprintf(path, sizeof(path), "%s/sys/class/block/%s", rroot, name) >= (int)sizeof(path))
+	name = strncmp(dev, "/dev/", 5) ? dev : dev + 5;
+	if (strchr(name, '/')) {
+		/* /dev/disk/by-id/...: the device node's numbers lead to sys/dev/block/M:m. */
+		struct stat st;
+
+		if (stat(dev, &st))
+			return -errno;
+		if (!S_ISBLK(st.st_mode))
+			return -EINVAL;
+		if (snprintf(path, sizeof(path), "%s/sys/dev/block/%u:%u", rroot, major(st.st_rdev),
+			     minor(st.st_rdev)) >= (int)sizeof(path))
+			return -ENAMETOOLONG;
+	} else if (!*name || !strcmp(name, ".") || !strcmp(name, "..")) {
+		return -EINVAL;
+	} else if (snprintf(path, sizeof(path), "%s/sys/class/block/%s", rroot, name) >=
+		   (int)sizeof(path)) {
 		return -ENAMETOOLONG;
+	}
 	if (!realpath(path, real))
 		return errno == ENOENT || errno == ENOTDIR ? -ENOENT : -errno;
 	if (snprintf(path, sizeof(path), "%s/sys/devices", rroot) >= (int)sizeof(path) ||

@@ -54,10 +54,12 @@ struct hostinfo_link {
 };
 
 /*
- * The link of block device `dev` ("sdb", "/dev/nvme0n1", "sdb1"): walks up from
- * sys/class/block/DEV through the device's parents and reports the closest PCIe function,
- * ATA port or USB device. Returns 0 (l->kind "" when nothing is known, e.g. virtio or a loop
- * device), -ENOENT when there is no such block device, -EINVAL for a bad name.
+ * The link of block device `dev` ("sdb", "/dev/nvme0n1", "sdb1", or any path of a device node
+ * such as /dev/disk/by-id/..., which is stat'ed on this host): walks up from sys/class/block/DEV
+ * (sys/dev/block/M:m) through the device's parents and reports the closest PCIe function, ATA
+ * port or USB device. Returns 0 (l->kind "" when nothing is known, e.g. virtio or a loop
+ * device), -ENOENT when there is no such block device, -EINVAL for a bad name or a path that
+ * is not a block device.
  */
 int hostinfo_block_link(const char *root, const char *dev, struct hostinfo_link *l);
 

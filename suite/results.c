@@ -31,6 +31,7 @@
 #include <json-c/json.h>
 
 #include "hist.h"
+#include "hostinfo.h"
 #include "jsonnum.h"
 #include "units.h"
 
@@ -347,8 +348,46 @@ static int read_in_dir(const char *dir, const char *name, struct json_object **o
 	return rc;
 }
 
+/* The host state and, for a block device, its link (results_write_manifest). */
+static int add_host(struct json_object *m)
+{
+	struct json_object *t, *x, *o;
+	struct hostinfo h;
+	struct hostinfo_link l;
+	const char *kind, *path;
+
+	if (!json_object_is_type(m, json_type_object))
+		return -EINVAL;
+	if (!json_object_object_get_ex(m, "host", NULL)) {
+		hostinfo_collect(NULL, &h);
+		o = hostinfo_to_json(&h);
+		if (jsonnum_add(m, "host", o) || !o)
+			return -ENOMEM;
+	}
+	if (json_object_object_get_ex(m, "link", NULL) ||
+	    !json_object_object_get_ex(m, "target", &t) ||
+	    !json_object_object_get_ex(t, "kind", &x) || !(kind = json_object_get_string(x)) ||
+	    strcmp(kind, "blockdev") || !json_object_object_get_ex(t, "path", &x) ||
+	    !(path = json_object_get_string(x)))
+		return 0;
+	/* A device we cannot place (a path outside /dev, a vanished device) has no link entry. */
+	if (hostinfo_block_link(NULL, path, &l))
+		return 0;
+	o = hostinfo_link_to_json(&l);
+	if (jsonnum_add(m, "link", o) || !o)
+		return -ENOMEM;
+	return 0;
+}
+
 int results_write_manifest(struct results *r, struct json_object *manifest)
 {
+	int rc;
+
+	if (!r || !manifest)
+		return -EINVAL;
+	rc = add_host(manifest);
+	if (rc)
+		return rc;
 	return write_in_dir(r->path, MANIFEST_FILE, manifest);
 }
 

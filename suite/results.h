@@ -104,7 +104,12 @@ int results_write_json_file(const char *path, struct json_object *o);
 /* Reads a JSON file (any top-level type); -EBADMSG when it does not parse. *out is owned. */
 int results_read_json_file(const char *path, struct json_object **out);
 
-/* manifest.json: written first, before any measurement (see results_write_json_file). */
+/*
+ * manifest.json: written first, before any measurement (see results_write_json_file). When the
+ * manifest has no "host" key, adds the host state (hostinfo.h, read from "/"), and when it has
+ * no "link" key and its "target" is {"kind": "blockdev", "path": P}, the link of P, so that
+ * every manifest records them (docs/results-format.md).
+ */
 int results_write_manifest(struct results *r, struct json_object *manifest);
 int results_read_manifest(const char *dir, struct json_object **manifest);
 

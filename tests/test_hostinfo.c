@@ -205,7 +205,8 @@ static void test_links(void **state)
 		{"sdb", "usb", "5000", "", "", 0},
 		{"loop0", "", "", "", "", 0},
 		{"sdz", NULL, NULL, NULL, NULL, -ENOENT},
-		{"../../etc", NULL, NULL, NULL, NULL, -EINVAL},
+		{"..", NULL, NULL, NULL, NULL, -EINVAL},
+		{"/dev/null/x", NULL, NULL, NULL, NULL, -ENOTDIR},
 		{"", NULL, NULL, NULL, NULL, -EINVAL},
 	};
 	struct hostinfo_link l;
@@ -230,6 +231,7 @@ static void test_links(void **state)
 
 static void test_real_host(void **state)
 {
+	struct hostinfo_link l;
 	struct hostinfo h;
 	struct utsname u;
 
@@ -239,6 +241,9 @@ static void test_real_host(void **state)
 	assert_string_equal(h.kernel, u.release);
 	assert_string_equal(h.hostname, u.nodename);
 	assert_true(h.cpus >= 1);
+	/* Not block devices: a character device's name, a regular file's path. */
+	assert_int_equal(hostinfo_block_link(NULL, "/dev/null", &l), -ENOENT);
+	assert_int_equal(hostinfo_block_link(NULL, "/proc/cpuinfo", &l), -EINVAL);
 }
 
 int main(void)

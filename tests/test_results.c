@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -188,6 +189,7 @@ static void test_manifest_atomic(void **state)
 	struct json_object *m, *back, *x;
 	char path[4096], tmp[4096];
 	struct stat st1, st2;
+	struct utsname u;
 	char *text;
 
 	assert_int_equal(results_create(f->run, &r), 0);
@@ -205,6 +207,12 @@ static void test_manifest_atomic(void **state)
 	assert_int_equal(results_read_manifest(f->run, &back), 0);
 	assert_true(json_object_object_get_ex(back, "schema", &x));
 	assert_int_equal(json_object_get_int(x), 1);
+	/* The host state was added, from this host. */
+	assert_int_equal(uname(&u), 0);
+	assert_true(json_object_object_get_ex(back, "host", &x));
+	assert_true(json_object_object_get_ex(x, "kernel", &x));
+	assert_string_equal(json_object_get_string(x), u.release);
+	assert_false(json_object_object_get_ex(back, "link", NULL)); /* no block device target */
 	json_object_put(back);
 
 	/* A rewrite replaces the file by rename (a new inode), never in place ... */
