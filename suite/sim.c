@@ -122,7 +122,7 @@ void sim_config_default(struct sim_config *c)
 	c->spare_factor = 0.07;
 	c->mapping_unit = 4096;
 	c->page_size = 16384;
-	c->pages_per_block = 192;
+	c->pages_per_block = 64;
 	c->channels = 2;
 	c->dies_per_channel = 2;
 	c->logical_block_size = 512;
@@ -162,13 +162,13 @@ uint64_t sim_config_physical_blocks(const struct sim_config *c)
 	return (uint64_t)ceil(phys / (double)bb - 1e-9);
 }
 
+/* GC must finish a victim before a frontier finds the pool empty: a victim's copies open at
+ * most one block per die, so the reserve is at least the dies plus two. */
 uint32_t sim_config_watermark(const struct sim_config *c)
 {
 	uint32_t min = cfg_ndies(c) + 2;
 
-	if (c->free_block_watermark)
-		return c->free_block_watermark < min ? min : c->free_block_watermark;
-	return 2 * cfg_ndies(c) + 2;
+	return c->free_block_watermark > min ? c->free_block_watermark : min;
 }
 
 /* SLC blocks hold a third of a TLC block: the same wordlines at one bit per cell. */
@@ -217,7 +217,7 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 		uint64_t nb = sim_config_physical_blocks(c);
 		uint64_t upb = (uint64_t)c->pages_per_block * (c->page_size / c->mapping_unit);
 		/* a static SLC cache is carved out of the spare and must always be there */
-		uint64_t need = sim_config_watermark(c) + 2ULL * cfg_ndies(c) +
+		uint64_t need = sim_config_watermark(c) + (c->slc.size ? 2ULL : 1ULL) * cfg_ndies(c) +
 				(c->slc.dynamic ? 0 : cfg_slc_blocks(c));
 		uint64_t units = c->user_capacity / c->mapping_unit;
 

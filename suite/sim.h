@@ -69,7 +69,7 @@ struct sim_config {
 	struct sim_timing timing;
 	enum sim_gc_policy gc_policy;
 	uint32_t gc_d;		      /* d-choices: blocks sampled */
-	uint32_t free_block_watermark; /* GC reserve in blocks; 0 = default (2 x dies + 2) */
+	uint32_t free_block_watermark; /* GC reserve in blocks; at least (and by default) dies + 2 */
 	struct {
 		bool enabled;
 		uint64_t delay; /* ns after the last host I/O, in the real drive's time */

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_sim_model: model files. Every bundled model loads and says what it represents; spare is
+ * reported both ways; a wrong model gets positioned errors; the default model has the shape the
+ * issue asks for (sequential write ~470 MB/s in the SLC cache, ~80 MB/s after it, within 10%);
+ * and scaling is checked in dimensionless terms: two sizes of the same drive write the same
+ * fraction of it in a scaled cell and reclaim the same fraction of their spare in a scaled idle.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "sim_model.h"
+#include "testutil.h"
+
+#define SEC 1000000000ULL
+
+static void test_bundled_models(void **state)
+{
+	char **names = NULL;
+	size_t n = 0;
+	bool seen[4] = {false};
+	static const char *const want[] = {"client-tlc", "idle-gc-aggressive", "no-idle-gc",
+					   "enterprise-28op"};
+
+	(void)state;
+	assert_int_equal(sim_model_names(&names, &n), 0);
+	assert_true(n >= 4);
+	for (size_t i = 0; i < n; i++) {
+		struct sim_model m;
+		struct ydoc_error e;
+		char buf[1024];
+
+		if (sim_model_load(names[i], &m, &e))
+			fail_msg("%s: %s", names[i], ydoc_error_format(&e, buf, sizeof(buf)));
+		assert_string_equal(m.name, names[i]);
+		assert_true(strlen(m.description) > 10);
+		assert_true(strlen(m.sources) > 10);
+		assert_true(m.cfg.represents >= m.cfg.user_capacity);
+		assert_true(sim_model_time_scale(&m) > 0 && sim_model_time_scale(&m) <= 1);
+		/* the two spare measures describe the same space */
+		assert_true(fabs(sim_model_op(&m) - sim_model_spare_factor(&m) / (1 - sim_model_spare_factor(&m))) < 1e-9);
+		for (size_t k = 0; k < 4; k++)
+			if (!strcmp(names[i], want[k]))
+				seen[k] = true;
+		if (i)
+			assert_true(strcmp(names[i - 1], names[i]) < 0);
+	}
+	for (size_t k = 0; k < 4; k++)
+		assert_true(seen[k]);
+	sim_model_names_free(names, n);
+}
+
+static void test_enterprise_op(void **state)
+{
+	struct sim_model m;
+	struct ydoc_error e;
+
+	(void)state;
+	assert_int_equal(sim_model_load("enterprise-28op", &m, &e), 0);
+	/* 28% OP is a spare factor of 0.219; whole blocks round it up a little */
+	assert_true(fabs(m.cfg.spare_factor - 0.28 / 1.28) < 1e-12);
+	assert_true(sim_model_op(&m) >= 0.28 && sim_model_op(&m) < 0.285);
+	assert_int_equal(m.cfg.logical_block_size, 4096);
+	assert_true(m.cfg.power_loss_protection);
+}
+
+static void test_load_by_path_and_missing(void **state)
+{
+	struct sim_model m;
+	struct ydoc_error e;
+	char *dir = tu_mkdtemp("simmodel"), path[4096];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/mine.yaml", dir);
+	assert_int_equal(tu_write_file(path, "user_capacity: 256m\nop: 10%\n"), 0);
+	assert_int_equal(sim_model_load(path, &m, &e), 0);
+	assert_string_equal(m.name, "mine");
+	assert_string_equal(m.path, path);
+	assert_false(m.cfg.idle_gc.enabled);
+	assert_int_equal(sim_model_load("no-such-model", &m, &e), -ENOENT);
+	assert_non_null(strstr(e.msg, "no such model"));
+	tu_rmtree(dir);
+	free(dir);
+}
+
+static void test_errors(void **state)
+{
+	static const struct {
+		const char *text;
+		int line, col;
+		const char *msg;
+	} cases[] = {
+		{"user_capacity: 64m\nspare_factr: 0.1\n", 2, 1, "did you mean 'spare_factor'"},
+		{"user_capacity: 64m\nspare_factor: 0.1\nop: 10%\n", 3, 1, "exactly one of"},
+		{"spare_factor: 0.1\n", 1, 1, "user_capacity"},
+		{"user_capacity: big\nspare_factor: 0.1\n", 1, 16, "expected"},
+		{"user_capacity: 64m\nspare_factor: 0.1\ngc: {policy: lru}\n", 3, 14, "lru"},
+		{"user_capacity: 64m\nspare_factor: 0.1\ngc: {policy: greedy, d: 3}\n", 3, 22, "d-choices"},
+		{"user_capacity: 64m\nspare_factor: 0.1\ntiming:\n  read: fast\n", 4, 9, "expected"},
+		{"user_capacity: 64m\nspare_factor: 0.001\n", 1, 1, "cannot run"},
+		{"user_capacity: 64m\nspare_factor: 0.1\nidle_gc: {enabled: true}\n", 3, 10, "rate"},
+		{"user_capacity: 64m\nspare_factor: 0.1\npage_size: 6k\n", 1, 1, "page_size"},
+		{"user_capacity: 64m\nspare_factor: 0.1\nrepresents: 1m\n", 3, 13, "smaller"},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct sim_model m;
+		struct ydoc_error e;
+		char buf[1024];
+
+		memset(&m, 0x5a, sizeof(m));
+		assert_int_equal(sim_model_parse(cases[i].text, strlen(cases[i].text), "m.yaml", &m, &e), -EINVAL);
+		ydoc_error_format(&e, buf, sizeof(buf));
+		printf("case %zu: %s\n", i, buf);
+		assert_string_equal(e.file, "m.yaml");
+		assert_int_equal(e.line, cases[i].line);
+		assert_int_equal(e.col, cases[i].col);
+		assert_non_null(strstr(e.msg, cases[i].msg));
+		assert_int_equal(((unsigned char *)&m)[0], 0x5a); /* untouched on failure */
+	}
+}
+
+/* Sequential 128 KiB writes at queue depth 32 from fresh, in windows of `win` bytes. */
+static void seq_rates(struct sim_ssd *s, uint64_t total, uint64_t win, double *rates, size_t *n)
+{
+	uint64_t done[32] = {0}, t = sim_now(s), o = 0;
+	unsigned inflight = 0;
+
+	*n = 0;
+	while (o < total) {
+		uint64_t w0 = t, w1 = 0;
+
+		for (uint64_t e = o + win; o < e; o += 131072) {
+			unsigned slot = inflight;
+
+			if (inflight == 32) {
+				slot = 0;
+				for (unsigned q = 1; q < 32; q++)
+					if (done[q] < done[slot])
+						slot = q;
+				t = done[slot];
+				sim_advance(s, t);
+			} else {
+				inflight++;
+			}
+			assert_int_equal(sim_write(s, o, 131072, t, &done[slot]), 0);
+			w1 = done[slot] > w1 ? done[slot] : w1;
+		}
+		rates[(*n)++] = (double)win * 1e9 / (double)(w1 - w0); /* bytes per second */
+	}
+}
+
+static void test_client_tlc_shape(void **state)
+{
+	struct sim_model m;
+	struct ydoc_error e;
+	struct sim_ssd *s;
+	double r[64];
+	size_t n;
+
+	(void)state;
+	assert_int_equal(sim_model_load("client-tlc", &m, &e), 0);
+	assert_int_equal(sim_create(&m.cfg, &s), 0);
+	seq_rates(s, 1ULL << 30, 64ULL << 20, r, &n);
+	for (size_t i = 0; i < n; i++)
+		printf("client-tlc sequential write, %3zu MiB: %.0f MB/s\n", i * 64, r[i] / 1e6);
+	/* the first windows are in the cache (470 MiB), the last ones well after it */
+	assert_true(fabs(r[1] / 470e6 - 1.0) < 0.10);
+	assert_true(fabs(r[n - 1] / 80e6 - 1.0) < 0.10);
+	sim_free(s);
+}
+
+/*
+ * Scale: the same drive modelled at two sizes. A cell of d seconds of the real drive lasts
+ * d x time_scale on a model; it must write the same fraction of the drive, and an idle interval
+ * must reclaim the same fraction of the spare.
+ */
+struct scaled {
+	double fill_per_cell;	 /* bytes written in one scaled 60 s cell / user capacity */
+	double reclaim_of_spare; /* free space gained in a scaled 1200 s idle / spare space */
+};
+
+static struct scaled run_scaled(uint64_t capacity)
+{
+	struct sim_model m;
+	struct ydoc_error e;
+	struct sim_ssd *s;
+	struct sim_counters a, b;
+	struct scaled out;
+	uint64_t done = 0, t, x = 77, units, cell, o, spare, block;
+
+	assert_int_equal(sim_model_load("client-tlc", &m, &e), 0);
+	m.cfg.user_capacity = capacity;
+	m.cfg.time_scale = (double)capacity / (double)m.cfg.represents;
+	m.cfg.slc.size = 0; /* GC alone: a dynamic cache's floor does not scale */
+	/* smaller blocks, so that the fixed GC reserve is a small part of the spare at both sizes */
+	m.cfg.pages_per_block = 24;
+	assert_int_equal(sim_create(&m.cfg, &s), 0);
+	units = capacity / 4096;
+	/* a scaled 60 s cell of sequential writes at QD1 */
+	cell = (uint64_t)(60.0 * SEC * m.cfg.time_scale);
+	t = sim_now(s);
+	for (o = 0; o < capacity && done < t + cell; o += 131072) {
+		assert_int_equal(sim_write(s, o, 131072, sim_now(s), &done), 0);
+		sim_advance(s, done);
+	}
+	out.fill_per_cell = (double)o / (double)capacity;
+	/* fill, write randomly to steady state, then rest 1200 s of the real drive's time (long
+	 * enough for many victims: idle GC works a block at a time) */
+	for (; o < capacity; o += 131072) {
+		sim_write(s, o, 131072, sim_now(s), &done);
+		sim_advance(s, done);
+	}
+	for (uint64_t i = 0; i < 2 * units; i++) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		sim_write(s, ((x >> 33) % units) * 4096, 4096, sim_now(s), &done);
+		sim_advance(s, done);
+	}
+	sim_get_counters(s, &a);
+	sim_advance(s, sim_now(s) + (uint64_t)(1200.0 * SEC * m.cfg.time_scale));
+	sim_get_counters(s, &b);
+	block = (uint64_t)m.cfg.page_size * m.cfg.pages_per_block;
+	/* the spare GC can use: the fixed reserve and open blocks do not scale with the model */
+	spare = (b.physical_blocks - sim_config_watermark(&m.cfg) -
+		 m.cfg.channels * m.cfg.dies_per_channel) * block - capacity;
+	out.reclaim_of_spare = (double)(b.free_blocks - a.free_blocks) * block / (double)spare;
+	if (getenv("SIM_TEST_VERBOSE"))
+		printf("  %llu MiB: idle %.3f s, idle GC runs %llu, relocated %.1f MiB, free %llu -> %llu, WA so far %.2f\n",
+		       (unsigned long long)(capacity >> 20), 1200.0 * m.cfg.time_scale,
+		       (unsigned long long)(b.idle_gc_runs - a.idle_gc_runs),
+		       (b.nand_bytes_written_gc - a.nand_bytes_written_gc) / 1048576.0,
+		       (unsigned long long)a.free_blocks, (unsigned long long)b.free_blocks,
+		       (double)a.nand_bytes_written / (double)a.host_bytes_written);
+	sim_free(s);
+	return out;
+}
+
+static void test_scale_dimensionless(void **state)
+{
+	struct scaled small = run_scaled(1ULL << 30), big = run_scaled(2ULL << 30);
+
+	(void)state;
+	printf("fills per cell: %.4f vs %.4f; idle reclaim of spare: %.4f vs %.4f\n",
+	       small.fill_per_cell, big.fill_per_cell, small.reclaim_of_spare, big.reclaim_of_spare);
+	assert_true(small.fill_per_cell > 0.001);
+	assert_true(fabs(small.fill_per_cell / big.fill_per_cell - 1.0) < 0.05);
+	assert_true(small.reclaim_of_spare > 0.01);
+	assert_true(fabs(small.reclaim_of_spare / big.reclaim_of_spare - 1.0) < 0.15);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bundled_models),
+		cmocka_unit_test(test_enterprise_op),
+		cmocka_unit_test(test_load_by_path_and_missing),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_client_tlc_shape),
+		cmocka_unit_test(test_scale_dimensionless),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
