@@ -485,26 +485,24 @@ int units_parse_range(const char *s, struct range *r)
 			return ret;
 		lo_pct = hi_pct;
 	} else {
-		ret = range_end_parse(p, (size_t)(dash - p), &lo_pct, &lo_f, &lo_b);
-		if (ret)
-			return ret;
+		size_t n = (size_t)(dash - p);
+		bool unitless = true;
+
 		ret = range_end_parse(dash + 1, strlen(dash + 1), &hi_pct, &hi_f, &hi_b);
 		if (ret)
 			return ret;
-		/* "0-50%": a bare 0 on the left takes the right end's kind. */
-		if (!lo_pct && hi_pct && lo_b == 0) {
-			char tmp[64];
-			size_t n = (size_t)(dash - p);
-
-			if (n >= sizeof(tmp))
-				return -EINVAL;
-			memcpy(tmp, p, n);
-			tmp[n] = '\0';
-			ret = units_parse_percent(tmp, &lo_f);
-			if (ret)
-				return -EINVAL;
+		for (size_t i = 0; i < n; i++)
+			if (isalpha((unsigned char)p[i]) || p[i] == '%')
+				unitless = false;
+		/* "10-50%": a bare number on the left takes the right end's kind. */
+		if (hi_pct && unitless) {
+			ret = parse_percent_n(p, n, &lo_f);
 			lo_pct = true;
+		} else {
+			ret = range_end_parse(p, n, &lo_pct, &lo_f, &lo_b);
 		}
+		if (ret)
+			return ret;
 		if (lo_pct != hi_pct)
 			return -EINVAL;
 	}

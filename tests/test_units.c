@@ -9,9 +9,11 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -170,28 +172,64 @@ static void test_double(void **state)
 		      units_parse_double);
 }
 
-/* The parsers must not follow the process locale: a comma-decimal locale changes nothing. */
-static void test_locale(void **state)
+/*
+ * A comma-decimal locale: an installed one, else de_DE compiled with localedef into a temp dir
+ * (LOCPATH). Returns the temp dir to remove (or NULL) and sets *ok.
+ */
+static char *comma_locale(bool *ok)
 {
 	const char *locs[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "nl_NL.UTF-8", NULL};
-	const char *got = NULL;
-	char buf[64];
+	char cmd[1024], *dir;
+
+	*ok = false;
+	for (int i = 0; locs[i]; i++)
+		if (setlocale(LC_ALL, locs[i]))
+			return *ok = true, NULL;
+	dir = tu_mkdtemp("locale");
+	if (!dir)
+		return NULL;
+	snprintf(cmd, sizeof(cmd),
+		 "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", dir);
+	if (system(cmd) == 0) {
+		setenv("LOCPATH", dir, 1);
+		*ok = setlocale(LC_ALL, "de_DE.UTF-8") != NULL;
+	}
+	return dir;
+}
+
+/* The parsers and printers must not follow the process locale: a comma-decimal locale changes
+ * nothing. */
+static void test_locale(void **state)
+{
+	char buf[64], *dir;
 	double v;
 	uint64_t b;
+	bool ok;
 
 	(void)state;
-	for (int i = 0; locs[i] && !got; i++)
-		got = setlocale(LC_ALL, locs[i]);
-	if (!got)
-		skip(); /* the fixed-width printing below is still covered by test_fmt */
+	dir = comma_locale(&ok);
+	if (!ok) {
+		tu_rmtree(dir);
+		free(dir);
+		skip(); /* neither an installed comma locale nor localedef */
+	}
+	/* The locale is really in effect: printf now writes a comma. */
+	snprintf(buf, sizeof(buf), "%.1f", 1.5);
+	assert_string_equal(buf, "1,5");
 	assert_int_equal(units_parse_double("1.5", &v), 0);
 	assert_true(v == 1.5);
 	assert_int_equal(units_parse_double("1,5", &v), -EINVAL);
+	assert_int_equal(units_parse_percent("12.5%", &v), 0);
+	assert_true(v == 0.125);
 	assert_int_equal(units_parse_size("1.5g", &b), 0);
 	assert_true(b == 1610612736ull);
 	assert_string_equal(units_fmt_double(2.25, 2, buf, sizeof(buf)), "2.25");
 	assert_string_equal(units_fmt_size(1610612736ull, buf, sizeof(buf)), "1.50 GiB");
+	assert_string_equal(units_fmt_duration(1200000, buf, sizeof(buf)), "1.20 ms");
 	setlocale(LC_ALL, "C");
+	unsetenv("LOCPATH");
+	tu_rmtree(dir);
+	free(dir);
 }
 
 struct amount_case {
@@ -265,6 +303,8 @@ static const struct range_case range_cases[] = {
 	{"0-50%", 0, 1000000, 512, 0, 0, 499712},
 	{"25%-75%", 0, 1 << 20, 4096, 0, 262144, 786432},
 	{"50%", 0, 1 << 20, 512, 0, 0, 524288},
+	{"10-50%", 0, 1000 << 10, 1024, 0, 102400, 512000},
+	{"12.5-25%", 0, 1 << 20, 512, 0, 131072, 262144},
 	{"0-100%", 0, 1 << 20, 512, 0, 0, 1 << 20},
 	{"0-10g", 0, 20ull << 30, 4096, 0, 0, 10ull << 30},
 	{"1g-2g", 0, 20ull << 30, 4096, 0, 1ull << 30, 2ull << 30},
