@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# run_loop_test: `ssdlab run` end to end on a real block device: a loop device (direct I/O) over
+# a sparse file in a temp dir on a real disk, confirmed with --yes-destroy=<path> (a loop device
+# reports no serial). The bundled smoke profile (fill, 3 rounds of a 3x2 matrix, idle, trim)
+# runs with --time-scale and a --set override; then:
+#   - without --yes-destroy the same run is refused with exit 3 before anything is written;
+#   - `ssdlab plan` writes nothing (the device's write counter does not move);
+#   - the records hold one record per step in order, the --set round count is obeyed;
+#   - the bytes the records say were written equal what /sys/block/loopN/stat saw;
+#   - every phase boundary has a snapshot; `ssdlab analyze` reproduces summary.json byte for byte.
+# The loop device is detached on exit (trap), and leftovers of a killed earlier run are found by
+# their backing file path and detached first. It never touches a device it did not attach.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/run_lib.sh"
+
+TAG=ssdlab-run-loop
+BASE=/var/tmp
+[ "$(id -u)" = 0 ] || skip "needs root to attach loop devices"
+command -v losetup >/dev/null || skip "no losetup"
+command -v python3 >/dev/null || skip "python3 is needed to read the records"
+
+# Detach the loop devices whose backing file lies under dir $1 (ours only).
+release_dir() {
+	local dev back
+	while read -r dev back; do
+		case "$back" in "$1"/*) losetup -d "$dev" 2>/dev/null ;; esac
+	done < <(losetup -ln -O NAME,BACK-FILE 2>/dev/null)
+}
+for old in "$BASE/$TAG".*; do
+	[ -d "$old" ] || continue
+	release_dir "$old"
+	rm -rf "$old"
+done
+
+tmp=$(mktemp -d "$BASE/$TAG.XXXXXX") || skip "cannot create a temp dir in $BASE"
+trap 'release_dir "$tmp"; rm -rf "$tmp"' EXIT
+truncate -s 64M "$tmp/disk.img"
+dev=$(losetup --find --show --direct-io=on "$tmp/disk.img") || skip "cannot attach a loop device"
+name=${dev#/dev/}
+[ "$(cat "/sys/block/$name/loop/dio" 2>/dev/null)" = 1 ] ||
+	skip "$dev fell back to buffered I/O (backing file system without O_DIRECT)"
+
+sectors_written() { awk '{print $7}' "/sys/block/$name/stat"; }
+
+# No confirmation: refused with exit 3, nothing written.
+w0=$(sectors_written)
+"$SSDLAB" run smoke --target "$dev" --out "$tmp/refused" --quiet </dev/null >"$tmp/refused.out" 2>&1
+rc=$?
+[ "$rc" = 3 ] || fail "run without --yes-destroy: exit $rc, expected 3"
+[ "$(sectors_written)" = "$w0" ] || fail "run without --yes-destroy wrote to $dev"
+
+# plan writes nothing.
+"$SSDLAB" plan smoke --target "$dev" >"$tmp/plan.out" 2>&1 || fail "plan failed: $(cat "$tmp/plan.out")"
+grep -q "conservative default" "$tmp/plan.out" || fail "plan does not state its speed assumption"
+[ "$(sectors_written)" = "$w0" ] || fail "plan wrote to $dev"
+
+# The run.
+out=$tmp/run
+"$SSDLAB" run smoke --target "$dev" --yes-destroy="$dev" --out "$out" --time-scale 0.25 \
+	--set phases.1.rounds.count=2 --quiet >"$tmp/run.out" 2>"$tmp/run.err"
+rc=$?
+if [ "$rc" != 0 ]; then
+	fail "run on $dev: exit $rc"
+	sed 's/^/  /' "$tmp/run.err" >&2
+	exit 1
+fi
+w1=$(sectors_written)
+grep -q "^results: $out" "$tmp/run.out" || fail "run does not say where the results are"
+
+expected="0 0 0 - precondition
+1 0 1 rwmix_read=100,bs=4k cell
+1 0 1 rwmix_read=100,bs=64k cell
+1 0 1 rwmix_read=50,bs=4k cell
+1 0 1 rwmix_read=50,bs=64k cell
+1 0 1 rwmix_read=0,bs=4k cell
+1 0 1 rwmix_read=0,bs=64k cell
+1 0 2 rwmix_read=100,bs=4k cell
+1 0 2 rwmix_read=100,bs=64k cell
+1 0 2 rwmix_read=50,bs=4k cell
+1 0 2 rwmix_read=50,bs=64k cell
+1 0 2 rwmix_read=0,bs=4k cell
+1 0 2 rwmix_read=0,bs=64k cell
+2 0 0 - idle
+3 0 0 - trim"
+[ "$(keys "$out")" = "$expected" ] || {
+	fail "records differ from the expected walk:"
+	diff <(echo "$expected") <(keys "$out") >&2
+}
+
+# What the records say was written is what the device saw.
+recorded=$(python3 - "$out/records.jsonl" <<'EOF'
+import json, sys
+print(sum(json.loads(l).get("bytes_written_total", 0) for l in open(sys.argv[1])))
+EOF
+)
+[ "$recorded" = $(((w1 - w0) * 512)) ] ||
+	fail "records say $recorded bytes written, $dev saw $(((w1 - w0) * 512))"
+
+# Idle lasted its scaled time in the device's clock (2 s x 0.25), within scheduling slack.
+python3 - "$out/records.jsonl" <<'EOF' || fail "the idle record does not span 0.5 s of target time"
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+idle = [x for x in r if x["kind"] == "idle"][0]
+d = idle["end_ns"] - idle["start_ns"]
+sys.exit(0 if 0.5e9 <= d < 1.5e9 else 1)
+EOF
+
+# Snapshots: run start and end plus start and end of each of the 4 phases.
+n=$(ls "$out/snapshots" | wc -l)
+[ "$n" = 10 ] || fail "expected 10 snapshots, found $n"
+grep -q '"effective": 0.25' "$out/manifest.json" || fail "the manifest lacks the effective time scale"
+grep -q "phases.1.rounds.count=2" "$out/manifest.json" || fail "the manifest lacks the --set value"
+
+check_analyze "$out" "loop"
+
+[ "$fails" = 0 ] || exit 1
+echo "ok: smoke profile on $dev, $recorded bytes written and accounted for"
