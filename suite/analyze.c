@@ -788,14 +788,16 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 
 		for (size_t i = 0; i < n && shown < 16; i++) {
 			struct json_object *s = json_object_array_get_idx(arr, i), *t, *lat = NULL;
+			const char *cell;
 			int64_t p = 0;
 
 			if (!json_object_object_get_ex(s, "total", &t))
 				continue;
 			(void)json_object_object_get_ex(t, "lat_ns", &lat);
 			(void)int_of(s, "phase", &p);
-			fprintf(f, "phase %" PRId64 " %s %s: %s IOPS, %s MB/s, mean %s us, p99 %s us\n",
-				p, S(str_of(s, "kind")), S(str_of(s, "cell")),
+			cell = S(str_of(s, "cell"));
+			fprintf(f, "phase %" PRId64 " %s%s%s: %s IOPS, %s MB/s, mean %s us, p99 %s us\n",
+				p, S(str_of(s, "kind")), *cell ? " " : "", cell,
 				fmt(num_or_nan(t, "iops"), 0, a, sizeof(a)),
 				fmt(num_or_nan(t, "bw_bps") / 1e6, 1, b, sizeof(b)),
 				fmt(lat ? num_or_nan(lat, "mean") / 1e3 : NAN, 1, c, sizeof(c)),

@@ -38,6 +38,9 @@ static int read_line(const char *root, const char *rel, char *buf, size_t len)
 		rc = -ENODATA;
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
+	/* sysfs lists often end in a space ("tsc hpet \n"). */
+	for (size_t n = strlen(buf); n && isspace((unsigned char)buf[n - 1]); n--)
+		buf[n - 1] = '\0';
 	return rc;
 }
 

@@ -103,8 +103,8 @@ static int setup(void **state)
 		}
 	}
 	put("sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n");
-	put("sys/devices/system/clocksource/clocksource0/available_clocksource", "tsc hpet "
-										   "acpi_pm\n");
+	put("sys/devices/system/clocksource/clocksource0/available_clocksource",
+	    "tsc hpet acpi_pm \n");
 
 	/* NVMe behind a PCIe bridge: the NVMe function's own link is the one to report. */
 	put("sys/devices/pci0000:00/0000:00:1d.0/current_link_speed", "2.5 GT/s PCIe\n");
@@ -161,6 +161,7 @@ static void test_collect(void **state)
 	assert_string_equal(h.cstates_enabled, "POLL,C1");
 	assert_string_equal(h.cstates_disabled, "C1E,C6");
 	assert_string_equal(h.clocksource, "tsc");
+	assert_string_equal(h.clocksources_available, "tsc hpet acpi_pm"); /* trailing blank cut */
 	assert_true(h.mem_total_bytes == 16384ull * 1024);
 
 	o = hostinfo_to_json(&h);
