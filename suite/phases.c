@@ -917,7 +917,7 @@ static void idle_describe(const void *data, char *buf, size_t len)
 /* ---- trim ----------------------------------------------------------------------------------- */
 
 static const struct ydoc_key trim_keys[] = {
-	{.name = "range", .kind = YK_RANGE, .offset = offsetof(struct phase_trim, range)},
+	{.name = "range", .kind = YK_RANGE, .offset = offsetof(struct phase_trim, range), .align = 512},
 	{0},
 };
 

@@ -1001,6 +1001,12 @@ int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *k, void *out,
 		ret = units_parse_range(n->text, &r);
 		if (ret)
 			return unit_error(n, k, ret, err);
+		if (k->align && !r.percent && (r.lo_b % k->align || r.hi_b % k->align)) {
+			char a[32];
+
+			return ydoc_errorf(err, n, "%s ends must be multiples of %s, got %s", k->name,
+					   units_fmt_size(k->align, a, sizeof(a)), n->text);
+		}
 		*(struct range *)out = r;
 		return 0;
 	}

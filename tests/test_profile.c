@@ -194,6 +194,8 @@ static const struct bad bad_profiles[] = {
 	 "anchors (&a) and aliases are not supported: write the value out"},
 	/* 60 */
 	{"", 0, 0, "empty profile: expected name, description and phases"},
+	{HDR "  - trim: {range: 1000-1g}\n", 4, 19,
+	 "range ends must be multiples of 512 B, got 1000-1g"},
 };
 
 static void test_bad_profiles(void **state)
