@@ -26,7 +26,6 @@ struct wl_raw {
 	int rw;
 	unsigned rwmix;
 	const char *bs;
-	const struct ydoc_node *bs_node;
 	unsigned qd, threads;
 	const struct ydoc_node *queue;
 	struct range range;

@@ -615,26 +615,28 @@ const char *units_fmt_duration(uint64_t ns, char *buf, size_t len)
 	const uint64_t us = 1000, ms = 1000 * us, s = 1000 * ms, m = 60 * s, h = 60 * m, d = 24 * h;
 	char num[40];
 
+	/* Each branch takes the values that do not round up into the next unit ("59.999 s" is
+	 * "1m00s", not "60.00 s"). */
 	if (ns < us) {
 		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
-	} else if (ns < ms) {
+	} else if (ns < ms - 5) {
 		snprintf(buf, len, "%s us", units_fmt_double((double)ns / us, 2, num, sizeof(num)));
-	} else if (ns < s) {
+	} else if (ns < s - 5 * us) {
 		snprintf(buf, len, "%s ms", units_fmt_double((double)ns / ms, 2, num, sizeof(num)));
-	} else if (ns < m) {
+	} else if (ns < m - 5 * ms) {
 		snprintf(buf, len, "%s s", units_fmt_double((double)ns / s, 2, num, sizeof(num)));
-	} else if (ns < h) {
+	} else if (ns < h - s / 2) {
 		uint64_t t = (ns + s / 2) / s;
 
 		snprintf(buf, len, "%llum%02llus", (unsigned long long)(t / 60),
 			 (unsigned long long)(t % 60));
-	} else if (ns < d) {
+	} else if (ns < d - m / 2) {
 		uint64_t t = (ns + m / 2) / m;
 
 		snprintf(buf, len, "%lluh%02llum", (unsigned long long)(t / 60),
 			 (unsigned long long)(t % 60));
 	} else {
-		uint64_t t = (ns + h / 2) / h;
+		uint64_t t = ns / h + (ns % h >= h / 2);
 
 		snprintf(buf, len, "%llud%02lluh", (unsigned long long)(t / 24),
 			 (unsigned long long)(t % 24));
