@@ -453,25 +453,33 @@ nomem:
 
 /* ---- lifecycle ------------------------------------------------------------------------------ */
 
+/* mkdir -p; each directory it makes is fsync'ed into its parent, so the path survives a crash. */
 static int mkdir_p(const char *path)
 {
-	char *p = strdup(path);
+	char *p = strdup(path), *s = p;
 	int rc = 0;
 
 	if (!p)
 		return -ENOMEM;
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) && errno != EEXIST)
+	for (;;) {
+		char saved = 0, *parent;
+
+		s = strchr(s + 1, '/');
+		if (s) {
+			saved = *s;
+			*s = '\0';
+		}
+		if (!mkdir(p, 0755)) {
+			parent = dir_of(p);
+			rc = parent ? fsync_dir(parent) : -ENOMEM;
+			free(parent);
+		} else if (errno != EEXIST) {
 			rc = -errno;
-		*s = '/';
-		if (rc)
+		}
+		if (!s || rc)
 			break;
+		*s = saved;
 	}
-	if (!rc && mkdir(p, 0755) && errno != EEXIST)
-		rc = -errno;
 	free(p);
 	return rc;
 }
