@@ -255,6 +255,7 @@ struct group {
 	double cpu_user_s, cpu_sys_s;
 	size_t host_limited, io_errors;
 	struct hist *h[2];
+	struct json_object *per_round; /* every record of the group, in or out of the window */
 };
 
 static void groups_free(struct group *g, size_t n)
@@ -262,6 +263,7 @@ static void groups_free(struct group *g, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		free(g[i].h[0]);
 		free(g[i].h[1]);
+		json_object_put(g[i].per_round);
 	}
 	free(g);
 }
@@ -414,7 +416,8 @@ static struct json_object *group_json(const struct group *g, int windowed)
 	    jsonnum_add(o, "cpu_user_s", jsonnum_new(g->cpu_user_s)) ||
 	    jsonnum_add(o, "cpu_sys_s", jsonnum_new(g->cpu_sys_s)) ||
 	    add_int(o, "host_limited_records", (int64_t)g->host_limited) ||
-	    add_int(o, "io_error_records", (int64_t)g->io_errors))
+	    add_int(o, "io_error_records", (int64_t)g->io_errors) ||
+	    jsonnum_add(o, "per_round", json_object_get(g->per_round)))
 		goto fail;
 	free(all);
 	return o;
@@ -422,6 +425,32 @@ fail:
 	free(all);
 	json_object_put(o);
 	return NULL;
+}
+
+/* One record's headline figures for the per-round table (convergence plots). */
+static int per_round_add(struct json_object *arr, struct json_object *rec, const struct rkey *k)
+{
+	static const struct {
+		const char *metric, *key;
+	} cols[] = {
+		{"iops", "iops"},
+		{"bw", "bw_bps"},
+		{"lat_mean", "lat_mean_ns"},
+		{"lat_p99", "lat_p99_ns"},
+	};
+	struct json_object *o = json_object_new_object();
+
+	if (json_object_array_add(arr, o) || !o || add_int(o, "round", k->round))
+		return -ENOMEM;
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+		double v;
+
+		if (results_record_metric(rec, cols[i].metric, &v))
+			v = NAN; /* written as null: no I/O, no latency */
+		if (jsonnum_add(o, cols[i].key, jsonnum_new(v)))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 static int pass_cells(const struct analyze_input *in, struct json_object *summary, char *err,
@@ -446,21 +475,26 @@ static int pass_cells(const struct analyze_input *in, struct json_object *summar
 		/* Only measurements with I/O figures (not idle, trim, purge, resume). */
 		if (rkey_of(rec, &k) || !json_object_object_get_ex(rec, "elapsed_ns", NULL))
 			continue;
-		if (!strcmp(k.kind, "cell") && ss_window(summary, k.phase, k.repeat, &lo, &hi) &&
-		    (k.round < lo || k.round > hi))
-			continue;
 		for (j = 0; j < ng && !same_group(&g[j].k, &k); j++)
 			;
 		if (j == ng) {
 			g[j].k = k;
 			g[j].h[0] = malloc(sizeof(struct hist));
 			g[j].h[1] = malloc(sizeof(struct hist));
+			g[j].per_round = json_object_new_array();
 			ng++;
-			if (!g[j].h[0] || !g[j].h[1])
+			if (!g[j].h[0] || !g[j].h[1] || !g[j].per_round)
 				goto out;
 			hist_init(g[j].h[0]);
 			hist_init(g[j].h[1]);
 		}
+		rc = per_round_add(g[j].per_round, rec, &k);
+		if (rc)
+			goto out;
+		/* The figures of a judged rounds phase are those of its window (SNIA's report). */
+		if (!strcmp(k.kind, "cell") && ss_window(summary, k.phase, k.repeat, &lo, &hi) &&
+		    (k.round < lo || k.round > hi))
+			continue;
 		rc = accumulate(&g[j], rec, &k);
 		if (rc) {
 			set_err(err, errlen, "records.jsonl: record %zu has malformed I/O figures",

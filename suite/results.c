@@ -102,9 +102,11 @@ int results_default_dir(const char *base, const char *profile, const char *targe
 		return rc;
 	if (!gmtime_r(&tt, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm))
 		return -EINVAL;
-	n = snprintf(out, len, "%s/%s-%s-%s", base ? base : "results", p, t, stamp);
+	/* Measure first: out stays untouched when it is too small. */
+	n = snprintf(NULL, 0, "%s/%s-%s-%s", base ? base : "results", p, t, stamp);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
+	snprintf(out, len, "%s/%s-%s-%s", base ? base : "results", p, t, stamp);
 	return 0;
 }
 
@@ -715,7 +717,10 @@ static int add_dir(struct json_object *rec, const char *key, const struct dir_st
 	return 0;
 }
 
+/* Names of enum results_flag's bits, in bit order. */
 static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short"};
+_Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_SHORT,
+	       "a name for every results_flag bit");
 
 static int add_job(struct json_object *o, const struct job_result *j)
 {
@@ -951,11 +956,12 @@ int results_record_key(struct json_object *rec, char *buf, size_t len)
 	    get_str(rec, "kind", &kind))
 		return -EINVAL;
 	phase = json_object_get_int64(x);
-	n = snprintf(buf, len, "phase=%" PRId64 ",repeat=%" PRIu64 ",round=%" PRIu64
-			       ",cell=%s,kind=%s",
-		     phase, repeat, round, cell, kind);
+#define KEY_FMT "phase=%" PRId64 ",repeat=%" PRIu64 ",round=%" PRIu64 ",cell=%s,kind=%s"
+	n = snprintf(NULL, 0, KEY_FMT, phase, repeat, round, cell, kind);
 	if (n < 0 || (size_t)n >= len)
 		return -ENAMETOOLONG;
+	snprintf(buf, len, KEY_FMT, phase, repeat, round, cell, kind);
+#undef KEY_FMT
 	return 0;
 }
 

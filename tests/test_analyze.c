@@ -237,6 +237,15 @@ static void test_expected_summary(void **state)
 	num_is(s, "/cells/1/write/lat_ns/min", 10);
 	num_is(s, "/cells/1/write/lat_ns/max", 70);
 	num_is(s, "/cells/1/cpu_user_s", 2.5);
+	/* Every round in the per-round table, also those before the window. */
+	assert_int_equal(json_object_array_length(at(s, "/cells/1/per_round")), 7);
+	num_is(s, "/cells/1/per_round/0/round", 1);
+	num_is(s, "/cells/1/per_round/0/iops", 50);
+	num_is(s, "/cells/1/per_round/0/bw_bps", 50 * 4096);
+	num_is(s, "/cells/1/per_round/6/lat_p99_ns", 70); /* round 7: 9 x 10 ns, 1 x 70 ns */
+	num_is(s, "/cells/1/per_round/6/lat_mean_ns", 16); /* (90 + 70) / 10 */
+	assert_int_equal(json_object_array_length(at(s, "/cells/0/per_round")), 1);
+	num_is(s, "/cells/0/per_round/0/round", 0);
 	str_is(s, "/cells/2/cell", "bs=128k");
 	num_is(s, "/cells/2/records", 5);
 	num_is(s, "/cells/2/write/iops", 10);

@@ -149,7 +149,10 @@ static void test_default_dir(void **state)
 					     sizeof(out)),
 			 0);
 	assert_string_equal(out, "/tmp/r/wsat-sim-client-tlc-20231114T221320Z");
+	strcpy(out, "untouched");
 	assert_int_equal(results_default_dir(NULL, "wsat", "sim:x", 0, out, 20), -ENAMETOOLONG);
+	assert_string_equal(out, "untouched");
+	assert_int_equal(results_default_dir(NULL, "", "sim:x", 0, out, sizeof(out)), -EINVAL);
 }
 
 /* ---- directory and manifest ----------------------------------------------------------------- */
@@ -338,6 +341,9 @@ static void test_records_roundtrip(void **state)
 	assert_int_equal(rr.valid_bytes, len);
 	assert_int_equal(results_record_key(rr.rec[1], key, sizeof(key)), 0);
 	assert_string_equal(key, "phase=2,repeat=0,round=2,cell=rwmix_read=0,bs=4k,kind=cell");
+	strcpy(key, "untouched");
+	assert_int_equal(results_record_key(rr.rec[1], key, 20), -ENAMETOOLONG);
+	assert_string_equal(key, "untouched");
 	assert_true(json_object_object_get_ex(rr.rec[1], "flags", &x));
 	assert_string_equal(json_object_get_string(json_object_array_get_idx(x, 0)),
 			    "host_limited");
