@@ -4,7 +4,8 @@
 # instrumented for coverage) in its own build directory and runs it for SECONDS (default 20)
 # on a seed corpus made of the bundled profiles and the test profiles. Exit 0 when the fuzzer
 # found nothing; otherwise the fuzzer's exit code, with the crashing input left in
-# $FUZZ_ARTIFACTS (default build-fuzz/artifacts/).
+# $FUZZ_ARTIFACTS (default build-fuzz/artifacts/). FUZZ_CORPUS=DIR keeps the corpus between
+# runs (default: a temporary directory, removed at the end).
 #
 #   scripts/fuzz-profile.sh 30
 set -euo pipefail
@@ -24,8 +25,13 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" tests/fuzz_profile >/dev/null
 
-corpus=$(mktemp -d)
-trap 'rm -rf "$corpus"' EXIT
+if [ -n "${FUZZ_CORPUS:-}" ]; then
+	corpus=$FUZZ_CORPUS
+	mkdir -p "$corpus"
+else
+	corpus=$(mktemp -d)
+	trap 'rm -rf "$corpus"' EXIT
+fi
 cp "$root"/profiles/*.yaml "$corpus"/
 if compgen -G "$root/tests/profiles/*.yaml" >/dev/null; then
 	cp "$root"/tests/profiles/*.yaml "$corpus"/
@@ -33,5 +39,5 @@ fi
 mkdir -p "$artifacts"
 dict=()
 [ -f "$root/tests/profiles/fuzz.dict" ] && dict=(-dict="$root/tests/profiles/fuzz.dict")
-exec "$build/tests/fuzz_profile" -max_total_time="$secs" -max_len=4096 -timeout=10 \
+"$build/tests/fuzz_profile" -max_total_time="$secs" -max_len=4096 -timeout=10 \
 	-rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" "${dict[@]}" "$corpus"
