@@ -338,54 +338,6 @@ out:
 	return rc;
 }
 
-static double rate(uint64_t n, uint64_t ns)
-{
-	return ns ? (double)n * 1e9 / (double)ns : NAN;
-}
-
-/* Latency percentiles reported for cells: those of the records (results.h). */
-static const struct {
-	double p;
-	const char *key;
-} pcts[] = {
-	{50, "p50"},	 {90, "p90"},	    {95, "p95"},	 {99, "p99"},
-	{99.9, "p99_9"}, {99.99, "p99_99"}, {99.999, "p99_999"},
-};
-
-static struct json_object *figures(uint64_t ios, uint64_t bytes, uint64_t elapsed,
-				   const struct hist *h)
-{
-	struct json_object *o = json_object_new_object(), *lat = NULL;
-
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "ios", json_object_new_uint64(ios)) ||
-	    jsonnum_add(o, "bytes", json_object_new_uint64(bytes)) ||
-	    jsonnum_add(o, "iops", jsonnum_new(rate(ios, elapsed))) ||
-	    jsonnum_add(o, "bw_bps", jsonnum_new(rate(bytes, elapsed))))
-		goto fail;
-	if (h->count) {
-		lat = json_object_new_object();
-		if (!lat || jsonnum_add(lat, "mean", jsonnum_new(hist_mean(h))) ||
-		    jsonnum_add(lat, "min", json_object_new_uint64(h->min)))
-			goto fail_lat;
-		for (size_t i = 0; i < sizeof(pcts) / sizeof(pcts[0]); i++)
-			if (jsonnum_add(lat, pcts[i].key,
-					json_object_new_uint64(hist_percentile(h, pcts[i].p))))
-				goto fail_lat;
-		if (jsonnum_add(lat, "max", json_object_new_uint64(h->max)))
-			goto fail_lat;
-	}
-	if (jsonnum_add(o, "lat_ns", lat))
-		goto fail;
-	return o;
-fail_lat:
-	json_object_put(lat);
-fail:
-	json_object_put(o);
-	return NULL;
-}
-
 static struct json_object *group_json(const struct group *g, int windowed)
 {
 	struct json_object *o = json_object_new_object(), *x;
@@ -407,11 +359,13 @@ static struct json_object *group_json(const struct group *g, int windowed)
 	    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(g->elapsed_ns)))
 		goto fail;
 	for (int d = 0; d < 2; d++) {
-		x = figures(g->ios[d], g->bytes[d], g->elapsed_ns, g->h[d]);
+		x = results_figures_json(g->ios[d], g->bytes[d], g->elapsed_ns, g->h[d]);
 		if (jsonnum_add(o, d ? "write" : "read", x) || !x)
 			goto fail;
 	}
-	x = figures(g->ios[0] + g->ios[1], g->bytes[0] + g->bytes[1], g->elapsed_ns, all);
+	/* Percentiles of the merged histograms, never averaged. */
+	x = results_figures_json(g->ios[0] + g->ios[1], g->bytes[0] + g->bytes[1], g->elapsed_ns,
+				 all);
 	if (jsonnum_add(o, "total", x) || !x ||
 	    jsonnum_add(o, "cpu_user_s", jsonnum_new(g->cpu_user_s)) ||
 	    jsonnum_add(o, "cpu_sys_s", jsonnum_new(g->cpu_sys_s)) ||

@@ -676,7 +676,7 @@ static double rate(uint64_t n, uint64_t ns)
 	return ns ? (double)n * 1e9 / (double)ns : NAN;
 }
 
-static struct json_object *lat_json(const struct hist *h)
+struct json_object *results_lat_json(const struct hist *h)
 {
 	struct json_object *o;
 
@@ -700,19 +700,34 @@ fail:
 	return NULL;
 }
 
+struct json_object *results_figures_json(uint64_t ios, uint64_t bytes, uint64_t elapsed_ns,
+					 const struct hist *h)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (jsonnum_add(o, "ios", json_object_new_uint64(ios)) ||
+	    jsonnum_add(o, "bytes", json_object_new_uint64(bytes)) ||
+	    jsonnum_add(o, "iops", jsonnum_new(rate(ios, elapsed_ns))) ||
+	    jsonnum_add(o, "bw_bps", jsonnum_new(rate(bytes, elapsed_ns))) ||
+	    (h && jsonnum_add(o, "lat_ns", results_lat_json(h)))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static int add_dir(struct json_object *rec, const char *key, const struct dir_stats *d,
 		   uint64_t elapsed_ns)
 {
-	struct json_object *o = json_object_new_object(), *h;
+	struct json_object *o = results_figures_json(d->ios, d->bytes, elapsed_ns, &d->lat), *h;
 
 	if (jsonnum_add(rec, key, o) || !o)
 		return -ENOMEM;
+	/* The bins, so that figures can be merged exactly later. */
 	h = hist_to_json(&d->lat);
-	if (jsonnum_add(o, "ios", json_object_new_uint64(d->ios)) ||
-	    jsonnum_add(o, "bytes", json_object_new_uint64(d->bytes)) ||
-	    jsonnum_add(o, "iops", jsonnum_new(rate(d->ios, elapsed_ns))) ||
-	    jsonnum_add(o, "bw_bps", jsonnum_new(rate(d->bytes, elapsed_ns))) ||
-	    jsonnum_add(o, "lat_ns", lat_json(&d->lat)) || jsonnum_add(o, "hist", h) || !h)
+	if (jsonnum_add(o, "hist", h) || !h)
 		return -ENOMEM;
 	return 0;
 }
@@ -741,12 +756,8 @@ static int add_job(struct json_object *o, const struct job_result *j)
 	    jsonnum_add(o, "foreign_sectors_written",
 			json_object_new_uint64(j->foreign_sectors_written)))
 		return -ENOMEM;
-	t = json_object_new_object();
-	if (jsonnum_add(o, "total", t) || !t ||
-	    jsonnum_add(t, "ios", json_object_new_uint64(ios)) ||
-	    jsonnum_add(t, "bytes", json_object_new_uint64(bytes)) ||
-	    jsonnum_add(t, "iops", jsonnum_new(rate(ios, j->elapsed_ns))) ||
-	    jsonnum_add(t, "bw_bps", jsonnum_new(rate(bytes, j->elapsed_ns))))
+	t = results_figures_json(ios, bytes, j->elapsed_ns, NULL);
+	if (jsonnum_add(o, "total", t) || !t)
 		return -ENOMEM;
 	if (add_dir(o, "read", &j->d[IO_READ], j->elapsed_ns) ||
 	    add_dir(o, "write", &j->d[IO_WRITE], j->elapsed_ns))

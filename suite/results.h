@@ -165,6 +165,20 @@ struct results_record {
 struct json_object *results_record_to_json(const struct results_record *rec);
 
 /*
+ * The "lat_ns" object of a histogram, the same in records and in summary.json: {mean, min, p50,
+ * p90, p95, p99, p99_9, p99_99, p99_999, max} in ns (nearest-rank percentiles from the bins).
+ * NULL (JSON null) for an empty histogram, and on ENOMEM.
+ */
+struct json_object *results_lat_json(const struct hist *h);
+
+/*
+ * {ios, bytes, iops, bw_bps[, lat_ns]}: counts and rates over elapsed_ns (rates null when it is
+ * 0), plus results_lat_json(h) when h is not NULL. New object or NULL on ENOMEM.
+ */
+struct json_object *results_figures_json(uint64_t ios, uint64_t bytes, uint64_t elapsed_ns,
+					 const struct hist *h);
+
+/*
  * Appends one record as one line: serialized compactly, a single write(2) of line + '\n' (so a
  * crash leaves at most a torn last line), then fsync. Adds "schema" when absent. -EIO/-ENOSPC
  * etc. from the kernel; a short write is retried for the rest, and a failed retry leaves a torn
