@@ -1125,15 +1125,14 @@ struct json_object *profile_to_json(const struct profile *p)
 	return o;
 }
 
-static void list_describe(const struct phase_list *l, int depth, char *buf, size_t len,
-			  size_t *pos)
+static void list_describe(const struct phase_list *l, char *buf, size_t len, size_t *pos)
 {
 	for (size_t i = 0; i < l->n && *pos < len; i++) {
 		const struct profile_phase *ph = &l->v[i];
 		char line[512];
 
 		ph->kind->describe(ph->data, line, sizeof(line));
-		*pos += (size_t)snprintf(buf + *pos, len - *pos, "%s%s", i || depth ? "; " : "", line);
+		*pos += (size_t)snprintf(buf + *pos, len - *pos, "%s%s", i ? "; " : "", line);
 		if (*pos >= len)
 			break;
 		if (ph->kind->type == PHASE_REPEAT) {
@@ -1141,7 +1140,7 @@ static void list_describe(const struct phase_list *l, int depth, char *buf, size
 
 			*pos += (size_t)snprintf(buf + *pos, len - *pos, " [");
 			if (*pos < len)
-				list_describe(&r->phases, depth + 1, buf, len, pos);
+				list_describe(&r->phases, buf, len, pos);
 			if (*pos < len)
 				*pos += (size_t)snprintf(buf + *pos, len - *pos, "]");
 		}
@@ -1160,7 +1159,7 @@ const char *profile_summary(const struct profile *p, char *buf, size_t len)
 					       : "Non-destructive (reads only)",
 				p->phases.n, p->phases.n == 1 ? "" : "s");
 	if (pos < len)
-		list_describe(&p->phases, 0, buf, len, &pos);
+		list_describe(&p->phases, buf, len, &pos);
 	if (pos < len)
 		snprintf(buf + pos, len - pos, ".");
 	return buf;

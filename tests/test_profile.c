@@ -619,11 +619,19 @@ static void test_repeat_bytes(void **state)
 			       "  - write_until: {amount: 1h}\n";
 	struct profile *p = parse_ok(text, NULL, 0);
 	uint64_t b = 0;
+	char buf[1024];
 
 	(void)state;
 	/* 3 x (1 GiB + 2 x 0.5 x 4 GiB) = 15 GiB, plus a time-bound phase. */
 	assert_int_equal(profile_bytes_written(p, 4ull << 30, &b), -ENODATA);
 	assert_true(b == 15ull << 30);
+	assert_string_equal(profile_summary(p, buf, sizeof(buf)),
+			    "t: Destructive (writes the target), 2 phases: repeat 3 times [precondition "
+			    "write 128k qd 1 x 1 thread, 1 GiB; repeat 2 times [precondition write 128k "
+			    "qd 1 x 1 thread, 0.50x capacity]]; write_until randwrite 4k qd 1 x 1 thread "
+			    "until 1h00m.");
+	/* A summary cut short by a small buffer is still a terminated string. */
+	assert_int_equal(strlen(profile_summary(p, buf, 40)), 39);
 	profile_free(p);
 }
 
