@@ -203,6 +203,7 @@ static void add_holder(struct fake *f, const char *lower, const char *holder)
  *   sdh: free but someone holds it O_EXCL               sdi: sdi1 held by dm-1 "vg-data"
  *   loop3: loop3p1 mounted on /mnt/x                    loop5: backing file <tmp>/backing.img
  *   loop7: free, no serial; its node is <tmp>/dev-loop7 (a real file, so realpath works)
+ *   sdl: mounted on a path with a tab and a backslash (mountinfo escapes them)
  *   <tmp>/swapfile is an active swap file, <tmp>/free.img a plain file. */
 static int setup(void **state)
 {
@@ -242,6 +243,7 @@ static int setup(void **state)
 	add_dev(f, "dm-1", NULL, 253, 1);
 	mk(MK_FILE, "vg-data", "%s/devices/virtual/block/dm-1/dm/name", f->sys);
 	add_holder(f, "sdi1", "dm-1");
+	add_dev(f, "sdl", NULL, 8, 176);
 	add_dev(f, "loop3", NULL, 7, 3);
 	add_dev(f, "loop3p1", "loop3", 259, 0);
 	add_dev(f, "loop5", NULL, 7, 5);
@@ -265,6 +267,7 @@ static int setup(void **state)
 	   "40 27 8:17 / /mnt/my\\040disk rw,relatime shared:5 master:2 - ext4 /dev/sdb1 rw\n"
 	   "41 27 0:45 / /data rw,relatime - btrfs /dev/sdg rw,space_cache=v2\n"
 	   "42 27 259:0 / /mnt/x rw - ext4 /dev/loop3p1 rw\n"
+	   "44 27 8:176 / /mnt/tab\\011and\\134back rw - ext4 /dev/sdl rw\n"
 	   "43 27 0:50 / /net rw - nfs server:/export rw\n",
 	   "%s/self/mountinfo", f->proc);
 	snprintf(text, sizeof(text),
@@ -321,6 +324,7 @@ static const struct in_use_case in_use_cases[] = {
     {"/dev/sdi", false, -EPERM, "/dev/sdi1 is held by dm-1 (vg-data)"},
     {"/dev/sdg", false, -EPERM, "/dev/sdg is mounted on /data"},
     {"/dev/loop3", false, -EPERM, "/dev/loop3p1 is mounted on /mnt/x"},
+    {"/dev/sdl", false, -EPERM, "/dev/sdl is mounted on /mnt/tab\tand\\back"},
     {"/dev/sde", false, 0, ""},
     {"/dev/sde", true, 0, ""},
     {"/dev/sdh", false, 0, ""},
