@@ -186,7 +186,7 @@ int ydoc_map_read(const struct ydoc_node *map, const char *ctx, const struct ydo
 /*
  * The same over several key tables at once, each with its own destination (a workload's keys
  * plus a phase's own keys in one mapping): unknown-key suggestions come from all tables.
- * At most YDOC_SCHEMA_MAX tables of at most 64 keys each.
+ * At most YDOC_SCHEMA_MAX tables of at most 64 keys each; a name in two tables goes to the first.
  */
 #define YDOC_SCHEMA_MAX 4
 #define YDOC_SCHEMA_MAX_KEYS 128

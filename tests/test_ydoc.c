@@ -362,6 +362,56 @@ static void test_schema_errors(void **state)
 	}
 }
 
+/* Two key tables over one mapping: values go to their own destinations, suggestions come from
+ * both tables, and a null value reads as an empty mapping. */
+struct extra {
+	uint64_t amount_b;
+	bool flag;
+};
+
+static const struct ydoc_key extra_keys[] = {
+	{.name = "volume", .kind = YK_SIZE, .required = true, .offset = offsetof(struct extra, amount_b)},
+	{.name = "flag", .kind = YK_BOOL, .offset = offsetof(struct extra, flag)},
+	{0},
+};
+
+static void test_schema_multi(void **state)
+{
+	struct ydoc *d = parse_ok("a:\n  name: n\n  cell_time: 1s\n  volume: 1g\n"
+				  "b:\n  name: n\n  cell_time: 1s\n  volme: 1g\n"
+				  "c:\n");
+	struct demo v = {0};
+	struct extra x = {0};
+	uint64_t pv = 0, px = 0;
+	struct ydoc_schema s[2] = {{demo_keys, &v, &pv}, {extra_keys, &x, &px}};
+	struct ydoc_error e;
+
+	(void)state;
+	if (ydoc_map_read_multi(ydoc_map_get(d->root, "a"), "a", s, 2, &e))
+		fail_msg("%s", e.msg);
+	assert_string_equal(v.name, "n");
+	assert_true(x.amount_b == 1ull << 30);
+	assert_true(pv == ((1u << 0) | (1u << 6)));
+	assert_true(px == 1);
+	assert_int_equal(ydoc_map_read_multi(ydoc_map_get(d->root, "b"), "b", s, 2, &e), -EINVAL);
+	assert_string_equal(e.msg, "unknown key 'volme' in b (did you mean 'volume'?)");
+	assert_int_equal(e.line, 8);
+	/* "c:" with nothing: no settings; the required keys are then missing, at c's value. */
+	assert_int_equal(ydoc_map_read_multi(ydoc_map_get(d->root, "c"), "c", &s[1], 1, &e), -EINVAL);
+	assert_string_equal(e.msg, "missing required key 'volume' in c");
+	assert_int_equal(e.line, 9);
+	{
+		const struct ydoc_key opt[] = {{.name = "flag", .kind = YK_BOOL}, {0}};
+		bool f = true;
+		uint64_t p = 99;
+
+		assert_int_equal(ydoc_map_read(ydoc_map_get(d->root, "c"), "c", opt, &f, &p, &e), 0);
+		assert_true(f);
+		assert_true(p == 0);
+	}
+	ydoc_free(d);
+}
+
 static void test_nearest(void **state)
 {
 	static const char *const names[] = {"cell_time", "cells", "order", "queue", "count", NULL};
@@ -372,6 +422,7 @@ static void test_nearest(void **state)
 	assert_string_equal(ydoc_nearest("ordr", names), "order");
 	assert_null(ydoc_nearest("xyz", names));
 	assert_null(ydoc_nearest("steady_state", names));
+	assert_string_equal(ydoc_nearest("cuont", names), "count"); /* a swap is one edit */
 }
 
 int main(void)
@@ -381,7 +432,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting), cmocka_unit_test(test_error_format),
 		cmocka_unit_test(test_parse_file),   cmocka_unit_test(test_set_path),
 		cmocka_unit_test(test_schema_ok),    cmocka_unit_test(test_schema_errors),
-		cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_schema_multi), cmocka_unit_test(test_nearest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
