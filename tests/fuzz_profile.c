@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -50,15 +51,30 @@ static void walk(const struct phase_list *l)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	/* Overrides are part of the surface too: one that usually resolves, one into a list. */
-	static const char *const sets[] = {"phases.0.idle.time=1s"};
+	/* Overrides are part of the surface too: a fixed one, and one taken from a first line
+	 * "#set KEY=VALUE" (a YAML comment, so the rest still parses) when the input has it. */
+	const char *sets[2] = {"phases.0.idle.time=1s", NULL};
+	char assign[256];
 	struct profile *p = NULL;
 	struct ydoc_error e;
 	char buf[4096];
 
-	for (int with_set = 0; with_set < 2; with_set++) {
-		if (profile_parse_string((const char *)data, size, "fuzz", sets, (size_t)with_set, &p,
-					 &e)) {
+	if (size > 5 && !memcmp(data, "#set ", 5)) {
+		size_t n = 0;
+
+		while (5 + n < size && n < sizeof(assign) - 1 && data[5 + n] != '\n' && data[5 + n])
+			n++;
+		memcpy(assign, data + 5, n);
+		assign[n] = '\0';
+		sets[1] = assign;
+	}
+	for (int with_set = 0; with_set < 3; with_set++) {
+		const char *const *s = with_set == 2 ? &sets[1] : sets;
+		size_t ns = with_set == 0 ? 0 : 1;
+
+		if (with_set == 2 && !sets[1])
+			break;
+		if (profile_parse_string((const char *)data, size, "fuzz", s, ns, &p, &e)) {
 			ydoc_error_format(&e, buf, sizeof(buf));
 			continue;
 		}
