@@ -498,6 +498,27 @@ static void retarget(struct ydoc_node *n, const char *file)
 	}
 }
 
+/* A plain scalar with the position of `at`. */
+static int scalar_new(const struct ydoc *doc, const char *text, const struct ydoc_node *at,
+		      struct ydoc_node **out)
+{
+	struct ydoc_node *n = calloc(1, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	n->type = YDOC_SCALAR;
+	n->text = strdup(text);
+	if (!n->text) {
+		free(n);
+		return -ENOMEM;
+	}
+	n->file = doc->file;
+	n->line = at->line;
+	n->col = at->col;
+	*out = n;
+	return 0;
+}
+
 /* The replacement node: a flow collection ("[4k, 8k]", "{threads: 2}") or a plain scalar. */
 static int make_value(const struct ydoc *doc, const char *value, const struct ydoc_node *at,
 		      struct ydoc_node **out, struct ydoc_error *err)
@@ -524,20 +545,7 @@ static int make_value(const struct ydoc *doc, const char *value, const struct yd
 		*out = n;
 		return 0;
 	}
-	n = calloc(1, sizeof(*n));
-	if (!n)
-		return -ENOMEM;
-	n->type = YDOC_SCALAR;
-	n->text = strdup(value);
-	if (!n->text) {
-		free(n);
-		return -ENOMEM;
-	}
-	n->file = doc->file;
-	n->line = at->line;
-	n->col = at->col;
-	*out = n;
-	return 0;
+	return scalar_new(doc, value, at, out);
 }
 
 /* Parses a list index: digits only. */
@@ -582,6 +590,9 @@ int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct 
 				return set_error(err, "%s: '%s' is a list: expected an index (0 to %zu), got '%s'",
 						 path, *walked ? walked : "the document",
 						 cur->n ? cur->n - 1 : 0, comp);
+			if (cur->n == 0)
+				return set_error(err, "%s: '%s' is an empty list", path,
+						 *walked ? walked : "the document");
 			if (idx >= cur->n)
 				return set_error(err, "%s: '%s' has %zu item%s (indexes 0 to %zu), no %zu",
 						 path, *walked ? walked : "the document", cur->n,
@@ -601,7 +612,7 @@ int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct 
 					return set_error(err, "%s: no key '%s' in '%s'", path, comp,
 							 *walked ? walked : "the document");
 				/* The last component may add a key to an existing mapping. */
-				ret = make_value(doc, comp, cur, &k, err);
+				ret = scalar_new(doc, comp, cur, &k);
 				if (ret)
 					return ret;
 				ret = make_value(doc, value, cur, &nv, err);

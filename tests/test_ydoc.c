@@ -214,6 +214,8 @@ static const struct set_case set_cases[] = {
 	{"=1", -EINVAL, NULL, "expected KEY=VALUE"},
 	{"name", -EINVAL, NULL, "expected KEY=VALUE"},
 	{"name=[1,", -EINVAL, NULL, "value '[1,': YAML syntax error"},
+	{"[x]=1", 0, "[x]", "1"}, /* a new key is always a plain name, never a flow list */
+	{"phases.1.rounds.cells.bs=[]", 0, NULL, NULL},
 };
 
 static void test_set_path(void **state)
@@ -232,13 +234,23 @@ static void test_set_path(void **state)
 			assert_int_equal(e.line, 0);
 			if (strncmp(e.msg, c->want, strlen(c->want)))
 				fail_msg("'%s': message '%s', want '%s'", c->assign, e.msg, c->want);
-		} else {
+		} else if (c->check_path) {
 			const char *got = get_path(d, c->check_path);
 
 			if (!got || strcmp(got, c->want))
 				fail_msg("'%s': %s is '%s', want '%s'", c->assign, c->check_path,
 					 got ? got : "(none)", c->want);
 		}
+		ydoc_free(d);
+	}
+	{
+		struct ydoc *d = parse_ok(set_doc);
+		struct ydoc_error e;
+
+		assert_int_equal(ydoc_set_assignment(d, "phases.1.rounds.cells.bs=[]", &e), 0);
+		assert_int_equal(ydoc_set_assignment(d, "phases.1.rounds.cells.bs.0=1", &e), -EINVAL);
+		assert_string_equal(e.msg, "phases.1.rounds.cells.bs.0: 'phases.1.rounds.cells.bs' is "
+					   "an empty list");
 		ydoc_free(d);
 	}
 }
