@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -544,6 +545,14 @@ static int open_handle(const char *dir, struct results **out)
 		rc = -errno;
 		goto fail;
 	}
+	/*
+	 * One writer per directory: a `resume` started while the run is still alive would
+	 * interleave records. The lock goes with the descriptor (also when the process dies).
+	 */
+	if (flock(r->recfd, LOCK_EX | LOCK_NB)) {
+		rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+		goto fail;
+	}
 	r->next_seq = next_snapshot_seq(dir);
 	free(rp);
 	*out = r;
@@ -600,8 +609,8 @@ int results_open(const char *dir, struct results **out, struct results_records *
 {
 	struct results_records rr;
 	struct results *r = NULL;
-	char *mp, *rp;
-	int rc, fd;
+	char *mp;
+	int rc;
 
 	if (!dir || !out)
 		return -EINVAL;
@@ -612,37 +621,32 @@ int results_open(const char *dir, struct results **out, struct results_records *
 	free(mp);
 	if (rc)
 		return rc;
+	/* Lock first, so that nobody appends between reading and cutting a torn tail. */
+	rc = open_handle(dir, &r);
+	if (rc)
+		return rc;
+	memset(&rr, 0, sizeof(rr));
 	rc = results_read_records(dir, &rr);
 	if (rc) {
 		if (rrout && rc == -EBADMSG)
 			rrout->bad_line = rr.bad_line;
+		results_close(r);
 		return rc;
 	}
-	if (rr.torn_last) {
-		/* Drop the torn tail for good, so that the next append starts a clean line. */
-		rp = path_join(dir, RECORDS_FILE);
-		fd = rp ? open(rp, O_WRONLY | O_CLOEXEC) : -1;
-		rc = !rp ? -ENOMEM : fd < 0 ? -errno : 0;
-		if (!rc && (ftruncate(fd, (off_t)rr.valid_bytes) || fsync(fd)))
-			rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		free(rp);
-		if (rc)
-			goto fail;
+	/* Drop the torn tail for good, so that the next append starts a clean line. */
+	if (rr.torn_last &&
+	    (ftruncate(r->recfd, (off_t)rr.valid_bytes) || fsync(r->recfd))) {
+		rc = -errno;
+		results_records_release(&rr);
+		results_close(r);
+		return rc;
 	}
-	rc = open_handle(dir, &r);
-	if (rc)
-		goto fail;
 	*out = r;
 	if (rrout)
 		*rrout = rr;
 	else
 		results_records_release(&rr);
 	return 0;
-fail:
-	results_records_release(&rr);
-	return rc;
 }
 
 void results_close(struct results *r)

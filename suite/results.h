@@ -82,7 +82,9 @@ struct results_records {
  * fsyncs it, so that appends continue a clean file, and reports that in *rr. When rr is not
  * NULL it receives the records (release with results_records_release). -ENOENT when dir has no
  * manifest.json; -EBADMSG when a line other than the last is not a valid record (rr->bad_line
- * says which; the file is left as it is).
+ * says which; the file is left as it is); -EBUSY when another handle (another process, e.g.
+ * the run being resumed, still alive) has the directory open: one writer per directory, by an
+ * flock on records.jsonl that results_create takes as well and results_close (or death) drops.
  */
 int results_open(const char *dir, struct results **out, struct results_records *rr);
 

@@ -474,6 +474,13 @@ static void test_torn_last_line(void **state)
 
 		/* Opening to resume cuts it off, so that the next record starts a clean line. */
 		assert_int_equal(results_open(f->run, &r, &rr), 0);
+		/* ... and nobody else may append meanwhile. */
+		{
+			struct results *second = NULL;
+
+			assert_int_equal(results_open(f->run, &second, NULL), -EBUSY);
+			assert_null(second);
+		}
 		assert_true(rr.torn_last);
 		assert_int_equal(rr.n, 3);
 		results_records_release(&rr);
