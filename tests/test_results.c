@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -531,6 +533,43 @@ static void test_torn_middle_line(void **state)
 	assert_int_equal(rr.n, 0);
 }
 
+/*
+ * A failed append (here: the file size limit, which makes the kernel accept part of the line and
+ * then refuse the rest) leaves the file as it was, not with a torn line in front of the next.
+ */
+static void test_failed_append(void **state)
+{
+	struct fixture *f = *state;
+	struct results_records rr;
+	struct results_record rec = {.kind = "idle", .phase = 0, .phase_kind = "idle"};
+	struct json_object *o;
+	struct results *r;
+	struct rlimit old, lim;
+	off_t size;
+
+	make_run(f->run, 2);
+	size = file_size(f->run, "records.jsonl");
+	assert_int_equal(results_open(f->run, &r, NULL), 0);
+	o = results_record_to_json(&rec);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	lim = old;
+	lim.rlim_cur = (rlim_t)size + 20; /* less than a record line */
+	signal(SIGXFSZ, SIG_IGN);	  /* EFBIG instead of death */
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	assert_int_equal(results_append_record(r, o), -EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	assert_int_equal(file_size(f->run, "records.jsonl"), size);
+	/* The next append works and the file is whole. */
+	assert_int_equal(results_append_record(r, o), 0);
+	json_object_put(o);
+	results_close(r);
+	assert_int_equal(results_read_records(f->run, &rr), 0);
+	assert_int_equal(rr.n, 3);
+	assert_false(rr.torn_last);
+	results_records_release(&rr);
+}
+
 /* ---- series, snapshots ---------------------------------------------------------------------- */
 
 static void test_series(void **state)
@@ -705,6 +744,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_records_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_torn_last_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_torn_middle_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_series, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_comma_locale, setup, teardown),
