@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -34,6 +35,13 @@ const char *jsonnum_fmt(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.*g", prec, v);
 		if (strtod(buf, NULL) == v)
 			break;
+	}
+	/* Without a "C" locale object (ENOMEM), printf used the caller's: fix its decimal point. */
+	if (!c) {
+		char *comma = strchr(buf, ',');
+
+		if (comma)
+			*comma = '.';
 	}
 out:
 	if (c) {
