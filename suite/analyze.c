@@ -580,15 +580,16 @@ static int pass_wa(const struct analyze_input *in, struct json_object *summary, 
 static int pass_flags(const struct analyze_input *in, struct json_object *summary, char *err,
 		      size_t errlen)
 {
-	struct json_object *f = json_object_new_object(), *nr, *hl, *arr;
+	struct json_object *f = json_object_new_object(), *nr, *hl, *rp, *arr;
 	size_t resumes = 0, errors = 0;
 
 	if (jsonnum_add(summary, "flags", f) || !f)
 		return -ENOMEM;
 	nr = json_object_new_array();
 	hl = json_object_new_array();
+	rp = json_object_new_array();
 	if (jsonnum_add(f, "steady_state_not_reached", nr) || !nr ||
-	    jsonnum_add(f, "host_limited", hl) || !hl)
+	    jsonnum_add(f, "host_limited", hl) || !hl || jsonnum_add(f, "resume_points", rp) || !rp)
 		return -ENOMEM;
 	if (json_object_object_get_ex(summary, "steady_state", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
@@ -612,8 +613,24 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 
 		if (rkey_of(rec, &k))
 			continue;
-		if (!strcmp(k.kind, "resume"))
+		if (!strcmp(k.kind, "resume")) {
+			static const char *const copy[] = {"gap_wall_ns", "gap_target_ns",
+							   "sim_replayed", "steps_replayed"};
+
+			/* Where the walk picked up, and how long the drive was left alone. */
 			resumes++;
+			e = json_object_new_object();
+			if (json_object_array_add(rp, e) || !e || add_int(e, "phase", k.phase) ||
+			    add_int(e, "repeat", k.repeat) || add_int(e, "round", k.round))
+				return -ENOMEM;
+			for (size_t c = 0; c < sizeof(copy) / sizeof(copy[0]); c++) {
+				struct json_object *v;
+
+				if (json_object_object_get_ex(rec, copy[c], &v) &&
+				    jsonnum_add(e, copy[c], json_object_get(v)))
+					return -ENOMEM;
+			}
+		}
 		errors += json_object_object_get_ex(rec, "error", NULL);
 		if (!has_flag(rec, "host_limited"))
 			continue;

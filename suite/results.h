@@ -19,7 +19,7 @@
  * the very same values); NaN and infinities are written as null.
  *
  * All functions return 0 or -errno; output parameters are untouched on failure. Nothing here
- * reads the wall clock except results_default_dir(), which is given the time by its caller.
+ * reads the wall clock: results_default_dir() is given the time by its caller.
  */
 #ifndef SSDLAB_RESULTS_H
 #define SSDLAB_RESULTS_H

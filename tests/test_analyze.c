@@ -127,7 +127,13 @@ static void build_run(const char *dir)
 	rec = (struct results_record){.kind = "idle", .phase = 2, .phase_kind = "idle"};
 	append(r, &rec);
 	rec = (struct results_record){.kind = "resume", .phase = 2, .phase_kind = "idle"};
-	append(r, &rec);
+	{
+		struct json_object *o = results_record_to_json(&rec);
+
+		json_object_object_add(o, "gap_wall_ns", json_object_new_int64(5000000000));
+		assert_int_equal(results_append_record(r, o), 0);
+		json_object_put(o);
+	}
 	snap(r, "run-end", -1, 5000, 11000);
 	results_close(r);
 	free(j);
@@ -270,6 +276,9 @@ static void test_expected_summary(void **state)
 	num_is(s, "/flags/host_limited/0/round", 2);
 	str_is(s, "/flags/host_limited/0/cell", "bs=128k");
 	assert_true(json_object_get_boolean(at(s, "/flags/resumed")));
+	num_is(s, "/flags/resumes", 1);
+	num_is(s, "/flags/resume_points/0/phase", 2);
+	num_is(s, "/flags/resume_points/0/gap_wall_ns", 5e9);
 	num_is(s, "/flags/io_errors", 0);
 	assert_false(json_object_get_boolean(at(s, "/flags/torn_last_line_dropped")));
 	json_object_put(s);
