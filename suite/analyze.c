@@ -28,7 +28,7 @@
 #include "units.h"
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
 {
@@ -84,7 +84,8 @@ static int has_flag(struct json_object *rec, const char *flag)
 {
 	struct json_object *f;
 
-	if (!json_object_object_get_ex(rec, "flags", &f) || !json_object_is_type(f, json_type_array))
+	if (!json_object_object_get_ex(rec, "flags", &f) ||
+	    !json_object_is_type(f, json_type_array))
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(f); i++) {
 		const char *s = json_object_get_string(json_object_array_get_idx(f, i));
@@ -142,8 +143,9 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 	size_t n = 0;
 	int rc = -ENOMEM, gaps = 0;
 
-	if (!cell || !metric || int_of(track, "phase", &phase) || int_of(track, "repeat", &repeat) ||
-	    !json_object_object_get_ex(track, "params", &po) || ss_params_from_json(po, &p)) {
+	if (!cell || !metric || int_of(track, "phase", &phase) ||
+	    int_of(track, "repeat", &repeat) || !json_object_object_get_ex(track, "params", &po) ||
+	    ss_params_from_json(po, &p)) {
 		set_err(err, errlen, "manifest.json: a steady_state entry is malformed");
 		return -EBADMSG;
 	}
@@ -162,7 +164,8 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 			continue;
 		rc = results_record_metric(rec, metric, &v);
 		if (rc == -EINVAL) {
-			set_err(err, errlen, "manifest.json: unknown steady-state metric '%s'", metric);
+			set_err(err, errlen, "manifest.json: unknown steady-state metric '%s'",
+				metric);
 			goto out;
 		}
 		if (rc)
@@ -213,8 +216,8 @@ out:
 	return rc;
 }
 
-static int pass_steady_state(const struct analyze_input *in, struct json_object *summary,
-			     char *err, size_t errlen)
+static int pass_steady_state(const struct analyze_input *in, struct json_object *summary, char *err,
+			     size_t errlen)
 {
 	struct json_object *arr = json_object_new_array(), *tracks;
 	int rc;
@@ -281,8 +284,9 @@ static int ss_window(struct json_object *summary, int64_t phase, int64_t repeat,
 		const char *verdict = str_of(s, "verdict");
 		int64_t p, r;
 
-		if (int_of(s, "phase", &p) || int_of(s, "repeat", &r) || p != phase || r != repeat ||
-		    !verdict || (strcmp(verdict, "reached") && strcmp(verdict, "not_reached")))
+		if (int_of(s, "phase", &p) || int_of(s, "repeat", &r) || p != phase ||
+		    r != repeat || !verdict ||
+		    (strcmp(verdict, "reached") && strcmp(verdict, "not_reached")))
 			continue;
 		if (int_of(s, "first_round", lo) || int_of(s, "last_round", hi))
 			return 0;
@@ -387,10 +391,10 @@ static int per_round_add(struct json_object *arr, struct json_object *rec, const
 	static const struct {
 		const char *metric, *key;
 	} cols[] = {
-		{"iops", "iops"},
-		{"bw", "bw_bps"},
-		{"lat_mean", "lat_mean_ns"},
-		{"lat_p99", "lat_p99_ns"},
+	    {"iops", "iops"},
+	    {"bw", "bw_bps"},
+	    {"lat_mean", "lat_mean_ns"},
+	    {"lat_p99", "lat_p99_ns"},
 	};
 	struct json_object *o = json_object_new_object();
 
@@ -459,10 +463,9 @@ static int pass_cells(const struct analyze_input *in, struct json_object *summar
 	rc = -ENOMEM;
 	for (size_t j = 0; j < ng; j++) {
 		int64_t lo, hi;
-		struct json_object *o =
-			group_json(&g[j], !strcmp(g[j].k.kind, "cell") &&
-						  ss_window(summary, g[j].k.phase, g[j].k.repeat, &lo,
-							    &hi));
+		struct json_object *o = group_json(
+		    &g[j], !strcmp(g[j].k.kind, "cell") &&
+			       ss_window(summary, g[j].k.phase, g[j].k.repeat, &lo, &hi));
 
 		if (!o || json_object_array_add(arr, o)) {
 			json_object_put(o);
@@ -495,14 +498,17 @@ static struct json_object *wa_entry(struct json_object *a, struct json_object *b
 	if (with_phase && (add_int(o, "phase", phase) || add_int(o, "repeat", repeat)))
 		goto fail;
 	if (add_int(o, "from_seq", seq_a) || add_int(o, "to_seq", seq_b) ||
-	    add_str(o, "from_label", ok ? sa->label : "") || add_str(o, "to_label", ok ? sb->label : ""))
+	    add_str(o, "from_label", ok ? sa->label : "") ||
+	    add_str(o, "to_label", ok ? sb->label : ""))
 		goto fail;
 	h0 = ok ? snapshot_get(sa, "host_bytes_written") : NULL;
 	h1 = ok ? snapshot_get(sb, "host_bytes_written") : NULL;
 	n0 = ok ? snapshot_get(sa, "nand_bytes_written") : NULL;
 	n1 = ok ? snapshot_get(sb, "nand_bytes_written") : NULL;
-	if (jsonnum_add(o, "host_bytes_written", h0 && h1 ? jsonnum_new(h1->value - h0->value) : NULL) ||
-	    jsonnum_add(o, "nand_bytes_written", n0 && n1 ? jsonnum_new(n1->value - n0->value) : NULL))
+	if (jsonnum_add(o, "host_bytes_written",
+			h0 && h1 ? jsonnum_new(h1->value - h0->value) : NULL) ||
+	    jsonnum_add(o, "nand_bytes_written",
+			n0 && n1 ? jsonnum_new(n1->value - n0->value) : NULL))
 		goto fail;
 	if (ok && snapshot_wa(sa, sb, &wa))
 		wa = NAN;
@@ -652,10 +658,10 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 
 /* In order: later passes may read what earlier ones wrote (cells reads steady_state). */
 static const struct analyze_pass passes[] = {
-	{"steady_state", pass_steady_state},
-	{"cells", pass_cells},
-	{"wa", pass_wa},
-	{"flags", pass_flags},
+    {"steady_state", pass_steady_state},
+    {"cells", pass_cells},
+    {"wa", pass_wa},
+    {"flags", pass_flags},
 };
 
 int analyze_dir(const char *dir, struct json_object **out, char *err, size_t errlen)
@@ -770,8 +776,9 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 			(void)int_of(s, "phase", &p);
 			(void)int_of(s, "first_round", &lo);
 			(void)int_of(s, "last_round", &hi);
-			fprintf(f, "steady state, phase %" PRId64 " %s %s: %s", p, S(str_of(s, "cell")),
-				S(str_of(s, "metric")), S(str_of(s, "verdict")));
+			fprintf(f, "steady state, phase %" PRId64 " %s %s: %s", p,
+				S(str_of(s, "cell")), S(str_of(s, "metric")),
+				S(str_of(s, "verdict")));
 			if (isfinite(avg) && avg > 0)
 				fprintf(f,
 					", rounds %" PRId64 "-%" PRId64
@@ -780,12 +787,12 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 					lo, hi, fmt(avg, 1, a, sizeof(a)),
 					fmt(100 * num_or_nan(s, "data_excursion") / avg, 1, b,
 					    sizeof(b)),
-					fmt(100 * num_or_nan(s, "allowed_data_excursion") / avg, 0, c,
-					    sizeof(c)),
+					fmt(100 * num_or_nan(s, "allowed_data_excursion") / avg, 0,
+					    c, sizeof(c)),
 					fmt(100 * num_or_nan(s, "slope_excursion") / avg, 1, d,
 					    sizeof(d)),
-					fmt(100 * num_or_nan(s, "allowed_slope_excursion") / avg, 0, e,
-					    sizeof(e)));
+					fmt(100 * num_or_nan(s, "allowed_slope_excursion") / avg, 0,
+					    e, sizeof(e)));
 			fputc('\n', f);
 		}
 	if (json_object_object_get_ex(summary, "cells", &arr)) {
@@ -801,7 +808,9 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 			(void)json_object_object_get_ex(t, "lat_ns", &lat);
 			(void)int_of(s, "phase", &p);
 			cell = S(str_of(s, "cell"));
-			fprintf(f, "phase %" PRId64 " %s%s%s: %s IOPS, %s MB/s, mean %s us, p99 %s us\n",
+			fprintf(f,
+				"phase %" PRId64
+				" %s%s%s: %s IOPS, %s MB/s, mean %s us, p99 %s us\n",
 				p, S(str_of(s, "kind")), *cell ? " " : "", cell,
 				fmt(num_or_nan(t, "iops"), 0, a, sizeof(a)),
 				fmt(num_or_nan(t, "bw_bps") / 1e6, 1, b, sizeof(b)),
@@ -838,7 +847,8 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 				json_object_array_length(arr));
 		if (json_object_object_get_ex(flags, "host_limited", &arr) &&
 		    json_object_array_length(arr))
-			fprintf(f, "FLAG: %zu measurements were limited by the host, not the device\n",
+			fprintf(f,
+				"FLAG: %zu measurements were limited by the host, not the device\n",
 				json_object_array_length(arr));
 		if (json_object_object_get_ex(flags, "resumed", &x) && json_object_get_boolean(x))
 			fprintf(f, "FLAG: the run was resumed (see the resume records)\n");
@@ -847,6 +857,8 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 				json_object_get_int64(x));
 		if (json_object_object_get_ex(flags, "torn_last_line_dropped", &x) &&
 		    json_object_get_boolean(x))
-			fprintf(f, "FLAG: a torn last record line was dropped (an interrupted write)\n");
+			fprintf(
+			    f,
+			    "FLAG: a torn last record line was dropped (an interrupted write)\n");
 	}
 }

@@ -17,27 +17,27 @@
 
 static void help(FILE *f)
 {
-	fprintf(f,
-		"usage: ssdlab analyze [options] DIR\n\n"
-		"Recomputes DIR/summary.json from DIR/manifest.json, records.jsonl and snapshots/\n"
-		"alone (steady state per tracked series, per-cell figures with latency percentiles\n"
-		"from merged histograms, write amplification per phase, flags) and prints the\n"
-		"headline figures. The output is byte-for-byte the same for the same input.\n\n"
-		"options:\n"
-		"  -q, --quiet   do not print the headline figures\n"
-		"  --check       do not write: exit 1 when DIR/summary.json differs from what the\n"
-		"                records give (e.g. after a fix of the analysis)\n"
-		"  --stdout      print the summary JSON instead of writing it\n"
-		"  -h, --help    this text\n\n"
-		"exit codes: 0 ok (also when steady state was not reached: that is a flagged\n"
-		"finding), 1 the results are corrupt or --check found a difference, 2 bad usage or\n"
-		"not a results directory\n");
+	fprintf(
+	    f, "usage: ssdlab analyze [options] DIR\n\n"
+	       "Recomputes DIR/summary.json from DIR/manifest.json, records.jsonl and snapshots/\n"
+	       "alone (steady state per tracked series, per-cell figures with latency percentiles\n"
+	       "from merged histograms, write amplification per phase, flags) and prints the\n"
+	       "headline figures. The output is byte-for-byte the same for the same input.\n\n"
+	       "options:\n"
+	       "  -q, --quiet   do not print the headline figures\n"
+	       "  --check       do not write: exit 1 when DIR/summary.json differs from what the\n"
+	       "                records give (e.g. after a fix of the analysis)\n"
+	       "  --stdout      print the summary JSON instead of writing it\n"
+	       "  -h, --help    this text\n\n"
+	       "exit codes: 0 ok (also when steady state was not reached: that is a flagged\n"
+	       "finding), 1 the results are corrupt or --check found a difference, 2 bad usage or\n"
+	       "not a results directory\n");
 }
 
 static const char *summary_text(struct json_object *s)
 {
 	return json_object_to_json_string_ext(s, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							 JSON_C_TO_STRING_NOSLASHESCAPE);
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 /* Compares the recomputed summary with DIR/summary.json byte for byte (as it would be written). */
@@ -75,9 +75,11 @@ out:
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"quiet", no_argument, NULL, 'q'},   {"check", no_argument, NULL, 'c'},
-		{"stdout", no_argument, NULL, 's'},  {"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"quiet", no_argument, NULL, 'q'},
+	    {"check", no_argument, NULL, 'c'},
+	    {"stdout", no_argument, NULL, 's'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct json_object *summary = NULL;
 	int quiet = 0, do_check = 0, to_stdout = 0, c, rc, ret;

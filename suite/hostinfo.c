@@ -127,7 +127,8 @@ static void governor(const char *root, struct hostinfo *h)
 	for (int cpu = 1; cpu < 4096; cpu++) {
 		snprintf(rel, sizeof(rel), CPU_DIR "/cpu%d/cpufreq/scaling_governor", cpu);
 		if (read_line(root, rel, g, sizeof(g)) == -ENOENT) {
-			/* CPUs may be offline in the middle; stop only past the last one present. */
+			/* CPUs may be offline in the middle; stop only past the last one present.
+			 */
 			snprintf(rel, sizeof(rel), "%s/" CPU_DIR "/cpu%d", root, cpu);
 			DIR *d = opendir(rel);
 
@@ -140,7 +141,8 @@ static void governor(const char *root, struct hostinfo *h)
 			char first[64];
 
 			snprintf(first, sizeof(first), "%s", h->governor);
-			snprintf(h->governor, sizeof(h->governor), "mixed (%.24s, %.24s)", first, g);
+			snprintf(h->governor, sizeof(h->governor), "mixed (%.24s, %.24s)", first,
+				 g);
 			break;
 		}
 	}

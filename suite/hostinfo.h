@@ -23,9 +23,9 @@ struct hostinfo {
 	char cpu_model[128];	  /* first "model name" of /proc/cpuinfo */
 	int cpus;		  /* online CPUs (from sys/devices/system/cpu/online), -1 unknown */
 	char cpufreq_driver[64];
-	char governor[64];	  /* cpu0's scaling_governor; "mixed (a, b)" when CPUs differ */
-	int turbo;		  /* 1 enabled, 0 disabled, -1 unknown */
-	char turbo_source[64];	  /* "intel_pstate/no_turbo", "cpufreq/boost", ... */
+	char governor[64];     /* cpu0's scaling_governor; "mixed (a, b)" when CPUs differ */
+	int turbo;	       /* 1 enabled, 0 disabled, -1 unknown */
+	char turbo_source[64]; /* "intel_pstate/no_turbo", "cpufreq/boost", ... */
 	char cpuidle_driver[64];
 	char cpuidle_governor[64];
 	char cstates_enabled[256];  /* cpu0's idle states not disabled, comma-separated */
@@ -45,12 +45,12 @@ int hostinfo_collect(const char *root, struct hostinfo *h);
 struct json_object *hostinfo_to_json(const struct hostinfo *h);
 
 struct hostinfo_link {
-	char kind[16];	     /* "pcie", "sata", "usb", or "" when sysfs says nothing */
-	char speed[64];	     /* as sysfs words it: "16.0 GT/s PCIe", "6.0 Gbps", "5000" (USB, Mb/s) */
-	char width[16];	     /* PCIe lanes, "4"; "" otherwise */
-	char max_speed[64];  /* PCIe only */
-	char max_width[16];  /* PCIe only */
-	char where[256];     /* the sysfs directory it came from, below root */
+	char kind[16];	/* "pcie", "sata", "usb", or "" when sysfs says nothing */
+	char speed[64]; /* as sysfs words it: "16.0 GT/s PCIe", "6.0 Gbps", "5000" (USB, Mb/s) */
+	char width[16]; /* PCIe lanes, "4"; "" otherwise */
+	char max_speed[64]; /* PCIe only */
+	char max_width[16]; /* PCIe only */
+	char where[256];    /* the sysfs directory it came from, below root */
 };
 
 /*

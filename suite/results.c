@@ -88,8 +88,8 @@ int results_safe_name(const char *in, char *out, size_t len)
 	return rc;
 }
 
-int results_default_dir(const char *base, const char *profile, const char *target,
-			int64_t unix_s, char *out, size_t len)
+int results_default_dir(const char *base, const char *profile, const char *target, int64_t unix_s,
+			char *out, size_t len)
 {
 	char p[128], t[128], stamp[32];
 	time_t tt = (time_t)unix_s;
@@ -295,8 +295,8 @@ int results_write_json_file(const char *path, struct json_object *o)
 	rc = ensure_schema(o);
 	if (rc)
 		return rc;
-	text = json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text)
 		return -ENOMEM;
 	len = strlen(text);
@@ -634,8 +634,7 @@ int results_open(const char *dir, struct results **out, struct results_records *
 		return rc;
 	}
 	/* Drop the torn tail for good, so that the next append starts a clean line. */
-	if (rr.torn_last &&
-	    (ftruncate(r->recfd, (off_t)rr.valid_bytes) || fsync(r->recfd))) {
+	if (rr.torn_last && (ftruncate(r->recfd, (off_t)rr.valid_bytes) || fsync(r->recfd))) {
 		rc = -errno;
 		results_records_release(&rr);
 		results_close(r);
@@ -671,8 +670,8 @@ static const struct {
 	double p;
 	const char *key;
 } percentiles[] = {
-	{50, "p50"},	 {90, "p90"},	    {95, "p95"},	 {99, "p99"},
-	{99.9, "p99_9"}, {99.99, "p99_99"}, {99.999, "p99_999"},
+    {50, "p50"},     {90, "p90"},	{95, "p95"},	     {99, "p99"},
+    {99.9, "p99_9"}, {99.99, "p99_99"}, {99.999, "p99_999"},
 };
 
 static double rate(uint64_t n, uint64_t ns)
@@ -756,7 +755,8 @@ static int add_job(struct json_object *o, const struct job_result *j)
 	    jsonnum_add(o, "effective_qd", json_object_new_int64(j->effective_qd)) ||
 	    jsonnum_add(o, "clock_source", json_object_new_string(j->clock_source)) ||
 	    jsonnum_add(o, "clock_read_ns", jsonnum_new(j->clock_read_ns)) ||
-	    jsonnum_add(o, "foreign_sectors_read", json_object_new_uint64(j->foreign_sectors_read)) ||
+	    jsonnum_add(o, "foreign_sectors_read",
+			json_object_new_uint64(j->foreign_sectors_read)) ||
 	    jsonnum_add(o, "foreign_sectors_written",
 			json_object_new_uint64(j->foreign_sectors_written)))
 		return -ENOMEM;
@@ -771,9 +771,9 @@ static int add_job(struct json_object *o, const struct job_result *j)
 	e = json_object_new_object();
 	if (jsonnum_add(o, "error", e) || !e ||
 	    /* The errno's name, not strerror(): that text depends on the locale. */
-	    jsonnum_add(e, "errno", json_object_new_string(strerrorname_np(-j->error)
-								 ? strerrorname_np(-j->error)
-								 : "unknown")) ||
+	    jsonnum_add(e, "errno",
+			json_object_new_string(
+			    strerrorname_np(-j->error) ? strerrorname_np(-j->error) : "unknown")) ||
 	    jsonnum_add(e, "offset", json_object_new_uint64(j->err_offset)) ||
 	    jsonnum_add(e, "len", json_object_new_uint64(j->err_len)) ||
 	    jsonnum_add(e, "message", json_object_new_string(j->errmsg)))
@@ -829,7 +829,7 @@ int results_append_record(struct results *r, struct json_object *rec)
 		return rc;
 	/* PLAIN has no newlines: json-c escapes them inside strings. */
 	text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
-							   JSON_C_TO_STRING_NOSLASHESCAPE);
+						       JSON_C_TO_STRING_NOSLASHESCAPE);
 	if (!text)
 		return -ENOMEM;
 	len = strlen(text);
@@ -851,7 +851,8 @@ int results_append_record(struct results *r, struct json_object *rec)
 		rc = write_all(r->recfd, line + w, len - (size_t)w);
 	if (!rc && fsync(r->recfd))
 		rc = -errno;
-	/* Leave no torn line in front of the next record (best effort: the error is what counts). */
+	/* Leave no torn line in front of the next record (best effort: the error is what counts).
+	 */
 	if (rc && ftruncate(r->recfd, st.st_size) == 0)
 		(void)fsync(r->recfd);
 out:
@@ -1147,8 +1148,9 @@ int results_write_series(struct results *r, const char *name, const struct serie
 	snprintf(file, sizeof(file), "series/%s.csv", safe);
 	sb_printf(&sb, "t_ns,interval_ns");
 	for (int d = 0; d < 2; d++)
-		sb_printf(&sb, ",%s_ios,%s_bytes,%s_iops,%s_bw_bps,%s_lat_mean_ns,%s_lat_p99_ns,"
-			       "%s_lat_max_ns",
+		sb_printf(&sb,
+			  ",%s_ios,%s_bytes,%s_iops,%s_bw_bps,%s_lat_mean_ns,%s_lat_p99_ns,"
+			  "%s_lat_max_ns",
 			  dn[d], dn[d], dn[d], dn[d], dn[d], dn[d], dn[d]);
 	sb_printf(&sb, ",total_bytes_written\n");
 	for (size_t i = 0; i < n; i++) {
@@ -1158,15 +1160,14 @@ int results_write_series(struct results *r, const char *name, const struct serie
 		sb_printf(&sb, "%" PRIu64 ",%" PRIu64, row->t_ns, dt);
 		for (int d = 0; d < 2; d++) {
 			/* units_fmt_double: '.' whatever the locale (units.h). */
-			sb_printf(&sb, ",%" PRIu64 ",%" PRIu64 ",%s,%s,", row->d[d].ios,
-				  row->d[d].bytes,
-				  dt ? units_fmt_double(rate(row->d[d].ios, dt), 3, a, sizeof(a)) : "",
-				  dt ? units_fmt_double(rate(row->d[d].bytes, dt), 3, b, sizeof(b))
-				     : "");
+			sb_printf(
+			    &sb, ",%" PRIu64 ",%" PRIu64 ",%s,%s,", row->d[d].ios, row->d[d].bytes,
+			    dt ? units_fmt_double(rate(row->d[d].ios, dt), 3, a, sizeof(a)) : "",
+			    dt ? units_fmt_double(rate(row->d[d].bytes, dt), 3, b, sizeof(b)) : "");
 			sb_printf(&sb, "%s,%" PRIu64 ",%" PRIu64,
-				  row->d[d].ios ? units_fmt_double(row->d[d].lat_mean_ns, 1, a,
-								   sizeof(a))
-						: "",
+				  row->d[d].ios
+				      ? units_fmt_double(row->d[d].lat_mean_ns, 1, a, sizeof(a))
+				      : "",
 				  row->d[d].lat_p99_ns, row->d[d].lat_max_ns);
 		}
 		sb_printf(&sb, ",%" PRIu64 "\n", row->total_bytes_written);
@@ -1183,8 +1184,7 @@ int results_write_series(struct results *r, const char *name, const struct serie
 	return rc;
 }
 
-int results_write_snapshot(struct results *r, const struct snapshot *s, int phase,
-			   unsigned repeat)
+int results_write_snapshot(struct results *r, const struct snapshot *s, int phase, unsigned repeat)
 {
 	struct json_object *o;
 	char safe[80], file[128];

@@ -54,8 +54,8 @@ int results_safe_name(const char *in, char *out, size_t len);
  * time unix_s (the caller reads the clock: this is the CLI edge's business). base NULL means
  * "results". -EINVAL / -ENAMETOOLONG as above.
  */
-int results_default_dir(const char *base, const char *profile, const char *target,
-			int64_t unix_s, char *out, size_t len);
+int results_default_dir(const char *base, const char *profile, const char *target, int64_t unix_s,
+			char *out, size_t len);
 
 /* ---- lifecycle ------------------------------------------------------------------------------ */
 
@@ -70,10 +70,10 @@ int results_create(const char *dir, struct results **out);
 struct results_records {
 	struct json_object **rec; /* n owned objects, in file order */
 	size_t n;
-	bool torn_last;		/* the last line was torn (incomplete) and was dropped */
-	uint64_t torn_bytes;	/* its length in bytes */
-	uint64_t valid_bytes;	/* length of the valid prefix of the file */
-	unsigned bad_line;	/* on -EBADMSG: the 1-based number of the bad line */
+	bool torn_last;	      /* the last line was torn (incomplete) and was dropped */
+	uint64_t torn_bytes;  /* its length in bytes */
+	uint64_t valid_bytes; /* length of the valid prefix of the file */
+	unsigned bad_line;    /* on -EBADMSG: the 1-based number of the bad line */
 };
 
 /*
@@ -144,11 +144,11 @@ enum results_flag {
  */
 struct results_record {
 	const char *kind;
-	int phase;		/* index in the resolved plan, 0-based */
-	const char *phase_kind; /* the phase's kind ("rounds", "precondition", ...) */
-	unsigned repeat;	/* iteration of the enclosing repeat, 0-based; 0 when none */
-	unsigned round;		/* 1-based round of a rounds phase; 0 otherwise */
-	const char *cell;	/* cell key, e.g. "rwmix_read=0,bs=4k"; NULL = "" (not a cell) */
+	int phase;		   /* index in the resolved plan, 0-based */
+	const char *phase_kind;	   /* the phase's kind ("rounds", "precondition", ...) */
+	unsigned repeat;	   /* iteration of the enclosing repeat, 0-based; 0 when none */
+	unsigned round;		   /* 1-based round of a rounds phase; 0 otherwise */
+	const char *cell;	   /* cell key, e.g. "rwmix_read=0,bs=4k"; NULL = "" (not a cell) */
 	uint64_t start_ns, end_ns; /* target clock at the start and the end */
 	const struct job_result *job; /* I/O figures; NULL for a record without I/O */
 	unsigned flags;		      /* enum results_flag */
@@ -235,8 +235,7 @@ int results_write_series(struct results *r, const char *name, const struct serie
  * directory (so files sort in the order taken, across resumes): snapshot_to_json(s) plus
  * "phase", "repeat" and "seq". Pass phase -1 for a snapshot outside any phase (run start/end).
  */
-int results_write_snapshot(struct results *r, const struct snapshot *s, int phase,
-			   unsigned repeat);
+int results_write_snapshot(struct results *r, const struct snapshot *s, int phase, unsigned repeat);
 
 /* Snapshots read back in file-name order: n owned JSON objects as written above. */
 struct results_snapshots {

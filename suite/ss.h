@@ -45,28 +45,28 @@ struct ss_params {
 };
 
 enum ss_verdict {
-	SS_TOO_FEW = 0,	   /* fewer rounds than the window: not judged yet, keep going */
-	SS_NOT_YET,	   /* judged, not steady, rounds < max_rounds: keep going */
-	SS_REACHED,	   /* steady: stop the rounds */
-	SS_NOT_REACHED,	   /* not steady by max_rounds: stop, a finding */
+	SS_TOO_FEW = 0, /* fewer rounds than the window: not judged yet, keep going */
+	SS_NOT_YET,	/* judged, not steady, rounds < max_rounds: keep going */
+	SS_REACHED,	/* steady: stop the rounds */
+	SS_NOT_REACHED, /* not steady by max_rounds: stop, a finding */
 };
 
 struct ss_result {
 	enum ss_verdict verdict;
-	bool reached; /* verdict == SS_REACHED */
-	bool stop;    /* the runner should stop the rounds: SS_REACHED or SS_NOT_REACHED */
-	unsigned rounds;	      /* rounds seen (n) */
-	unsigned window;	      /* rounds in the window actually used: min(n, params.window) */
+	bool reached;	 /* verdict == SS_REACHED */
+	bool stop;	 /* the runner should stop the rounds: SS_REACHED or SS_NOT_REACHED */
+	unsigned rounds; /* rounds seen (n) */
+	unsigned window; /* rounds in the window actually used: min(n, params.window) */
 	unsigned first_round, last_round; /* round numbers of the window, inclusive */
-	double average;		      /* mean of y over the window */
-	double min, max;	      /* of y over the window */
-	double data_excursion;	      /* max - min */
-	double allowed_data_excursion; /* max_data_excursion x average */
-	double slope, intercept;      /* least-squares fit of y over the round number */
-	double slope_excursion;	      /* |slope| x (window - 1) */
-	double allowed_slope_excursion; /* max_slope_excursion x average */
-	bool data_ok, slope_ok;	      /* each criterion on its own */
-	struct ss_params params;      /* the parameters used */
+	double average;			  /* mean of y over the window */
+	double min, max;		  /* of y over the window */
+	double data_excursion;		  /* max - min */
+	double allowed_data_excursion;	  /* max_data_excursion x average */
+	double slope, intercept;	  /* least-squares fit of y over the round number */
+	double slope_excursion;		  /* |slope| x (window - 1) */
+	double allowed_slope_excursion;	  /* max_slope_excursion x average */
+	bool data_ok, slope_ok;		  /* each criterion on its own */
+	struct ss_params params;	  /* the parameters used */
 };
 
 /* Fills p with the SNIA defaults: window 5, 20%, 10%, 25 rounds. */

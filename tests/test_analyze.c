@@ -102,8 +102,8 @@ static void build_run(const char *dir)
 	job_init(j, 100, 409600);
 	for (int i = 0; i < 100; i++)
 		hist_add(&j->d[IO_WRITE].lat, 50);
-	rec = (struct results_record){.kind = "precondition", .phase = 0,
-				      .phase_kind = "precondition", .job = j};
+	rec = (struct results_record){
+	    .kind = "precondition", .phase = 0, .phase_kind = "precondition", .job = j};
 	append(r, &rec);
 	snap(r, "phase-0-end", 0, 1000, 1000);
 
@@ -113,8 +113,12 @@ static void build_run(const char *dir)
 		for (int i = 0; i < 9; i++)
 			hist_add(&j->d[IO_WRITE].lat, 10);
 		hist_add(&j->d[IO_WRITE].lat, 10 * round);
-		rec = (struct results_record){.kind = "cell", .phase = 1, .phase_kind = "rounds",
-					      .round = round, .cell = "bs=4k", .job = j};
+		rec = (struct results_record){.kind = "cell",
+					      .phase = 1,
+					      .phase_kind = "rounds",
+					      .round = round,
+					      .cell = "bs=4k",
+					      .job = j};
 		append(r, &rec);
 		job_init(j, 10, 10 * 131072);
 		for (int i = 0; i < 10; i++)
@@ -188,9 +192,8 @@ static void str_is(struct json_object *o, const char *ptr, const char *want)
 
 static char *text_of(struct json_object *o)
 {
-	return strdup(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								JSON_C_TO_STRING_SPACED |
-								JSON_C_TO_STRING_NOSLASHESCAPE));
+	return strdup(json_object_to_json_string_ext(
+	    o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE));
 }
 
 static void test_expected_summary(void **state)
@@ -248,7 +251,7 @@ static void test_expected_summary(void **state)
 	num_is(s, "/cells/1/per_round/0/round", 1);
 	num_is(s, "/cells/1/per_round/0/iops", 50);
 	num_is(s, "/cells/1/per_round/0/bw_bps", 50 * 4096);
-	num_is(s, "/cells/1/per_round/6/lat_p99_ns", 70); /* round 7: 9 x 10 ns, 1 x 70 ns */
+	num_is(s, "/cells/1/per_round/6/lat_p99_ns", 70);  /* round 7: 9 x 10 ns, 1 x 70 ns */
 	num_is(s, "/cells/1/per_round/6/lat_mean_ns", 16); /* (90 + 70) / 10 */
 	assert_int_equal(json_object_array_length(at(s, "/cells/0/per_round")), 1);
 	num_is(s, "/cells/0/per_round/0/round", 0);
@@ -339,7 +342,8 @@ static void test_torn_and_corrupt(void **state)
 
 	/* Another line after the torn one: corrupt in the middle, refused with the line number. */
 	fp = fopen(path, "ab");
-	fputs("\n{\"schema\":1,\"kind\":\"idle\",\"phase\":3,\"repeat\":0,\"round\":0,\"cell\":\"\"}\n",
+	fputs("\n{\"schema\":1,\"kind\":\"idle\",\"phase\":3,\"repeat\":0,\"round\":0,\"cell\":"
+	      "\"\"}\n",
 	      fp);
 	fclose(fp);
 	s = NULL;
@@ -372,8 +376,9 @@ static void test_headline(void **state)
 	mem = open_memstream(&buf, &len);
 	analyze_print_headline(s, mem);
 	fclose(mem);
-	assert_non_null(strstr(buf, "phase 1 bs=4k write_iops: reached, rounds 3-7, average 100.0, "
-				    "data excursion 4.0% (max 20%), slope excursion 1.2% (max 10%)"));
+	assert_non_null(strstr(buf,
+			       "phase 1 bs=4k write_iops: reached, rounds 3-7, average 100.0, "
+			       "data excursion 4.0% (max 20%), slope excursion 1.2% (max 10%)"));
 	assert_non_null(strstr(buf, "write amplification, phase 1: 2.500"));
 	assert_non_null(strstr(buf, "write amplification, whole run: 2.200"));
 	assert_non_null(strstr(buf, "FLAG: steady state not reached in 1 tracked series"));
@@ -385,11 +390,11 @@ static void test_headline(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_expected_summary, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reproducible, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_torn_and_corrupt, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_missing_manifest, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_headline, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_expected_summary, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_reproducible, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_torn_and_corrupt, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_missing_manifest, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_headline, setup, teardown),
 	};
 
 	gsl_set_error_handler_off();

@@ -114,7 +114,8 @@ static int setup(void **state)
 	put("sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/current_link_width", "4\n");
 	put("sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/max_link_speed", "16.0 GT/s PCIe\n");
 	put("sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/max_link_width", "4\n");
-	link_block("nvme0n1", "sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1");
+	link_block("nvme0n1",
+		   "sys/devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1");
 	/* SATA behind AHCI (whose PCIe link is not the disk's). */
 	put("sys/devices/pci0000:00/0000:00:17.0/current_link_speed", "Unknown\n");
 	put("sys/class/ata_link/link3/sata_spd", "6.0 Gbps\n");
@@ -199,16 +200,16 @@ static void test_links(void **state)
 		const char *dev, *kind, *speed, *width, *max_speed;
 		int rc;
 	} cases[] = {
-		{"nvme0n1", "pcie", "8.0 GT/s PCIe", "4", "16.0 GT/s PCIe", 0},
-		{"/dev/nvme0n1", "pcie", "8.0 GT/s PCIe", "4", "16.0 GT/s PCIe", 0},
-		{"sda", "sata", "6.0 Gbps", "", "", 0},
-		{"sda1", "sata", "6.0 Gbps", "", "", 0},
-		{"sdb", "usb", "5000", "", "", 0},
-		{"loop0", "", "", "", "", 0},
-		{"sdz", NULL, NULL, NULL, NULL, -ENOENT},
-		{"..", NULL, NULL, NULL, NULL, -EINVAL},
-		{"/dev/null/x", NULL, NULL, NULL, NULL, -ENOTDIR},
-		{"", NULL, NULL, NULL, NULL, -EINVAL},
+	    {"nvme0n1", "pcie", "8.0 GT/s PCIe", "4", "16.0 GT/s PCIe", 0},
+	    {"/dev/nvme0n1", "pcie", "8.0 GT/s PCIe", "4", "16.0 GT/s PCIe", 0},
+	    {"sda", "sata", "6.0 Gbps", "", "", 0},
+	    {"sda1", "sata", "6.0 Gbps", "", "", 0},
+	    {"sdb", "usb", "5000", "", "", 0},
+	    {"loop0", "", "", "", "", 0},
+	    {"sdz", NULL, NULL, NULL, NULL, -ENOENT},
+	    {"..", NULL, NULL, NULL, NULL, -EINVAL},
+	    {"/dev/null/x", NULL, NULL, NULL, NULL, -ENOTDIR},
+	    {"", NULL, NULL, NULL, NULL, -EINVAL},
 	};
 	struct hostinfo_link l;
 
@@ -250,10 +251,10 @@ static void test_real_host(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_collect),
-		cmocka_unit_test(test_unknown),
-		cmocka_unit_test(test_links),
-		cmocka_unit_test(test_real_host),
+	    cmocka_unit_test(test_collect),
+	    cmocka_unit_test(test_unknown),
+	    cmocka_unit_test(test_links),
+	    cmocka_unit_test(test_real_host),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -24,20 +24,20 @@ static const struct {
 	double v;
 	const char *text; /* as serialized by json-c; NULL = JSON null */
 } cases[] = {
-	{0.1, "0.1"},
-	{0.3, "0.3"},
-	{-0.3, "-0.3"},
-	{1.0 / 3.0, "0.3333333333333333"}, /* 16 digits read back; 15 do not */
-	{0.1 + 0.2, "0.30000000000000004"}, /* needs all 17 */
-	{100, "100"},
-	{-0.0, "0"},
-	{4294967296.0 * 4096, "17592186044416"},
-	{9007199254740992.0, "9007199254740992"}, /* 2^53: still an integer */
-	{1e300, "1e+300"},
-	{2.5e-7, "2.5e-07"},
-	{NAN, NULL},
-	{INFINITY, NULL},
-	{-INFINITY, NULL},
+    {0.1, "0.1"},
+    {0.3, "0.3"},
+    {-0.3, "-0.3"},
+    {1.0 / 3.0, "0.3333333333333333"},	/* 16 digits read back; 15 do not */
+    {0.1 + 0.2, "0.30000000000000004"}, /* needs all 17 */
+    {100, "100"},
+    {-0.0, "0"},
+    {4294967296.0 * 4096, "17592186044416"},
+    {9007199254740992.0, "9007199254740992"}, /* 2^53: still an integer */
+    {1e300, "1e+300"},
+    {2.5e-7, "2.5e-07"},
+    {NAN, NULL},
+    {INFINITY, NULL},
+    {-INFINITY, NULL},
 };
 
 static void check_cases(void)
@@ -88,8 +88,8 @@ static void test_format_comma_locale(void **state)
 static void test_get(void **state)
 {
 	struct json_object *o = json_tokener_parse(
-		"{\"i\": 42, \"d\": 1.5, \"big\": 18446744073709551615, \"neg\": -1, \"s\": \"7\","
-		" \"n\": null, \"whole\": 3.0}");
+	    "{\"i\": 42, \"d\": 1.5, \"big\": 18446744073709551615, \"neg\": -1, \"s\": \"7\","
+	    " \"n\": null, \"whole\": 3.0}");
 	double d = -1;
 	uint64_t u = 7;
 
@@ -118,9 +118,9 @@ static void test_get(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format),
-		cmocka_unit_test(test_format_comma_locale),
-		cmocka_unit_test(test_get),
+	    cmocka_unit_test(test_format),
+	    cmocka_unit_test(test_format_comma_locale),
+	    cmocka_unit_test(test_get),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

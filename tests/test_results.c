@@ -33,8 +33,8 @@
 #include "testutil.h"
 
 struct fixture {
-	char *dir;  /* temp dir */
-	char *run;  /* dir/run: the results directory */
+	char *dir; /* temp dir */
+	char *run; /* dir/run: the results directory */
 };
 
 static int setup(void **state)
@@ -116,17 +116,17 @@ static void test_safe_name(void **state)
 		const char *in, *out;
 		int rc;
 	} cases[] = {
-		{"/dev/sdb", "dev-sdb", 0},
-		{"sim:client-tlc", "sim-client-tlc", 0},
-		{"./t.img", "t.img", 0},
-		{"../../etc/passwd", "etc-passwd", 0},
-		{"a b\tc", "a-b-c", 0},
-		{"disk (Ä) #2", "disk-2", 0},
-		{"snia-iops_v2+x", "snia-iops_v2+x", 0},
-		{"///", NULL, -EINVAL},
-		{"..", NULL, -EINVAL},
-		{"", NULL, -EINVAL},
-		{"abcdefghijklmnop", NULL, -ENAMETOOLONG}, /* 16 chars into 16 bytes */
+	    {"/dev/sdb", "dev-sdb", 0},
+	    {"sim:client-tlc", "sim-client-tlc", 0},
+	    {"./t.img", "t.img", 0},
+	    {"../../etc/passwd", "etc-passwd", 0},
+	    {"a b\tc", "a-b-c", 0},
+	    {"disk (Ä) #2", "disk-2", 0},
+	    {"snia-iops_v2+x", "snia-iops_v2+x", 0},
+	    {"///", NULL, -EINVAL},
+	    {"..", NULL, -EINVAL},
+	    {"", NULL, -EINVAL},
+	    {"abcdefghijklmnop", NULL, -ENAMETOOLONG}, /* 16 chars into 16 bytes */
 	};
 	char out[16];
 
@@ -147,9 +147,9 @@ static void test_default_dir(void **state)
 			 0);
 	assert_string_equal(out, "results/snia-iops-dev-sdb-19700101T000000Z");
 	/* 1700000000 s = 2023-11-14 22:13:20 UTC */
-	assert_int_equal(results_default_dir("/tmp/r", "wsat", "sim:client-tlc", 1700000000, out,
-					     sizeof(out)),
-			 0);
+	assert_int_equal(
+	    results_default_dir("/tmp/r", "wsat", "sim:client-tlc", 1700000000, out, sizeof(out)),
+	    0);
 	assert_string_equal(out, "/tmp/r/wsat-sim-client-tlc-20231114T221320Z");
 	strcpy(out, "untouched");
 	assert_int_equal(results_default_dir(NULL, "wsat", "sim:x", 0, out, 20), -ENAMETOOLONG);
@@ -286,19 +286,18 @@ static void fake_job(struct job_result *j)
 	snprintf(j->clock_source, sizeof(j->clock_source), "virtual");
 }
 
-static struct json_object *make_record(unsigned round, const char *cell,
-				       const struct job_result *j)
+static struct json_object *make_record(unsigned round, const char *cell, const struct job_result *j)
 {
 	struct results_record rec = {
-		.kind = "cell",
-		.phase = 2,
-		.phase_kind = "rounds",
-		.round = round,
-		.cell = cell,
-		.start_ns = 1000ull * round,
-		.end_ns = 1000ull * round + 999,
-		.job = j,
-		.flags = round == 2 ? RESULTS_F_HOST_LIMITED : 0,
+	    .kind = "cell",
+	    .phase = 2,
+	    .phase_kind = "rounds",
+	    .round = round,
+	    .cell = cell,
+	    .start_ns = 1000ull * round,
+	    .end_ns = 1000ull * round + 999,
+	    .job = j,
+	    .flags = round == 2 ? RESULTS_F_HOST_LIMITED : 0,
 	};
 
 	return results_record_to_json(&rec);
@@ -371,26 +370,19 @@ static void test_metrics(void **state)
 		int rc;
 		double v;
 	} cases[] = {
-		{"iops", 0, 2000},		 /* 4000 I/Os / 2 s */
-		{"read_iops", 0, 500},
-		{"write_iops", 0, 1500},
-		{"bw", 0, 8192000},		 /* 16384000 B / 2 s */
-		{"write_bw", 0, 6144000},
-		{"lat_mean", 0, 60.5},		 /* mean of 1..120 */
-		{"read_lat_mean", 0, 30.5},
-		{"lat_max", 0, 120},
-		{"read_lat_max", 0, 60},
-		{"lat_p50", 0, 60},		 /* rank ceil(0.5 x 120) = 60 */
-		{"lat_p90", 0, 108},		 /* rank 108 */
-		{"write_lat_p99", 0, 120},	 /* rank ceil(59.4) = 60 of 61..120 */
-		{"lat_p99_9", 0, 120},
-		{"lat_p99.9", 0, 120},
-		{"read_lat_p25", 0, 15},	 /* rank 15 of 1..60 */
-		{"speed", -EINVAL, 0},
-		{"lat_p", -EINVAL, 0},
-		{"lat_p100", -EINVAL, 0},
-		{"lat_p9x", -EINVAL, 0},
-		{"read_", -EINVAL, 0},
+	    {"iops", 0, 2000}, /* 4000 I/Os / 2 s */
+	    {"read_iops", 0, 500},	{"write_iops", 0, 1500},
+	    {"bw", 0, 8192000},				       /* 16384000 B / 2 s */
+	    {"write_bw", 0, 6144000},	{"lat_mean", 0, 60.5}, /* mean of 1..120 */
+	    {"read_lat_mean", 0, 30.5}, {"lat_max", 0, 120},
+	    {"read_lat_max", 0, 60},	{"lat_p50", 0, 60}, /* rank ceil(0.5 x 120) = 60 */
+	    {"lat_p90", 0, 108},			    /* rank 108 */
+	    {"write_lat_p99", 0, 120},			    /* rank ceil(59.4) = 60 of 61..120 */
+	    {"lat_p99_9", 0, 120},	{"lat_p99.9", 0, 120},
+	    {"read_lat_p25", 0, 15}, /* rank 15 of 1..60 */
+	    {"speed", -EINVAL, 0},	{"lat_p", -EINVAL, 0},
+	    {"lat_p100", -EINVAL, 0},	{"lat_p9x", -EINVAL, 0},
+	    {"read_", -EINVAL, 0},
 	};
 	struct job_result *j = malloc(sizeof(*j));
 	struct json_object *rec, *idle;
@@ -446,10 +438,10 @@ static void test_torn_last_line(void **state)
 		const char *tail;
 		size_t len;
 	} tails[] = {
-		{"cut in the middle", "{\"schema\":1,\"kind\":\"ce", 22},
-		{"complete object, no newline", "{\"schema\":1,\"kind\":\"idle\"}", 26},
-		{"zeros from a power loss", "\0\0\0\0\0\0\0\0", 8},
-		{"garbage line", "#!%\n", 4},
+	    {"cut in the middle", "{\"schema\":1,\"kind\":\"ce", 22},
+	    {"complete object, no newline", "{\"schema\":1,\"kind\":\"idle\"}", 26},
+	    {"zeros from a power loss", "\0\0\0\0\0\0\0\0", 8},
+	    {"garbage line", "#!%\n", 4},
 	};
 	struct fixture *f = *state;
 
@@ -579,15 +571,15 @@ static void test_series(void **state)
 	struct results *r;
 	char path[4096], *text;
 	const char *want =
-		"t_ns,interval_ns,read_ios,read_bytes,read_iops,read_bw_bps,read_lat_mean_ns,"
-		"read_lat_p99_ns,read_lat_max_ns,write_ios,write_bytes,write_iops,write_bw_bps,"
-		"write_lat_mean_ns,write_lat_p99_ns,write_lat_max_ns,total_bytes_written\n"
-		/* 10 reads of 4 KiB in 1 s; 3 writes in 1 s */
-		"1000000000,1000000000,10,40960,10.000,40960.000,1500.5,3000,4000,3,12288,3.000,"
-		"12288.000,20000.2,30000,40000,12288\n"
-		/* second row over 0.5 s: 5 writes -> 10 IOPS, 20480 B -> 40960 B/s */
-		"1500000000,500000000,0,0,0.000,0.000,,0,0,5,20480,10.000,40960.000,12345.7,20000,"
-		"25000,32768\n";
+	    "t_ns,interval_ns,read_ios,read_bytes,read_iops,read_bw_bps,read_lat_mean_ns,"
+	    "read_lat_p99_ns,read_lat_max_ns,write_ios,write_bytes,write_iops,write_bw_bps,"
+	    "write_lat_mean_ns,write_lat_p99_ns,write_lat_max_ns,total_bytes_written\n"
+	    /* 10 reads of 4 KiB in 1 s; 3 writes in 1 s */
+	    "1000000000,1000000000,10,40960,10.000,40960.000,1500.5,3000,4000,3,12288,3.000,"
+	    "12288.000,20000.2,30000,40000,12288\n"
+	    /* second row over 0.5 s: 5 writes -> 10 IOPS, 20480 B -> 40960 B/s */
+	    "1500000000,500000000,0,0,0.000,0.000,,0,0,5,20480,10.000,40960.000,12345.7,20000,"
+	    "25000,32768\n";
 
 	memset(rows, 0, sizeof(rows));
 	rows[0].t_ns = 1000000000;
@@ -735,19 +727,19 @@ static void test_comma_locale(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_safe_name),
-		cmocka_unit_test(test_default_dir),
-		cmocka_unit_test(test_ss_track),
-		cmocka_unit_test(test_metrics),
-		cmocka_unit_test_setup_teardown(test_create, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_manifest_atomic, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_records_roundtrip, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_torn_last_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_torn_middle_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_failed_append, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_series, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_comma_locale, setup, teardown),
+	    cmocka_unit_test(test_safe_name),
+	    cmocka_unit_test(test_default_dir),
+	    cmocka_unit_test(test_ss_track),
+	    cmocka_unit_test(test_metrics),
+	    cmocka_unit_test_setup_teardown(test_create, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_manifest_atomic, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_records_roundtrip, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_torn_last_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_torn_middle_line, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_failed_append, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_series, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_comma_locale, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

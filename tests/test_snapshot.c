@@ -36,9 +36,9 @@ static void test_set_get(void **state)
 	assert_true(snapshot_get(&s, "host_bytes_written")->value == 8192);
 	assert_string_equal(snapshot_get(&s, "temperature_c")->unit, "celsius");
 	/* Names that do not fit are refused, not truncated into another counter's name. */
-	assert_int_equal(snapshot_set(&s, "a_counter_name_that_is_far_too_long_for_the_field_x",
-				      "bytes", 1),
-			 -ENAMETOOLONG);
+	assert_int_equal(
+	    snapshot_set(&s, "a_counter_name_that_is_far_too_long_for_the_field_x", "bytes", 1),
+	    -ENAMETOOLONG);
 	assert_int_equal(snapshot_set(&s, "", "bytes", 1), -EINVAL);
 	for (int i = 2; i < SNAPSHOT_MAX_COUNTERS; i++) {
 		snprintf(name, sizeof(name), "c%d", i);
@@ -107,17 +107,17 @@ static void test_json_roundtrip(void **state)
 static void test_json_invalid(void **state)
 {
 	static const char *bad[] = {
-		"[]",
-		"{\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,\"counters\":{}}", /* no schema */
-		"{\"schema\":2,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,\"counters\":{}}",
-		"{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":-1,\"counters\":{}}",
-		"{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,\"counters\":[]}",
-		"{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,"
-		"\"counters\":{\"a\":{\"value\":\"1\",\"unit\":\"bytes\"}}}",
-		"{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,"
-		"\"counters\":{\"a\":{\"value\":null,\"unit\":\"bytes\"}}}",
-		"{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,"
-		"\"counters\":{\"a\":{\"value\":1}}}",
+	    "[]",
+	    "{\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,\"counters\":{}}", /* no schema */
+	    "{\"schema\":2,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,\"counters\":{}}",
+	    "{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":-1,\"counters\":{}}",
+	    "{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,\"counters\":[]}",
+	    "{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,"
+	    "\"counters\":{\"a\":{\"value\":\"1\",\"unit\":\"bytes\"}}}",
+	    "{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,"
+	    "\"counters\":{\"a\":{\"value\":null,\"unit\":\"bytes\"}}}",
+	    "{\"schema\":1,\"source\":\"sim\",\"label\":\"x\",\"target_ns\":0,"
+	    "\"counters\":{\"a\":{\"value\":1}}}",
 	};
 	struct snapshot t;
 
@@ -144,16 +144,16 @@ struct wa_case {
 static void test_wa(void **state)
 {
 	static const struct wa_case cases[] = {
-		/* (6500 - 1500) / (3000 - 1000) = 5000 / 2000 */
-		{1000, 1500, 3000, 6500, 0, 2.5},
-		/* No GC: NAND written = host written. */
-		{0, 0, 1 << 20, 1 << 20, 0, 1.0},
-		/* (4e12 - 1e12) / (2e12 - 0.5e12) = 3 / 1.5 */
-		{0.5e12, 1e12, 2e12, 4e12, 0, 2.0},
-		/* Nothing written between the two. */
-		{1000, 1500, 1000, 1500, -ENODATA, 0},
-		/* A counter that went backwards (reset by a purge). */
-		{1000, 1500, 3000, 1000, -ENODATA, 0},
+	    /* (6500 - 1500) / (3000 - 1000) = 5000 / 2000 */
+	    {1000, 1500, 3000, 6500, 0, 2.5},
+	    /* No GC: NAND written = host written. */
+	    {0, 0, 1 << 20, 1 << 20, 0, 1.0},
+	    /* (4e12 - 1e12) / (2e12 - 0.5e12) = 3 / 1.5 */
+	    {0.5e12, 1e12, 2e12, 4e12, 0, 2.0},
+	    /* Nothing written between the two. */
+	    {1000, 1500, 1000, 1500, -ENODATA, 0},
+	    /* A counter that went backwards (reset by a purge). */
+	    {1000, 1500, 3000, 1000, -ENODATA, 0},
 	};
 	struct snapshot a, b;
 	double wa;
@@ -186,10 +186,10 @@ static void test_wa(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_set_get),
-		cmocka_unit_test(test_json_roundtrip),
-		cmocka_unit_test(test_json_invalid),
-		cmocka_unit_test(test_wa),
+	    cmocka_unit_test(test_set_get),
+	    cmocka_unit_test(test_json_roundtrip),
+	    cmocka_unit_test(test_json_invalid),
+	    cmocka_unit_test(test_wa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,9 +26,9 @@ struct ss_case {
 	double y[MAXN];
 	size_t n;
 	unsigned first_round;
-	int custom;		/* use the params below instead of the defaults */
+	int custom; /* use the params below instead of the defaults */
 	struct ss_params p;
-	int scan;		/* ss_scan instead of ss_check */
+	int scan; /* ss_scan instead of ss_check */
 	/* expected */
 	enum ss_verdict verdict;
 	unsigned window, first, last;
@@ -36,6 +36,7 @@ struct ss_case {
 	int data_ok, slope_ok;
 };
 
+/* clang-format off */
 static const struct ss_case cases[] = {
 	/* dx = -2..2 (sum dx^2 = 10), dy = 0,2,-2,1,-1: sum dx dy = -3 -> slope -0.3;
 	 * intercept = 100 - (-0.3 x 3) = 100.9; slope excursion 0.3 x 4 = 1.2. */
@@ -100,6 +101,7 @@ static const struct ss_case cases[] = {
 	{"zero average", {0, 0, 0, 0, 0}, 5, 1, 0, {0}, 0,
 	 SS_NOT_YET, 5, 1, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},
 };
+/* clang-format on */
 
 static void expect_close(double got, double want, const char *what, const char *name)
 {
@@ -258,11 +260,9 @@ static void test_json(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_runner_loop_matches_scan),
-		cmocka_unit_test(test_not_finite),
-		cmocka_unit_test(test_invalid),
-		cmocka_unit_test(test_json),
+	    cmocka_unit_test(test_table),      cmocka_unit_test(test_runner_loop_matches_scan),
+	    cmocka_unit_test(test_not_finite), cmocka_unit_test(test_invalid),
+	    cmocka_unit_test(test_json),
 	};
 
 	gsl_set_error_handler_off();
