@@ -20,15 +20,50 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ssdlab check PROFILE [--set KEY=VALUE]... [--capacity SIZE] [--json]\n\n"
-		   "Validates PROFILE (a .yaml path or a bundled name, see `ssdlab profiles`) and\n"
-		   "prints a summary of its plan. Nothing is opened or written.\n\n"
+	fprintf(f, "usage: ssdlab check PROFILE|- [--set KEY=VALUE]... [--capacity SIZE] [--json]\n\n"
+		   "Validates PROFILE (a .yaml path, a bundled name, see `ssdlab profiles`, or - for\n"
+		   "standard input) and prints a summary of its plan. No target is opened.\n\n"
 		   "  --set KEY=VALUE   override a value by its path before validation, e.g.\n"
 		   "                    --set phases.2.rounds.cell_time=30s (list indexes from 0)\n"
 		   "  --capacity SIZE   also print the bytes the profile writes on a target of SIZE\n"
 		   "  --json            print the resolved plan as JSON instead of the summary\n"
 		   "  -h, --help        this text\n\n"
 		   "Errors are printed as file:line:col: message; exit 0 valid, 2 invalid.\n");
+}
+
+/* `ssdlab check -`: the profile from standard input (at most 16 MiB, as for files). */
+static int load_stdin(const char *const *sets, size_t nsets, struct profile **out,
+		      struct ydoc_error *err)
+{
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	int ret;
+
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		size_t got = fread(buf + len, 1, cap - len, stdin);
+
+		len += got;
+		if (got == 0)
+			break;
+		if (len == cap) {
+			char *nb = cap < (16u << 20) ? realloc(buf, cap * 2) : NULL;
+
+			if (!nb) {
+				free(buf);
+				memset(err, 0, sizeof(*err));
+				snprintf(err->file, sizeof(err->file), "<stdin>");
+				snprintf(err->msg, sizeof(err->msg), "more than 16 MiB, or out of memory");
+				return -EINVAL;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	ret = profile_parse_string(buf, len, "<stdin>", sets, nsets, out, err);
+	free(buf);
+	return ret;
 }
 
 int cmd_check(int argc, char **argv)
@@ -77,7 +112,10 @@ int cmd_check(int argc, char **argv)
 		cli_error("check", "expected one PROFILE (see ssdlab check --help)");
 		goto out;
 	}
-	ret = profile_load(argv[optind], (const char *const *)sets.v, sets.n, &p, &err);
+	if (!strcmp(argv[optind], "-"))
+		ret = load_stdin((const char *const *)sets.v, sets.n, &p, &err);
+	else
+		ret = profile_load(argv[optind], (const char *const *)sets.v, sets.n, &p, &err);
 	if (ret == -ENOMEM) {
 		cli_error("check", "out of memory");
 		rc = EXIT_FAILED;

@@ -1156,7 +1156,7 @@ const char *profile_summary(const struct profile *p, char *buf, size_t len)
 	pos += (size_t)snprintf(buf, len, "%s: %s%s%s, %zu phase%s: ", p->name, p->description,
 				*p->description ? ". " : "",
 				p->destructive ? "Destructive (writes the target)"
-					       : "Non-destructive (reads only)",
+					       : "Non-destructive (writes nothing)",
 				p->phases.n, p->phases.n == 1 ? "" : "s");
 	if (pos < len)
 		list_describe(&p->phases, buf, len, &pos);

@@ -712,6 +712,15 @@ static void test_cli_check(void **state)
 		 tu_srcdir(), exe);
 	status = system(cmd);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	/* The profile on standard input. */
+	snprintf(cmd, sizeof(cmd), "'%s' check - < '%s' 2>&1", exe, path);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	got = fread(out, 1, sizeof(out) - 1, f);
+	out[got] = '\0';
+	status = pclose(f);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	assert_string_equal(out, "<stdin>:3:18: expected a duration such as 60s, 5m or 24h, got 'fast'\n");
 	tu_rmtree(dir);
 	free(dir);
 }
