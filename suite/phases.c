@@ -172,13 +172,14 @@ struct write_extra {
 };
 
 static const struct ydoc_key precondition_keys[] = {
-	{.name = "amount", .kind = YK_AMOUNT, .offset = offsetof(struct write_extra, amount)},
+	{.name = "amount", .kind = YK_AMOUNT, .offset = offsetof(struct write_extra, amount),
+	 .align = 512},
 	{0},
 };
 
 static const struct ydoc_key write_until_keys[] = {
 	{.name = "amount", .kind = YK_AMOUNT, .required = true,
-	 .offset = offsetof(struct write_extra, amount)},
+	 .offset = offsetof(struct write_extra, amount), .align = 512},
 	{.name = "round_time", .kind = YK_DURATION, .offset = offsetof(struct write_extra, round_time),
 	 .bounded = true, .min = 1e6, .max = 86400e9},
 	{.name = "max_time", .kind = YK_DURATION, .offset = offsetof(struct write_extra, max_time),
@@ -651,7 +652,7 @@ static int parse_steady(const struct ydoc_node *n, struct phase_rounds *r, struc
 
 static const struct ydoc_key pre_write_keys[] = {
 	{.name = "amount", .kind = YK_AMOUNT, .required = true,
-	 .offset = offsetof(struct write_extra, amount)},
+	 .offset = offsetof(struct write_extra, amount), .align = 512},
 	{0},
 };
 

@@ -1003,6 +1003,12 @@ int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *k, void *out,
 		ret = units_parse_amount(n->text, &a);
 		if (ret)
 			return unit_error(n, k, ret, err);
+		if (k->align && a.kind == AMOUNT_BYTES && a.bytes % k->align) {
+			char al[32];
+
+			return ydoc_errorf(err, n, "%s must be a multiple of %s, got %s", k->name,
+					   units_fmt_size(k->align, al, sizeof(al)), n->text);
+		}
 		*(struct amount *)out = a;
 		return 0;
 	}

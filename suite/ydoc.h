@@ -157,7 +157,7 @@ struct ydoc_key {
 	 * percents (0.2 = 20%), the number for ints/doubles. Inclusive. */
 	bool bounded;
 	double min, max;
-	uint64_t align;			/* YK_SIZE, YK_RANGE in bytes: must be a multiple (0 = any) */
+	uint64_t align; /* YK_SIZE, and YK_RANGE / YK_AMOUNT in bytes: must be a multiple (0 = any) */
 	const char *const *enum_names;	/* YK_ENUM: NULL-terminated */
 	const char *expect;		/* overrides the "expected ..." text for this key */
 };

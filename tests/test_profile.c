@@ -196,6 +196,7 @@ static const struct bad bad_profiles[] = {
 	{"", 0, 0, "empty profile: expected name, description and phases"},
 	{HDR "  - trim: {range: 1000-1g}\n", 4, 19,
 	 "range ends must be multiples of 512 B, got 1000-1g"},
+	{HDR "  - precondition: {amount: 1000}\n", 4, 28, "amount must be a multiple of 512 B, got 1000"},
 };
 
 static void test_bad_profiles(void **state)
