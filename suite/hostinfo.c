@@ -311,6 +311,56 @@ found:
 	return 1;
 }
 
+/* Walks up from dir to (not past) sys/devices: the closest link to the device wins. */
+static void walk_up(const char *rroot, char *dir, const char *devices, size_t dlen,
+		    struct hostinfo_link *l)
+{
+	while (!strncmp(dir, devices, dlen) && dir[dlen] == '/') {
+		if (link_at(rroot, dir, l))
+			return;
+		*strrchr(dir, '/') = '\0';
+	}
+}
+
+static int is_ctrl_name(const struct dirent *e)
+{
+	const char *p = e->d_name;
+
+	if (strncmp(p, "nvme", 4) || !isdigit((unsigned char)p[4]))
+		return 0;
+	for (p += 4; isdigit((unsigned char)*p); p++)
+		;
+	return !*p; /* "nvme0", not "nvme0n1" */
+}
+
+static int cmp_ctrl(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+/*
+ * The first controller (by name) of the subsystem holding the namespace at `ns` (a resolved
+ * .../nvme-subsystem/nvme-subsysN/nvmeXnY): its resolved path into out. 0 or -ENOENT.
+ */
+static int nvme_controller(const char *ns, char *out, size_t len)
+{
+	char subsys[PATH_MAX], link[PATH_MAX];
+	struct dirent **list = NULL;
+	int n, rc = -ENOENT;
+
+	snprintf(subsys, sizeof(subsys), "%s", ns);
+	*strrchr(subsys, '/') = '\0';
+	n = scandir(subsys, &list, is_ctrl_name, cmp_ctrl);
+	if (n > 0 &&
+	    snprintf(link, sizeof(link), "%s/%s", subsys, list[0]->d_name) < (int)sizeof(link) &&
+	    realpath(link, out) && strlen(out) < len)
+		rc = 0;
+	for (int i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	return rc;
+}
+
 int hostinfo_block_link(const char *root, const char *dev, struct hostinfo_link *out)
 {
 	struct hostinfo_link l;
@@ -350,15 +400,13 @@ int hostinfo_block_link(const char *root, const char *dev, struct hostinfo_link 
 		return -ENOENT;
 	dlen = strlen(devices);
 	memset(&l, 0, sizeof(l));
-	/* Walk up to (not past) sys/devices: the closest link to the device wins. */
-	while (!strncmp(real, devices, dlen) && real[dlen] == '/') {
-		char *slash;
-
-		if (link_at(rroot, real, &l))
-			break;
-		slash = strrchr(real, '/');
-		*slash = '\0';
-	}
+	/*
+	 * Native NVMe multipath (the default of most kernels) puts nvmeXnY under a virtual
+	 * subsystem; its controllers, and their PCIe functions, are linked from there.
+	 */
+	if (strstr(real, "/nvme-subsystem/") && nvme_controller(real, path, sizeof(path)) == 0)
+		snprintf(real, sizeof(real), "%s", path);
+	walk_up(rroot, real, devices, dlen, &l);
 	*out = l;
 	return 0;
 }

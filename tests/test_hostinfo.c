@@ -130,6 +130,21 @@ static int setup(void **state)
 	link_block("sdb", "sys/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host6/"
 			  "target6:0:0/6:0:0:0/block/sdb");
 	link_block("loop0", "sys/devices/virtual/block/loop0");
+	/* NVMe native multipath: the namespace hangs off a virtual subsystem, which links to its
+	 * controllers (the second drive's function at 0000:5e:00.0, PCIe 4.0 x4). */
+	put("sys/devices/pci0000:00/0000:00:1c.0/0000:5e:00.0/current_link_speed",
+	    "16.0 GT/s PCIe\n");
+	put("sys/devices/pci0000:00/0000:00:1c.0/0000:5e:00.0/current_link_width", "4\n");
+	mkdirs("sys/devices/pci0000:00/0000:00:1c.0/0000:5e:00.0/nvme/nvme1");
+	link_block("nvme1n1", "sys/devices/virtual/nvme-subsystem/nvme-subsys1/nvme1n1");
+	{
+		char p[4096];
+
+		snprintf(p, sizeof(p), "%s/sys/devices/virtual/nvme-subsystem/nvme-subsys1/nvme1",
+			 root);
+		assert_int_equal(
+		    symlink("../../../pci0000:00/0000:00:1c.0/0000:5e:00.0/nvme/nvme1", p), 0);
+	}
 	return 0;
 }
 
@@ -206,6 +221,7 @@ static void test_links(void **state)
 	    {"sda1", "sata", "6.0 Gbps", "", "", 0},
 	    {"sdb", "usb", "5000", "", "", 0},
 	    {"loop0", "", "", "", "", 0},
+	    {"nvme1n1", "pcie", "16.0 GT/s PCIe", "4", "", 0},
 	    {"sdz", NULL, NULL, NULL, NULL, -ENOENT},
 	    {"..", NULL, NULL, NULL, NULL, -EINVAL},
 	    {"/dev/null/x", NULL, NULL, NULL, NULL, -ENOTDIR},
