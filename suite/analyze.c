@@ -202,9 +202,13 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		if (!sj || merge_into(res, sj))
 			goto out;
 	}
-	if (add_int(res, "round_gaps", gaps) || jsonnum_add(res, "values", vals))
+	if (add_int(res, "round_gaps", gaps))
 		goto out;
+	/* jsonnum_add owns vals from here, also when it fails. */
+	rc = jsonnum_add(res, "values", vals);
 	vals = NULL;
+	if (rc)
+		goto out;
 	*out = res;
 	res = NULL;
 	rc = 0;
