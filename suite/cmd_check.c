@@ -20,15 +20,16 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ssdlab check PROFILE|- [--set KEY=VALUE]... [--capacity SIZE] [--json]\n\n"
-		   "Validates PROFILE (a .yaml path, a bundled name, see `ssdlab profiles`, or - for\n"
-		   "standard input) and prints a summary of its plan. No target is opened.\n\n"
-		   "  --set KEY=VALUE   override a value by its path before validation, e.g.\n"
-		   "                    --set phases.2.rounds.cell_time=30s (list indexes from 0)\n"
-		   "  --capacity SIZE   also print the bytes the profile writes on a target of SIZE\n"
-		   "  --json            print the resolved plan as JSON instead of the summary\n"
-		   "  -h, --help        this text\n\n"
-		   "Errors are printed as file:line:col: message; exit 0 valid, 2 invalid.\n");
+	fprintf(f,
+		"usage: ssdlab check PROFILE|- [--set KEY=VALUE]... [--capacity SIZE] [--json]\n\n"
+		"Validates PROFILE (a .yaml path, a bundled name, see `ssdlab profiles`, or - for\n"
+		"standard input) and prints a summary of its plan. No target is opened.\n\n"
+		"  --set KEY=VALUE   override a value by its path before validation, e.g.\n"
+		"                    --set phases.2.rounds.cell_time=30s (list indexes from 0)\n"
+		"  --capacity SIZE   also print the bytes the profile writes on a target of SIZE\n"
+		"  --json            print the resolved plan as JSON instead of the summary\n"
+		"  -h, --help        this text\n\n"
+		"Errors are printed as file:line:col: message; exit 0 valid, 2 invalid.\n");
 }
 
 /* `ssdlab check -`: the profile from standard input (at most 16 MiB, as for files). */
@@ -54,7 +55,8 @@ static int load_stdin(const char *const *sets, size_t nsets, struct profile **ou
 				free(buf);
 				memset(err, 0, sizeof(*err));
 				snprintf(err->file, sizeof(err->file), "<stdin>");
-				snprintf(err->msg, sizeof(err->msg), "more than 16 MiB, or out of memory");
+				snprintf(err->msg, sizeof(err->msg),
+					 "more than 16 MiB, or out of memory");
 				return -EINVAL;
 			}
 			buf = nb;
@@ -69,11 +71,11 @@ static int load_stdin(const char *const *sets, size_t nsets, struct profile **ou
 int cmd_check(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"set", required_argument, NULL, 's'},
-		{"capacity", required_argument, NULL, 'c'},
-		{"json", no_argument, NULL, 'j'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'},
+	    {"capacity", required_argument, NULL, 'c'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct cli_strlist sets = {0};
 	struct profile *p = NULL;
@@ -133,8 +135,8 @@ int cmd_check(int argc, char **argv)
 			rc = EXIT_FAILED;
 			goto out;
 		}
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								     JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n", json_object_to_json_string_ext(
+				   o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		printf("%s\n", profile_summary(p, buf, sizeof(buf)));
@@ -145,7 +147,8 @@ int cmd_check(int argc, char **argv)
 			ret = profile_bytes_written(p, capacity, &bytes);
 			printf("On a target of %s it writes %s%s.\n",
 			       units_fmt_size(capacity, a, sizeof(a)),
-			       ret == -ENODATA ? "at least " : "", units_fmt_size(bytes, b, sizeof(b)));
+			       ret == -ENODATA ? "at least " : "",
+			       units_fmt_size(bytes, b, sizeof(b)));
 			if (ret == -ENODATA)
 				printf("(time-bound phases add what the target's speed allows; "
 				       "see ssdlab plan)\n");

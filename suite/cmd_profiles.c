@@ -25,9 +25,9 @@ static void usage(FILE *f)
 int cmd_profiles(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"paths", no_argument, NULL, 'p'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"paths", no_argument, NULL, 'p'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct profile_entry *list = NULL;
 	size_t n = 0, w = 8;
@@ -58,8 +58,9 @@ int cmd_profiles(int argc, char **argv)
 		return EXIT_FAILED;
 	}
 	if (!n) {
-		cli_error("profiles", "no bundled profiles found (set SSDLAB_PROFILES to a directory "
-				      "of .yaml files)");
+		cli_error("profiles",
+			  "no bundled profiles found (set SSDLAB_PROFILES to a directory "
+			  "of .yaml files)");
 		free(list);
 		return EXIT_FAILED;
 	}

@@ -11,8 +11,8 @@
 #include "units.h"
 
 static const char *const rw_names[] = {
-	[RW_READ] = "read",	  [RW_WRITE] = "write", [RW_RANDREAD] = "randread",
-	[RW_RANDWRITE] = "randwrite", [RW_RANDRW] = "randrw", [RW_RW] = "rw",
+    [RW_READ] = "read",		  [RW_WRITE] = "write",	  [RW_RANDREAD] = "randread",
+    [RW_RANDWRITE] = "randwrite", [RW_RANDRW] = "randrw", [RW_RW] = "rw",
 };
 
 const char *rw_mode_name(enum rw_mode m)
@@ -66,7 +66,8 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
 	int ret;
 
 	if (!s || !*s) {
-		snprintf(err, len, "expected a block size such as 4k or a split such as 4k/70:64k/30");
+		snprintf(err, len,
+			 "expected a block size such as 4k or a split such as 4k/70:64k/30");
 		return -EINVAL;
 	}
 	for (;;) {
@@ -80,7 +81,8 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
 			return -EINVAL;
 		}
 		if (cnt == JOB_MAX_BS) {
-			snprintf(err, len, "too many block sizes in '%s' (at most %d)", s, JOB_MAX_BS);
+			snprintf(err, len, "too many block sizes in '%s' (at most %d)", s,
+				 JOB_MAX_BS);
 			return -ERANGE;
 		}
 		memcpy(part, p, plen);
@@ -90,7 +92,8 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
 			*slash = '\0';
 			ret = units_parse_u64(slash + 1, &w);
 			if (ret || w == 0 || w > 1000000) {
-				snprintf(err, len, "expected a weight from 1 to 1000000 after '/', got '%s'",
+				snprintf(err, len,
+					 "expected a weight from 1 to 1000000 after '/', got '%s'",
 					 slash + 1);
 				return ret == -EINVAL ? -EINVAL : -ERANGE;
 			}
@@ -101,7 +104,8 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
 			return ret;
 		for (unsigned i = 0; i < cnt; i++) {
 			if (tmp[i].bs == tmp[cnt].bs) {
-				snprintf(err, len, "block size '%s' appears twice in the split", part);
+				snprintf(err, len, "block size '%s' appears twice in the split",
+					 part);
 				return -EINVAL;
 			}
 		}
@@ -113,7 +117,8 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
 	}
 	/* "4k:64k" splits evenly; "4k/70:64k" is probably a forgotten weight, not an even split. */
 	if (with_weight && with_weight != cnt) {
-		snprintf(err, len, "give every block size of the split a weight (4k/70:64k/30) or none");
+		snprintf(err, len,
+			 "give every block size of the split a weight (4k/70:64k/30) or none");
 		return -EINVAL;
 	}
 	memcpy(out, tmp, cnt * sizeof(tmp[0]));

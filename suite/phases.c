@@ -58,15 +58,16 @@ static size_t wl_desc_skip(const struct profile_workload *w, bool skip_rw, bool 
 			pos += (size_t)snprintf(buf + pos, len - pos, " ");
 	}
 	if (pos < len)
-		pos += (size_t)snprintf(buf + pos, len - pos, "qd %u x %u thread%s", s->qd, s->threads,
-					s->threads == 1 ? "" : "s");
+		pos += (size_t)snprintf(buf + pos, len - pos, "qd %u x %u thread%s", s->qd,
+					s->threads, s->threads == 1 ? "" : "s");
 	if (pos < len && !(w->range.percent && w->range.lo == 0 && w->range.hi == 1)) {
 		char a[32], b[32];
 
 		if (w->range.percent)
-			pos += (size_t)snprintf(buf + pos, len - pos, " over %s%%-%s%%",
-						units_fmt_double(w->range.lo * 100, 0, a, sizeof(a)),
-						units_fmt_double(w->range.hi * 100, 0, b, sizeof(b)));
+			pos +=
+			    (size_t)snprintf(buf + pos, len - pos, " over %s%%-%s%%",
+					     units_fmt_double(w->range.lo * 100, 0, a, sizeof(a)),
+					     units_fmt_double(w->range.hi * 100, 0, b, sizeof(b)));
 		else
 			pos += (size_t)snprintf(buf + pos, len - pos, " over %s-%s",
 						units_fmt_size(w->range.lo_b, a, sizeof(a)),
@@ -91,8 +92,8 @@ static const char *amount_text(const struct amount *a, char *buf, size_t len)
 		return units_fmt_size(a->bytes, buf, len);
 	case AMOUNT_CAPACITY:
 		snprintf(buf, len, "%sx capacity",
-			 units_fmt_double(a->multiple, a->multiple == (long)a->multiple ? 0 : 2, num,
-					  sizeof(num)));
+			 units_fmt_double(a->multiple, a->multiple == (long)a->multiple ? 0 : 2,
+					  num, sizeof(num)));
 		return buf;
 	case AMOUNT_TIME:
 		return units_fmt_duration(a->ns, buf, len);
@@ -122,11 +123,13 @@ static struct json_object *json_u64(uint64_t v)
 
 static const char *const purge_methods[] = {"auto", "discard", "sim", NULL};
 
+/* clang-format off */
 static const struct ydoc_key purge_keys[] = {
 	{.name = "method", .kind = YK_ENUM, .offset = offsetof(struct phase_purge, method),
 	 .enum_names = purge_methods},
 	{0},
 };
+/* clang-format on */
 
 static int purge_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
 		       struct ydoc_error *err)
@@ -155,7 +158,8 @@ static struct json_object *purge_json(const void *data)
 	struct json_object *o = json_object_new_object();
 
 	if (o)
-		json_object_object_add(o, "method", json_object_new_string(purge_methods[p->method]));
+		json_object_object_add(o, "method",
+				       json_object_new_string(purge_methods[p->method]));
 	return o;
 }
 
@@ -171,12 +175,15 @@ struct write_extra {
 	uint64_t round_time, max_time;
 };
 
+/* clang-format off */
 static const struct ydoc_key precondition_keys[] = {
 	{.name = "amount", .kind = YK_AMOUNT, .offset = offsetof(struct write_extra, amount),
 	 .align = 512},
 	{0},
 };
+/* clang-format on */
 
+/* clang-format off */
 static const struct ydoc_key write_until_keys[] = {
 	{.name = "amount", .kind = YK_AMOUNT, .required = true,
 	 .offset = offsetof(struct write_extra, amount), .align = 512},
@@ -186,6 +193,7 @@ static const struct ydoc_key write_until_keys[] = {
 	 .bounded = true, .min = 1e6, .max = 3650 * 86400e9},
 	{0},
 };
+/* clang-format on */
 
 static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 		       const struct phase_parse_ctx *ctx, bool until, struct ydoc_error *err)
@@ -206,8 +214,8 @@ static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 		x.amount = (struct amount){.kind = AMOUNT_CAPACITY, .multiple = 2.0};
 	}
 	p.w.spec.nbs = 1;
-	ret = profile_parse_workload(n, name, ctx, &p.w, until ? write_until_keys : precondition_keys,
-				     &x, &present, err);
+	ret = profile_parse_workload(
+	    n, name, ctx, &p.w, until ? write_until_keys : precondition_keys, &x, &present, err);
 	if (ret)
 		return ret;
 	if (p.w.spec.rw != RW_WRITE && p.w.spec.rw != RW_RANDWRITE)
@@ -295,6 +303,7 @@ struct rounds_extra {
 
 enum { RX_CELLS, RX_CELL_TIME, RX_PRE_WRITE, RX_STEADY, RX_COUNT };
 
+/* clang-format off */
 static const struct ydoc_key rounds_keys[] = {
 	[RX_CELLS] = {.name = "cells", .kind = YK_MAPPING,
 		      .offset = offsetof(struct rounds_extra, cells)},
@@ -309,11 +318,13 @@ static const struct ydoc_key rounds_keys[] = {
 		      .bounded = true, .min = 1, .max = MAX_ROUNDS},
 	{0},
 };
+/* clang-format on */
 
-static const char *const rw_enum_names[] = {"read", "write", "randread", "randwrite", "randrw",
-					    "rw", NULL};
+static const char *const rw_enum_names[] = {"read",   "write", "randread", "randwrite",
+					    "randrw", "rw",    NULL};
 
 /* How one value of each cell key is read (also used for steady_state.track). */
+/* clang-format off */
 static const struct ydoc_key axis_value_keys[CELL_NKEYS] = {
 	[CELL_RWMIX_READ] = {.name = "rwmix_read", .kind = YK_UINT, .bounded = true, .min = 0,
 			     .max = 100},
@@ -323,6 +334,7 @@ static const struct ydoc_key axis_value_keys[CELL_NKEYS] = {
 	[CELL_THREADS] = {.name = "threads", .kind = YK_UINT, .bounded = true, .min = 1, .max = 64},
 	[CELL_RW] = {.name = "rw", .kind = YK_ENUM, .enum_names = rw_enum_names},
 };
+/* clang-format on */
 
 static int cell_key_find(const char *name)
 {
@@ -390,7 +402,8 @@ static int parse_axis(const struct ydoc_node *n, enum cell_key k, struct profile
 			return ret;
 		for (unsigned j = 0; j < ax->n; j++)
 			if (ax->v[j] == v)
-				return ydoc_errorf(err, items[i], "value '%s' appears twice in cells.%s",
+				return ydoc_errorf(err, items[i],
+						   "value '%s' appears twice in cells.%s",
 						   items[i]->text, cell_key_name(k));
 		ax->v[ax->n++] = v;
 	}
@@ -418,24 +431,25 @@ static int parse_cells(const struct ydoc_node *cells, const struct ydoc_node *ro
 		}
 		k = cell_key_find(kn->text);
 		if (k < 0) {
-			static const char *const names[] = {"rwmix_read", "bs", "qd", "threads", "rw",
-							    "order", NULL};
+			static const char *const names[] = {"rwmix_read", "bs",	   "qd", "threads",
+							    "rw",	  "order", NULL};
 			const char *near = ydoc_nearest(kn->text, names);
 
 			if (near)
 				return ydoc_errorf(err, kn,
 						   "unknown key '%s' in cells (did you mean '%s'?)",
 						   kn->text, near);
-			return ydoc_errorf(err, kn,
-					   "unknown key '%s' in cells (cells vary rwmix_read, bs, qd, "
-					   "threads or rw)",
-					   kn->text);
+			return ydoc_errorf(
+			    err, kn,
+			    "unknown key '%s' in cells (cells vary rwmix_read, bs, qd, "
+			    "threads or rw)",
+			    kn->text);
 		}
 		if (ydoc_map_key(rounds, kn->text) ||
 		    ((k == CELL_QD || k == CELL_THREADS) && ydoc_map_key(rounds, "queue")))
-			return ydoc_errorf(err, kn,
-					   "'%s' is both a setting of rounds and a cells axis: keep one",
-					   kn->text);
+			return ydoc_errorf(
+			    err, kn, "'%s' is both a setting of rounds and a cells axis: keep one",
+			    kn->text);
 		ret = parse_axis(cells->pairs[i].value, (enum cell_key)k, &axes[k], err);
 		if (ret)
 			return ret;
@@ -453,44 +467,49 @@ static int parse_cells(const struct ydoc_node *cells, const struct ydoc_node *ro
 		unsigned n = 0;
 
 		if (order->type != YDOC_SEQUENCE)
-			return ydoc_errorf(err, order,
-					   "expected order as a list of cell keys, outer loop first, "
-					   "such as [rwmix_read, bs]");
+			return ydoc_errorf(
+			    err, order,
+			    "expected order as a list of cell keys, outer loop first, "
+			    "such as [rwmix_read, bs]");
 		for (size_t i = 0; i < order->n; i++) {
 			const struct ydoc_node *it = order->items[i];
 			int k = it->type == YDOC_SCALAR ? cell_key_find(it->text) : -1;
 
 			if (k < 0) {
 				const char *near = it->type == YDOC_SCALAR
-							   ? ydoc_nearest(it->text, cell_names_order)
-							   : NULL;
+						       ? ydoc_nearest(it->text, cell_names_order)
+						       : NULL;
 
 				if (near)
-					return ydoc_errorf(err, it,
-							   "bad order key '%s' (did you mean '%s'?)",
-							   it->text, near);
-				return ydoc_errorf(err, it,
-						   "bad order key: expected one of rwmix_read, bs, qd, "
-						   "threads, rw");
+					return ydoc_errorf(
+					    err, it, "bad order key '%s' (did you mean '%s'?)",
+					    it->text, near);
+				return ydoc_errorf(
+				    err, it,
+				    "bad order key: expected one of rwmix_read, bs, qd, "
+				    "threads, rw");
 			}
 			if (listed[k])
 				return ydoc_errorf(err, it, "order names '%s' twice", it->text);
 			if (!have[k])
-				return ydoc_errorf(err, it, "order names '%s', which cells does not vary",
+				return ydoc_errorf(err, it,
+						   "order names '%s', which cells does not vary",
 						   it->text);
 			listed[k] = true;
 			r->axes[n++] = axes[k];
 		}
 		for (int k = 0; k < CELL_NKEYS; k++)
 			if (have[k] && !listed[k])
-				return ydoc_errorf(err, order, "order lacks '%s', which cells varies",
+				return ydoc_errorf(err, order,
+						   "order lacks '%s', which cells varies",
 						   cell_key_name((enum cell_key)k));
 	} else {
 		if (nax > 1)
-			return ydoc_errorf(err, cells,
-					   "cells vary %u keys: say which loop is outer with order, "
-					   "such as order: [rwmix_read, bs]",
-					   nax);
+			return ydoc_errorf(
+			    err, cells,
+			    "cells vary %u keys: say which loop is outer with order, "
+			    "such as order: [rwmix_read, bs]",
+			    nax);
 		for (int k = 0; k < CELL_NKEYS; k++)
 			if (have[k])
 				r->axes[0] = axes[k];
@@ -511,6 +530,7 @@ struct ss_raw {
 	unsigned max_rounds;
 };
 
+/* clang-format off */
 static const struct ydoc_key ss_keys[] = {
 	{.name = "track", .kind = YK_MAPPING, .offset = offsetof(struct ss_raw, track)},
 	{.name = "window", .kind = YK_UINT, .offset = offsetof(struct ss_raw, window), .bounded = true,
@@ -523,15 +543,16 @@ static const struct ydoc_key ss_keys[] = {
 	 .bounded = true, .min = 2, .max = MAX_ROUNDS},
 	{0},
 };
+/* clang-format on */
 
 static const char *const metric_names[] = {"iops", "bw", "lat_mean", "lat_p99", NULL};
 
 /* track: {<cell key>: value, ..., metric} -> r->track and r->tracked_cell. */
-static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn, struct phase_rounds *r,
-		       struct ydoc_error *err)
+static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn,
+		       struct phase_rounds *r, struct ydoc_error *err)
 {
-	static const struct ydoc_key metric_key = {.name = "metric", .kind = YK_ENUM,
-						   .enum_names = metric_names};
+	static const struct ydoc_key metric_key = {
+	    .name = "metric", .kind = YK_ENUM, .enum_names = metric_names};
 	size_t idx = 0, stride = 1;
 	char vals[256];
 	int ret;
@@ -553,15 +574,16 @@ static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn, s
 			}
 			k = cell_key_find(kn->text);
 			if (k < 0) {
-				static const char *const names[] = {"rwmix_read", "bs", "qd", "threads",
-								    "rw", "metric", NULL};
+				static const char *const names[] = {
+				    "rwmix_read", "bs", "qd", "threads", "rw", "metric", NULL};
 				const char *near = ydoc_nearest(kn->text, names);
 
 				if (near)
-					return ydoc_errorf(err, kn,
-							   "unknown key '%s' in track (did you mean "
-							   "'%s'?)",
-							   kn->text, near);
+					return ydoc_errorf(
+					    err, kn,
+					    "unknown key '%s' in track (did you mean "
+					    "'%s'?)",
+					    kn->text, near);
 				return ydoc_errorf(err, kn, "unknown key '%s' in track", kn->text);
 			}
 			ret = axis_value(t->pairs[i].value, (enum cell_key)k, &r->track.v[k], err);
@@ -584,15 +606,15 @@ static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn, s
 				for (unsigned i = 0; i < ax->n && l < sizeof(vals); i++) {
 					char v[32];
 
-					l += (size_t)snprintf(vals + l, sizeof(vals) - l, "%s%s",
-							      i ? ", " : "",
-							      cell_value_fmt(ax->key, ax->v[i], v,
-									     sizeof(v)));
+					l += (size_t)snprintf(
+					    vals + l, sizeof(vals) - l, "%s%s", i ? ", " : "",
+					    cell_value_fmt(ax->key, ax->v[i], v, sizeof(v)));
 				}
-				return ydoc_errorf(err, t ? t : ssn,
-						   "steady_state.track must pick one cell: add %s (one "
-						   "of %s)",
-						   cell_key_name(ax->key), vals);
+				return ydoc_errorf(
+				    err, t ? t : ssn,
+				    "steady_state.track must pick one cell: add %s (one "
+				    "of %s)",
+				    cell_key_name(ax->key), vals);
 			}
 			r->track.has[ax->key] = true;
 			r->track.v[ax->key] = ax->v[0];
@@ -603,11 +625,11 @@ static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn, s
 		if (j == ax->n) {
 			char v[32];
 
-			return ydoc_errorf(err, ydoc_map_get(t, cell_key_name(ax->key)),
-					   "track %s=%s is not a value of cells.%s",
-					   cell_key_name(ax->key),
-					   cell_value_fmt(ax->key, r->track.v[ax->key], v, sizeof(v)),
-					   cell_key_name(ax->key));
+			return ydoc_errorf(
+			    err, ydoc_map_get(t, cell_key_name(ax->key)),
+			    "track %s=%s is not a value of cells.%s", cell_key_name(ax->key),
+			    cell_value_fmt(ax->key, r->track.v[ax->key], v, sizeof(v)),
+			    cell_key_name(ax->key));
 		}
 		idx += j * stride;
 		stride *= ax->n;
@@ -637,10 +659,9 @@ static int parse_steady(const struct ydoc_node *n, struct phase_rounds *r, struc
 	if (ret)
 		return ret;
 	if (raw.max_rounds < raw.window)
-		return ydoc_errorf(err, ydoc_map_get(n, "max_rounds") ? ydoc_map_get(n, "max_rounds")
-								       : n,
-				   "max_rounds (%u) must be at least the window (%u)", raw.max_rounds,
-				   raw.window);
+		return ydoc_errorf(
+		    err, ydoc_map_get(n, "max_rounds") ? ydoc_map_get(n, "max_rounds") : n,
+		    "max_rounds (%u) must be at least the window (%u)", raw.max_rounds, raw.window);
 	r->has_steady_state = true;
 	r->ss = (struct ss_params){.window = raw.window,
 				   .max_data_excursion = raw.data,
@@ -650,11 +671,13 @@ static int parse_steady(const struct ydoc_node *n, struct phase_rounds *r, struc
 	return parse_track(raw.track, n, r, err);
 }
 
+/* clang-format off */
 static const struct ydoc_key pre_write_keys[] = {
 	{.name = "amount", .kind = YK_AMOUNT, .required = true,
 	 .offset = offsetof(struct write_extra, amount), .align = 512},
 	{0},
 };
+/* clang-format on */
 
 static int rounds_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
 			struct ydoc_error *err)
@@ -689,8 +712,9 @@ static int rounds_parse(const struct ydoc_node *n, void *data, const struct phas
 				   "to follow the mix), not %s",
 				   rw_mode_name(r->base.spec.rw));
 	if (!rw_given && !mix_axis)
-		return ydoc_errorf(err, n, "missing required key 'rw' in rounds (or vary rwmix_read "
-					   "in cells)");
+		return ydoc_errorf(err, n,
+				   "missing required key 'rw' in rounds (or vary rwmix_read "
+				   "in cells)");
 	r->rw_follows_mix = mix_axis && !ydoc_map_key(n, "rw");
 	if ((present & (1u << RX_STEADY)) && (present & (1u << RX_COUNT)))
 		return ydoc_errorf(err, ydoc_map_key(n, "count"),
@@ -757,14 +781,16 @@ static struct json_object *rounds_json(const void *data)
 	for (unsigned a = 0; axes && a < r->naxes; a++) {
 		struct json_object *ax = json_object_new_object(), *vals = json_object_new_array();
 
-		json_object_object_add(ax, "key", json_object_new_string(cell_key_name(r->axes[a].key)));
+		json_object_object_add(ax, "key",
+				       json_object_new_string(cell_key_name(r->axes[a].key)));
 		for (unsigned i = 0; vals && i < r->axes[a].n; i++) {
 			char v[32];
 
-			json_object_array_add(vals, r->axes[a].key == CELL_RW
-							    ? json_object_new_string(cell_value_fmt(
-								      CELL_RW, r->axes[a].v[i], v, sizeof(v)))
-							    : json_u64(r->axes[a].v[i]));
+			json_object_array_add(
+			    vals, r->axes[a].key == CELL_RW
+				      ? json_object_new_string(
+					    cell_value_fmt(CELL_RW, r->axes[a].v[i], v, sizeof(v)))
+				      : json_u64(r->axes[a].v[i]));
 		}
 		json_object_object_add(ax, "values", vals);
 		json_object_array_add(axes, ax);
@@ -792,7 +818,8 @@ static struct json_object *rounds_json(const void *data)
 				       json_object_new_double(r->ss.max_data_excursion));
 		json_object_object_add(ss, "max_slope_excursion",
 				       json_object_new_double(r->ss.max_slope_excursion));
-		json_object_object_add(ss, "max_rounds", json_object_new_int((int)r->ss.max_rounds));
+		json_object_object_add(ss, "max_rounds",
+				       json_object_new_int((int)r->ss.max_rounds));
 		json_object_object_add(o, "steady_state", ss);
 	} else {
 		json_object_object_add(o, "count", json_object_new_int((int)r->count));
@@ -819,7 +846,8 @@ static void rounds_describe(const void *data, char *buf, size_t len)
 	}
 	wl_desc_skip(&r->base, vary_rw, vary_bs, w, sizeof(w));
 	pos = (size_t)snprintf(buf, len, "rounds of %zu cell%s%s%s%s of %s (%s)", ncells,
-			       ncells == 1 ? "" : "s", r->naxes ? " (" : "", axes, r->naxes ? ")" : "",
+			       ncells == 1 ? "" : "s", r->naxes ? " (" : "", axes,
+			       r->naxes ? ")" : "",
 			       units_fmt_duration(r->base.length.ns, t, sizeof(t)), w);
 	if (pos >= len)
 		return;
@@ -832,10 +860,11 @@ static void rounds_describe(const void *data, char *buf, size_t len)
 			key = cells[r->tracked_cell].key;
 		else
 			cells = NULL;
-		pos += (size_t)snprintf(buf + pos, len - pos,
-					", to steady state on %s%s%s (window %u, at most %u rounds)",
-					ss_metric_name(r->track.metric), r->naxes ? " of " : "",
-					r->naxes ? key : "", r->ss.window, r->ss.max_rounds);
+		pos +=
+		    (size_t)snprintf(buf + pos, len - pos,
+				     ", to steady state on %s%s%s (window %u, at most %u rounds)",
+				     ss_metric_name(r->track.metric), r->naxes ? " of " : "",
+				     r->naxes ? key : "", r->ss.window, r->ss.max_rounds);
 		free(cells);
 	} else {
 		pos += (size_t)snprintf(buf + pos, len - pos, ", %u round%s", r->count,
@@ -866,12 +895,14 @@ static int rounds_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 
 /* ---- idle ----------------------------------------------------------------------------------- */
 
+/* clang-format off */
 static const struct ydoc_key idle_keys[] = {
 	{.name = "time", .kind = YK_DURATION, .required = true,
 	 .offset = offsetof(struct phase_idle, time_ns), .bounded = true, .min = 1e6,
 	 .max = 365 * 86400e9},
 	{0},
 };
+/* clang-format on */
 
 static int idle_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
 		      struct ydoc_error *err)
@@ -917,10 +948,12 @@ static void idle_describe(const void *data, char *buf, size_t len)
 
 /* ---- trim ----------------------------------------------------------------------------------- */
 
+/* clang-format off */
 static const struct ydoc_key trim_keys[] = {
 	{.name = "range", .kind = YK_RANGE, .offset = offsetof(struct phase_trim, range), .align = 512},
 	{0},
 };
+/* clang-format on */
 
 static int trim_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
 		      struct ydoc_error *err)
@@ -958,7 +991,8 @@ static void trim_describe(const void *data, char *buf, size_t len)
 	char a[32], b[32];
 
 	if (p->range.percent)
-		snprintf(buf, len, "trim %s%%-%s%%", units_fmt_double(p->range.lo * 100, 0, a, sizeof(a)),
+		snprintf(buf, len, "trim %s%%-%s%%",
+			 units_fmt_double(p->range.lo * 100, 0, a, sizeof(a)),
 			 units_fmt_double(p->range.hi * 100, 0, b, sizeof(b)));
 	else
 		snprintf(buf, len, "trim %s-%s", units_fmt_size(p->range.lo_b, a, sizeof(a)),
@@ -972,6 +1006,7 @@ struct repeat_raw {
 	const struct ydoc_node *phases;
 };
 
+/* clang-format off */
 static const struct ydoc_key repeat_keys[] = {
 	{.name = "count", .kind = YK_UINT, .required = true,
 	 .offset = offsetof(struct repeat_raw, count), .bounded = true, .min = 1, .max = MAX_ROUNDS},
@@ -979,6 +1014,7 @@ static const struct ydoc_key repeat_keys[] = {
 	 .offset = offsetof(struct repeat_raw, phases)},
 	{0},
 };
+/* clang-format on */
 
 static int repeat_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
 			struct ydoc_error *err)
@@ -991,7 +1027,8 @@ static int repeat_parse(const struct ydoc_node *n, void *data, const struct phas
 	if (ret)
 		return ret;
 	if (ctx->depth + 1 >= PROFILE_MAX_DEPTH)
-		return ydoc_errorf(err, n, "repeat nested more than %d deep", PROFILE_MAX_DEPTH - 1);
+		return ydoc_errorf(err, n, "repeat nested more than %d deep",
+				   PROFILE_MAX_DEPTH - 1);
 	inner.depth = ctx->depth + 1;
 	ret = profile_parse_phase_list(raw.phases, "repeat.phases", &inner, &p->phases, err);
 	if (ret)
@@ -1051,6 +1088,7 @@ static int repeat_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 
 /* ---- the registry --------------------------------------------------------------------------- */
 
+/* clang-format off */
 static const struct phase_kind kinds[] = {
 	{
 		.name = "purge",
@@ -1121,6 +1159,7 @@ static const struct phase_kind kinds[] = {
 		.bytes = repeat_bytes,
 	},
 };
+/* clang-format on */
 
 const struct phase_kind *phase_kind_find(const char *name)
 {

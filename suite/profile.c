@@ -38,8 +38,8 @@ struct wl_raw {
 	uint64_t interval;
 };
 
-static const char *const rw_enum[] = {"read", "write", "randread", "randwrite", "randrw", "rw",
-				      NULL};
+static const char *const rw_enum[] = {"read",	"write", "randread", "randwrite",
+				      "randrw", "rw",	 NULL};
 static const char *const dist_enum[] = {"uniform", "zoned", NULL};
 static const char *const pattern_enum[] = {"random", "zeros", NULL};
 
@@ -61,10 +61,15 @@ enum {
 };
 
 #define QD_KEY(nm, off)                                                                            \
-	{.name = nm, .kind = YK_UINT, .offset = off, .bounded = true, .min = 1, .max = 1024}
+	{                                                                                          \
+		.name = nm, .kind = YK_UINT, .offset = off, .bounded = true, .min = 1, .max = 1024 \
+	}
 #define THREADS_KEY(nm, off)                                                                       \
-	{.name = nm, .kind = YK_UINT, .offset = off, .bounded = true, .min = 1, .max = 64}
+	{                                                                                          \
+		.name = nm, .kind = YK_UINT, .offset = off, .bounded = true, .min = 1, .max = 64   \
+	}
 
+/* clang-format off */
 static const struct ydoc_key wl_keys[] = {
 	[WK_RW] = {.name = "rw", .kind = YK_ENUM, .offset = offsetof(struct wl_raw, rw),
 		   .enum_names = rw_enum},
@@ -93,16 +98,19 @@ static const struct ydoc_key wl_keys[] = {
 			 .max = 3600e9},
 	{0},
 };
+/* clang-format on */
 
 struct queue_raw {
 	unsigned threads, depth;
 };
 
+/* clang-format off */
 static const struct ydoc_key queue_keys[] = {
 	THREADS_KEY("threads", offsetof(struct queue_raw, threads)),
 	QD_KEY("depth", offsetof(struct queue_raw, depth)),
 	{0},
 };
+/* clang-format on */
 
 /* Reads `queue: {threads, depth}` into qd/threads (keeping what it does not say). */
 static int parse_queue(const struct ydoc_node *n, unsigned *qd, unsigned *threads,
@@ -122,20 +130,23 @@ struct zone_raw {
 	double io, range;
 };
 
+/* clang-format off */
 static const struct ydoc_key zone_keys[] = {
 	{.name = "io", .kind = YK_PERCENT, .required = true, .offset = offsetof(struct zone_raw, io)},
 	{.name = "range", .kind = YK_PERCENT, .required = true,
 	 .offset = offsetof(struct zone_raw, range)},
 	{0},
 };
+/* clang-format on */
 
 static int parse_zones(const struct ydoc_node *seq, struct job_spec *s, struct ydoc_error *err)
 {
 	double io = 0, range = 0;
 
 	if (seq->n == 0)
-		return ydoc_errorf(err, seq, "zones is empty: expected a list such as "
-					     "[{io: 80%%, range: 20%%}, {io: 20%%, range: 80%%}]");
+		return ydoc_errorf(err, seq,
+				   "zones is empty: expected a list such as "
+				   "[{io: 80%%, range: 20%%}, {io: 20%%, range: 80%%}]");
 	if (seq->n > JOB_MAX_ZONES)
 		return ydoc_errorf(err, seq->items[JOB_MAX_ZONES], "too many zones (at most %d)",
 				   JOB_MAX_ZONES);
@@ -154,10 +165,10 @@ static int parse_zones(const struct ydoc_node *seq, struct job_spec *s, struct y
 	if (io < 1 - 1e-9 || io > 1 + 1e-9 || range < 1 - 1e-9 || range > 1 + 1e-9) {
 		char a[32], b[32];
 
-		return ydoc_errorf(err, seq,
-				   "zone shares must each sum to 100%%: io sums to %s%%, range to %s%%",
-				   units_fmt_double(io * 100, 2, a, sizeof(a)),
-				   units_fmt_double(range * 100, 2, b, sizeof(b)));
+		return ydoc_errorf(
+		    err, seq, "zone shares must each sum to 100%%: io sums to %s%%, range to %s%%",
+		    units_fmt_double(io * 100, 2, a, sizeof(a)),
+		    units_fmt_double(range * 100, 2, b, sizeof(b)));
 	}
 	s->nzones = (unsigned)seq->n;
 	return 0;
@@ -269,9 +280,10 @@ int profile_parse_workload(const struct ydoc_node *map, const char *ctx,
 		if (ret)
 			return ret;
 	} else if (out.spec.dist == DIST_ZONED && !out.spec.nzones) {
-		return ydoc_errorf(err, ydoc_map_get(map, "random_distribution"),
-				   "random_distribution: zoned needs zones: [{io: 80%%, range: 20%%}, "
-				   "{io: 20%%, range: 80%%}]");
+		return ydoc_errorf(
+		    err, ydoc_map_get(map, "random_distribution"),
+		    "random_distribution: zoned needs zones: [{io: 80%%, range: 20%%}, "
+		    "{io: 20%%, range: 80%%}]");
 	}
 	if (seen & (1u << WK_PATTERN))
 		out.spec.pattern = (enum data_pattern)raw.pattern;
@@ -298,8 +310,11 @@ static const char *range_fmt(const struct range *r, char *buf, size_t len)
 	char a[32], b[32];
 
 	if (r->percent)
-		snprintf(buf, len, "%s%%-%s%%", units_fmt_double(r->lo * 100, r->lo * 100 == (long)(r->lo * 100) ? 0 : 2, a, sizeof(a)),
-			 units_fmt_double(r->hi * 100, r->hi * 100 == (long)(r->hi * 100) ? 0 : 2, b, sizeof(b)));
+		snprintf(buf, len, "%s%%-%s%%",
+			 units_fmt_double(r->lo * 100, r->lo * 100 == (long)(r->lo * 100) ? 0 : 2,
+					  a, sizeof(a)),
+			 units_fmt_double(r->hi * 100, r->hi * 100 == (long)(r->hi * 100) ? 0 : 2,
+					  b, sizeof(b)));
 	else
 		snprintf(buf, len, "%s-%s", units_fmt_size(r->lo_b, a, sizeof(a)),
 			 units_fmt_size(r->hi_b, b, sizeof(b)));
@@ -424,7 +439,8 @@ int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity
 		time_scale = 1.0;
 	for (unsigned i = 0; i < s.nbs; i++) {
 		if (s.bs[i].bs % align) {
-			snprintf(err, len, "block size %s is not a multiple of the logical block size %s",
+			snprintf(err, len,
+				 "block size %s is not a multiple of the logical block size %s",
 				 units_fmt_size(s.bs[i].bs, a, sizeof(a)),
 				 units_fmt_size(align, a + 16, sizeof(a) - 16));
 			return -EINVAL;
@@ -439,7 +455,8 @@ int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity
 		char r[64];
 
 		snprintf(err, len, "range %s is empty or past the capacity (%s)",
-			 range_fmt(&w->range, r, sizeof(r)), units_fmt_size(capacity, a, sizeof(a)));
+			 range_fmt(&w->range, r, sizeof(r)),
+			 units_fmt_size(capacity, a, sizeof(a)));
 		return ret;
 	}
 	if (s.range_end - s.range_start < maxbs) {
@@ -455,10 +472,12 @@ int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity
 
 /* ---- cells ---------------------------------------------------------------------------------- */
 
+/* clang-format off */
 static const char *const cell_key_names[CELL_NKEYS] = {
 	[CELL_RWMIX_READ] = "rwmix_read", [CELL_BS] = "bs", [CELL_QD] = "qd",
 	[CELL_THREADS] = "threads",	  [CELL_RW] = "rw",
 };
+/* clang-format on */
 
 const char *cell_key_name(enum cell_key k)
 {
@@ -552,9 +571,10 @@ int profile_rounds_cells(const struct phase_rounds *r, struct profile_cell **cel
 
 			c->coord[ax->key] = ax->v[idx[a]];
 			cell_apply(&c->w, ax->key, ax->v[idx[a]], r->rw_follows_mix);
-			klen += (size_t)snprintf(c->key + klen, sizeof(c->key) - klen, "%s%s=%s",
-						 a ? "," : "", cell_key_name(ax->key),
-						 cell_value_fmt(ax->key, ax->v[idx[a]], val, sizeof(val)));
+			klen += (size_t)snprintf(
+			    c->key + klen, sizeof(c->key) - klen, "%s%s=%s", a ? "," : "",
+			    cell_key_name(ax->key),
+			    cell_value_fmt(ax->key, ax->v[idx[a]], val, sizeof(val)));
 			if (klen >= sizeof(c->key))
 				klen = sizeof(c->key) - 1;
 		}
@@ -618,8 +638,8 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 			return ydoc_errorf(err, item,
 					   "expected a phase such as '- idle: {time: 5m}', got %s",
 					   item->type == YDOC_SCALAR && *item->text
-						   ? (snprintf(g, sizeof(g), "'%.40s'", item->text), g)
-						   : ydoc_type_name(item->type));
+					       ? (snprintf(g, sizeof(g), "'%.40s'", item->text), g)
+					       : ydoc_type_name(item->type));
 	} else {
 		if (item->n > 1)
 			return ydoc_errorf(err, item->pairs[1].key,
@@ -641,13 +661,16 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 		if (near)
 			return ydoc_errorf(err, kn, "unknown phase kind '%s' (did you mean '%s'?)",
 					   kn->text, near);
-		return ydoc_errorf(err, kn, "unknown phase kind '%s' (expected one of: %s)", kn->text,
-				   kind_names(kinds, sizeof(kinds)));
+		return ydoc_errorf(err, kn, "unknown phase kind '%s' (expected one of: %s)",
+				   kn->text, kind_names(kinds, sizeof(kinds)));
 	}
 	if (kn == item) {
 		/* "- purge" reads like "- purge:" (no settings): hand the kind a null value. */
-		none = (struct ydoc_node){.type = YDOC_SCALAR, .line = item->line, .col = item->col,
-					  .file = item->file, .text = empty};
+		none = (struct ydoc_node){.type = YDOC_SCALAR,
+					  .line = item->line,
+					  .col = item->col,
+					  .file = item->file,
+					  .text = empty};
 		settings = &none;
 	} else {
 		settings = item->pairs[0].value;
@@ -684,8 +707,9 @@ int profile_parse_phase_list(const struct ydoc_node *seq, const char *ctx,
 			snprintf(g, sizeof(g), "'%.40s'", seq->text);
 		else
 			snprintf(g, sizeof(g), "%s", ydoc_type_name(seq->type));
-		return ydoc_errorf(err, seq, "expected a list of phases for %s ('- kind: {...}' items), got %s",
-				   ctx, g);
+		return ydoc_errorf(
+		    err, seq, "expected a list of phases for %s ('- kind: {...}' items), got %s",
+		    ctx, g);
 	}
 	if (seq->n == 0)
 		return ydoc_errorf(err, seq, "%s is empty: at least one phase is needed", ctx);
@@ -712,6 +736,7 @@ struct top_raw {
 	const struct ydoc_node *defaults, *phases;
 };
 
+/* clang-format off */
 static const struct ydoc_key top_keys[] = {
 	{.name = "name", .kind = YK_STRING, .required = true, .offset = offsetof(struct top_raw, name)},
 	{.name = "description", .kind = YK_STRING, .offset = offsetof(struct top_raw, description)},
@@ -721,6 +746,7 @@ static const struct ydoc_key top_keys[] = {
 	 .offset = offsetof(struct top_raw, phases)},
 	{0},
 };
+/* clang-format on */
 
 struct defaults_raw {
 	const struct ydoc_node *queue;
@@ -730,6 +756,7 @@ struct defaults_raw {
 	double compress;
 };
 
+/* clang-format off */
 static const struct ydoc_key defaults_keys[] = {
 	{.name = "queue", .kind = YK_MAPPING, .offset = offsetof(struct defaults_raw, queue)},
 	QD_KEY("qd", offsetof(struct defaults_raw, qd)),
@@ -741,12 +768,13 @@ static const struct ydoc_key defaults_keys[] = {
 	 .offset = offsetof(struct defaults_raw, compress)},
 	{0},
 };
+/* clang-format on */
 
 static int parse_defaults(const struct ydoc_node *n, struct profile_defaults *d,
 			  struct ydoc_error *err)
 {
-	struct defaults_raw raw = {.qd = d->qd, .threads = d->threads, .seed = d->seed,
-				   .pattern = (int)d->pattern};
+	struct defaults_raw raw = {
+	    .qd = d->qd, .threads = d->threads, .seed = d->seed, .pattern = (int)d->pattern};
 	uint64_t seen = 0;
 	int ret = ydoc_map_read(n, "defaults", defaults_keys, &raw, &seen, err);
 
@@ -831,7 +859,8 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 			goto out;
 	}
 	if (!doc->root) {
-		ret = ydoc_errorf(err, NULL, "empty profile: expected name, description and phases");
+		ret =
+		    ydoc_errorf(err, NULL, "empty profile: expected name, description and phases");
 		snprintf(err->file, sizeof(err->file), "%s", doc->file);
 		goto out;
 	}
@@ -992,7 +1021,8 @@ int profile_load(const char *name_or_path, const char *const *sets, size_t nsets
 
 static int entry_cmp(const void *a, const void *b)
 {
-	return strcmp(((const struct profile_entry *)a)->name, ((const struct profile_entry *)b)->name);
+	return strcmp(((const struct profile_entry *)a)->name,
+		      ((const struct profile_entry *)b)->name);
 }
 
 static int add_dir(const char *dir, struct profile_entry **list, size_t *n, size_t *cap)
@@ -1079,10 +1109,12 @@ static struct json_object *phase_to_json(const struct profile_phase *ph)
 		return NULL;
 	json_object_object_add(o, "kind", json_object_new_string(ph->kind->name));
 	json_object_object_add(o, "line", json_object_new_int(ph->line));
-	json_object_object_add(o, "destructive",
-			       json_object_new_boolean(ph->kind->type == PHASE_REPEAT
-							       ? first_writer(&((const struct phase_repeat *)ph->data)->phases) != NULL
-							       : ph->kind->destructive && ph->kind->destructive(ph->data)));
+	json_object_object_add(
+	    o, "destructive",
+	    json_object_new_boolean(
+		ph->kind->type == PHASE_REPEAT
+		    ? first_writer(&((const struct phase_repeat *)ph->data)->phases) != NULL
+		    : ph->kind->destructive && ph->kind->destructive(ph->data)));
 	if (ph->kind->to_json)
 		json_object_object_add(o, "settings", ph->kind->to_json(ph->data));
 	return o;
@@ -1116,8 +1148,9 @@ struct json_object *profile_to_json(const struct profile *p)
 		json_object_object_add(d, "qd", json_object_new_int((int)p->defaults.qd));
 		json_object_object_add(d, "threads", json_object_new_int((int)p->defaults.threads));
 		json_object_object_add(d, "seed", json_object_new_uint64(p->defaults.seed));
-		json_object_object_add(d, "pattern",
-				       json_object_new_string(pattern_enum[p->defaults.pattern == PATTERN_ZEROS]));
+		json_object_object_add(
+		    d, "pattern",
+		    json_object_new_string(pattern_enum[p->defaults.pattern == PATTERN_ZEROS]));
 		json_object_object_add(d, "compressibility",
 				       json_object_new_int((int)p->defaults.compressibility));
 	}

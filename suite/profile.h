@@ -153,8 +153,9 @@ struct phase_rounds {
 	struct ss_params ss;
 	struct profile_track track;
 	unsigned count; /* fixed round count when !has_steady_state */
-	unsigned tracked_cell; /* index (in cell order) of the tracked cell, when has_steady_state */
-	bool rw_follows_mix;   /* no rw given: a cell's mode follows its rwmix_read (see above) */
+	unsigned
+	    tracked_cell;    /* index (in cell order) of the tracked cell, when has_steady_state */
+	bool rw_follows_mix; /* no rw given: a cell's mode follows its rwmix_read (see above) */
 };
 
 /* idle: leave the target alone for `time_ns` of target time (idle GC may run). */
@@ -237,8 +238,8 @@ const struct phase_kind *phase_kind_at(size_t i);
 
 struct profile_phase {
 	const struct phase_kind *kind;
-	void *data;	/* kind->size bytes, owned */
-	int line, col;	/* of the list item, for messages */
+	void *data;    /* kind->size bytes, owned */
+	int line, col; /* of the list item, for messages */
 };
 
 /* Parses a list of phases (the top level or a repeat's body). At least one phase. Used by the
@@ -267,12 +268,12 @@ int profile_phase_list_bytes(const struct phase_list *l, uint64_t capacity, uint
 struct profile {
 	char *name;
 	char *description;
-	bool destructive;		 /* as the profile says (`destructive: true`) */
+	bool destructive; /* as the profile says (`destructive: true`) */
 	struct profile_defaults defaults;
 	struct phase_list phases;
-	char *text;			 /* the raw profile text, NUL-terminated (the manifest keeps it) */
+	char *text; /* the raw profile text, NUL-terminated (the manifest keeps it) */
 	size_t text_len;
-	char *path;			 /* where it was read from ("<string>" for strings) */
+	char *path; /* where it was read from ("<string>" for strings) */
 };
 
 /*

@@ -40,7 +40,8 @@ static int dec_parse(const char **p, struct dec *d)
 	while (isdigit((unsigned char)*s)) {
 		unsigned dg = (unsigned)(*s - '0');
 
-		if (__builtin_mul_overflow(v.ip, 10, &v.ip) || __builtin_add_overflow(v.ip, dg, &v.ip))
+		if (__builtin_mul_overflow(v.ip, 10, &v.ip) ||
+		    __builtin_add_overflow(v.ip, dg, &v.ip))
 			return -ERANGE;
 		s++;
 		ndig++;
@@ -126,13 +127,8 @@ static const char *const n_tib[] = {"t", "tb", "tib", NULL};
 static const char *const n_pib[] = {"p", "pb", "pib", NULL};
 
 static const struct unit_def size_units[] = {
-	{n_byte, 1},
-	{n_kib, 1ull << 10},
-	{n_mib, 1ull << 20},
-	{n_gib, 1ull << 30},
-	{n_tib, 1ull << 40},
-	{n_pib, 1ull << 50},
-	{NULL, 0},
+    {n_byte, 1},	 {n_kib, 1ull << 10}, {n_mib, 1ull << 20}, {n_gib, 1ull << 30},
+    {n_tib, 1ull << 40}, {n_pib, 1ull << 50}, {NULL, 0},
 };
 
 static const char *const n_ns[] = {"ns", NULL};
@@ -144,14 +140,14 @@ static const char *const n_h[] = {"h", NULL};
 static const char *const n_d[] = {"d", NULL};
 
 static const struct unit_def time_units[] = {
-	{n_ns, 1},
-	{n_us, 1000ull},
-	{n_ms, 1000000ull},
-	{n_s, 1000000000ull},
-	{n_min, 60000000000ull},
-	{n_h, 3600000000000ull},
-	{n_d, 86400000000000ull},
-	{NULL, 0},
+    {n_ns, 1},
+    {n_us, 1000ull},
+    {n_ms, 1000000ull},
+    {n_s, 1000000000ull},
+    {n_min, 60000000000ull},
+    {n_h, 3600000000000ull},
+    {n_d, 86400000000000ull},
+    {NULL, 0},
 };
 
 static const struct unit_def *unit_find(const struct unit_def *tab, const char *u, size_t n)
@@ -229,7 +225,8 @@ int units_parse_duration(const char *s, uint64_t *ns)
 		ret = parse_term(p, time_units, false, &v, &end);
 		if (ret)
 			return ret;
-		/* A bare number is seconds only when it stands alone: "1h30" is a typo, not 1h30s. */
+		/* A bare number is seconds only when it stands alone: "1h30" is a typo, not 1h30s.
+		 */
 		while (q < end && !isalpha((unsigned char)*q))
 			q++;
 		if (q == end)
@@ -404,7 +401,8 @@ int units_parse_amount(const char *s, struct amount *a)
 		*a = out;
 		return 0;
 	}
-	/* "1m" would be a MiB to a storage person and a minute to everyone else: refuse to guess. */
+	/* "1m" would be a MiB to a storage person and a minute to everyone else: refuse to guess.
+	 */
 	if ((p[n - 1] == 'm' || p[n - 1] == 'M') && (n < 2 || !isalpha((unsigned char)p[n - 2])))
 		return -EINVAL;
 	ret = units_parse_size(p, &out.bytes);

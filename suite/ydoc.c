@@ -252,7 +252,8 @@ static int check_plain_event(struct builder *b, const yaml_event_t *ev, const ya
 				(const char *)anchor);
 	if (tag)
 		return error_at(b->err, b->doc->file, line, col,
-				"tags (%s) are not supported: write the plain value", (const char *)tag);
+				"tags (%s) are not supported: write the plain value",
+				(const char *)tag);
 	return 0;
 }
 
@@ -281,9 +282,10 @@ static int on_event(struct builder *b, const yaml_event_t *ev, bool *done)
 				(const char *)ev->data.alias.anchor);
 	case YAML_SCALAR_EVENT:
 		ret = check_plain_event(b, ev, ev->data.scalar.anchor,
-					ev->data.scalar.plain_implicit || ev->data.scalar.quoted_implicit
-						? NULL
-						: ev->data.scalar.tag);
+					ev->data.scalar.plain_implicit ||
+						ev->data.scalar.quoted_implicit
+					    ? NULL
+					    : ev->data.scalar.tag);
 		if (ret)
 			return ret;
 		if (memchr(ev->data.scalar.value, '\0', ev->data.scalar.length))
@@ -304,14 +306,11 @@ static int on_event(struct builder *b, const yaml_event_t *ev, bool *done)
 	case YAML_MAPPING_START_EVENT: {
 		bool seq = ev->type == YAML_SEQUENCE_START_EVENT;
 
-		ret = check_plain_event(b, ev,
-					seq ? ev->data.sequence_start.anchor
-					    : ev->data.mapping_start.anchor,
-					(seq ? ev->data.sequence_start.implicit
-					     : ev->data.mapping_start.implicit)
-						? NULL
-						: (seq ? ev->data.sequence_start.tag
-						       : ev->data.mapping_start.tag));
+		ret = check_plain_event(
+		    b, ev, seq ? ev->data.sequence_start.anchor : ev->data.mapping_start.anchor,
+		    (seq ? ev->data.sequence_start.implicit : ev->data.mapping_start.implicit)
+			? NULL
+			: (seq ? ev->data.sequence_start.tag : ev->data.mapping_start.tag));
 		if (ret)
 			return ret;
 		if (b->depth == YDOC_MAX_DEPTH)
@@ -371,8 +370,8 @@ int ydoc_parse_string(const char *text, size_t len, const char *file, struct ydo
 			} else {
 				const yaml_mark_t *m = &parser.problem_mark;
 
-				ret = error_at(err, b.doc->file, (int)m->line + 1, (int)m->column + 1,
-					       "YAML syntax error: %s%s%s",
+				ret = error_at(err, b.doc->file, (int)m->line + 1,
+					       (int)m->column + 1, "YAML syntax error: %s%s%s",
 					       parser.problem ? parser.problem : "malformed input",
 					       parser.context ? " " : "",
 					       parser.context ? parser.context : "");
@@ -470,7 +469,7 @@ int ydoc_parse_file(const char *path, struct ydoc **out, char **text, size_t *te
 /* ---- overrides ------------------------------------------------------------------------------ */
 
 static int set_error(struct ydoc_error *err, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+    __attribute__((format(printf, 2, 3)));
 static int set_error(struct ydoc_error *err, const char *fmt, ...)
 {
 	va_list ap;
@@ -539,8 +538,8 @@ static int make_value(const struct ydoc *doc, const char *value, const struct yd
 		ydoc_free(sub);
 		if (!n)
 			return set_error(err, "empty value");
-		/* Errors inside the grafted value point into the --set text, whose name must outlive
-		 * the sub-document: a literal. */
+		/* Errors inside the grafted value point into the --set text, whose name must
+		 * outlive the sub-document: a literal. */
 		retarget(n, "--set");
 		*out = n;
 		return 0;
@@ -587,16 +586,19 @@ int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct 
 			size_t idx;
 
 			if (!parse_index(comp, &idx))
-				return set_error(err, "%s: '%s' is a list: expected an index (0 to %zu), got '%s'",
-						 path, *walked ? walked : "the document",
-						 cur->n ? cur->n - 1 : 0, comp);
+				return set_error(
+				    err,
+				    "%s: '%s' is a list: expected an index (0 to %zu), got '%s'",
+				    path, *walked ? walked : "the document",
+				    cur->n ? cur->n - 1 : 0, comp);
 			if (cur->n == 0)
 				return set_error(err, "%s: '%s' is an empty list", path,
 						 *walked ? walked : "the document");
 			if (idx >= cur->n)
-				return set_error(err, "%s: '%s' has %zu item%s (indexes 0 to %zu), no %zu",
-						 path, *walked ? walked : "the document", cur->n,
-						 cur->n == 1 ? "" : "s", cur->n ? cur->n - 1 : 0, idx);
+				return set_error(
+				    err, "%s: '%s' has %zu item%s (indexes 0 to %zu), no %zu", path,
+				    *walked ? walked : "the document", cur->n,
+				    cur->n == 1 ? "" : "s", cur->n ? cur->n - 1 : 0, idx);
 			slot = &cur->items[idx];
 		} else {
 			size_t i;
@@ -655,8 +657,9 @@ int ydoc_set_assignment(struct ydoc *doc, const char *assignment, struct ydoc_er
 	char path[512];
 
 	if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof(path))
-		return set_error(err, "expected KEY=VALUE such as phases.2.rounds.cell_time=30s, got '%s'",
-				 assignment ? assignment : "");
+		return set_error(
+		    err, "expected KEY=VALUE such as phases.2.rounds.cell_time=30s, got '%s'",
+		    assignment ? assignment : "");
 	memcpy(path, assignment, (size_t)(eq - assignment));
 	path[eq - assignment] = '\0';
 	return ydoc_set_path(doc, path, eq + 1, err);
@@ -676,7 +679,8 @@ static unsigned edit_distance(const char *a, const char *b)
 		d[0][j] = j;
 	for (unsigned i = 1; i <= la; i++) {
 		for (unsigned j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
 			unsigned best = d[i - 1][j - 1] + (ca != cb);
 
 			if (d[i - 1][j] + 1 < best)
@@ -788,8 +792,9 @@ static const char *bound_fmt(const struct ydoc_key *k, double v, char *buf, size
 	case YK_DURATION:
 		return units_fmt_duration((uint64_t)v, buf, len);
 	case YK_PERCENT:
-		snprintf(buf, len, "%s%%", units_fmt_double(v * 100.0, v * 100 == (long)(v * 100) ? 0 : 2,
-							    num, sizeof(num)));
+		snprintf(buf, len, "%s%%",
+			 units_fmt_double(v * 100.0, v * 100 == (long)(v * 100) ? 0 : 2, num,
+					  sizeof(num)));
 		return buf;
 	case YK_DOUBLE:
 		return units_fmt_double(v, v == (long)v ? 0 : 3, buf, len);
@@ -807,7 +812,8 @@ static int check_bounds(const struct ydoc_node *n, const struct ydoc_key *k, dou
 	if (!k->bounded || (v >= k->min && v <= k->max))
 		return 0;
 	return ydoc_errorf(err, n, "%s out of range: %s (expected %s to %s)", k->name, n->text,
-			   bound_fmt(k, k->min, lo, sizeof(lo)), bound_fmt(k, k->max, hi, sizeof(hi)));
+			   bound_fmt(k, k->min, lo, sizeof(lo)),
+			   bound_fmt(k, k->max, hi, sizeof(hi)));
 }
 
 /* Text of the unit part when a value starts like a number but the unit is unknown. */
@@ -861,8 +867,8 @@ static int convert_enum(const struct ydoc_node *n, const struct ydoc_key *k, int
 	for (int i = 0; !k->expect && k->enum_names[i]; i++) {
 		size_t l = strlen(list);
 
-		snprintf(list + l, sizeof(list) - l, "%s%s", i ? (k->enum_names[i + 1] ? ", " : " or ") : "",
-			 k->enum_names[i]);
+		snprintf(list + l, sizeof(list) - l, "%s%s",
+			 i ? (k->enum_names[i + 1] ? ", " : " or ") : "", k->enum_names[i]);
 	}
 	near = ydoc_nearest(n->text, k->enum_names);
 	if (near)
@@ -1021,8 +1027,9 @@ int ydoc_convert(const struct ydoc_node *n, const struct ydoc_key *k, void *out,
 		if (k->align && !r.percent && (r.lo_b % k->align || r.hi_b % k->align)) {
 			char a[32];
 
-			return ydoc_errorf(err, n, "%s ends must be multiples of %s, got %s", k->name,
-					   units_fmt_size(k->align, a, sizeof(a)), n->text);
+			return ydoc_errorf(err, n, "%s ends must be multiples of %s, got %s",
+					   k->name, units_fmt_size(k->align, a, sizeof(a)),
+					   n->text);
 		}
 		*(struct range *)out = r;
 		return 0;
@@ -1057,7 +1064,8 @@ int ydoc_map_read_multi(const struct ydoc_node *map, const char *ctx,
 		for (size_t s = 0; s < nschemas; s++)
 			for (size_t j = 0; schemas[s].keys[j].name && j < 64; j++)
 				if (schemas[s].keys[j].required)
-					return ydoc_errorf(err, map, "missing required key '%s' in %s",
+					return ydoc_errorf(err, map,
+							   "missing required key '%s' in %s",
 							   schemas[s].keys[j].name, ctx);
 		for (size_t s = 0; s < nschemas; s++)
 			if (schemas[s].present)
@@ -1082,7 +1090,8 @@ int ydoc_map_read_multi(const struct ydoc_node *map, const char *ctx,
 			const char *near = ydoc_nearest(kn->text, names);
 
 			if (near)
-				return ydoc_errorf(err, kn, "unknown key '%s' in %s (did you mean '%s'?)",
+				return ydoc_errorf(err, kn,
+						   "unknown key '%s' in %s (did you mean '%s'?)",
 						   kn->text, ctx, near);
 			return ydoc_errorf(err, kn, "unknown key '%s' in %s", kn->text, ctx);
 		}

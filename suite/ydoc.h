@@ -57,7 +57,7 @@ enum ydoc_type { YDOC_SCALAR = 0, YDOC_SEQUENCE, YDOC_MAPPING };
 struct ydoc_node;
 
 struct ydoc_pair {
-	struct ydoc_node *key;	 /* always a scalar */
+	struct ydoc_node *key; /* always a scalar */
 	struct ydoc_node *value;
 };
 
@@ -107,9 +107,9 @@ const char *ydoc_type_name(enum ydoc_type t);
  * err may be NULL (then only -EINVAL is returned).
  */
 int ydoc_errorf(struct ydoc_error *err, const struct ydoc_node *at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 int ydoc_verrorf(struct ydoc_error *err, const struct ydoc_node *at, const char *fmt, va_list ap)
-	__attribute__((format(printf, 3, 0)));
+    __attribute__((format(printf, 3, 0)));
 
 /* ---- overrides ------------------------------------------------------------------------------ */
 
@@ -157,9 +157,10 @@ struct ydoc_key {
 	 * percents (0.2 = 20%), the number for ints/doubles. Inclusive. */
 	bool bounded;
 	double min, max;
-	uint64_t align; /* YK_SIZE, and YK_RANGE / YK_AMOUNT in bytes: must be a multiple (0 = any) */
-	const char *const *enum_names;	/* YK_ENUM: NULL-terminated */
-	const char *expect;		/* overrides the "expected ..." text for this key */
+	uint64_t
+	    align; /* YK_SIZE, and YK_RANGE / YK_AMOUNT in bytes: must be a multiple (0 = any) */
+	const char *const *enum_names; /* YK_ENUM: NULL-terminated */
+	const char *expect;	       /* overrides the "expected ..." text for this key */
 };
 
 /*

@@ -34,8 +34,8 @@ static void walk(const struct phase_list *l)
 				for (size_t c = 0; c < n; c++) {
 					struct job_spec js;
 
-					profile_workload_resolve(&cells[c].w, 1ull << 30, 512, 0.5, &js,
-								 err, sizeof(err));
+					profile_workload_resolve(&cells[c].w, 1ull << 30, 512, 0.5,
+								 &js, err, sizeof(err));
 				}
 				free(cells);
 			}
@@ -43,8 +43,8 @@ static void walk(const struct phase_list *l)
 			   ph->kind->type == PHASE_WRITE_UNTIL) {
 			struct job_spec js;
 
-			profile_workload_resolve(&((const struct phase_write *)ph->data)->w, 1ull << 30,
-						 4096, 1, &js, err, sizeof(err));
+			profile_workload_resolve(&((const struct phase_write *)ph->data)->w,
+						 1ull << 30, 4096, 1, &js, err, sizeof(err));
 		}
 	}
 }

@@ -41,6 +41,7 @@ struct bad {
 
 #define HDR "name: t\ndestructive: true\nphases:\n"
 
+/* clang-format off */
 static const struct bad bad_profiles[] = {
 	/* 0: the top level */
 	{"nam: t\nphases: [idle: 1s]\n", 1, 1,
@@ -198,6 +199,7 @@ static const struct bad bad_profiles[] = {
 	 "range ends must be multiples of 512 B, got 1000-1g"},
 	{HDR "  - precondition: {amount: 1000}\n", 4, 28, "amount must be a multiple of 512 B, got 1000"},
 };
+/* clang-format on */
 
 static void test_bad_profiles(void **state)
 {
@@ -209,7 +211,8 @@ static void test_bad_profiles(void **state)
 		const struct bad *c = &bad_profiles[i];
 		struct profile *p = (struct profile *)0x1;
 		struct ydoc_error e;
-		int ret = profile_parse_string(c->text, strlen(c->text), "bad.yaml", NULL, 0, &p, &e);
+		int ret =
+		    profile_parse_string(c->text, strlen(c->text), "bad.yaml", NULL, 0, &p, &e);
 
 		if (ret != -EINVAL)
 			fail_msg("case %zu: ret %d", i, ret);
@@ -221,23 +224,24 @@ static void test_bad_profiles(void **state)
 	}
 }
 
-static const char *snia = "name: snia-iops\n"
-			  "description: d\n"
-			  "destructive: true\n"
-			  "defaults: {seed: 7}\n"
-			  "phases:\n"
-			  "  - purge: {method: auto}\n"
-			  "  - precondition: {rw: write, bs: 128k, amount: 2x}\n"
-			  "  - rounds:\n"
-			  "      cells:\n"
-			  "        rwmix_read: [100, 95, 65, 50, 35, 5, 0]\n"
-			  "        bs: [1m, 128k, 64k, 32k, 16k, 8k, 4k, 512]\n"
-			  "        order: [rwmix_read, bs]\n"
-			  "      cell_time: 60s\n"
-			  "      queue: {threads: 4, depth: 32}\n"
-			  "      steady_state: {track: {rwmix_read: 0, bs: 4k, metric: iops}, window: 5,\n"
-			  "                     max_data_excursion: 20%, max_slope_excursion: 10%,\n"
-			  "                     max_rounds: 25}\n";
+static const char *snia =
+    "name: snia-iops\n"
+    "description: d\n"
+    "destructive: true\n"
+    "defaults: {seed: 7}\n"
+    "phases:\n"
+    "  - purge: {method: auto}\n"
+    "  - precondition: {rw: write, bs: 128k, amount: 2x}\n"
+    "  - rounds:\n"
+    "      cells:\n"
+    "        rwmix_read: [100, 95, 65, 50, 35, 5, 0]\n"
+    "        bs: [1m, 128k, 64k, 32k, 16k, 8k, 4k, 512]\n"
+    "        order: [rwmix_read, bs]\n"
+    "      cell_time: 60s\n"
+    "      queue: {threads: 4, depth: 32}\n"
+    "      steady_state: {track: {rwmix_read: 0, bs: 4k, metric: iops}, window: 5,\n"
+    "                     max_data_excursion: 20%, max_slope_excursion: 10%,\n"
+    "                     max_rounds: 25}\n";
 
 static void test_snia_plan(void **state)
 {
@@ -299,12 +303,13 @@ static void test_snia_plan(void **state)
 
 static void test_order_inner_outer(void **state)
 {
-	const char *text = HDR "  - rounds:\n"
-			       "      cells: {rwmix_read: [100, 0], bs: [4k, 8k, 16k], order: [bs, rwmix_read]}\n"
-			       "      cell_time: 1s\n"
-			       "      count: 2\n"
-			       "  - idle: 5m\n"
-			       "  - rounds: {rw: randread, cell_time: 2s, count: 1, qd: 4}\n";
+	const char *text =
+	    HDR "  - rounds:\n"
+		"      cells: {rwmix_read: [100, 0], bs: [4k, 8k, 16k], order: [bs, rwmix_read]}\n"
+		"      cell_time: 1s\n"
+		"      count: 2\n"
+		"  - idle: 5m\n"
+		"  - rounds: {rw: randread, cell_time: 2s, count: 1, qd: 4}\n";
 	struct profile *p = parse_ok(text, NULL, 0);
 	const struct phase_rounds *r = p->phases.v[0].data, *r2 = p->phases.v[2].data;
 	const struct phase_idle *idle = p->phases.v[1].data;
@@ -375,16 +380,16 @@ static void test_workload_keys(void **state)
 	assert_true(w->round_time_ns == 60000000000ull);
 	assert_true(w->max_time_ns == 86400000000000ull);
 	/* Resolve for a 1 GiB target with 4 KiB logical blocks at half the time scale. */
-	assert_int_equal(profile_workload_resolve(&w->w, 1ull << 30, 4096, 0.5, &js, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+	    profile_workload_resolve(&w->w, 1ull << 30, 4096, 0.5, &js, err, sizeof(err)), 0);
 	assert_true(js.range_start == 0 && js.range_end == 512ull << 20);
 	assert_true(js.amount_bytes == 4ull << 30);
 	assert_true(js.time_ns == 0);
 	assert_true(js.ramp_ns == 5000000000ull);
 	assert_true(js.ramp_bytes == 0);
 	/* A 512 B logical block is fine; a 64 KiB one is not a divisor of 4 KiB. */
-	assert_int_equal(profile_workload_resolve(&w->w, 1ull << 30, 65536, 1, &js, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+	    profile_workload_resolve(&w->w, 1ull << 30, 65536, 1, &js, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "not a multiple of the logical block size"));
 	assert_int_equal(profile_workload_resolve(&w->w, 4096, 512, 1, &js, err, sizeof(err)),
 			 -ERANGE);
@@ -403,7 +408,8 @@ static void test_sequential_resolve(void **state)
 	char err[128];
 
 	(void)state;
-	assert_int_equal(profile_workload_resolve(&w->w, 10000000, 512, 1, &js, err, sizeof(err)), 0);
+	assert_int_equal(profile_workload_resolve(&w->w, 10000000, 512, 1, &js, err, sizeof(err)),
+			 0);
 	assert_true(js.range_start == 0);
 	assert_true(js.range_end == 917504); /* 1000000 down to a multiple of 131072 */
 	assert_true(js.amount_bytes == 20000000);
@@ -424,7 +430,8 @@ static void test_defaults_and_convention(void **state)
 
 	(void)state;
 	/* A 70% read mix writes, and the profile does not say destructive. */
-	assert_int_equal(profile_parse_string(text, strlen(text), "d.yaml", NULL, 0, &p, &e), -EINVAL);
+	assert_int_equal(profile_parse_string(text, strlen(text), "d.yaml", NULL, 0, &p, &e),
+			 -EINVAL);
 	assert_int_equal(e.line, 4);
 	assert_int_equal(e.col, 5);
 	{
@@ -465,6 +472,7 @@ struct set_case {
 	const char *msg;
 };
 
+/* clang-format off */
 static const struct set_case set_cases[] = {
 	{"phases.2.rounds.cell_time=30s", 0, NULL},
 	{"phases.2.rounds.steady_state.max_rounds=30", 0, NULL},
@@ -480,6 +488,7 @@ static const struct set_case set_cases[] = {
 	{"phases.2.rounds.cell_time", -EINVAL,
 	 "expected KEY=VALUE such as phases.2.rounds.cell_time=30s, got 'phases.2.rounds.cell_time'"},
 };
+/* clang-format on */
 
 static void test_set(void **state)
 {
@@ -521,8 +530,8 @@ static void test_set(void **state)
 		struct profile *p;
 		struct ydoc_error e;
 
-		assert_int_equal(profile_parse_string(snia, strlen(snia), "s.yaml", sets, 1, &p, &e),
-				 -EINVAL);
+		assert_int_equal(
+		    profile_parse_string(snia, strlen(snia), "s.yaml", sets, 1, &p, &e), -EINVAL);
 		assert_int_equal(e.line, 13);
 		assert_int_equal(e.col, 18);
 	}
@@ -530,8 +539,8 @@ static void test_set(void **state)
 
 static void test_bundled(void **state)
 {
-	static const char *const names[] = {"demo",  "snia-iops", "snia-throughput", "snia-latency",
-					    "wsat",  "smoke",	  "readonly"};
+	static const char *const names[] = {"demo", "snia-iops", "snia-throughput", "snia-latency",
+					    "wsat", "smoke",	 "readonly"};
 	struct profile_entry *list;
 	size_t n;
 	char dir[4096];
@@ -612,12 +621,13 @@ static void test_registry(void **state)
 
 static void test_repeat_bytes(void **state)
 {
-	const char *text = HDR "  - repeat:\n"
-			       "      count: 3\n"
-			       "      phases:\n"
-			       "        - precondition: {amount: 1g}\n"
-			       "        - repeat: {count: 2, phases: [precondition: {amount: 0.5x}]}\n"
-			       "  - write_until: {amount: 1h}\n";
+	const char *text =
+	    HDR "  - repeat:\n"
+		"      count: 3\n"
+		"      phases:\n"
+		"        - precondition: {amount: 1g}\n"
+		"        - repeat: {count: 2, phases: [precondition: {amount: 0.5x}]}\n"
+		"  - write_until: {amount: 1h}\n";
 	struct profile *p = parse_ok(text, NULL, 0);
 	uint64_t b = 0;
 	char buf[1024];
@@ -626,11 +636,12 @@ static void test_repeat_bytes(void **state)
 	/* 3 x (1 GiB + 2 x 0.5 x 4 GiB) = 15 GiB, plus a time-bound phase. */
 	assert_int_equal(profile_bytes_written(p, 4ull << 30, &b), -ENODATA);
 	assert_true(b == 15ull << 30);
-	assert_string_equal(profile_summary(p, buf, sizeof(buf)),
-			    "t: Destructive (writes the target), 2 phases: repeat 3 times [precondition "
-			    "write 128k qd 1 x 1 thread, 1 GiB; repeat 2 times [precondition write 128k "
-			    "qd 1 x 1 thread, 0.50x capacity]]; write_until randwrite 4k qd 1 x 1 thread "
-			    "until 1h00m.");
+	assert_string_equal(
+	    profile_summary(p, buf, sizeof(buf)),
+	    "t: Destructive (writes the target), 2 phases: repeat 3 times [precondition "
+	    "write 128k qd 1 x 1 thread, 1 GiB; repeat 2 times [precondition write 128k "
+	    "qd 1 x 1 thread, 0.50x capacity]]; write_until randwrite 4k qd 1 x 1 thread "
+	    "until 1h00m.");
 	/* A summary cut short by a small buffer is still a terminated string. */
 	assert_int_equal(strlen(profile_summary(p, buf, 40)), 39);
 	profile_free(p);
@@ -700,8 +711,8 @@ static void test_cli_check(void **state)
 	status = pclose(f);
 	assert_true(WIFEXITED(status));
 	assert_int_equal(WEXITSTATUS(status), 2);
-	snprintf(cmd, sizeof(cmd), "%s:3:18: expected a duration such as 60s, 5m or 24h, got 'fast'\n",
-		 path);
+	snprintf(cmd, sizeof(cmd),
+		 "%s:3:18: expected a duration such as 60s, 5m or 24h, got 'fast'\n", path);
 	assert_string_equal(out, cmd);
 	snprintf(cmd, sizeof(cmd), "SSDLAB_PROFILES='%s/profiles' '%s' check smoke >/dev/null 2>&1",
 		 tu_srcdir(), exe);
@@ -721,7 +732,8 @@ static void test_cli_check(void **state)
 	out[got] = '\0';
 	status = pclose(f);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 2);
-	assert_string_equal(out, "<stdin>:3:18: expected a duration such as 60s, 5m or 24h, got 'fast'\n");
+	assert_string_equal(
+	    out, "<stdin>:3:18: expected a duration such as 60s, 5m or 24h, got 'fast'\n");
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -729,19 +741,19 @@ static void test_cli_check(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bad_profiles),
-		cmocka_unit_test(test_snia_plan),
-		cmocka_unit_test(test_order_inner_outer),
-		cmocka_unit_test(test_workload_keys),
-		cmocka_unit_test(test_sequential_resolve),
-		cmocka_unit_test(test_defaults_and_convention),
-		cmocka_unit_test(test_readonly_not_destructive),
-		cmocka_unit_test(test_set),
-		cmocka_unit_test(test_bundled),
-		cmocka_unit_test(test_registry),
-		cmocka_unit_test(test_repeat_bytes),
-		cmocka_unit_test(test_doc_examples),
-		cmocka_unit_test(test_cli_check),
+	    cmocka_unit_test(test_bad_profiles),
+	    cmocka_unit_test(test_snia_plan),
+	    cmocka_unit_test(test_order_inner_outer),
+	    cmocka_unit_test(test_workload_keys),
+	    cmocka_unit_test(test_sequential_resolve),
+	    cmocka_unit_test(test_defaults_and_convention),
+	    cmocka_unit_test(test_readonly_not_destructive),
+	    cmocka_unit_test(test_set),
+	    cmocka_unit_test(test_bundled),
+	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_repeat_bytes),
+	    cmocka_unit_test(test_doc_examples),
+	    cmocka_unit_test(test_cli_check),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

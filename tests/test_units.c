@@ -29,71 +29,59 @@ struct u64_case {
 };
 
 static const struct u64_case size_cases[] = {
-	{"512", 0, 512},
-	{"0", 0, 0},
-	{"4k", 0, 4096},
-	{"4K", 0, 4096},
-	{"4KiB", 0, 4096},
-	{"4kib", 0, 4096},
-	{"4KB", 0, 4096},
-	{"4 KiB", 0, 4096},
-	{" 4k ", 0, 4096},
-	{"1m", 0, 1048576},
-	{"2g", 0, 2147483648ull},
-	{"1.5g", 0, 1610612736ull},
-	{"0.5k", 0, 512},
-	{"1t", 0, 1099511627776ull},
-	{"512b", 0, 512},
-	{"16383p", 0, 16383ull << 50},
-	{"16384p", -ERANGE, 0},
-	{"18446744073709551615", 0, UINT64_MAX},
-	{"18446744073709551616", -ERANGE, 0},
-	{"99999999999999999999999", -ERANGE, 0},
-	{"0.3k", -EINVAL, 0}, /* 307.2 bytes is not a size */
-	{"", -EINVAL, 0},
-	{"k", -EINVAL, 0},
-	{"4q", -EINVAL, 0},
-	{"4kk", -EINVAL, 0},
-	{"-4k", -EINVAL, 0},
-	{"4,5k", -EINVAL, 0},
-	{"0x10", -EINVAL, 0},
-	{"fast", -EINVAL, 0},
+    {"512", 0, 512},
+    {"0", 0, 0},
+    {"4k", 0, 4096},
+    {"4K", 0, 4096},
+    {"4KiB", 0, 4096},
+    {"4kib", 0, 4096},
+    {"4KB", 0, 4096},
+    {"4 KiB", 0, 4096},
+    {" 4k ", 0, 4096},
+    {"1m", 0, 1048576},
+    {"2g", 0, 2147483648ull},
+    {"1.5g", 0, 1610612736ull},
+    {"0.5k", 0, 512},
+    {"1t", 0, 1099511627776ull},
+    {"512b", 0, 512},
+    {"16383p", 0, 16383ull << 50},
+    {"16384p", -ERANGE, 0},
+    {"18446744073709551615", 0, UINT64_MAX},
+    {"18446744073709551616", -ERANGE, 0},
+    {"99999999999999999999999", -ERANGE, 0},
+    {"0.3k", -EINVAL, 0}, /* 307.2 bytes is not a size */
+    {"", -EINVAL, 0},
+    {"k", -EINVAL, 0},
+    {"4q", -EINVAL, 0},
+    {"4kk", -EINVAL, 0},
+    {"-4k", -EINVAL, 0},
+    {"4,5k", -EINVAL, 0},
+    {"0x10", -EINVAL, 0},
+    {"fast", -EINVAL, 0},
 };
 
 static const struct u64_case duration_cases[] = {
-	{"500ms", 0, 500000000ull},
-	{"60s", 0, 60000000000ull},
-	{"60", 0, 60000000000ull},
-	{"5m", 0, 300000000000ull},
-	{"5min", 0, 300000000000ull},
-	{"24h", 0, 86400000000000ull},
-	{"1d", 0, 86400000000000ull},
-	{"1.5s", 0, 1500000000ull},
-	{"250us", 0, 250000ull},
-	{"850ns", 0, 850ull},
-	{"1h30m", 0, 5400000000000ull},
-	{"2h03m", 0, 7380000000000ull},
-	{"0.5ns", 0, 1ull}, /* rounded to nearest */
-	{"1h30", -EINVAL, 0},
-	{"fast", -EINVAL, 0},
-	{"", -EINVAL, 0},
-	{"10x", -EINVAL, 0},
-	{"300000d", -ERANGE, 0},
-	{"-1s", -EINVAL, 0},
+    {"500ms", 0, 500000000ull},	  {"60s", 0, 60000000000ull},	  {"60", 0, 60000000000ull},
+    {"5m", 0, 300000000000ull},	  {"5min", 0, 300000000000ull},	  {"24h", 0, 86400000000000ull},
+    {"1d", 0, 86400000000000ull}, {"1.5s", 0, 1500000000ull},	  {"250us", 0, 250000ull},
+    {"850ns", 0, 850ull},	  {"1h30m", 0, 5400000000000ull}, {"2h03m", 0, 7380000000000ull},
+    {"0.5ns", 0, 1ull}, /* rounded to nearest */
+    {"1h30", -EINVAL, 0},	  {"fast", -EINVAL, 0},		  {"", -EINVAL, 0},
+    {"10x", -EINVAL, 0},	  {"300000d", -ERANGE, 0},	  {"-1s", -EINVAL, 0},
 };
 
 static const struct u64_case u64_cases[] = {
-	{"0", 0, 0},
-	{"42", 0, 42},
-	{"0x10", 0, 16},
-	{"0xFFFFFFFFFFFFFFFF", 0, UINT64_MAX},
-	{"0x1FFFFFFFFFFFFFFFF", -ERANGE, 0},
-	{"18446744073709551615", 0, UINT64_MAX},
-	{"18446744073709551616", -ERANGE, 0},
-	{"-1", -EINVAL, 0},
-	{"1.0", -EINVAL, 0},
-	{"0x", -EINVAL, 0},
-	{"", -EINVAL, 0},
+    {"0", 0, 0},
+    {"42", 0, 42},
+    {"0x10", 0, 16},
+    {"0xFFFFFFFFFFFFFFFF", 0, UINT64_MAX},
+    {"0x1FFFFFFFFFFFFFFFF", -ERANGE, 0},
+    {"18446744073709551615", 0, UINT64_MAX},
+    {"18446744073709551616", -ERANGE, 0},
+    {"-1", -EINVAL, 0},
+    {"1.0", -EINVAL, 0},
+    {"0x", -EINVAL, 0},
+    {"", -EINVAL, 0},
 };
 
 static void run_u64_table(const struct u64_case *c, size_t n, int (*fn)(const char *, uint64_t *))
@@ -133,17 +121,21 @@ struct dbl_case {
 	double v;
 };
 
+/* clang-format off */
 static const struct dbl_case percent_cases[] = {
 	{"20%", 0, 0.2},  {"20", 0, 0.2},      {"0%", 0, 0.0},     {"100%", 0, 1.0},
 	{"12.5%", 0, 0.125}, {" 50 % ", 0, 0.5}, {"101%", -ERANGE, 0}, {"-1%", -ERANGE, 0},
 	{"%", -EINVAL, 0}, {"abc%", -EINVAL, 0}, {"20%%", -EINVAL, 0}, {"", -EINVAL, 0},
 };
+/* clang-format on */
 
+/* clang-format off */
 static const struct dbl_case double_cases[] = {
 	{"1.5", 0, 1.5},      {"-2", 0, -2.0},	   {"1e3", 0, 1000.0}, {"0.001", 0, 0.001},
 	{"1,5", -EINVAL, 0},  {"inf", -EINVAL, 0}, {"nan", -EINVAL, 0}, {"0x1p3", -EINVAL, 0},
 	{"1e", -EINVAL, 0},   {"", -EINVAL, 0},	   {"1e999", -ERANGE, 0},
 };
+/* clang-format on */
 
 static void run_dbl_table(const struct dbl_case *c, size_t n, int (*fn)(const char *, double *))
 {
@@ -153,8 +145,8 @@ static void run_dbl_table(const struct dbl_case *c, size_t n, int (*fn)(const ch
 
 		if (ret != c[i].ret || (ret == 0 && fabs(v - c[i].v) > 1e-12) ||
 		    (ret != 0 && v != -12345.0))
-			fail_msg("'%s': got ret %d v %g, want ret %d v %g", c[i].in, ret, v, c[i].ret,
-				 c[i].v);
+			fail_msg("'%s': got ret %d v %g, want ret %d v %g", c[i].in, ret, v,
+				 c[i].ret, c[i].v);
 	}
 }
 
@@ -188,8 +180,8 @@ static char *comma_locale(bool *ok)
 	dir = tu_mkdtemp("locale");
 	if (!dir)
 		return NULL;
-	snprintf(cmd, sizeof(cmd),
-		 "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1", dir);
+	snprintf(cmd, sizeof(cmd), "localedef -i de_DE -f UTF-8 '%s/de_DE.UTF-8' >/dev/null 2>&1",
+		 dir);
 	if (system(cmd) == 0) {
 		setenv("LOCPATH", dir, 1);
 		*ok = setlocale(LC_ALL, "de_DE.UTF-8") != NULL;
@@ -241,6 +233,7 @@ struct amount_case {
 	uint64_t ns;
 };
 
+/* clang-format off */
 static const struct amount_case amount_cases[] = {
 	{"2x", 0, AMOUNT_CAPACITY, 0, 2.0, 0},
 	{"0.5x", 0, AMOUNT_CAPACITY, 0, 0.5, 0},
@@ -259,6 +252,7 @@ static const struct amount_case amount_cases[] = {
 	{"lots", -EINVAL, AMOUNT_NONE, 0, 0, 0},
 	{"99999999999999999999g", -ERANGE, AMOUNT_NONE, 0, 0, 0},
 };
+/* clang-format on */
 
 static void test_amount(void **state)
 {
@@ -299,6 +293,7 @@ struct range_case {
 	uint64_t start, end;
 };
 
+/* clang-format off */
 static const struct range_case range_cases[] = {
 	{"0-50%", 0, 1000000, 512, 0, 0, 499712},
 	{"25%-75%", 0, 1 << 20, 4096, 0, 262144, 786432},
@@ -318,6 +313,7 @@ static const struct range_case range_cases[] = {
 	{"half", -EINVAL, 0, 0, 0, 0, 0},
 	{"", -EINVAL, 0, 0, 0, 0, 0},
 };
+/* clang-format on */
 
 static void test_range(void **state)
 {
@@ -337,8 +333,8 @@ static void test_range(void **state)
 		ret = range_resolve(&r, c->cap, c->align, &s, &e);
 		if (ret != c->rret || (ret == 0 && (s != c->start || e != c->end)) ||
 		    (ret && (s != 1 || e != 1)))
-			fail_msg("'%s': resolve ret %d [%llu, %llu), want %d [%llu, %llu)", c->in, ret,
-				 (unsigned long long)s, (unsigned long long)e, c->rret,
+			fail_msg("'%s': resolve ret %d [%llu, %llu), want %d [%llu, %llu)", c->in,
+				 ret, (unsigned long long)s, (unsigned long long)e, c->rret,
 				 (unsigned long long)c->start, (unsigned long long)c->end);
 	}
 }
@@ -349,19 +345,19 @@ static void test_fmt(void **state)
 		uint64_t v;
 		const char *size, *dur;
 	} rows[] = {
-		{0, "0 B", "0 ns"},
-		{850, "850 B", "850 ns"},
-		{4096, "4 KiB", "4.10 us"},
-		{1200000, "1.14 MiB", "1.20 ms"},
-		{1610612736ull, "1.50 GiB", "1.61 s"},
-		{125000000000ull, "116.42 GiB", "2m05s"},
-		{7380000000000ull, "6.71 TiB", "2h03m"},
-		{93600000000000ull, "85.13 TiB", "1d02h"},
-		{999999ull, "976.56 KiB", "1.00 ms"},
-		{59999000000ull, "55.88 GiB", "1m00s"},
-		{3599600000000ull, "3.27 TiB", "1h00m"},
-		{86399000000000ull, "78.58 TiB", "1d00h"},
-		{UINT64_MAX, "16.00 EiB", "213504d00h"},
+	    {0, "0 B", "0 ns"},
+	    {850, "850 B", "850 ns"},
+	    {4096, "4 KiB", "4.10 us"},
+	    {1200000, "1.14 MiB", "1.20 ms"},
+	    {1610612736ull, "1.50 GiB", "1.61 s"},
+	    {125000000000ull, "116.42 GiB", "2m05s"},
+	    {7380000000000ull, "6.71 TiB", "2h03m"},
+	    {93600000000000ull, "85.13 TiB", "1d02h"},
+	    {999999ull, "976.56 KiB", "1.00 ms"},
+	    {59999000000ull, "55.88 GiB", "1m00s"},
+	    {3599600000000ull, "3.27 TiB", "1h00m"},
+	    {86399000000000ull, "78.58 TiB", "1d00h"},
+	    {UINT64_MAX, "16.00 EiB", "213504d00h"},
 	};
 	char buf[64];
 
@@ -388,8 +384,8 @@ static void test_rw_modes(void **state)
 		const char *name;
 		enum rw_mode m;
 	} rows[] = {
-		{"read", RW_READ},	     {"write", RW_WRITE},   {"randread", RW_RANDREAD},
-		{"randwrite", RW_RANDWRITE}, {"randrw", RW_RANDRW}, {"rw", RW_RW},
+	    {"read", RW_READ},		 {"write", RW_WRITE},	{"randread", RW_RANDREAD},
+	    {"randwrite", RW_RANDWRITE}, {"randrw", RW_RANDRW}, {"rw", RW_RW},
 	};
 	enum rw_mode m;
 
@@ -414,6 +410,7 @@ struct bs_case {
 	const char *err; /* substring of the message on failure */
 };
 
+/* clang-format off */
 static const struct bs_case bs_cases[] = {
 	{"4k", 0, 1, {4096}, {1}, NULL},
 	{"512", 0, 1, {512}, {1}, NULL},
@@ -434,6 +431,7 @@ static const struct bs_case bs_cases[] = {
 	{"512:1k:2k:3k:4k:5k:6k:7k:8k:9k:10k:11k:12k:13k:14k:15k:16k", -ERANGE, 0, {0}, {0},
 	 "too many"},
 };
+/* clang-format on */
 
 static void test_bs_split(void **state)
 {
@@ -464,12 +462,12 @@ static void test_bs_split(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_sizes),	   cmocka_unit_test(test_durations),
-		cmocka_unit_test(test_u64),	   cmocka_unit_test(test_percent),
-		cmocka_unit_test(test_double),	   cmocka_unit_test(test_amount),
-		cmocka_unit_test(test_range),	   cmocka_unit_test(test_fmt),
-		cmocka_unit_test(test_rw_modes),   cmocka_unit_test(test_bs_split),
-		cmocka_unit_test(test_locale),
+	    cmocka_unit_test(test_sizes),    cmocka_unit_test(test_durations),
+	    cmocka_unit_test(test_u64),	     cmocka_unit_test(test_percent),
+	    cmocka_unit_test(test_double),   cmocka_unit_test(test_amount),
+	    cmocka_unit_test(test_range),    cmocka_unit_test(test_fmt),
+	    cmocka_unit_test(test_rw_modes), cmocka_unit_test(test_bs_split),
+	    cmocka_unit_test(test_locale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

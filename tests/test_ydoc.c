@@ -78,6 +78,7 @@ struct bad_case {
 	const char *msg; /* the start of the message */
 };
 
+/* clang-format off */
 static const struct bad_case bad_docs[] = {
 	{"a: 1\nb: 2\na: 3\n", 3, 1, "duplicate key 'a' (first defined at line 1)"},
 	{"a: &x 1\nb: *x\n", 1, 4, "anchors (&x) and aliases are not supported"},
@@ -88,6 +89,7 @@ static const struct bad_case bad_docs[] = {
 	{"? [1, 2]\n: x\n", 1, 3, "a key must be a single name, not a list"},
 	{"a:\n  - 1\n - 2\n", 3, 2, "YAML syntax error: "},
 };
+/* clang-format on */
 
 static void test_bad_docs(void **state)
 {
@@ -102,8 +104,8 @@ static void test_bad_docs(void **state)
 			fail_msg("case %zu: ret %d", i, ret);
 		assert_ptr_equal(d, (struct ydoc *)0x1);
 		if (e.line != c->line || e.col != c->col || strncmp(e.msg, c->msg, strlen(c->msg)))
-			fail_msg("case %zu: got %d:%d '%s', want %d:%d '%s'", i, e.line, e.col, e.msg,
-				 c->line, c->col, c->msg);
+			fail_msg("case %zu: got %d:%d '%s', want %d:%d '%s'", i, e.line, e.col,
+				 e.msg, c->line, c->col, c->msg);
 		assert_string_equal(e.file, "bad.yaml");
 	}
 }
@@ -195,6 +197,7 @@ static const char *get_path(struct ydoc *d, const char *path)
 	return n && n->type == YDOC_SCALAR ? n->text : NULL;
 }
 
+/* clang-format off */
 static const struct set_case set_cases[] = {
 	{"name=y", 0, "name", "y"},
 	{"phases.1.rounds.cell_time=30s", 0, "phases.1.rounds.cell_time", "30s"},
@@ -217,6 +220,7 @@ static const struct set_case set_cases[] = {
 	{"[x]=1", 0, "[x]", "1"}, /* a new key is always a plain name, never a flow list */
 	{"phases.1.rounds.cells.bs=[]", 0, NULL, NULL},
 };
+/* clang-format on */
 
 static void test_set_path(void **state)
 {
@@ -233,7 +237,8 @@ static void test_set_path(void **state)
 			assert_string_equal(e.file, "--set");
 			assert_int_equal(e.line, 0);
 			if (strncmp(e.msg, c->want, strlen(c->want)))
-				fail_msg("'%s': message '%s', want '%s'", c->assign, e.msg, c->want);
+				fail_msg("'%s': message '%s', want '%s'", c->assign, e.msg,
+					 c->want);
 		} else if (c->check_path) {
 			const char *got = get_path(d, c->check_path);
 
@@ -248,9 +253,11 @@ static void test_set_path(void **state)
 		struct ydoc_error e;
 
 		assert_int_equal(ydoc_set_assignment(d, "phases.1.rounds.cells.bs=[]", &e), 0);
-		assert_int_equal(ydoc_set_assignment(d, "phases.1.rounds.cells.bs.0=1", &e), -EINVAL);
-		assert_string_equal(e.msg, "phases.1.rounds.cells.bs.0: 'phases.1.rounds.cells.bs' is "
-					   "an empty list");
+		assert_int_equal(ydoc_set_assignment(d, "phases.1.rounds.cells.bs.0=1", &e),
+				 -EINVAL);
+		assert_string_equal(e.msg,
+				    "phases.1.rounds.cells.bs.0: 'phases.1.rounds.cells.bs' is "
+				    "an empty list");
 		ydoc_free(d);
 	}
 }
@@ -272,6 +279,7 @@ struct demo {
 
 static const char *const modes[] = {"auto", "discard", "sim", NULL};
 
+/* clang-format off */
 static const struct ydoc_key demo_keys[] = {
 	{.name = "name", .kind = YK_STRING, .required = true, .offset = offsetof(struct demo, name)},
 	{.name = "on", .kind = YK_BOOL, .offset = offsetof(struct demo, on)},
@@ -292,6 +300,7 @@ static const struct ydoc_key demo_keys[] = {
 	{.name = "queue", .kind = YK_MAPPING, .offset = offsetof(struct demo, sub)},
 	{0},
 };
+/* clang-format on */
 
 static void test_schema_ok(void **state)
 {
@@ -320,6 +329,7 @@ static void test_schema_ok(void **state)
 	ydoc_free(d);
 }
 
+/* clang-format off */
 static const struct bad_case schema_cases[] = {
 	{"name: n\ncell_tme: 60s\n", 2, 1,
 	 "unknown key 'cell_tme' in demo (did you mean 'cell_time'?)"},
@@ -352,6 +362,7 @@ static const struct bad_case schema_cases[] = {
 	{"cell_time: 1s\n", 1, 1, "missing required key 'name' in demo"},
 	{"- a\n", 1, 1, "expected a mapping of settings for demo, got a list"},
 };
+/* clang-format on */
 
 static void test_schema_errors(void **state)
 {
@@ -368,8 +379,8 @@ static void test_schema_errors(void **state)
 			fail_msg("case %zu: ret %d", i, ret);
 		assert_true(present == 77);
 		if (e.line != c->line || e.col != c->col || strncmp(e.msg, c->msg, strlen(c->msg)))
-			fail_msg("case %zu: got %d:%d '%s', want %d:%d '%s'", i, e.line, e.col, e.msg,
-				 c->line, c->col, c->msg);
+			fail_msg("case %zu: got %d:%d '%s', want %d:%d '%s'", i, e.line, e.col,
+				 e.msg, c->line, c->col, c->msg);
 		ydoc_free(d);
 	}
 }
@@ -381,11 +392,13 @@ struct extra {
 	bool flag;
 };
 
+/* clang-format off */
 static const struct ydoc_key extra_keys[] = {
 	{.name = "volume", .kind = YK_SIZE, .required = true, .offset = offsetof(struct extra, amount_b)},
 	{.name = "flag", .kind = YK_BOOL, .offset = offsetof(struct extra, flag)},
 	{0},
 };
+/* clang-format on */
 
 static void test_schema_multi(void **state)
 {
@@ -409,7 +422,8 @@ static void test_schema_multi(void **state)
 	assert_string_equal(e.msg, "unknown key 'volme' in b (did you mean 'volume'?)");
 	assert_int_equal(e.line, 8);
 	/* "c:" with nothing: no settings; the required keys are then missing, at c's value. */
-	assert_int_equal(ydoc_map_read_multi(ydoc_map_get(d->root, "c"), "c", &s[1], 1, &e), -EINVAL);
+	assert_int_equal(ydoc_map_read_multi(ydoc_map_get(d->root, "c"), "c", &s[1], 1, &e),
+			 -EINVAL);
 	assert_string_equal(e.msg, "missing required key 'volume' in c");
 	assert_int_equal(e.line, 9);
 	{
@@ -417,7 +431,8 @@ static void test_schema_multi(void **state)
 		bool f = true;
 		uint64_t p = 99;
 
-		assert_int_equal(ydoc_map_read(ydoc_map_get(d->root, "c"), "c", opt, &f, &p, &e), 0);
+		assert_int_equal(ydoc_map_read(ydoc_map_get(d->root, "c"), "c", opt, &f, &p, &e),
+				 0);
 		assert_true(f);
 		assert_true(p == 0);
 	}
@@ -440,11 +455,11 @@ static void test_nearest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_tree),	     cmocka_unit_test(test_bad_docs),
-		cmocka_unit_test(test_deep_nesting), cmocka_unit_test(test_error_format),
-		cmocka_unit_test(test_parse_file),   cmocka_unit_test(test_set_path),
-		cmocka_unit_test(test_schema_ok),    cmocka_unit_test(test_schema_errors),
-		cmocka_unit_test(test_schema_multi), cmocka_unit_test(test_nearest),
+	    cmocka_unit_test(test_tree),	 cmocka_unit_test(test_bad_docs),
+	    cmocka_unit_test(test_deep_nesting), cmocka_unit_test(test_error_format),
+	    cmocka_unit_test(test_parse_file),	 cmocka_unit_test(test_set_path),
+	    cmocka_unit_test(test_schema_ok),	 cmocka_unit_test(test_schema_errors),
+	    cmocka_unit_test(test_schema_multi), cmocka_unit_test(test_nearest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
