@@ -298,6 +298,25 @@ static void test_snia_plan(void **state)
 	assert_true(cells[54].coord[CELL_RWMIX_READ] == 0 && cells[54].coord[CELL_BS] == 4096);
 	assert_int_equal(cells[55].index, 55);
 	free(cells);
+	{
+		/* The manifest's plan names every cell in order and the tracked one. */
+		struct json_object *j = profile_to_json(p), *ph, *set, *c, *v;
+
+		assert_non_null(j);
+		assert_true(json_object_object_get_ex(j, "phases", &ph));
+		assert_int_equal(json_object_array_length(ph), 3);
+		assert_true(json_object_object_get_ex(json_object_array_get_idx(ph, 2), "settings",
+						      &set));
+		assert_true(json_object_object_get_ex(set, "cells", &c));
+		assert_int_equal(json_object_array_length(c), 56);
+		assert_string_equal(json_object_get_string(json_object_array_get_idx(c, 8)),
+				    "rwmix_read=95,bs=1m");
+		assert_true(json_object_object_get_ex(set, "tracked_cell", &v));
+		assert_string_equal(json_object_get_string(v), "rwmix_read=0,bs=4k");
+		assert_true(json_object_object_get_ex(set, "cell_time_ns", &v));
+		assert_true(json_object_get_uint64(v) == 60000000000ull);
+		json_object_put(j);
+	}
 	profile_free(p);
 }
 
