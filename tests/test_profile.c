@@ -305,8 +305,8 @@ static void test_snia_plan(void **state)
 		assert_non_null(j);
 		assert_true(json_object_object_get_ex(j, "phases", &ph));
 		assert_int_equal(json_object_array_length(ph), 3);
-		assert_true(json_object_object_get_ex(json_object_array_get_idx(ph, 2), "settings",
-						      &set));
+		assert_true(
+		    json_object_object_get_ex(json_object_array_get_idx(ph, 2), "settings", &set));
 		assert_true(json_object_object_get_ex(set, "cells", &c));
 		assert_int_equal(json_object_array_length(c), 56);
 		assert_string_equal(json_object_get_string(json_object_array_get_idx(c, 8)),
