@@ -192,6 +192,29 @@ static void cstates(const char *root, struct hostinfo *h)
 	}
 }
 
+/*
+ * The kernel options that change C-states, P-states or idling, from /proc/cmdline. Only these
+ * are copied: the rest of a command line is none of a published result's business.
+ */
+static void power_params(const char *root, struct hostinfo *h)
+{
+	static const char *const keys[] = {"intel_idle.", "processor.max_cstate",
+					   "idle=",	  "intel_pstate=",
+					   "amd_pstate",  "cpuidle.",
+					   "cpufreq.",	  "nohz",
+					   "isolcpus="};
+	char line[4096], *save = NULL;
+
+	if (read_line(root, "proc/cmdline", line, sizeof(line)))
+		return;
+	for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save))
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (!strncmp(tok, keys[i], strlen(keys[i]))) {
+				append_name(h->power_params, sizeof(h->power_params), tok);
+				break;
+			}
+}
+
 int hostinfo_collect(const char *root, struct hostinfo *out)
 {
 	struct hostinfo h;
@@ -213,6 +236,7 @@ int hostinfo_collect(const char *root, struct hostinfo *out)
 	governor(root, &h);
 	turbo(root, &h);
 	cstates(root, &h);
+	power_params(root, &h);
 	read_line(root, "sys/devices/system/clocksource/clocksource0/current_clocksource",
 		  h.clocksource, sizeof(h.clocksource));
 	read_line(root, "sys/devices/system/clocksource/clocksource0/available_clocksource",
@@ -244,7 +268,7 @@ struct json_object *hostinfo_to_json(const struct hostinfo *h)
 	    add_s(o, "cpuidle_governor", h->cpuidle_governor) ||
 	    add_s(o, "cstates_enabled", h->cstates_enabled) ||
 	    add_s(o, "cstates_disabled", h->cstates_disabled) ||
-	    add_s(o, "clocksource", h->clocksource) ||
+	    add_s(o, "power_params", h->power_params) || add_s(o, "clocksource", h->clocksource) ||
 	    add_s(o, "clocksources_available", h->clocksources_available) ||
 	    jsonnum_add(o, "mem_total_bytes",
 			h->mem_total_bytes ? json_object_new_uint64(h->mem_total_bytes) : NULL)) {

@@ -30,6 +30,8 @@ struct hostinfo {
 	char cpuidle_governor[64];
 	char cstates_enabled[256];  /* cpu0's idle states not disabled, comma-separated */
 	char cstates_disabled[256]; /* cpu0's idle states disabled */
+	char power_params[256];	    /* kernel command-line options about C-states, P-states and
+				       idling (max_cstate, idle=, intel_pstate=, ...); only those */
 	char clocksource[64];
 	char clocksources_available[256];
 	uint64_t mem_total_bytes; /* 0 unknown */

@@ -76,6 +76,8 @@ static int setup(void **state)
 	put("proc/sys/kernel/version", "#1 SMP PREEMPT_DYNAMIC\n");
 	put("proc/cpuinfo", "processor\t: 0\nvendor_id\t: Fake\nmodel name\t: Fake CPU 9000 @ "
 			    "3.00GHz\n\nprocessor\t: 1\nmodel name\t: Fake CPU 9000 @ 3.00GHz\n");
+	put("proc/cmdline", "BOOT_IMAGE=/vmlinuz root=UUID=1234 ro quiet intel_idle.max_cstate=1 "
+			    "processor.max_cstate=1 idle=poll secret=hunter2\n");
 	put("proc/meminfo", "MemTotal:       16384 kB\nMemFree:         1024 kB\n");
 	snprintf(rel, sizeof(rel), "%s/online", cpu);
 	put(rel, "0-3,6\n");
@@ -176,6 +178,8 @@ static void test_collect(void **state)
 	assert_string_equal(h.cpuidle_governor, "menu");
 	assert_string_equal(h.cstates_enabled, "POLL,C1");
 	assert_string_equal(h.cstates_disabled, "C1E,C6");
+	assert_string_equal(h.power_params,
+			    "intel_idle.max_cstate=1,processor.max_cstate=1,idle=poll");
 	assert_string_equal(h.clocksource, "tsc");
 	assert_string_equal(h.clocksources_available, "tsc hpet acpi_pm"); /* trailing blank cut */
 	assert_true(h.mem_total_bytes == 16384ull * 1024);
