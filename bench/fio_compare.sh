@@ -93,28 +93,38 @@ prefill() { # dev
 	"$SSDLAB" io "$1" --rw write --bs 1m --qd 8 --amount 1x --yes-destroy="$1" >/dev/null
 }
 
+# The setup functions set the globals dev, zram_id and loopdev (not in a subshell: the EXIT trap
+# must see them to remove the devices).
 setup_zram() {
 	[ -e /sys/class/zram-control/hot_add ] || modprobe zram num_devices=0 2>/dev/null || true
 	[ -e /sys/class/zram-control/hot_add ] || { echo "no zram-control; skipping zram" >&2; return 1; }
 	zram_id=$(cat /sys/class/zram-control/hot_add)
 	echo "${SIZE_MB}M" >"/sys/block/zram$zram_id/disksize"
-	prefill "/dev/zram$zram_id"
-	echo "/dev/zram$zram_id"
+	dev=/dev/zram$zram_id
+	prefill "$dev"
+}
+
+remove_zram() {
+	echo 1 >"/sys/block/zram$zram_id/reset"
+	echo "$zram_id" >/sys/class/zram-control/hot_remove
+	zram_id=
 }
 
 setup_loop() {
 	truncate -s "${SIZE_MB}M" "$work/loop.img"
 	loopdev=$(losetup -f --show --direct-io=on "$work/loop.img")
-	prefill "$loopdev"
-	echo "$loopdev"
+	dev=$loopdev
+	prefill "$dev"
 }
 
-results="$work/results.jsonl"
+# Raw per-run figures are kept next to OUT (or in the current directory).
+results=${OUT:+$OUT.jsonl}
+results=${results:-fio_compare-$(date -u +%Y%m%dT%H%M%SZ).jsonl}
 : >"$results"
 for kind in $DEVICES; do
 	case $kind in
-	zram) dev=$(setup_zram) || continue ;;
-	loop) dev=$(setup_loop) ;;
+	zram) setup_zram || continue ;;
+	loop) setup_loop ;;
 	*) echo "unknown device kind $kind" >&2; exit 2 ;;
 	esac
 	for w in "${workloads[@]}"; do
@@ -129,12 +139,8 @@ for kind in $DEVICES; do
 			echo "$kind / $label: pair $p of $PAIRS done" >&2
 		done
 	done
-	if [ "$kind" = zram ] && [ -n "$zram_id" ]; then
-		echo 1 >"/sys/block/zram$zram_id/reset"
-		echo "$zram_id" >/sys/class/zram-control/hot_remove
-		zram_id=
-	fi
-	if [ "$kind" = loop ]; then losetup -d "$loopdev"; loopdev=; fi
+	if [ -n "$zram_id" ]; then remove_zram; fi
+	if [ -n "$loopdev" ]; then losetup -d "$loopdev"; loopdev=; fi
 done
 
 python3 - "$results" "$RUNTIME" "$PAIRS" "$RAMP" <<'EOF' | tee ${OUT:+"$OUT"}

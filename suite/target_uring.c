@@ -6,8 +6,9 @@
  * single-issuer with deferred task work: completions are processed only when the thread asks
  * for them, which saves interrupts and wake-ups). The file and the engine's buffers are
  * registered (fixed files, fixed buffers), so the kernel neither looks up the file nor pins the
- * pages per I/O. Submission is batched: submit() queues n SQEs and enters the kernel once;
- * reap() takes whatever is in the CQ ring and enters only when it must wait.
+ * pages per I/O. Submission is batched: submit() prepares n SQEs, and the following reap()
+ * submits them and waits for completions in one system call, then takes whatever is in the CQ
+ * ring.
  *
  * Time is CLOCK_MONOTONIC. A completion's time is read once per reaped batch, right after the
  * completions are seen.
@@ -43,6 +44,8 @@ struct target_queue {
 	bool fixed_file;
 	bool fixed_bufs;
 	bool defer_taskrun;
+	bool sqpoll;
+	bool pending; /* SQEs prepared by submit() that reap() hands to the kernel */
 };
 
 static uint64_t uring_now(struct target *t)
@@ -312,6 +315,7 @@ static int uring_queue_open(struct target *t, const struct target_queue_opts *o,
 		free(q);
 		return rc;
 	}
+	q->sqpoll = o->sqpoll;
 	q->fd = u->fd;
 	if (!io_uring_register_files(&q->ring, &u->fd, 1)) {
 		q->fixed_file = true;
@@ -387,8 +391,15 @@ static int uring_submit(struct target_queue *q, struct target_io *ios, unsigned 
 			sqe->flags |= IOSQE_FIXED_FILE;
 		io_uring_sqe_set_data64(sqe, io->user);
 	}
-	rc = io_uring_submit(&q->ring);
-	return rc < 0 ? rc : (int)n;
+	/* The engine always reaps right after submitting: entering the kernel once there for
+	 * both (io_uring_submit_and_wait) halves the system calls at low queue depth. With a
+	 * polling kernel thread there is nothing to enter for. */
+	if (q->sqpoll) {
+		rc = io_uring_submit(&q->ring);
+		return rc < 0 ? rc : (int)n;
+	}
+	q->pending = true;
+	return (int)n;
 }
 
 static int uring_reap(struct target_queue *q, struct target_completion *c, unsigned min,
@@ -397,7 +408,14 @@ static int uring_reap(struct target_queue *q, struct target_completion *c, unsig
 	unsigned got = 0;
 	uint64_t now;
 
-	if (!min && q->defer_taskrun) {
+	if (q->pending) {
+		/* Submit what submit() queued and wait for `min` completions in one call. */
+		int rc = io_uring_submit_and_wait(&q->ring, min);
+
+		q->pending = false;
+		if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -ETIME)
+			return rc;
+	} else if (!min && q->defer_taskrun) {
 		int rc = io_uring_get_events(&q->ring);
 
 		if (rc < 0 && rc != -EINTR && rc != -EAGAIN)

@@ -156,6 +156,20 @@ else
 	fail "ramp: bytes_written $(jget "$dir/out.json" bytes_written), total $(jget "$dir/out.json" bytes_written_total)"
 fi
 
+# Another process's I/O during a job is detected from /sys/block/X/stat and reported.
+"$SSDLAB" io "$dev" --rw randread --bs 4k --qd 1 --time 1500ms --json >"$dir/out.json" 2>/dev/null &
+job=$!
+sleep 0.3
+dd if="$dev" of=/dev/null bs=1M count=32 iflag=direct status=none
+wait $job
+rc=$?
+foreign=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["context"]["foreign_sectors_read"])' "$dir/out.json" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "${foreign:-0}" -ge $((32 * 2048)) ]; then
+	ok "foreign I/O detected: $foreign sectors"
+else
+	fail "foreign I/O: exit $rc, foreign_sectors_read '${foreign:-}', want >= $((32 * 2048))"
+fi
+
 # Human-readable output names the figures.
 out=$("$SSDLAB" io "$dev" --rw randread --qd 4 --time 300ms 2>&1)
 if [ $? -eq 0 ] && grep -q "IOPS" <<<"$out" && grep -q "p99" <<<"$out"; then
