@@ -19,6 +19,8 @@
 #include <cmocka.h>
 
 #include "sim_model.h"
+#include "snapshot.h"
+#include "target.h"
 #include "testutil.h"
 
 #define SEC 1000000000ULL
@@ -258,6 +260,116 @@ static void test_scale_dimensionless(void **state)
 	assert_true(fabs(small.reclaim_of_spare / big.reclaim_of_spare - 1.0) < 0.15);
 }
 
+/* The sim:MODEL target: identity, the virtual clock through submit/reap, idle, counters. */
+static void test_target(void **state)
+{
+	struct target_open_opts oo = {.writable = true, .seed = 3};
+	struct target_queue_opts qo = {.depth = 8};
+	struct target *t = NULL;
+	struct target_queue *q = NULL;
+	struct target_io io[8];
+	struct target_completion c[8];
+	struct snapshot a, b;
+	const struct target_info *ti;
+	char err[512], method[32];
+	uint64_t last = 0, t0;
+	unsigned got = 0;
+	double wa;
+
+	(void)state;
+	assert_int_equal(target_open("sim:client-tlc", &oo, &t, err, sizeof(err)), 0);
+	ti = target_info(t);
+	assert_string_equal(ti->kind, "sim");
+	assert_string_equal(ti->safe_name, "sim-client-tlc");
+	assert_int_equal(ti->logical_block_size, 512);
+	assert_int_equal(ti->capacity, 4ULL << 30);
+	assert_true(fabs(ti->time_scale - (double)(4ULL << 30) / 480e9) < 1e-12);
+	assert_true(ti->created_by_ssdlab);
+	assert_int_equal(target_caps(t), TARGET_CAP_VIRTUAL_TIME | TARGET_CAP_DISCARD | TARGET_CAP_PURGE |
+					 TARGET_CAP_COUNTERS | TARGET_CAP_SET_CAPACITY);
+	assert_int_equal(target_queue_open(t, &qo, &q), 0);
+	snapshot_init(&a, NULL);
+	assert_int_equal(target_snapshot(t, &a), 0);
+	t0 = target_now(t);
+	for (unsigned i = 0; i < 8; i++)
+		io[i] = (struct target_io){.offset = i * 131072ULL, .len = 131072, .dir = IO_WRITE,
+					   .submit_ns = t0, .user = i};
+	assert_int_equal(target_submit(t, q, io, 8), 8);
+	assert_int_equal(target_submit(t, q, io, 1), -EBUSY); /* the queue is full */
+	/* completions come back earliest first, and the clock follows them */
+	while (got < 8) {
+		int n = target_reap(t, q, c, 1, 8);
+
+		assert_true(n >= 1);
+		for (int i = 0; i < n; i++) {
+			assert_int_equal(c[i].res, 131072);
+			assert_true(c[i].done_ns >= last && c[i].done_ns > t0);
+			last = c[i].done_ns;
+		}
+		assert_int_equal(target_now(t), last);
+		got += (unsigned)n;
+	}
+	assert_int_equal(target_reap(t, q, c, 1, 8), 0); /* nothing pending: no wait */
+	assert_int_equal(target_idle(t, 1000000000ULL), 0);
+	assert_int_equal(target_now(t), last + 1000000000ULL);
+	snapshot_init(&b, NULL);
+	assert_int_equal(target_snapshot(t, &b), 0);
+	assert_string_equal(b.source, "sim");
+	assert_int_equal(b.target_ns, target_now(t));
+	assert_int_equal(snapshot_wa(&a, &b, &wa), 0);
+	assert_true(fabs(wa - 1.0) < 1e-9);
+	assert_true(snapshot_get(&b, "free_blocks") && snapshot_get(&b, "erase_count_max") &&
+		    snapshot_get(&b, "slc_cache_used_bytes") && snapshot_get(&b, "gc_runs"));
+	assert_int_equal(snapshot_get(&b, "host_bytes_written")->value, 8 * 131072);
+	assert_int_equal(snapshot_get(&b, "power_on_ns")->value, (double)target_now(t));
+	assert_non_null(b.raw);
+	/* a bad I/O completes with an error, not a crash */
+	io[0] = (struct target_io){.offset = ti->capacity, .len = 4096, .dir = IO_READ, .user = 99};
+	assert_int_equal(target_submit(t, q, io, 1), 1);
+	assert_int_equal(target_reap(t, q, c, 1, 8), 1);
+	assert_int_equal(c[0].res, -EINVAL);
+	assert_int_equal(c[0].user, 99);
+	assert_int_equal(target_discard(t, 0, 1 << 20), 0);
+	assert_int_equal(target_purge(t, method, sizeof(method)), 0);
+	assert_string_equal(method, "sim-reset");
+	assert_int_equal(target_set_capacity(t, 1ULL << 30), 0);
+	assert_int_equal(target_info(t)->capacity, 1ULL << 30);
+	assert_int_equal(target_set_capacity(t, 1000), -EINVAL);
+	snapshot_release(&a);
+	snapshot_release(&b);
+	target_queue_close(t, q);
+	target_close(t);
+
+	/* a broken model: the positioned error reaches the caller */
+	{
+		char *dir = tu_mkdtemp("simtarget"), path[4096], spec[4200];
+
+		snprintf(path, sizeof(path), "%s/bad.yaml", dir);
+		assert_int_equal(tu_write_file(path, "user_capacity: 64m\nspare_factor: 0.1\ngc: {policy: lru}\n"), 0);
+		snprintf(spec, sizeof(spec), "sim:%s", path);
+		assert_int_equal(target_open(spec, &oo, &t, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "bad.yaml:3:14:"));
+		assert_int_equal(target_open("sim:nope", &oo, &t, err, sizeof(err)), -ENOENT);
+		assert_non_null(strstr(err, "no such model"));
+		tu_rmtree(dir);
+		free(dir);
+	}
+}
+
+/* time_scale can be overridden at open (the manifest records what was used). */
+static void test_target_time_scale_override(void **state)
+{
+	struct target_open_opts oo = {.time_scale = 0.5};
+	struct target *t = NULL;
+	char err[256];
+
+	(void)state;
+	assert_int_equal(target_open("sim:enterprise-28op", &oo, &t, err, sizeof(err)), 0);
+	assert_true(target_info(t)->time_scale == 0.5);
+	assert_int_equal(target_info(t)->logical_block_size, 4096);
+	target_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +379,8 @@ int main(void)
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_client_tlc_shape),
 		cmocka_unit_test(test_scale_dimensionless),
+		cmocka_unit_test(test_target),
+		cmocka_unit_test(test_target_time_scale_override),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
