@@ -7,3 +7,4 @@
 {"run", cmd_run, "run a profile on a target and write a results directory (then analyze it)"},
 {"resume", cmd_resume, "continue an interrupted run after its last finished measurement"},
 {"plan", cmd_plan, "show a profile's phases, bytes written and estimated duration; writes nothing"},
+{"models", cmd_models, "list the virtual-SSD models (sim:MODEL): what each represents, spare factor and OP"},
