@@ -224,7 +224,7 @@ int profile_parse_workload(const struct ydoc_node *map, const char *ctx,
 		out.spec.bs[0] = (struct bs_split){4096, 1};
 		out.spec.nbs = 1;
 	}
-	out.spec.seed = d->seed;
+	out.spec.seed = 0; /* the run's seed unless the workload names its own */
 	out.spec.pattern = d->pattern;
 	out.spec.compressibility = d->compressibility;
 	if (!out.range.percent && !out.range.hi_b) {
@@ -875,7 +875,7 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 		ret = -ENOMEM;
 		goto out;
 	}
-	p->defaults = (struct profile_defaults){.qd = 1, .threads = 1, .seed = 1};
+	p->defaults = (struct profile_defaults){.qd = 1, .threads = 1, .seed = 0};
 	if (raw.defaults) {
 		ret = parse_defaults(raw.defaults, &p->defaults, err);
 		if (ret)

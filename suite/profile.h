@@ -49,8 +49,10 @@ struct json_object;
 
 /*
  * A workload: an engine job_spec plus the parts that need the target to resolve.
- *   spec.rw, rwmix_read, bs[]/nbs, qd, threads, seed, dist, zones[]/nzones, pattern,
- *   compressibility, interval_ns are final. spec.time_ns, amount_bytes, ramp_*, range_* and
+ *   spec.rw, rwmix_read, bs[]/nbs, qd, threads, dist, zones[]/nzones, pattern,
+ *   compressibility, interval_ns are final. spec.seed is the workload's own `seed:` or 0 when
+ *   it has none (the runner then derives step seeds from the run seed, which defaults to the
+ *   profile's `defaults.seed`, see struct profile_defaults). spec.time_ns, amount_bytes, ramp_*, range_* and
  *   seq_start are 0 here: profile_workload_resolve() fills them.
  *   range:  default 0-100%.
  *   length: how long one run of the workload lasts (a cell: cell_time; precondition and
@@ -206,7 +208,7 @@ const char *cell_value_fmt(enum cell_key k, uint64_t v, char *buf, size_t len);
 /* What a parse hook gets besides its node: the profile-wide defaults and nesting depth. */
 struct profile_defaults {
 	unsigned qd, threads;	   /* default 1 and 1; the `defaults: {queue: {threads, depth}}` */
-	uint64_t seed;		   /* default 1 */
+	uint64_t seed;		   /* 0 = not given: the run's seed (--seed, else 1) */
 	enum data_pattern pattern; /* default random (incompressible) */
 	unsigned compressibility;  /* default 0 */
 };
