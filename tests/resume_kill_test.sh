@@ -98,7 +98,9 @@ sim_available "$tmp/p.yaml" && targets+=("sim:client-tlc")
 for target in "${targets[@]}"; do
 	case $target in sim:*) virt=1 tag=sim ;; *) virt=0 tag=file ;; esac
 	ref=$tag-ref
+	t0=$(date +%s%N)
 	rc=$(run "$ref" "$target")
+	ref_ms=$((($(date +%s%N) - t0) / 1000000))
 	if [ "$rc" != 0 ]; then
 		fail "$tag: the uninterrupted run failed with exit $rc"
 		sed 's/^/  /' "$tmp/$ref.err" >&2
@@ -134,21 +136,27 @@ for target in "${targets[@]}"; do
 	finish "$name" "$target" "$tag twice" "$ref"
 	grep -q "resume-2" "$tmp/$name/records.jsonl" || fail "$tag twice: no second resume record"
 
-	# A real kill -9 at random moments (a fixed seed for the delays: reproducible failures).
+	# A real kill -9 at random moments within the reference run's wall time (a fixed seed for
+	# the delays: a failure reproduces).
 	RANDOM=42
-	for i in 1 2; do
+	for i in 1 2 3; do
 		name=$tag-kill9-$i
+		delay_ms=$((RANDOM % (ref_ms > 1 ? ref_ms : 1)))
 		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" \
 			--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		pid=$!
-		sleep "0.$((RANDOM % 9 + 1))"
+		sleep "$((delay_ms / 1000)).$(printf %03d $((delay_ms % 1000)))"
 		kill -9 "$pid" 2>/dev/null
 		wait "$pid" 2>/dev/null
+		if [ $? = 0 ]; then
+			echo "note: $tag kill9-$i: the run ended before the kill at ${delay_ms} ms"
+			continue
+		fi
 		[ -f "$tmp/$name/manifest.json" ] || {
 			echo "note: $tag kill9-$i killed before the manifest existed; nothing to resume"
 			continue
 		}
-		finish "$name" "$target" "$tag kill -9 #$i" "$ref"
+		finish "$name" "$target" "$tag kill -9 #$i at ${delay_ms} ms" "$ref"
 	done
 
 	# SIGINT: a safe stop, exit 130, and a resume command that works as printed.
