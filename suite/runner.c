@@ -552,7 +552,8 @@ static int resolve(struct runner *r, const struct profile_workload *pw, const ch
 		fail(r, "%s: %s", key, e[0] ? e : strerror(-rc));
 		return rc;
 	}
-	spec->seed = runner_step_seed(pw->spec.seed ? pw->spec.seed : r->o.seed, key);
+	/* Both the run seed (--seed, default the profile's) and a workload's own `seed:` count. */
+	spec->seed = runner_step_seed(r->o.seed ^ mix64(pw->spec.seed), key);
 	return 0;
 }
 
