@@ -141,9 +141,10 @@ struct profile_track {
  * each cell runs `base` with its coordinates applied, for cell_time (base.length, AMOUNT_TIME).
  * `pre_write` (when has_pre_write) runs before each round. Rounds repeat until steady state
  * (has_steady_state; ss params, SNIA defaults 5 / 20% / 10% / 25) or exactly `count` rounds.
- * A matrix with no axes is a single cell. When rwmix_read varies and rw is not an axis, the
- * mode follows the mix (SNIA convention): 100 -> read, 0 -> write, else mixed, random or
- * sequential after base.spec.rw (randrw when rw was not given).
+ * A matrix with no axes is a single cell. When rwmix_read varies and no rw is given
+ * (rw_follows_mix), a cell's mode follows its mix (SNIA convention): 100 -> randread,
+ * 0 -> randwrite, else randrw; with rw: randrw or rw given, the mode stays and only the mix
+ * varies. rw and rwmix_read never both vary.
  */
 struct phase_rounds {
 	struct profile_workload base;
