@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cli_util: option value parsing, repeatable-option lists, the SIGINT/SIGTERM stop flag, the
- * progress line and shell quoting for the subcommands. See cli_util.h.
+ * progress line, shell quoting, and the run/resume flow shared by cmd_run.c and cmd_resume.c.
+ * See cli_util.h.
  */
 #include "cli_util.h"
 

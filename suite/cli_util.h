@@ -10,7 +10,10 @@
  *   - progress: on a terminal one line rewritten in place (phase, round, cell, bytes written,
  *     current IOPS, ETA); otherwise one log line every N seconds. This is the only place where
  *     wall time is read for display (the runner works in the target's clock);
- *   - shell quoting for the "resume with: ..." command line, and UTC time stamps.
+ *   - shell quoting for the "resume with: ..." command line, and UTC time stamps;
+ *   - what `run` and `resume` share: the safety gate for profiles that write to a real target,
+ *     running the runner with signals and progress, the analysis and headline at the end, the
+ *     exit code and the printed resume command.
  *
  * Functions return 0 or -errno and leave output parameters untouched on failure.
  */

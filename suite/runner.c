@@ -410,7 +410,8 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 {
 	int rc;
 
-	assert(r->state == RUNNER_RECORD);
+	/* I1/I6: recording starts only once every record of K has been walked past. */
+	assert(r->state == RUNNER_RECORD && k_exhausted(r));
 	if (r->o.wall_ns && (rc = jsonnum_add(rec, "wall_ns",
 					      json_object_new_uint64(r->o.wall_ns()))))
 		return rc;

@@ -66,6 +66,10 @@
  *   I6  REPLAY ends at the first step not in K, or earlier at the first cell of a round that
  *       is partly in K (then RERUN); no step after a step not in K is in K.
  *
+ * A step cut short is not recorded and runs again from its beginning on resume: a cell, an idle,
+ * a whole precondition (a write_until with round_time loses at most one round_time: it goes on
+ * from the last recorded round, its sequential offset taken from that record's seq_next).
+ *
  * Resume on a virtual SSD: the simulator's state is not persisted; REPLAY executes every
  * recorded step again with the same seeds, which brings the FTL to exactly the state it had at
  * the interruption (the simulator is deterministic). The gap is recorded as wall time only. On
