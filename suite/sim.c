@@ -46,6 +46,7 @@ struct frontier {
 struct sim_ssd {
 	struct sim_config cfg;
 	uint32_t upp, upb, upb_slc, ndies, nblocks, wm, floor;
+	int upp_shift, upb_shift; /* log2 of upp / upb when a power of two, else -1 */
 	uint32_t units_max, units; /* user units: physical maximum, visible now */
 	uint32_t *fwd, *rev;
 	uint32_t *valid, *wp, *erases, *prev, *next, *pos;
@@ -301,6 +302,27 @@ static inline uint32_t die_of(const struct sim_ssd *s, uint32_t b)
 	return s->die[b];
 }
 
+/* Divisions by units per page / per block sit on the hot path: shifts when we can. */
+static inline uint32_t div_upp(const struct sim_ssd *s, uint32_t x)
+{
+	return s->upp_shift >= 0 ? x >> s->upp_shift : x / s->upp;
+}
+
+static inline uint32_t mod_upp(const struct sim_ssd *s, uint32_t x)
+{
+	return s->upp_shift >= 0 ? x & (s->upp - 1) : x % s->upp;
+}
+
+static inline uint32_t div_upb(const struct sim_ssd *s, uint32_t x)
+{
+	return s->upb_shift >= 0 ? x >> s->upb_shift : x / s->upb;
+}
+
+static int log2_exact(uint32_t x)
+{
+	return x && !(x & (x - 1)) ? __builtin_ctz(x) : -1;
+}
+
 static inline uint32_t blk_cap(const struct sim_ssd *s, uint32_t b)
 {
 	return s->is_slc[b] ? s->upb_slc : s->upb;
@@ -547,7 +569,7 @@ static void place(struct sim_ssd *s, struct frontier *f, uint32_t lba, enum wkin
 	if (f->slc)
 		s->slc_valid_units++;
 	s->nand_w[k]++;
-	fill = s->wp[b]++ % s->upp;
+	fill = mod_upp(s, s->wp[b]++);
 	if (s->cfg.timed) {
 		f->page_slot[(size_t)slot * s->upp + fill] = r;
 		if (ready > f->page_ready[slot])
@@ -573,7 +595,7 @@ static void unmap(struct sim_ssd *s, uint32_t lba)
 
 	if (p == NIL)
 		return;
-	b = p / s->upb;
+	b = div_upb(s, p);
 	s->rev[p] = NIL;
 	s->fwd[lba] = NIL;
 	s->valid_units--;
@@ -641,9 +663,17 @@ static bool victim_step(struct sim_ssd *s, uint64_t t)
 			s->gc_runs++;
 		return false;
 	}
-	if (s->vcursor / s->upp != s->vpage) {
-		s->vpage = s->vcursor / s->upp;
+	if (div_upp(s, s->vcursor) != s->vpage) {
+		s->vpage = div_upp(s, s->vcursor);
 		s->vready = read_page(s, v, t);
+	}
+	/* Copies update the forward map at random places: fetch a few ahead so that the cache
+	 * misses overlap (they dominate the cost of GC on a large model). */
+	if (s->vcursor + 8 < s->wp[v]) {
+		uint32_t ahead = s->rev[base + s->vcursor + 8];
+
+		if (ahead != NIL)
+			__builtin_prefetch(&s->fwd[ahead], 1);
 	}
 	lba = s->rev[base + s->vcursor];
 	s->rev[base + s->vcursor] = NIL;
@@ -853,7 +883,7 @@ int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint6
 
 		if (p == NIL)
 			continue; /* never written or trimmed: answered without the NAND */
-		b = p / s->upb;
+		b = div_upb(s, p);
 		/* still in the write buffer: the page holding it is not programmed yet */
 		if (s->state[b] == B_OPEN && p % s->upb >= s->wp[b] - s->wp[b] % s->upp)
 			continue;
@@ -1016,6 +1046,8 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 	s->upp = c->page_size / c->mapping_unit;
 	s->upb = s->upp * c->pages_per_block;
 	s->upb_slc = cfg_upb_slc(c);
+	s->upp_shift = log2_exact(s->upp);
+	s->upb_shift = log2_exact(s->upb);
 	s->ndies = cfg_ndies(c);
 	s->nblocks = (uint32_t)sim_config_physical_blocks(c);
 	s->wm = sim_config_watermark(c);

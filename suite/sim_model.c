@@ -311,8 +311,9 @@ int sim_model_load(const char *spec, struct sim_model *m, struct ydoc_error *err
 	} else {
 		nd = model_dirs(dirs);
 		for (size_t i = 0; i < nd && !path[0]; i++) {
-			snprintf(path, sizeof(path), "%s/%s.yaml", dirs[i], spec);
-			if (stat(path, &st) || !S_ISREG(st.st_mode))
+			int w = snprintf(path, sizeof(path), "%s/%s.yaml", dirs[i], spec);
+
+			if (w < 0 || (size_t)w >= sizeof(path) || stat(path, &st) || !S_ISREG(st.st_mode))
 				path[0] = 0;
 		}
 		if (!path[0]) {
