@@ -369,12 +369,15 @@ int ydoc_parse_string(const char *text, size_t len, const char *file, struct ydo
 				ret = -ENOMEM;
 			} else {
 				const yaml_mark_t *m = &parser.problem_mark;
+				/* The most common cause by far: a tab where YAML wants spaces. */
+				bool tab = m->index < len && text[m->index] == '\t';
 
-				ret = error_at(err, b.doc->file, (int)m->line + 1,
-					       (int)m->column + 1, "YAML syntax error: %s%s%s",
-					       parser.problem ? parser.problem : "malformed input",
-					       parser.context ? " " : "",
-					       parser.context ? parser.context : "");
+				ret = error_at(
+				    err, b.doc->file, (int)m->line + 1, (int)m->column + 1,
+				    "YAML syntax error: %s%s%s%s",
+				    parser.problem ? parser.problem : "malformed input",
+				    parser.context ? " " : "", parser.context ? parser.context : "",
+				    tab ? " (a tab: YAML indents with spaces only)" : "");
 			}
 			break;
 		}

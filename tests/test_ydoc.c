@@ -88,6 +88,9 @@ static const struct bad_case bad_docs[] = {
 	{"a: b: c\n", 1, 5, "YAML syntax error: mapping values are not allowed in this context"},
 	{"? [1, 2]\n: x\n", 1, 3, "a key must be a single name, not a list"},
 	{"a:\n  - 1\n - 2\n", 3, 2, "YAML syntax error: "},
+    {"a:\n\t- 1\n", 2, 1,
+     "YAML syntax error: found character that cannot start any token while scanning for the "
+     "next token (a tab: YAML indents with spaces only)"},
 };
 /* clang-format on */
 
