@@ -17,7 +17,8 @@ static void usage(FILE *f)
 {
 	fprintf(f, "usage: ssdlab profiles [--paths]\n\n"
 		   "Lists the bundled profiles (from $SSDLAB_PROFILES, the source tree, and the\n"
-		   "installed data directory, in that order) with their descriptions.\n\n"
+		   "installed data directory, in that order) with their descriptions; destructive\n"
+		   "ones write to the target (run asks for --yes-destroy on a real device).\n\n"
 		   "  --paths     also print the file of each profile\n"
 		   "  -h, --help  this text\n");
 }
@@ -68,9 +69,13 @@ int cmd_profiles(int argc, char **argv)
 		if (strlen(list[i].name) > w)
 			w = strlen(list[i].name);
 	for (size_t i = 0; i < n; i++) {
-		printf("  %-*s  %s\n", (int)w, list[i].name, list[i].description);
+		printf("  %-*s  %-11s  %s\n", (int)w, list[i].name,
+		       !list[i].valid	     ? ""
+		       : list[i].destructive ? "destructive"
+					     : "read-only",
+		       list[i].description);
 		if (paths)
-			printf("  %-*s  %s\n", (int)w, "", list[i].path);
+			printf("  %-*s  %-11s  %s\n", (int)w, "", "", list[i].path);
 	}
 	free(list);
 	return EXIT_OK;

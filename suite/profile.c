@@ -1065,6 +1065,8 @@ static int add_dir(const char *dir, struct profile_entry **list, size_t *n, size
 			 de->d_name);
 		if (profile_load(e->path, NULL, 0, &p, &err) == 0) {
 			snprintf(e->description, sizeof(e->description), "%s", p->description);
+			e->valid = true;
+			e->destructive = profile_writes(p);
 			profile_free(p);
 		} else {
 			snprintf(e->description, sizeof(e->description), "(invalid: %d:%d: %.200s)",

@@ -326,6 +326,8 @@ struct profile_entry {
 	char name[64];
 	char path[4096];
 	char description[256];
+	bool valid;	  /* it parsed (else description says why not) */
+	bool destructive; /* it writes to the target */
 };
 
 /* Lists the bundled profiles (first directory of the search path that has *.yaml files wins

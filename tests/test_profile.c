@@ -604,6 +604,8 @@ static void test_bundled(void **state)
 	assert_true(n >= 7);
 	for (size_t i = 0; i < n; i++) {
 		assert_null(strstr(list[i].description, "(invalid"));
+		assert_true(list[i].valid);
+		assert_true(list[i].destructive == (strcmp(list[i].name, "readonly") != 0));
 		if (i)
 			assert_true(strcmp(list[i - 1].name, list[i].name) < 0);
 	}
