@@ -554,8 +554,9 @@ static uint32_t least_busy_die(const struct sim_ssd *s)
 
 /* Appends unit lba to frontier f. ready: when its data is in the controller; r: its
  * write-buffer slot (NIL for copies). */
-static void place(struct sim_ssd *s, struct frontier *f, uint32_t lba, enum wkind k,
-		  uint64_t ready, uint32_t r)
+static inline __attribute__((always_inline)) void place(struct sim_ssd *s, struct frontier *f,
+							uint32_t lba, enum wkind k, uint64_t ready,
+							uint32_t r)
 {
 	uint32_t slot = f->cursor, b = f->blk[slot], p, fill;
 
@@ -644,52 +645,61 @@ static bool victim_start(struct sim_ssd *s, bool idle_min)
 	return true;
 }
 
-/* Moves the victim's next valid unit to the TLC frontier; erases the victim when none is
- * left. Returns false when the victim was finished. */
-static bool victim_step(struct sim_ssd *s, uint64_t t)
+/* Moves up to `max` of the victim's valid units to the TLC frontier, in order; erases the
+ * victim when none is left (then s->victim is NIL). Returns the units moved. One call per
+ * batch keeps the per-copy cost down: GC copies are most of what a steady-state sim does. */
+static uint32_t victim_copy(struct sim_ssd *s, uint64_t t, uint32_t max)
 {
-	uint32_t v = s->victim, base = v * s->upb, lba;
+	uint32_t v = s->victim, base = v * s->upb, wp = s->wp[v], cur = s->vcursor, moved = 0;
 	bool fold = s->is_slc[v];
+	enum wkind k = fold ? W_FOLD : W_GC;
 
-	while (s->vcursor < s->wp[v] && s->rev[base + s->vcursor] == NIL)
-		s->vcursor++;
-	if (s->vcursor >= s->wp[v]) {
-		assert(!s->valid[v]);
-		erase_block(s, v, t);
-		s->victim = NIL;
+	while (moved < max) {
+		uint32_t lba;
+
+		while (cur < wp && s->rev[base + cur] == NIL)
+			cur++;
+		if (cur >= wp) {
+			assert(!s->valid[v]);
+			erase_block(s, v, t);
+			s->victim = NIL;
+			if (fold)
+				s->folds++;
+			else
+				s->gc_runs++;
+			break;
+		}
+		if (div_upp(s, cur) != s->vpage) {
+			s->vpage = div_upp(s, cur);
+			s->vready = read_page(s, v, t);
+		}
+		/* Copies update the forward map at random places: fetch ahead so that the cache
+		 * misses overlap (they dominate the cost of GC on a large model). */
+		if (cur + 8 < wp) {
+			uint32_t ahead = s->rev[base + cur + 8];
+
+			if (ahead != NIL)
+				__builtin_prefetch(&s->fwd[ahead], 1);
+		}
+		lba = s->rev[base + cur];
+		s->rev[base + cur] = NIL;
+		s->valid[v]--;
+		s->valid_units--;
 		if (fold)
-			s->folds++;
-		else
-			s->gc_runs++;
-		return false;
+			s->slc_valid_units--;
+		cur++;
+		s->vcursor = cur;
+		place(s, &s->tlc, lba, k, s->vready, NIL);
+		moved++;
 	}
-	if (div_upp(s, s->vcursor) != s->vpage) {
-		s->vpage = div_upp(s, s->vcursor);
-		s->vready = read_page(s, v, t);
-	}
-	/* Copies update the forward map at random places: fetch a few ahead so that the cache
-	 * misses overlap (they dominate the cost of GC on a large model). */
-	if (s->vcursor + 8 < s->wp[v]) {
-		uint32_t ahead = s->rev[base + s->vcursor + 8];
-
-		if (ahead != NIL)
-			__builtin_prefetch(&s->fwd[ahead], 1);
-	}
-	lba = s->rev[base + s->vcursor];
-	s->rev[base + s->vcursor] = NIL;
-	s->valid[v]--;
-	s->valid_units--;
-	if (fold)
-		s->slc_valid_units--;
-	place(s, &s->tlc, lba, fold ? W_FOLD : W_GC, s->vready, NIL);
-	s->vcursor++;
-	return true;
+	s->vcursor = cur;
+	return moved;
 }
 
 static void victim_finish(struct sim_ssd *s, uint64_t t)
 {
-	while (s->victim != NIL && victim_step(s, t))
-		;
+	while (s->victim != NIL)
+		victim_copy(s, t, UINT32_MAX);
 }
 
 /* Foreground GC after one host unit: keeps free blocks above the watermark, paced. */
@@ -700,10 +710,10 @@ static void gc_pace(struct sim_ssd *s, uint64_t t)
 			return;
 	}
 	s->credit += s->ratio;
-	while (s->credit >= 1.0 && s->victim != NIL) {
-		s->credit -= 1.0;
-		if (!victim_step(s, t))
-			break;
+	if (s->credit >= 1.0) {
+		uint32_t want = (uint32_t)s->credit;
+
+		s->credit -= victim_copy(s, t, want);
 	}
 	/* never let a frontier find the pool empty: finish victims outright below the floor */
 	for (unsigned guard = 0; s->nfree <= s->floor && guard < 4 * s->nblocks; guard++) {
