@@ -19,6 +19,12 @@ build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
 artifacts=${FUZZ_ARTIFACTS:-$build/artifacts}
 
 command -v clang >/dev/null || { echo "$0: clang is needed (apt-get install clang)" >&2; exit 2; }
+# libFuzzer's runtime is only a Recommends of Debian's clang: say so instead of a link error.
+rt=$(clang -print-file-name="libclang_rt.fuzzer-$(uname -m).a")
+[ -f "$rt" ] || {
+	echo "$0: clang's libFuzzer runtime is missing (apt-get install libclang-rt-dev)" >&2
+	exit 2
+}
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$root" -Dfuzz=true -Db_sanitize=address,undefined \
 		-Db_lundef=false -Dc_args=-fsanitize=fuzzer-no-link >/dev/null
