@@ -295,10 +295,12 @@ int profile_parse_workload(const struct ydoc_node *map, const char *ctx,
 		out.ramp = raw.ramp;
 	if (seen & (1u << WK_INTERVAL))
 		out.spec.interval_ns = raw.interval;
-	if (out.spec.dist == DIST_ZONED && rw_is_seq(out.spec.rw) && (seen & (1u << WK_RW)))
-		return ydoc_errorf(err, ydoc_map_get(map, "rw"),
-				   "random_distribution: zoned needs a random rw mode, not %s",
-				   rw_mode_name(out.spec.rw));
+	/* Also when the sequential mode is the phase's default (precondition: write). */
+	if (out.spec.dist == DIST_ZONED && rw_is_seq(out.spec.rw))
+		return ydoc_errorf(
+		    err, ydoc_map_get(map, (seen & (1u << WK_RW)) ? "rw" : "random_distribution"),
+		    "random_distribution: zoned needs a random rw mode, not %s",
+		    rw_mode_name(out.spec.rw));
 	if (present)
 		*present = xseen;
 	*w = out;

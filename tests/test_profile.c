@@ -195,6 +195,9 @@ static const struct bad bad_profiles[] = {
 	 "anchors (&a) and aliases are not supported: write the value out"},
 	/* 60 */
 	{"", 0, 0, "empty profile: expected name, description and phases"},
+	{HDR "  - precondition:\n      random_distribution: zoned\n"
+	     "      zones: [{io: 50%, range: 50%}, {io: 50%, range: 50%}]\n",
+	 5, 28, "random_distribution: zoned needs a random rw mode, not write"},
 	{HDR "  - trim: {range: 1000-1g}\n", 4, 19,
 	 "range ends must be multiples of 512 B, got 1000-1g"},
 	{HDR "  - precondition: {amount: 1000}\n", 4, 28, "amount must be a multiple of 512 B, got 1000"},
