@@ -702,8 +702,17 @@ static int rounds_parse(const struct ydoc_node *n, void *data, const struct phas
 	for (unsigned a = 0; a < r->naxes; a++) {
 		if (r->axes[a].key == CELL_RWMIX_READ)
 			mix_axis = true;
-		if (r->axes[a].key == CELL_RW)
-			rw_given = true;
+		if (r->axes[a].key != CELL_RW)
+			continue;
+		rw_given = true;
+		for (unsigned i = 0; i < r->axes[a].n && r->base.spec.dist == DIST_ZONED; i++)
+			if (r->axes[a].v[i] == RW_READ || r->axes[a].v[i] == RW_WRITE ||
+			    r->axes[a].v[i] == RW_RW)
+				return ydoc_errorf(
+				    err, ydoc_map_get(x.cells, "rw"),
+				    "random_distribution: zoned needs random rw modes, "
+				    "not %s",
+				    rw_mode_name((enum rw_mode)r->axes[a].v[i]));
 	}
 	if (mix_axis && ydoc_map_key(n, "rw") && r->base.spec.rw != RW_RANDRW &&
 	    r->base.spec.rw != RW_RW)

@@ -198,6 +198,10 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - precondition:\n      random_distribution: zoned\n"
 	     "      zones: [{io: 50%, range: 50%}, {io: 50%, range: 50%}]\n",
 	 5, 28, "random_distribution: zoned needs a random rw mode, not write"},
+	{HDR "  - rounds:\n      random_distribution: zoned\n"
+	     "      zones: [{io: 50%, range: 50%}, {io: 50%, range: 50%}]\n"
+	     "      cells: {rw: [randread, read]}\n      cell_time: 1s\n      count: 1\n",
+	 7, 19, "random_distribution: zoned needs random rw modes, not read"},
 	{HDR "  - trim: {range: 1000-1g}\n", 4, 19,
 	 "range ends must be multiples of 512 B, got 1000-1g"},
 	{HDR "  - precondition: {amount: 1000}\n", 4, 28, "amount must be a multiple of 512 B, got 1000"},
