@@ -23,7 +23,7 @@ esac
 pkgs=(meson ninja-build pkg-config gcc liburing-dev libyaml-dev libgsl-dev libatasmart-dev
 	libcmocka-dev libjson-c-dev)
 if [ "$mode" = test ]; then
-	pkgs+=(util-linux mount fdisk e2fsprogs locales clang python3 kmod)
+	pkgs+=(util-linux mount fdisk e2fsprogs locales clang libclang-rt-dev python3 kmod)
 fi
 
 missing=()
