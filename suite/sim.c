@@ -47,6 +47,7 @@ struct sim_ssd {
 	struct sim_config cfg;
 	uint32_t upp, upb, upb_slc, ndies, nblocks, wm, floor;
 	int upp_shift, upb_shift; /* log2 of upp / upb when a power of two, else -1 */
+	int mu_shift;		  /* log2 of the mapping unit (always a power of two) */
 	uint32_t units_max, units; /* user units: physical maximum, visible now */
 	uint32_t *fwd, *rev;
 	uint32_t *valid, *wp, *erases, *prev, *next, *pos;
@@ -837,8 +838,8 @@ int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint
 	if (t < s->now)
 		t = s->now;
 	sim_advance(s, t);
-	first = (uint32_t)(offset / s->cfg.mapping_unit);
-	last = (uint32_t)((offset + len - 1) / s->cfg.mapping_unit);
+	first = (uint32_t)(offset >> s->mu_shift);
+	last = (uint32_t)((offset + len - 1) >> s->mu_shift);
 	if (s->cfg.timed)
 		fin = arrive = link_xfer(s, t, len);
 	for (uint32_t l = first; l <= last; l++) {
@@ -884,8 +885,8 @@ int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint6
 		*done = t;
 		return 0;
 	}
-	first = (uint32_t)(offset / s->cfg.mapping_unit);
-	last = (uint32_t)((offset + len - 1) / s->cfg.mapping_unit);
+	first = (uint32_t)(offset >> s->mu_shift);
+	last = (uint32_t)((offset + len - 1) >> s->mu_shift);
 	cmd = t + s->cfg.iface.command_overhead;
 	for (uint32_t l = first; l <= last; l++) {
 		uint32_t p = s->fwd[l], b, d, c;
@@ -1057,6 +1058,7 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 	s->upb = s->upp * c->pages_per_block;
 	s->upb_slc = cfg_upb_slc(c);
 	s->upp_shift = log2_exact(s->upp);
+	s->mu_shift = log2_exact(c->mapping_unit);
 	s->upb_shift = log2_exact(s->upb);
 	s->ndies = cfg_ndies(c);
 	s->nblocks = (uint32_t)sim_config_physical_blocks(c);
