@@ -179,7 +179,7 @@ const char *cli_progress_format(const struct cli_progress_state *s, char *buf, s
 		snprintf(eta, sizeof(eta), "?");
 	n = snprintf(buf, len, "%s[%u/%u] %s%s%s%s | %s written | %s IOPS | ETA %s",
 		     s->replay ? "(replay) " : "", s->phase_index + 1, s->nphases,
-		     s->phase ? s->phase : "?", round, s->cell ? " " : "", s->cell ? s->cell : "",
+		     s->phase ? s->phase : "?", round, s->cell && *s->cell ? " " : "", s->cell ? s->cell : "",
 		     bytes, iops, eta);
 	(void)n;
 	return buf;

@@ -460,7 +460,14 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 		fault_die();
 	}
 	r->prog.iops = ep->iops;
-	r->prog.eta_ns = (ep->total_ns > ep->t_ns ? ep->total_ns - ep->t_ns : 0) + r->eta_extra_ns;
+	if (ep->total_ns)
+		r->prog.eta_ns = ep->total_ns > ep->t_ns ? ep->total_ns - ep->t_ns : 0;
+	else if (ep->total_bytes > ep->bytes && ep->bytes) /* amount-bound: at the pace so far */
+		r->prog.eta_ns = (uint64_t)((double)ep->t_ns * (double)(ep->total_bytes - ep->bytes) /
+					    (double)ep->bytes);
+	else
+		r->prog.eta_ns = 0;
+	r->prog.eta_ns += r->eta_extra_ns;
 	if (r->o.progress) {
 		struct runner_progress p = r->prog;
 

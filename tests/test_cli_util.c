@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_cli_util: the CLI helpers that the user sees through: the printed resume command must
+ * survive a shell (quoting table, checked by running it through /bin/sh), the progress line's
+ * text, option values with their error messages, the exit-code mapping, the stop flag raised
+ * by a real SIGINT and SIGTERM, and the repeatable-option list.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "cli.h"
+#include "cli_util.h"
+#include "units.h"
+
+/* cli_error() lives in main.c, which a test does not link: keep the last message instead. */
+static char last_error[512];
+
+void cli_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(last_error, sizeof(last_error), "ssdlab %s: ", cmd);
+
+	va_start(ap, fmt);
+	vsnprintf(last_error + n, sizeof(last_error) - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+static void test_shell_quote(void **state)
+{
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{"results/run-1", "results/run-1"},
+		{"--yes-destroy=/dev/loop0", "--yes-destroy=/dev/loop0"},
+		{"with space", "'with space'"},
+		{"it's", "'it'\\''s'"},
+		{"", "''"},
+		{"$HOME", "'$HOME'"},
+		{"a;b", "'a;b'"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char buf[128] = "", cmd[512], back[128];
+		FILE *p;
+
+		assert_int_equal(cli_shell_append(buf, sizeof(buf), cases[i].in), 0);
+		assert_string_equal(buf, cases[i].out);
+		/* What the shell makes of it is the original word. */
+		snprintf(cmd, sizeof(cmd), "printf '%%s' %s", buf);
+		p = popen(cmd, "r");
+		assert_non_null(p);
+		memset(back, 0, sizeof(back));
+		(void)!fread(back, 1, sizeof(back) - 1, p);
+		assert_int_equal(pclose(p), 0);
+		assert_string_equal(back, cases[i].in);
+	}
+}
+
+static void test_shell_join_and_space(void **state)
+{
+	char buf[24] = "";
+
+	(void)state;
+	assert_int_equal(cli_shell_append(buf, sizeof(buf), "ssdlab"), 0);
+	assert_int_equal(cli_shell_append(buf, sizeof(buf), "resume"), 0);
+	assert_string_equal(buf, "ssdlab resume");
+	/* Does not fit: -ENOSPC and the buffer is unchanged. */
+	assert_int_equal(cli_shell_append(buf, sizeof(buf), "a much longer word"), -ENOSPC);
+	assert_string_equal(buf, "ssdlab resume");
+}
+
+static void test_progress_format(void **state)
+{
+	struct cli_progress_state s = {
+		.phase = "rounds", .phase_index = 2, .nphases = 5, .round = 3,
+		.cell = "rwmix_read=0,bs=4k", .bytes_written = 3ull << 30, .iops = 12345.6,
+		.eta_ns = 90000000000ull,
+	};
+	char buf[256], want[256], size[32], eta[32];
+
+	(void)state;
+	snprintf(want, sizeof(want), "[3/5] rounds round 3 rwmix_read=0,bs=4k | %s written | 12346 IOPS | ETA %s",
+		 units_fmt_size(3ull << 30, size, sizeof(size)),
+		 units_fmt_duration(90000000000ull, eta, sizeof(eta)));
+	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)), want);
+	s.round = 0;
+	s.cell = "";
+	s.eta_ns = 0;
+	s.replay = true;
+	s.phase = "idle";
+	snprintf(want, sizeof(want), "(replay) [3/5] idle | %s written | 12346 IOPS | ETA ?", size);
+	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)), want);
+}
+
+static void test_option_values(void **state)
+{
+	uint64_t v = 7, ns = 7;
+	double d = 7;
+
+	(void)state;
+	assert_int_equal(cli_opt_u64("run", "--seed", "42", &v), 0);
+	assert_int_equal(v, 42);
+	assert_int_equal(cli_opt_u64("run", "--seed", "4x", &v), -EINVAL);
+	assert_int_equal(v, 42); /* untouched on failure */
+	assert_non_null(strstr(last_error, "--seed: '4x' is not a non-negative integer"));
+	assert_int_equal(cli_opt_double("run", "--time-scale", "0.25", &d), 0);
+	assert_true(d == 0.25);
+	assert_int_equal(cli_opt_duration("run", "--x", "1m", &ns), 0);
+	assert_int_equal(ns, 60000000000ull);
+	assert_int_not_equal(cli_opt_size("run", "--y", "lots", &v), 0);
+	assert_non_null(strstr(last_error, "--y: 'lots' is not"));
+}
+
+static void test_exit_codes(void **state)
+{
+	static const struct {
+		int rc, code;
+	} cases[] = {
+		{0, EXIT_OK},		  {-EINTR, EXIT_INTERRUPTED}, {-EPERM, EXIT_SAFETY},
+		{-EBUSY, EXIT_SAFETY},	  {-EOPNOTSUPP, EXIT_CAPABILITY}, {-EINVAL, EXIT_USAGE},
+		{-EIO, EXIT_FAILED},	  {-ENOSPC, EXIT_FAILED},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_int_equal(cli_exit_code(cases[i].rc), cases[i].code);
+}
+
+static void test_stop_flag(void **state)
+{
+	static const int sigs[] = {SIGINT, SIGTERM};
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct cli_stop s;
+		struct sigaction now;
+
+		assert_int_equal(cli_signals_install(&s), 0);
+		assert_int_equal(s.flag, 0);
+		assert_int_equal(raise(sigs[i]), 0);
+		assert_int_equal(s.flag, 1);
+		assert_int_equal(s.signo, sigs[i]);
+		/* The second signal would take the default action (the user can force quit). */
+		assert_int_equal(sigaction(sigs[i], NULL, &now), 0);
+		assert_true(now.sa_handler == SIG_DFL);
+		cli_signals_restore();
+	}
+}
+
+static void test_strlist(void **state)
+{
+	struct cli_strlist l = {0};
+	char buf[16];
+
+	(void)state;
+	for (int i = 0; i < 20; i++) {
+		snprintf(buf, sizeof(buf), "k%d=v", i);
+		assert_int_equal(cli_strlist_add(&l, buf), 0);
+	}
+	assert_int_equal(l.n, 20);
+	assert_string_equal(l.v[0], "k0=v");
+	assert_string_equal(l.v[19], "k19=v");
+	cli_strlist_release(&l);
+	assert_null(l.v);
+	cli_strlist_release(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shell_quote),    cmocka_unit_test(test_shell_join_and_space),
+		cmocka_unit_test(test_progress_format), cmocka_unit_test(test_option_values),
+		cmocka_unit_test(test_exit_codes),     cmocka_unit_test(test_stop_flag),
+		cmocka_unit_test(test_strlist),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
