@@ -61,6 +61,7 @@ static int manifest_add_cli(struct json_object *m, int argc, char **argv,
 		json_object_put(sa);
 		return -ENOMEM;
 	}
+	json_object_array_add(cl, json_object_new_string("ssdlab"));
 	for (int i = 0; i < argc; i++)
 		json_object_array_add(cl, json_object_new_string(argv[i]));
 	for (size_t i = 0; i < sets->n; i++)
