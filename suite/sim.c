@@ -40,7 +40,9 @@ struct frontier {
 	uint32_t cursor;      /* slot taking the next unit */
 	uint32_t *blk;	      /* [ndies] open block or NIL */
 	uint64_t *page_ready; /* [ndies] when the data of the page being gathered is all there */
-	uint32_t *page_slot;  /* [ndies * upp] write-buffer slot of each unit (NIL: GC copy) */
+	/* The host units of the page being gathered hold consecutive write-buffer slots (host
+	 * writes fill one page at a time): [host_first, host_first + host_n) modulo the ring. */
+	uint32_t *host_first, *host_n;
 };
 
 struct sim_ssd {
@@ -478,12 +480,11 @@ static void program_page(struct sim_ssd *s, struct frontier *f, uint32_t slot, u
 	s->chan_busy[c] = cs + s->xfer_page;
 	end = cs + s->xfer_page + (f->slc ? s->cfg.timing.program_slc : s->cfg.timing.program);
 	s->die_busy[d] = end;
-	for (uint32_t i = 0; i < s->upp; i++) {
-		uint32_t r = f->page_slot[(size_t)slot * s->upp + i];
-
-		if (r != NIL)
-			s->ring[r] = end;
+	for (uint32_t i = 0, r = f->host_first[slot]; i < f->host_n[slot]; i++) {
+		s->ring[r] = end;
+		r = r + 1 == s->nring ? 0 : r + 1;
 	}
+	f->host_n[slot] = 0;
 	f->page_ready[slot] = 0;
 }
 
@@ -541,6 +542,27 @@ static uint32_t alloc_block(struct sim_ssd *s, uint32_t slot, bool slc)
 	return b;
 }
 
+/* Records that host unit with buffer slot r joined the page of `slot`. Slots are consecutive
+ * unless the host went to the other frontier in between (SLC cache full, then refilled after
+ * folding); the earlier ones are then released without waiting, a rare and harmless shortcut. */
+static void note_host_slot(struct sim_ssd *s, struct frontier *f, uint32_t slot, uint32_t r)
+{
+	uint32_t n = f->host_n[slot], next = f->host_first[slot] + n;
+
+	if (next >= s->nring)
+		next -= s->nring;
+	if (n && next != r) {
+		for (uint32_t i = 0, q = f->host_first[slot]; i < n; i++) {
+			s->ring[q] = 0;
+			q = q + 1 == s->nring ? 0 : q + 1;
+		}
+		n = 0;
+	}
+	if (!n)
+		f->host_first[slot] = r;
+	f->host_n[slot] = n + 1;
+}
+
 /* The die whose queue ends first: the next page goes there, as a controller's scheduler
  * would send it (strict rotation would idle dies behind one busy with an erase). */
 static uint32_t least_busy_die(const struct sim_ssd *s)
@@ -573,7 +595,8 @@ static inline __attribute__((always_inline)) void place(struct sim_ssd *s, struc
 	s->nand_w[k]++;
 	fill = mod_upp(s, s->wp[b]++);
 	if (s->cfg.timed) {
-		f->page_slot[(size_t)slot * s->upp + fill] = r;
+		if (r != NIL)
+			note_host_slot(s, f, slot, r);
 		if (ready > f->page_ready[slot])
 			f->page_ready[slot] = ready;
 	}
@@ -977,6 +1000,7 @@ static void frontier_reset(struct sim_ssd *s, struct frontier *f)
 	for (uint32_t i = 0; i < s->ndies; i++) {
 		f->blk[i] = NIL;
 		f->page_ready[i] = 0;
+		f->host_n[i] = 0;
 	}
 }
 
@@ -1028,15 +1052,17 @@ static int frontier_init(struct sim_ssd *s, struct frontier *f, bool slc)
 	f->slc = slc;
 	f->blk = calloc(s->ndies, sizeof(*f->blk));
 	f->page_ready = calloc(s->ndies, sizeof(*f->page_ready));
-	f->page_slot = calloc((size_t)s->ndies * s->upp, sizeof(*f->page_slot));
-	return f->blk && f->page_ready && f->page_slot ? 0 : -ENOMEM;
+	f->host_first = calloc(s->ndies, sizeof(*f->host_first));
+	f->host_n = calloc(s->ndies, sizeof(*f->host_n));
+	return f->blk && f->page_ready && f->host_first && f->host_n ? 0 : -ENOMEM;
 }
 
 static void frontier_release(struct frontier *f)
 {
 	free(f->blk);
 	free(f->page_ready);
-	free(f->page_slot);
+	free(f->host_first);
+	free(f->host_n);
 }
 
 int sim_create(const struct sim_config *c, struct sim_ssd **out)
