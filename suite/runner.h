@@ -79,7 +79,7 @@
  * Every phase boundary (start and end of each phase, each repeat iteration) stores a counter
  * snapshot (target_snapshot) under snapshots/, plus "run-start", "run-end" and "resume-N".
  * Each record also carries the CPU time ssdlab used; a cell on a real target whose CPU time
- * is at least 90% of threads x elapsed is flagged host-limited.
+ * is at least 80% of threads x elapsed is flagged host-limited.
  *
  * Functions return 0 or -errno; error text goes to `err` where given.
  */
@@ -190,6 +190,13 @@ void runner_free(struct runner *r); /* accepts NULL */
  * tests. Different keys give unrelated seeds; the same key always the same seed.
  */
 uint64_t runner_step_seed(uint64_t run_seed, const char *key);
+
+/*
+ * The host-limited rule: CPU time (user + sys) >= 80% of min(threads, ncpu) x (elapsed + ramp)
+ * on a real target; never on a virtual-time one. ncpu <= 0 = unknown (no cap). Pure.
+ */
+bool runner_host_limited(const struct job_result *res, unsigned threads, bool virtual_time,
+			 long ncpu);
 
 /* Effective duration scale: user time_scale (0 = 1) x the target's time_scale (0 = 1). */
 double runner_time_scale(const struct target *t, const struct runner_opts *o);

@@ -240,6 +240,41 @@ static void test_step_seed(void **state)
 	assert_int_not_equal(runner_step_seed(0, ""), 0);
 }
 
+static void test_host_limited(void **state)
+{
+	/* CPU seconds, elapsed s, threads, virtual, ncpu -> flagged (the 80% rule, by hand). */
+	static const struct {
+		double cpu;
+		double elapsed;
+		unsigned threads;
+		bool virt;
+		long ncpu;
+		bool want;
+	} cases[] = {
+		{0.95, 1.0, 1, false, 2, true},	 /* saturated submitter */
+		{0.80, 1.0, 1, false, 2, true},	 /* exactly at 80% */
+		{0.79, 1.0, 1, false, 2, false}, /* the device was the limit */
+		{1.50, 1.0, 2, false, 2, false}, /* 75% of two threads */
+		{1.70, 1.0, 4, false, 2, true},	 /* 4 threads on 2 CPUs: capped at 2 */
+		{1.70, 1.0, 4, false, 0, false}, /* ncpu unknown: 4 x 80% */
+		{5.00, 1.0, 1, true, 2, false},	 /* virtual time: never */
+		{0.10, 0.0, 1, false, 2, false}, /* no time elapsed: nothing to judge */
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct job_result res;
+
+		memset(&res, 0, sizeof(res));
+		res.cpu_user_s = cases[i].cpu / 4;
+		res.cpu_sys_s = cases[i].cpu * 3 / 4;
+		res.elapsed_ns = (uint64_t)(cases[i].elapsed * 0.9e9);
+		res.ramp_elapsed_ns = (uint64_t)(cases[i].elapsed * 0.1e9);
+		assert_int_equal(runner_host_limited(&res, cases[i].threads, cases[i].virt,
+						     cases[i].ncpu),
+				 cases[i].want);
+	}
+}
+
 static void test_fresh_run(void **state)
 {
 	struct fixture *f = *state;
@@ -427,6 +462,7 @@ int main(void)
 {
 	const struct CMUnitTest file_tests[] = {
 		cmocka_unit_test(test_step_seed),
+		cmocka_unit_test(test_host_limited),
 		cmocka_unit_test(test_fresh_run),
 		cmocka_unit_test(test_resume_every_prefix),
 		cmocka_unit_test(test_stop_flag),
