@@ -7,7 +7,7 @@
  * instrumented so that callgrind's instruction count divided by the I/Os is the cost per I/O.
  * Figures and commands: docs/benchmarks-sim.md.
  *
- *   sim_bench [--capacity SIZE] [--ios N] [--warmup X] [--timing on|off|both]
+ *   sim_bench [--capacity SIZE] [--ios N] [--warmup X] [--timing on|off|both] [--no-prefetch]
  */
 #include <errno.h>
 #include <getopt.h>
@@ -54,7 +54,7 @@ struct result {
 
 /* The LBA sequence is precomputed so that the loop measures the simulator, not the PRNG. */
 static int run(uint64_t capacity, bool timed, uint64_t nios, double warmup, const uint32_t *lbas,
-	       struct result *r)
+	       bool prefetch, struct result *r)
 {
 	struct sim_config c;
 	struct sim_ssd *s = NULL;
@@ -84,6 +84,11 @@ static int run(uint64_t capacity, bool timed, uint64_t nios, double warmup, cons
 	CALLGRIND_START_INSTRUMENTATION;
 	t0 = cpu_ns();
 	for (uint64_t i = 0; i < nios; i++) {
+		/* what target_sim does with a batch: hint the maps a few I/Os ahead */
+		if (prefetch && i + 8 < nios) {
+			sim_prefetch(s, (uint64_t)lbas[i + 8] * 4096, false);
+			sim_prefetch(s, (uint64_t)lbas[i + 4] * 4096, true);
+		}
 		sim_write(s, (uint64_t)lbas[i] * 4096, 4096, sim_now(s), &done);
 		sim_advance(s, done);
 	}
@@ -103,11 +108,13 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"capacity", required_argument, NULL, 'c'}, {"ios", required_argument, NULL, 'n'},
 		{"warmup", required_argument, NULL, 'w'},   {"timing", required_argument, NULL, 't'},
-		{"help", no_argument, NULL, 'h'},	    {NULL, 0, NULL, 0},
+		{"no-prefetch", no_argument, NULL, 'p'},   {"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	uint64_t capacity = 8ULL << 30, nios = 4000000, x = 7, units;
 	double warmup = 2.0;
 	const char *timing = "both";
+	bool prefetch = true;
 	struct result off = {0}, on = {0};
 	uint32_t *lbas;
 	int c, ret;
@@ -127,9 +134,12 @@ int main(int argc, char **argv)
 		case 't':
 			timing = optarg;
 			break;
+		case 'p':
+			prefetch = false;
+			break;
 		default:
 			fprintf(c == 'h' ? stdout : stderr,
-				"usage: sim_bench [--capacity SIZE] [--ios N] [--warmup X] [--timing on|off|both]\n");
+				"usage: sim_bench [--capacity SIZE] [--ios N] [--warmup X] [--timing on|off|both] [--no-prefetch]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -143,13 +153,13 @@ int main(int argc, char **argv)
 	       "after a fill and %.1fx capacity of warm-up\n",
 	       (unsigned long long)(capacity >> 20), (unsigned long long)nios, warmup);
 	if (strcmp(timing, "on")) {
-		ret = run(capacity, false, nios, warmup, lbas, &off);
+		ret = run(capacity, false, nios, warmup, lbas, prefetch, &off);
 		if (ret)
 			return fprintf(stderr, "sim_bench: %s\n", strerror(-ret)), 1;
 		printf("timing off: %.3f M I/Os per second, WA %.3f\n", off.ios_per_s / 1e6, off.wa);
 	}
 	if (strcmp(timing, "off")) {
-		ret = run(capacity, true, nios, warmup, lbas, &on);
+		ret = run(capacity, true, nios, warmup, lbas, prefetch, &on);
 		if (ret)
 			return fprintf(stderr, "sim_bench: %s\n", strerror(-ret)), 1;
 		printf("timing on:  %.3f M I/Os per second, WA %.3f\n", on.ios_per_s / 1e6, on.wa);

@@ -893,6 +893,22 @@ int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint
 	return 0;
 }
 
+void sim_prefetch(const struct sim_ssd *s, uint64_t offset, bool deep)
+{
+	uint64_t l = offset >> s->mu_shift;
+	uint32_t p;
+
+	if (l >= s->units)
+		return;
+	if (!deep) {
+		__builtin_prefetch(&s->fwd[l], 1);
+		return;
+	}
+	p = s->fwd[l];
+	if (p != NIL)
+		__builtin_prefetch(&s->rev[p], 1);
+}
+
 int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done)
 {
 	uint32_t first, last, lastpage = NIL;

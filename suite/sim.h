@@ -151,6 +151,13 @@ uint64_t sim_now(const struct sim_ssd *s);
  */
 int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done);
 int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done);
+/*
+ * A hint that a write or read of `offset` is coming: fetches its forward-map entry into the
+ * cache (deep = false), or, once that is cached, the reverse-map entry it points to (deep =
+ * true). Callers with a batch of I/Os issue it a few I/Os ahead, so that the cache misses of
+ * a large model overlap instead of queueing. Never changes anything; any offset is allowed.
+ */
+void sim_prefetch(const struct sim_ssd *s, uint64_t offset, bool deep);
 /* TRIM: unmaps whole mapping units inside [offset, offset + len); partial units are kept. */
 int sim_discard(struct sim_ssd *s, uint64_t offset, uint64_t len);
 /* Fresh out of box: every block erased, nothing mapped; wear and lifetime counters stay. */
