@@ -343,6 +343,30 @@ static void test_determinism(void **state)
 	assert_true(hd != ha || d.nand_bytes_written_gc != a.nand_bytes_written_gc);
 }
 
+/* A prefetch hint changes nothing, whatever the offset. */
+static void test_prefetch_is_a_hint(void **state)
+{
+	struct sim_config c;
+	struct sim_counters a, b;
+	struct sim_ssd *s;
+	uint64_t done;
+
+	(void)state;
+	small_config(&c);
+	s = make(&c);
+	write_seq(s, 0, 1 << 20, 4096);
+	sim_get_counters(s, &a);
+	for (uint64_t o = 0; o < 2 * c.user_capacity; o += 12345 * MU) {
+		sim_prefetch(s, o, false);
+		sim_prefetch(s, o, true);
+	}
+	sim_prefetch(s, UINT64_MAX, true);
+	sim_get_counters(s, &b);
+	assert_memory_equal(&a, &b, sizeof(a));
+	assert_int_equal(sim_write(s, 0, MU, sim_now(s), &done), 0);
+	sim_free(s);
+}
+
 static void test_map_bytes(void **state)
 {
 	struct sim_config c;
@@ -383,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_purge),
 		cmocka_unit_test(test_capacity_lowered),
 		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_prefetch_is_a_hint),
 		cmocka_unit_test(test_map_bytes),
 		cmocka_unit_test(test_policy_names),
 	};
