@@ -6,6 +6,8 @@
  *     WA = alpha / (k alpha + W0(-k alpha e^(-k alpha)));
  *   - FIFO: the LRW closed form (Desnoyers Eq. 4, Xiang & Kurkoski): WA = alpha / (alpha + W0(-alpha e^-alpha));
  *   - random GC: WA = 1 / Sf = alpha / (alpha - 1);
+ *   - d-choices: Van Houdt's mean-field model (SIGMETRICS 2013) at its fixed point, integrated
+ *     in the test (reference/ftl_smart_hpa.md, A.4);
  * with alpha = (physical blocks - GC reserve) / user blocks, i.e. the space that can hold data
  * over the user space. Setup as the issue asks: page = mapping unit, no SLC cache, no buffer,
  * no idle GC, >= 4096 blocks, sequential fill + 3x capacity of random writes as warm-up, then
@@ -17,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -51,6 +54,37 @@ static double wa_greedy(double alpha, unsigned np)
 	return wa_lrw(k * alpha) / k;
 }
 
+/*
+ * Van Houdt's mean field for d-choices GC: w_i is the fraction of blocks with at least i valid
+ * of b units; dw_i/dt = 1 - w_i^d - (b - sum_j w_j^d) i (w_i - w_{i+1}) / (b rho), rho = 1/alpha.
+ * At the fixed point WA = b / (b - sum_j w_j^d). Euler with h = 0.01 (0.05 diverges).
+ */
+static double wa_meanfield(double alpha, unsigned b, unsigned d)
+{
+	double *w = calloc(b + 2, sizeof(double)), rho = 1.0 / alpha, wa = 0, prev = 0;
+
+	assert_non_null(w);
+	for (unsigned i = 0; i <= b; i++)
+		w[i] = i <= rho * b ? 1.0 : 0.0;
+	for (long it = 0; it < 5000000; it++) {
+		double sig = 0;
+
+		for (unsigned i = 1; i <= b; i++)
+			sig += pow(w[i], d);
+		/* ascending i reads w[i + 1] before it is updated: an explicit Euler step */
+		for (unsigned i = 1; i <= b; i++)
+			w[i] += 0.01 * (1 - pow(w[i], d) - (b - sig) * i * (w[i] - w[i + 1]) / (b * rho));
+		wa = b / (b - sig);
+		if (it % 1000 == 0) {
+			if (fabs(wa - prev) < 1e-10)
+				break;
+			prev = wa;
+		}
+	}
+	free(w);
+	return wa;
+}
+
 static uint64_t splitmix(uint64_t *x)
 {
 	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
@@ -68,12 +102,17 @@ static void test_theory_values(void **state)
 	assert_true(fabs(wa_greedy(1.0 / 0.93, 64) - 6.600) < 0.001); /* Desnoyers, Sf 0.07 */
 	assert_true(fabs(wa_greedy(1.0 / 0.875, 256) - 4.120) < 0.001);
 	assert_true(fabs(wa_lrw(2.0) - 1.255) < 0.001);
+	/* the reference table's mean-field values */
+	assert_true(fabs(wa_meanfield(1.0 / 0.875, 64, 2) - 5.533) < 0.001);
+	assert_true(fabs(wa_meanfield(1.0 / 0.72, 64, 10) - 1.993) < 0.001);
+	assert_true(fabs(wa_meanfield(1.0 / 0.875, 64, 1) - 8.000) < 0.001); /* d = 1 is random */
 }
 
 struct wa_case {
 	enum sim_gc_policy policy;
 	double sf;
 	unsigned ppb;
+	unsigned d; /* d-choices only */
 };
 
 static double measure(const struct wa_case *k, double *alpha)
@@ -91,7 +130,7 @@ static double measure(const struct wa_case *k, double *alpha)
 	c.channels = c.dies_per_channel = 1;
 	c.spare_factor = k->sf;
 	c.gc_policy = k->policy;
-	c.gc_d = 1;
+	c.gc_d = k->d ? k->d : 1;
 	units = (uint64_t)ceil(4096.0 * k->ppb * (1.0 - k->sf));
 	c.user_capacity = units * 4096;
 	if (sim_config_check(&c, err, sizeof(err)))
@@ -123,9 +162,10 @@ static void run_cases(const struct wa_case *cases, size_t n)
 		switch (cases[i].policy) {
 		case SIM_GC_GREEDY: want = wa_greedy(alpha, cases[i].ppb); break;
 		case SIM_GC_FIFO: want = wa_lrw(alpha); break;
+		case SIM_GC_DCHOICES: want = wa_meanfield(alpha, cases[i].ppb, cases[i].d); break;
 		default: want = alpha / (alpha - 1.0); break;
 		}
-		printf("%-7s Sf %.3f Np %3u alpha %.4f: WA %.4f, theory %.4f (%+.2f%%)\n",
+		printf("%-9s Sf %.3f Np %3u alpha %.4f: WA %.4f, theory %.4f (%+.2f%%)\n",
 		       sim_gc_policy_name(cases[i].policy), cases[i].sf, cases[i].ppb, alpha, wa, want,
 		       100.0 * (wa / want - 1.0));
 		fflush(stdout);
@@ -156,6 +196,16 @@ static void test_fifo(void **state)
 	run_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
+static void test_dchoices(void **state)
+{
+	static const struct wa_case cases[] = {
+		{SIM_GC_DCHOICES, 0.125, 64, 2}, {SIM_GC_DCHOICES, 0.28, 64, 10}, {SIM_GC_DCHOICES, 0.07, 64, 2},
+	};
+
+	(void)state;
+	run_cases(cases, sizeof(cases) / sizeof(cases[0]));
+}
+
 static void test_random(void **state)
 {
 	static const struct wa_case cases[] = {
@@ -173,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_greedy),
 		cmocka_unit_test(test_fifo),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_dchoices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
