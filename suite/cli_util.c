@@ -7,9 +7,11 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -361,6 +363,21 @@ int cli_confirm_target(const char *cmd, struct target *t, const struct profile *
 		return 0;
 	cli_error(cmd, "refused: %s", reason[0] ? reason : strerror(-rc));
 	return EXIT_SAFETY;
+}
+
+int cli_lock_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
 }
 
 struct run_ui {

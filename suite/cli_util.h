@@ -125,6 +125,14 @@ int cli_exit_code(int rc);
 int cli_confirm_target(const char *cmd, struct target *t, const struct profile *p,
 		       const char *yes_destroy);
 
+/*
+ * Takes an exclusive lock on a results directory (flock on the directory itself), so that a
+ * second `resume` of a run that is still going (or two resumes at once) cannot append the same
+ * records twice. Returns the fd holding the lock (close it to release; the kernel releases it
+ * when the process dies, also by kill -9) or -errno; -EWOULDBLOCK when another process has it.
+ */
+int cli_lock_dir(const char *dir);
+
 struct cli_run {
 	const char *cmd;	 /* "run" or "resume", for messages */
 	const char *dir;	 /* the results directory */

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -112,7 +113,7 @@ int cmd_resume(int argc, char **argv)
 	const char **sets = NULL;
 	size_t nsets = 0;
 	char err[1024] = "";
-	int c, rc, code = EXIT_USAGE;
+	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:y:qh", opts, NULL)) != -1) {
@@ -185,6 +186,14 @@ int cmd_resume(int argc, char **argv)
 		goto out;
 	cr.yes_destroy = yes;
 
+	lock = cli_lock_dir(cr.dir);
+	if (lock < 0) {
+		cli_error("resume", "%s: %s", cr.dir,
+			  lock == -EWOULDBLOCK ? "another ssdlab is running on it (a run or a resume)"
+					       : strerror(-lock));
+		code = EXIT_FAILED;
+		goto out;
+	}
 	rc = results_open(cr.dir, &res, &rr);
 	if (rc) {
 		if (rc == -EBADMSG)
@@ -210,5 +219,7 @@ out:
 	profile_free(p);
 	free(sets);
 	json_object_put(m);
+	if (lock >= 0)
+		close(lock);
 	return code;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -105,7 +106,7 @@ int cmd_run(int argc, char **argv)
 	struct ydoc_error yerr;
 	char dir[4096], err[1024] = "";
 	bool have_seed = false;
-	int c, rc, code = EXIT_USAGE;
+	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:o:S:s:e:y:qh", opts, NULL)) != -1) {
@@ -187,6 +188,14 @@ int cmd_run(int argc, char **argv)
 		code = rc == -EEXIST ? EXIT_USAGE : EXIT_FAILED;
 		goto out;
 	}
+	/* Fresh and empty, so nobody else can hold it yet; held so that a `resume` started while
+	 * this run is still going is refused. */
+	lock = cli_lock_dir(dir);
+	if (lock < 0) {
+		cli_error("run", "%s: cannot lock: %s", dir, strerror(-lock));
+		code = EXIT_FAILED;
+		goto out;
+	}
 	cr.dir = dir;
 	cr.yes_destroy = yes;
 	manifest = runner_manifest_new(p, target_spec, t,
@@ -207,5 +216,7 @@ out:
 	target_close(t);
 	profile_free(p);
 	cli_strlist_release(&sets);
+	if (lock >= 0)
+		close(lock);
 	return code;
 }

@@ -9,7 +9,8 @@
 # hook SSDLAB_DEBUG_FAULT (runner.h): during a cell, after a measurement but before its record,
 # right after a record, half-way through writing a record (a torn last line), at a phase
 # boundary; twice in a row; at random delays with a real `kill -9`; and with SIGINT, which must
-# exit 130 and print the resume command, which is then run as printed. After each resume the
+# exit 130 and print the resume command, which is then run as printed; a resume while the run
+# is still going is refused (the directory is locked). After each resume the
 # record keys (phase, repeat, round, cell, kind) must equal the reference's, with no duplicate,
 # every line complete, and `ssdlab analyze` must reproduce summary.json.
 #
@@ -158,6 +159,27 @@ for target in "${targets[@]}"; do
 		}
 		finish "$name" "$target" "$tag kill -9 #$i at ${delay_ms} ms" "$ref"
 	done
+
+	# A resume while the run is still going is refused (the results directory is locked), and
+	# the run finishes with its records intact.
+	name=$tag-locked
+	"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --yes-destroy="$target" \
+		--quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	pid=$!
+	for _ in $(seq 200); do
+		[ -f "$tmp/$name/records.jsonl" ] && [ -s "$tmp/$name/records.jsonl" ] && break
+		sleep 0.02
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		rc=$(resume "$name" "$target")
+		[ "$rc" = 1 ] || fail "$tag: resume of a running run: exit $rc, expected 1"
+		grep -q "another ssdlab is running" "$tmp/$name.err" ||
+			fail "$tag: resume of a running run does not say why it refused"
+	else
+		echo "note: $tag: the run ended before the concurrent resume could start"
+	fi
+	wait "$pid" || fail "$tag: the locked run failed"
+	check_keys "$tmp/$name" "$tmp/$ref" "$tag locked"
 
 	# SIGINT: a safe stop, exit 130, and a resume command that works as printed.
 	name=$tag-sigint
