@@ -63,6 +63,7 @@ struct runner {
 	bool have_last;
 
 	bool flag_next_resumed; /* the next recorded measurement gets RESULTS_F_RESUMED */
+	bool diverged;		/* a virtual SSD's replay did not reproduce a record */
 	bool wrote_anything;
 
 	size_t recorded, replayed, rerun;
@@ -214,6 +215,15 @@ static bool k_exhausted(struct runner *r)
 	return r->kpos >= r->nk;
 }
 
+static uint64_t rec_get_u64(struct json_object *rec, const char *k)
+{
+	uint64_t v = 0;
+
+	if (rec)
+		(void)jsonnum_get_u64(rec, k, &v);
+	return v;
+}
+
 /* ---- the test hook ---------------------------------------------------------------------- */
 
 static void fault_parse(struct runner *r, const char *spec)
@@ -340,6 +350,8 @@ static int append_resume_record(struct runner *r, const struct where *w, unsigne
 		rc = jsonnum_add(o, "sim_replayed", json_object_new_boolean(r->virt));
 	if (!rc)
 		rc = jsonnum_add(o, "steps_replayed", json_object_new_uint64(r->replayed));
+	if (!rc && r->virt)
+		rc = jsonnum_add(o, "replay_diverged", json_object_new_boolean(r->diverged));
 	if (!rc)
 		rc = results_append_record(r->res, o);
 	json_object_put(o);
@@ -615,6 +627,17 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	if (rc)
 		goto out;
 	if (mode != RUNNER_RECORD) {
+		/* A virtual SSD replays exactly; if it does not, the model or ssdlab changed since
+		 * the run, and what follows is not comparable with what was recorded. */
+		if (r->virt && !r->diverged &&
+		    (rec_get_u64(krec, "elapsed_ns") != res.elapsed_ns ||
+		     rec_get_u64(krec, "bytes_written_total") != res.bytes_written_total)) {
+			r->diverged = true;
+			note(r, "warning: the replay of %s differs from its record: the virtual SSD "
+				"model or ssdlab changed since the run; the figures after the resume "
+				"are not comparable with those before",
+			     key);
+		}
 		if (out_rec)
 			*out_rec = json_object_get(krec);
 		goto out;
@@ -774,15 +797,6 @@ static int exec_trim(struct runner *r, const struct where *w)
 static int exec_idle(struct runner *r, const struct where *w)
 {
 	return plain_step(r, w, "idle", act_idle);
-}
-
-static uint64_t rec_get_u64(struct json_object *rec, const char *k)
-{
-	uint64_t v = 0;
-
-	if (rec)
-		(void)jsonnum_get_u64(rec, k, &v);
-	return v;
 }
 
 static void series_name(const struct where *w, const char *kind, unsigned round, char *buf,

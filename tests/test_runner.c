@@ -90,6 +90,13 @@ static int open_target(struct fixture *f)
 	return target_open(f->target, &to, &f->t, err, sizeof(err));
 }
 
+static void reopen_target(struct fixture *f)
+{
+	target_close(f->t);
+	f->t = NULL;
+	assert_int_equal(open_target(f), 0);
+}
+
 /* A new results dir with the manifest, optionally the first k lines of the reference records. */
 static struct results *new_dir(struct fixture *f, const char *name, long k,
 			       const struct runner_opts *o)
@@ -286,6 +293,8 @@ static void test_fresh_run(void **state)
 	assert_expected_keys(f->ref);
 }
 
+static int resume_diverged(const char *dir);
+
 /* A crash after k records, for every k: resume completes the same walk. */
 static void test_resume_every_prefix(void **state)
 {
@@ -304,6 +313,9 @@ static void test_resume_every_prefix(void **state)
 		char keys[64][256];
 		size_t recorded, replayed, rerun, nres;
 
+		/* A resume starts with a freshly opened target, as `ssdlab resume` does: a virtual
+		 * SSD then has to be rebuilt by the replay. */
+		reopen_target(f);
 		snprintf(name, sizeof(name), "prefix-%ld", k);
 		snprintf(dir, sizeof(dir), "%s/%s", f->tmp, name);
 		new_dir(f, name, k, &o);
@@ -323,7 +335,81 @@ static void test_resume_every_prefix(void **state)
 		assert_int_equal(read_keys(dir, keys, 64, &nres), NKEYS);
 		assert_int_equal(nres, k < (long)NKEYS ? 1 : 0);
 		assert_expected_keys(dir);
+		if (f->virt && k < (long)NKEYS)
+			assert_int_equal(resume_diverged(dir), 0); /* the replay was exact */
 	}
+}
+
+/* replay_diverged of the (one) resume record in dir: 0, 1, or -1 when absent. */
+static int resume_diverged(const char *dir)
+{
+	struct results_records rr = {0};
+	int v = -1;
+
+	assert_int_equal(results_read_records(dir, &rr), 0);
+	for (size_t i = 0; i < rr.n; i++) {
+		struct json_object *x;
+
+		if (json_object_object_get_ex(rr.rec[i], "replay_diverged", &x))
+			v = json_object_get_boolean(x);
+	}
+	results_records_release(&rr);
+	return v;
+}
+
+/* A record the virtual SSD does not reproduce (a changed model) is noticed and flagged. */
+static void test_replay_divergence(void **state)
+{
+	struct fixture *f = *state;
+	struct results_records rr = {0};
+	struct runner_opts o = {.seed = 3};
+	struct results *res = NULL;
+	struct runner *r = NULL;
+	char dir[4200], path[4300], err[512] = "";
+	char *text = NULL, *at;
+	size_t len = 0;
+	FILE *fp;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	snprintf(dir, sizeof(dir), "%s/diverged", f->tmp);
+	new_dir(f, "diverged", 3, &o);
+	snprintf(path, sizeof(path), "%s/records.jsonl", dir);
+	fp = fopen(path, "r+");
+	assert_non_null(fp);
+	assert_int_equal(getdelim(&text, &len, '\0', fp) > 0, 1);
+	/* The precondition's elapsed time, first in the file: make it 1 ns longer. */
+	at = strstr(text, "\"elapsed_ns\":");
+	assert_non_null(at);
+	at += strlen("\"elapsed_ns\":");
+	{
+		unsigned long long v = strtoull(at, NULL, 10);
+		char num[32], *end;
+		size_t old;
+
+		strtoull(at, &end, 10);
+		old = (size_t)(end - at);
+		snprintf(num, sizeof(num), "%llu", v + 1);
+		if (strlen(num) == old)
+			memcpy(at, num, old);
+		else
+			memcpy(at, "1", 1); /* a different value of the same length */
+	}
+	rewind(fp);
+	fputs(text, fp);
+	fclose(fp);
+	free(text);
+
+	reopen_target(f);
+	assert_int_equal(results_open(dir, &res, &rr), 0);
+	assert_int_equal(runner_new(f->p, f->t, res, &o, &rr, true, &r, err, sizeof(err)), 0);
+	assert_int_equal(runner_execute(r, err, sizeof(err)), 0);
+	runner_free(r);
+	results_records_release(&rr);
+	results_close(res);
+	assert_int_equal(resume_diverged(dir), 1);
 }
 
 struct stop_at {
@@ -472,6 +558,7 @@ int main(void)
 	const struct CMUnitTest sim_tests[] = {
 		cmocka_unit_test(test_fresh_run),
 		cmocka_unit_test(test_resume_every_prefix),
+		cmocka_unit_test(test_replay_divergence),
 		cmocka_unit_test(test_stop_flag),
 	};
 	int rc = cmocka_run_group_tests_name("runner on a file", file_tests, setup_file, teardown);
