@@ -456,11 +456,21 @@ static struct json_object *step_record(struct runner *r, const struct where *w, 
 		.end_ns = end_ns, .job = job, .flags = flags,
 	};
 
+	struct json_object *o;
+
 	if (job && r->flag_next_resumed) {
 		rr.flags |= RESULTS_F_RESUMED;
 		r->flag_next_resumed = false;
 	}
-	return results_record_to_json(&rr);
+	o = results_record_to_json(&rr);
+	/* The first measurement after a resume also says whether the re-run cells of the
+	 * interrupted round reproduced theirs (known only now, after the resume record). */
+	if (o && (rr.flags & RESULTS_F_RESUMED) && r->virt &&
+	    jsonnum_add(o, "replay_diverged", json_object_new_boolean(r->diverged))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* ---- running jobs ----------------------------------------------------------------------- */
@@ -629,8 +639,10 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	if (mode != RUNNER_RECORD) {
 		/* A virtual SSD replays exactly; if it does not, the model or ssdlab changed since
 		 * the run, and what follows is not comparable with what was recorded. */
+		/* The virtual clock at both ends pins the whole timeline before the step. */
 		if (r->virt && !r->diverged &&
-		    (rec_get_u64(krec, "elapsed_ns") != res.elapsed_ns ||
+		    (rec_get_u64(krec, "start_ns") != t0 ||
+		     rec_get_u64(krec, "end_ns") != target_now(r->t) ||
 		     rec_get_u64(krec, "bytes_written_total") != res.bytes_written_total)) {
 			r->diverged = true;
 			note(r, "warning: the replay of %s differs from its record: the virtual SSD "

@@ -72,7 +72,10 @@
  *
  * Resume on a virtual SSD: the simulator's state is not persisted; REPLAY executes every
  * recorded step again with the same seeds, which brings the FTL to exactly the state it had at
- * the interruption (the simulator is deterministic). The gap is recorded as wall time only. On
+ * the interruption (the simulator is deterministic). Each replayed or re-run step is checked
+ * against its record (the virtual clock at its start and end, the bytes written); a mismatch
+ * (the model or ssdlab changed since the run) is warned about and stored as "replay_diverged"
+ * in the resume record and the first measurement after it. The gap is recorded as wall time only. On
  * a real device REPLAY skips: the device's state is the device itself, and the gap is also
  * recorded in target time when the target clock has not restarted (same boot).
  *
