@@ -112,6 +112,7 @@ struct worker {
 	uint64_t written_unflushed;
 	int setup_rc;
 	char setup_msg[256];
+	bool broken; /* the target returned a tag we never gave it: stop without draining */
 };
 
 /* ---- series ---------------------------------------------------------------------------- */
@@ -272,6 +273,7 @@ static int issue(struct worker *wk, uint64_t now)
 {
 	struct shared *sh = wk->sh;
 	unsigned n = 0;
+	int rc;
 
 	while (wk->nfree) {
 		unsigned slot;
@@ -303,16 +305,27 @@ static int issue(struct worker *wk, uint64_t now)
 		wk->batch[i].submit_ns = now;
 		wk->slots[wk->batch[i].user].submit_ns = now;
 	}
-	return target_submit(sh->t, wk->q, wk->batch, n);
+	rc = target_submit(sh->t, wk->q, wk->batch, n);
+	if (rc < 0) /* a failed submit queued nothing: the slots are free again */
+		for (unsigned i = 0; i < n; i++)
+			wk->free_slots[wk->nfree++] = (unsigned)wk->batch[i].user;
+	return rc;
 }
 
 static void complete(struct worker *wk, const struct target_completion *c)
 {
 	struct shared *sh = wk->sh;
 	unsigned slot = (unsigned)c->user;
-	const struct target_io *io = &wk->slots[slot];
-	uint64_t lat = c->done_ns >= io->submit_ns ? c->done_ns - io->submit_ns : 0;
+	const struct target_io *io;
+	uint64_t lat;
 
+	if (c->user >= sh->depth) { /* a target bug; never index with it */
+		record_error(wk, NULL, -EPROTO, -EPROTO);
+		wk->broken = true;
+		return;
+	}
+	io = &wk->slots[slot];
+	lat = c->done_ns >= io->submit_ns ? c->done_ns - io->submit_ns : 0;
 	wk->free_slots[wk->nfree++] = slot;
 	if (c->res != (int32_t)io->len) {
 		record_error(wk, io, c->res < 0 ? c->res : -EIO, c->res);
@@ -328,7 +341,9 @@ static void complete(struct worker *wk, const struct target_completion *c)
 		return;
 	{
 		uint64_t ms = atomic_load_explicit(&sh->measure_start, memory_order_relaxed);
-		uint64_t idx = c->done_ns > ms ? (c->done_ns - ms) / sh->interval_ns : 0;
+		/* Interval i is (i, i + 1] intervals after the start: a completion exactly on a
+		 * boundary (common in virtual time) closes the interval it ends. */
+		uint64_t idx = c->done_ns > ms ? (c->done_ns - ms - 1) / sh->interval_ns : 0;
 		struct dir_stats *d = &wk->d[io->dir];
 
 		if (idx != wk->cur_idx)
@@ -438,6 +453,8 @@ static void *worker_run(void *arg)
 			if (wk->comp[i].done_ns > now)
 				now = wk->comp[i].done_ns;
 		}
+		if (wk->broken)
+			break;
 		if (!n)
 			now = target_now(sh->t);
 		if (issuing && !wk->in_ramp && wk->issued >= wk->budget)

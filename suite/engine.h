@@ -84,7 +84,8 @@ struct dir_stats {
 	struct hist lat;
 };
 
-/* One time-series row: per direction, figures over [t_ns - interval, t_ns). */
+/* One time-series row: per direction, figures of the completions in (t_ns - interval, t_ns]
+ * (the last row ends at the end of the job). */
 struct series_row {
 	uint64_t t_ns; /* since the job's start (after ramp) */
 	struct {

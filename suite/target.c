@@ -45,15 +45,22 @@ void target_set_error(struct target *t, const char *fmt, ...)
 int target_open(const char *spec, const struct target_open_opts *o, struct target **out,
 		char *err, size_t errlen)
 {
-	static const struct target_open_opts defaults;
 	const struct target_ops *ops = ops_for(spec);
-	struct target *t;
-	int rc;
 
 	if (!ops) {
 		snprintf(err, errlen, "%s: this build has no virtual SSD target", spec);
 		return -ENOTSUP;
 	}
+	return target_open_ops(ops, spec, o, out, err, errlen);
+}
+
+int target_open_ops(const struct target_ops *ops, const char *spec,
+		    const struct target_open_opts *o, struct target **out, char *err, size_t errlen)
+{
+	static const struct target_open_opts defaults;
+	struct target *t;
+	int rc;
+
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		snprintf(err, errlen, "out of memory");

@@ -11,6 +11,7 @@
  *   - a queue belongs to one thread; a target may allow several queues (TARGET_CAP_MULTIQUEUE);
  *   - target_submit() hands over n I/Os, each carrying an opaque `user` tag; its submit time is
  *     the target clock at the call (the engine stamps io->submit_ns itself before the call);
+ *     when it fails (-errno), none of the n I/Os was queued;
  *   - target_reap() returns between `min` and `max` completions, waiting for at least `min`;
  *     each carries the tag, the result (bytes or -errno) and the target-clock completion time;
  *   - a virtual-time target advances its clock inside reap() to the completion it returns, so
@@ -122,6 +123,9 @@ struct target_ops {
 int target_open(const char *spec, const struct target_open_opts *o, struct target **t, char *err,
 		size_t errlen);
 void target_close(struct target *t); /* accepts NULL */
+/* Opens spec with the given implementation (tests use scripted targets this way). */
+int target_open_ops(const struct target_ops *ops, const char *spec,
+		    const struct target_open_opts *o, struct target **t, char *err, size_t errlen);
 
 const struct target_info *target_info(const struct target *t);
 struct target_info *target_info_mut(struct target *t); /* for implementations */

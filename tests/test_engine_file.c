@@ -5,7 +5,9 @@
  * 4 KiB stamps carry the offset); table-driven jobs over modes x queue depths x threads add up
  * (histogram counts = I/Os = series rows, bytes = amount); ramp bytes are excluded; a read past
  * the end of a file that shrank under us is reported with offset and errno; a 512 B job on a
- * 4Kn target is refused; the stop flag stops the job; a file on tmpfs is refused.
+ * 4Kn target is refused; the stop flag stops the job; a file on tmpfs is refused. A scripted
+ * virtual-time target checks the single queue of threads x qd, exact latencies, IOPS and series
+ * rows, and that a failing submit or a foreign completion tag ends the job instead of hanging.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -275,6 +277,200 @@ static void test_tmpfs_refused(void **state)
 	assert_true(strstr(err, "tmpfs") || strstr(err, "O_DIRECT"));
 }
 
+
+/* ---- a scripted virtual-time target ------------------------------------------------------
+ * Reads take exactly 100 us and writes 300 us of virtual time; reap() advances the clock to
+ * the completions it returns. It counts I/Os in flight, and can fail a submit or return a
+ * tag it never got, to check that the engine neither hangs nor reads out of bounds. */
+#define MOCK_MAX 4096
+struct mock {
+	uint64_t now;
+	unsigned n;
+	struct target_completion pend[MOCK_MAX];
+	unsigned inflight, max_inflight;
+	uint64_t submits, fail_submit_at, bad_tag_at, reaped;
+};
+
+static int mock_open(struct target *t, const char *spec, const struct target_open_opts *o)
+{
+	struct target_info *ti = target_info_mut(t);
+	struct mock *m = calloc(1, sizeof(*m));
+
+	(void)o;
+	if (!m)
+		return -ENOMEM;
+	snprintf(ti->kind, sizeof(ti->kind), "sim");
+	snprintf(ti->path, sizeof(ti->path), "%s", spec);
+	ti->capacity = 1ull << 30;
+	ti->logical_block_size = 4096;
+	target_set_priv(t, m);
+	return 0;
+}
+
+static void mock_close(struct target *t)
+{
+	free(target_priv(t));
+}
+
+static int mock_queue_open(struct target *t, const struct target_queue_opts *o,
+			   struct target_queue **q)
+{
+	(void)o;
+	*q = (struct target_queue *)t;
+	return 0;
+}
+
+static void mock_queue_close(struct target_queue *q)
+{
+	(void)q;
+}
+
+static int mock_submit(struct target_queue *q, struct target_io *ios, unsigned n)
+{
+	struct mock *m = target_priv((struct target *)q);
+
+	if (m->fail_submit_at && m->submits + n >= m->fail_submit_at)
+		return -EIO;
+	for (unsigned i = 0; i < n; i++) {
+		struct target_completion *c = &m->pend[m->n++];
+
+		assert_true(m->n <= MOCK_MAX);
+		assert_int_equal(ios[i].submit_ns, m->now); /* stamped with our clock */
+		assert_null(ios[i].buf);		     /* no data for a target without NEEDS_DATA */
+		c->user = ios[i].user;
+		c->res = (int32_t)ios[i].len;
+		c->done_ns = m->now + (ios[i].dir == IO_READ ? 100000 : 300000);
+		m->inflight++;
+	}
+	m->submits += n;
+	if (m->inflight > m->max_inflight)
+		m->max_inflight = m->inflight;
+	return (int)n;
+}
+
+static int mock_reap(struct target_queue *q, struct target_completion *c, unsigned min,
+		     unsigned max)
+{
+	struct mock *m = target_priv((struct target *)q);
+	unsigned got = 0;
+
+	while (got < max && m->n) {
+		unsigned best = 0;
+
+		for (unsigned i = 1; i < m->n; i++)
+			if (m->pend[i].done_ns < m->pend[best].done_ns)
+				best = i;
+		if (got >= min && m->pend[best].done_ns > m->now)
+			break;
+		if (m->pend[best].done_ns > m->now)
+			m->now = m->pend[best].done_ns;
+		c[got] = m->pend[best];
+		m->pend[best] = m->pend[--m->n];
+		m->inflight--;
+		if (m->bad_tag_at && ++m->reaped == m->bad_tag_at)
+			c[got].user = 1u << 30;
+		got++;
+	}
+	return (int)got;
+}
+
+static uint64_t mock_now(struct target *t)
+{
+	return ((struct mock *)target_priv(t))->now;
+}
+
+static const struct target_ops mock_ops = {
+	.name = "mock",
+	.caps = TARGET_CAP_VIRTUAL_TIME,
+	.open = mock_open,
+	.close = mock_close,
+	.queue_open = mock_queue_open,
+	.queue_close = mock_queue_close,
+	.submit = mock_submit,
+	.reap = mock_reap,
+	.now = mock_now,
+};
+
+static struct target *mock_target(void)
+{
+	struct target *t = NULL;
+	char err[128];
+
+	assert_int_equal(target_open_ops(&mock_ops, "mock:", NULL, &t, err, sizeof(err)), 0);
+	return t;
+}
+
+/* Virtual time: one queue of threads x qd, exact latencies, exact IOPS and series. */
+static void test_virtual_time(void **state)
+{
+	struct target *t = mock_target();
+	struct mock *m = target_priv(t);
+	struct job_spec s = spec(RW_RANDREAD, 4096, 8, 4);
+	struct job_result r;
+
+	(void)state;
+	s.range_end = 1ull << 30;
+	s.time_ns = 10000000; /* 10 ms of virtual time */
+	s.ramp_ns = 1000000;
+	s.interval_ns = 1000000;
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	assert_int_equal(m->max_inflight, 32);
+	assert_int_equal(r.error, 0);
+	assert_int_equal(r.d[IO_READ].lat.min, 100000);
+	assert_int_equal(r.d[IO_READ].lat.max, 100000);
+	assert_int_equal(hist_percentile(&r.d[IO_READ].lat, 99), 100000);
+	assert_int_equal(r.effective_qd, 32);
+	assert_string_equal(r.clock_source, "virtual");
+	/* 32 in flight, 100 us each: 320 000 IOPS; 10 ms measured after a 1 ms ramp. */
+	assert_int_equal(r.d[IO_READ].ios, 3200);
+	assert_int_equal(r.elapsed_ns, 10000000);
+	assert_int_equal(r.ramp_elapsed_ns, 1000000);
+	assert_true(fabs(job_iops(&r) - 320000) < 1);
+	assert_int_equal(r.nseries, 10);
+	for (size_t i = 0; i < r.nseries; i++) {
+		assert_int_equal(r.series[i].t_ns, (i + 1) * 1000000);
+		assert_int_equal(r.series[i].d[IO_READ].ios, 320);
+		assert_int_equal(r.series[i].d[IO_READ].lat_p99_ns, 100000);
+	}
+	job_result_release(&r);
+
+	/* Mixed: per-direction latencies stay apart. */
+	s = spec(RW_RANDRW, 4096, 16, 1);
+	s.range_end = 1ull << 30;
+	s.amount_bytes = 4096 * 1000;
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	assert_int_equal(r.d[0].ios + r.d[1].ios, 1000);
+	assert_true(hist_mean(&r.d[IO_READ].lat) == 100000.0);
+	assert_true(hist_mean(&r.d[IO_WRITE].lat) == 300000.0);
+	job_result_release(&r);
+	target_close(t);
+}
+
+/* A failing submit or a foreign tag ends the job with an error, never a hang. */
+static void test_target_faults(void **state)
+{
+	struct target *t = mock_target();
+	struct mock *m = target_priv(t);
+	struct job_spec s = spec(RW_RANDWRITE, 4096, 8, 1);
+	struct job_result r;
+
+	(void)state;
+	s.range_end = 1ull << 30;
+	s.time_ns = 1000000000;
+	m->fail_submit_at = 500;
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	assert_int_equal(r.error, -EIO);
+	assert_true(r.d[IO_WRITE].ios < 500);
+	job_result_release(&r);
+	m->fail_submit_at = 0;
+	m->bad_tag_at = 50;
+	m->reaped = 0;
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	assert_int_equal(r.error, -EPROTO);
+	job_result_release(&r);
+	target_close(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +480,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_flag, setup, teardown),
 		cmocka_unit_test(test_tmpfs_refused),
+		cmocka_unit_test(test_virtual_time),
+		cmocka_unit_test(test_target_faults),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
