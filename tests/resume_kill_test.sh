@@ -181,33 +181,42 @@ for target in "${targets[@]}"; do
 	wait "$pid" || fail "$tag: the locked run failed"
 	check_keys "$tmp/$name" "$tmp/$ref" "$tag locked"
 
-	# SIGINT: a safe stop, exit 130, and a resume command that works as printed.
-	name=$tag-sigint
-	"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --yes-destroy="$target" \
-		--quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
-	pid=$!
-	for _ in $(seq 100); do
-		[ -f "$tmp/$name/records.jsonl" ] && [ "$(wc -l <"$tmp/$name/records.jsonl")" -ge 3 ] && break
-		sleep 0.05
+	# SIGINT and SIGTERM: a safe stop, exit 130, and a resume command that works as printed.
+	for sig in INT TERM; do
+		name=$tag-sig$sig
+		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" \
+			--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
+		pid=$!
+		for _ in $(seq 100); do
+			[ -f "$tmp/$name/records.jsonl" ] &&
+				[ "$(wc -l <"$tmp/$name/records.jsonl")" -ge 3 ] && break
+			sleep 0.05
+		done
+		kill -"$sig" "$pid"
+		wait "$pid"
+		rc=$?
+		if [ "$rc" = 0 ]; then
+			echo "note: $tag SIG$sig: the run ended before the signal"
+			continue
+		fi
+		[ "$rc" = 130 ] || fail "$tag SIG$sig: exit $rc, expected 130"
+		grep -q "interrupted by SIG$sig" "$tmp/$name.err" ||
+			fail "$tag SIG$sig: no 'interrupted by SIG$sig' message"
+		cmd=$(sed -n 's/^resume with: //p' "$tmp/$name.err")
+		case $cmd in
+		"ssdlab resume $tmp/$name --yes-destroy=$target" | "ssdlab resume $tmp/$name '--yes-destroy=$target'") ;;
+		*) fail "$tag SIG$sig: unexpected resume command '$cmd'" ;;
+		esac
+		if [ -n "$cmd" ]; then
+			eval "\"\$SSDLAB\" ${cmd#ssdlab }" --quiet >>"$tmp/$name.out" 2>>"$tmp/$name.err" ||
+				fail "$tag SIG$sig: the printed resume command failed"
+			check_keys "$tmp/$name" "$tmp/$ref" "$tag SIG$sig"
+		fi
 	done
-	kill -INT "$pid"
-	wait "$pid"
-	rc=$?
-	[ "$rc" = 130 ] || fail "$tag SIGINT: exit $rc, expected 130"
-	cmd=$(sed -n 's/^resume with: //p' "$tmp/$name.err")
-	case $cmd in
-	"ssdlab resume $tmp/$name --yes-destroy=$target" | "ssdlab resume $tmp/$name '--yes-destroy=$target'") ;;
-	*) fail "$tag SIGINT: unexpected resume command '$cmd'" ;;
-	esac
-	if [ -n "$cmd" ]; then
-		eval "\"\$SSDLAB\" ${cmd#ssdlab }" --quiet >>"$tmp/$name.out" 2>>"$tmp/$name.err" ||
-			fail "$tag SIGINT: the printed resume command failed"
-		check_keys "$tmp/$name" "$tmp/$ref" "$tag SIGINT"
-	fi
 done
 
 [ "$fails" = 0 ] || {
 	echo "$fails failure(s)" >&2
 	exit 1
 }
-echo "ok: resume after kills at named points, twice, at random moments and after SIGINT"
+echo "ok: resume after kills at named points, twice, at random moments, after SIGINT and SIGTERM"
