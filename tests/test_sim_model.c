@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -370,6 +372,57 @@ static void test_target_time_scale_override(void **state)
 	target_close(t);
 }
 
+/* `ssdlab models`: the list with both spare measures, one model's details, errors. */
+static int run_cmd(const char *args, char *out, size_t len)
+{
+	const char *exe = getenv("SSDLAB");
+	char cmd[4096];
+	size_t n = 0;
+	FILE *f;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "LC_ALL=de_DE.UTF-8 '%s' %s 2>&1", exe, args);
+	f = popen(cmd, "r");
+	assert_non_null(f);
+	while (n + 1 < len && fgets(out + n, (int)(len - n), f))
+		n += strlen(out + n);
+	out[n] = 0;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void test_cmd_models(void **state)
+{
+	static char out[65536];
+	char *dir, path[4096], args[4200];
+
+	(void)state;
+	if (!getenv("SSDLAB") || access(getenv("SSDLAB"), X_OK))
+		tu_skip("SSDLAB (the ssdlab binary) is not set or not built: run through meson test");
+	assert_int_equal(run_cmd("models", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "client-tlc"));
+	assert_non_null(strstr(out, "idle-gc-aggressive"));
+	assert_non_null(strstr(out, "no-idle-gc"));
+	assert_non_null(strstr(out, "0.219")); /* enterprise-28op: spare factor ... */
+	assert_non_null(strstr(out, "28.0%"));	/* ... and OP, '.' whatever the locale */
+	assert_int_equal(run_cmd("models --help", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "usage: ssdlab models"));
+	assert_int_equal(run_cmd("models sim:client-tlc", out, sizeof(out)), 0);
+	assert_non_null(strstr(out, "time scale 0.008948"));
+	assert_non_null(strstr(out, "spare factor 0.1270, OP 14.6%"));
+	assert_int_equal(run_cmd("models no-such-model", out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "no such model"));
+	assert_int_equal(run_cmd("models --bogus", out, sizeof(out)), 2);
+	dir = tu_mkdtemp("cmdmodels");
+	snprintf(path, sizeof(path), "%s/typo.yaml", dir);
+	assert_int_equal(tu_write_file(path, "user_capacity: 1g\nspare_factor: 0.1\nslc_cache: {sise: 1m}\n"), 0);
+	snprintf(args, sizeof(args), "models '%s'", path);
+	assert_int_equal(run_cmd(args, out, sizeof(out)), 2);
+	assert_non_null(strstr(out, "typo.yaml:3:13: unknown key 'sise'"));
+	tu_rmtree(dir);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_scale_dimensionless),
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_target_time_scale_override),
+		cmocka_unit_test(test_cmd_models),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
