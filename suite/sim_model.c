@@ -144,8 +144,7 @@ static void base_name(const char *file, char *out, size_t len)
 }
 
 /* Reads the sub-mappings and fills c; errors at the offending node. */
-static int read_sections(const struct raw_model *r, const struct ydoc_node *root,
-			 struct sim_config *c, struct ydoc_error *err)
+static int read_sections(const struct raw_model *r, struct sim_config *c, struct ydoc_error *err)
 {
 	struct raw_timing t = {c->timing.read, c->timing.program, c->timing.program_slc,
 			       c->timing.erase, c->timing.transfer_per_kib};
@@ -172,7 +171,6 @@ static int read_sections(const struct raw_model *r, const struct ydoc_node *root
 		return ret;
 	if (r->iface && (ret = ydoc_map_read(r->iface, "interface", iface_keys, &f, NULL, err)))
 		return ret;
-	(void)root;
 	c->timing.read = t.read;
 	c->timing.program = t.program;
 	c->timing.program_slc = t.program_slc;
@@ -234,7 +232,7 @@ static int from_doc(const struct ydoc *doc, const char *file, struct sim_model *
 	c->write_buffer = r.write_buffer;
 	c->power_loss_protection = r.plp;
 	c->represents = r.represents;
-	ret = read_sections(&r, doc->root, c, err);
+	ret = read_sections(&r, c, err);
 	if (ret)
 		return ret;
 	if (c->represents && c->represents < c->user_capacity)
