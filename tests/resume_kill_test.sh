@@ -92,6 +92,32 @@ finish() { # finish NAME TARGET WHAT REF: resume until done, then compare with t
 	fi
 }
 
+# Usage errors of run and resume: exit 2 (bad usage), 1 (a target that is not there), and
+# nothing created where nothing should be.
+expect_exit() { # expect_exit CODE WHAT COMMAND...
+	local want=$1 what=$2 rc
+	shift 2
+	"$@" >"$tmp/usage.out" 2>&1 </dev/null
+	rc=$?
+	[ "$rc" = "$want" ] || fail "$what: exit $rc, expected $want ($(head -c 300 "$tmp/usage.out"))"
+}
+mkdir "$tmp/notaresult" && touch "$tmp/notaresult/x"
+expect_exit 2 "resume without a directory" "$SSDLAB" resume
+expect_exit 2 "resume of a directory without manifest" "$SSDLAB" resume "$tmp/notaresult"
+expect_exit 2 "run without a profile" "$SSDLAB" run
+expect_exit 2 "run with --set without =" "$SSDLAB" run "$tmp/p.yaml" --set nonsense
+expect_exit 2 "run with a --set path that does not exist" "$SSDLAB" run "$tmp/p.yaml" \
+	--set phases.9.idle.time=1s --target sim:client-tlc
+expect_exit 2 "run with --time-scale 0" "$SSDLAB" run "$tmp/p.yaml" --time-scale 0
+expect_exit 2 "run into a non-empty directory" "$SSDLAB" run "$tmp/p.yaml" \
+	--target sim:client-tlc --out "$tmp/notaresult"
+expect_exit 1 "run on a file that does not exist" "$SSDLAB" run "$tmp/p.yaml" \
+	--target "$tmp/missing.img" --yes-destroy="$tmp/missing.img" --out "$tmp/missing-run"
+[ -e "$tmp/missing-run" ] && fail "a refused run created its results directory"
+expect_exit 0 "run --help" "$SSDLAB" run --help
+expect_exit 0 "resume --help" "$SSDLAB" resume --help
+expect_exit 0 "plan --help" "$SSDLAB" plan --help
+
 targets=("$tmp/t.img")
 truncate -s 16M "$tmp/t.img"
 sim_available "$tmp/p.yaml" && targets+=("sim:client-tlc")
