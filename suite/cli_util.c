@@ -346,6 +346,21 @@ int cli_exit_code(int rc)
 	}
 }
 
+int cli_precheck_target(const char *cmd, const char *spec, const struct profile *p)
+{
+	struct safety_opts so = {.probe_excl = true};
+	char reason[1024] = "";
+	int rc;
+
+	if (!profile_writes(p) || !strncmp(spec, "sim:", 4))
+		return 0;
+	rc = safety_check_in_use(spec, &so, reason, sizeof(reason));
+	if (!rc || rc == -ENOENT)
+		return 0;
+	cli_error(cmd, "refused: %s", reason[0] ? reason : strerror(-rc));
+	return EXIT_SAFETY;
+}
+
 int cli_confirm_target(const char *cmd, struct target *t, const struct profile *p,
 		       const char *yes_destroy)
 {

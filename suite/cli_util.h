@@ -118,6 +118,14 @@ struct results_records;
 int cli_exit_code(int rc);
 
 /*
+ * Before a profile that writes opens a real target writable: safety_check_in_use() with the
+ * O_EXCL probe, so that a mounted or held device is refused with its reason (the O_EXCL open
+ * itself would only say EBUSY). Returns 0, or prints the reason and returns EXIT_SAFETY. A path
+ * that does not exist passes here (target_open reports it).
+ */
+int cli_precheck_target(const char *cmd, const char *spec, const struct profile *p);
+
+/*
  * The safety gate of `run` and `resume`: a profile that writes, on a target that is not the
  * virtual SSD, needs safety_confirm_destructive() (in use checks, --yes-destroy or a prompt).
  * Returns 0 to go ahead, else prints the reason and returns EXIT_SAFETY.

@@ -170,6 +170,9 @@ int cmd_resume(int argc, char **argv)
 		goto out;
 	}
 
+	code = cli_precheck_target("resume", target_spec, p);
+	if (code)
+		goto out;
 	to.writable = profile_writes(p);
 	to.seed = cr.seed;
 	rc = target_open(target_spec, &to, &t, err, sizeof(err));

@@ -158,6 +158,9 @@ int cmd_run(int argc, char **argv)
 	if (!have_seed)
 		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
 
+	code = cli_precheck_target("run", target_spec, p);
+	if (code)
+		goto out;
 	to.writable = profile_writes(p);
 	to.seed = cr.seed;
 	rc = target_open(target_spec, &to, &t, err, sizeof(err));
