@@ -782,7 +782,7 @@ static struct frontier *host_frontier(struct sim_ssd *s, uint64_t t)
 static void run_idle(struct sim_ssd *s, uint64_t t)
 {
 	bool fold = s->cfg.slc.fold_on_idle && s->slc_limit_cfg, gc = s->cfg.idle_gc.enabled;
-	uint64_t w;
+	uint64_t w, busiest = 0;
 
 	if (s->idle_done || (!fold && !gc) || t <= s->last_host_done + s->delay)
 		return;
@@ -810,14 +810,22 @@ static void run_idle(struct sim_ssd *s, uint64_t t)
 			w = t > w ? w + 1 : w; /* no time model: work is free, bound by the loop */
 			continue;
 		}
-		for (uint32_t d = 0; d < s->ndies; d++)
-			end = max64(end, s->die_busy[d]);
+		/* The next victim may start as soon as some die is free (a victim's reads and erase
+		 * keep one die busy; its copies spread over all), but no work is queued once some
+		 * die is already busy past t: the host would find it in its way. */
+		end = UINT64_MAX;
+		for (uint32_t d = 0; d < s->ndies; d++) {
+			end = s->die_busy[d] < end ? s->die_busy[d] : end;
+			busiest = max64(busiest, s->die_busy[d]);
+		}
 		moved = (s->nand_w[W_GC] + s->nand_w[W_FOLD] - moved) * s->cfg.mapping_unit;
 		if (!s->cfg.idle_gc.aggressive && s->cfg.idle_gc.rate > 0)
 			end = max64(end, w + (uint64_t)((double)moved / s->cfg.idle_gc.rate * 1e9));
 		w = max64(end, w + 1);
+		if (busiest >= t)
+			break;
 	}
-	if (w < t)
+	if (w < t && busiest < t)
 		s->idle_done = true; /* nothing left until the host writes again */
 	s->idle_w = w;
 }
