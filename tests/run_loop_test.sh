@@ -9,7 +9,9 @@
 #   - `ssdlab plan` writes nothing (the device's write counter does not move);
 #   - the records hold one record per step in order, the --set round count is obeyed;
 #   - the bytes the records say were written equal what /sys/block/loopN/stat saw;
-#   - every phase boundary has a snapshot; `ssdlab analyze` reproduces summary.json byte for byte.
+#   - every phase boundary has a snapshot; `ssdlab analyze` reproduces summary.json byte for byte;
+#   - a run killed with SIGKILL resumes on the device to the same records; a resume on another
+#     device, or without the confirmation, is refused with exit 3.
 # The loop device is detached on exit (trap), and leftovers of a killed earlier run are found by
 # their backing file path and detached first. It never touches a device it did not attach.
 set -u
@@ -121,6 +123,37 @@ grep -q '"effective": 0.25' "$out/manifest.json" || fail "the manifest lacks the
 grep -q "phases.1.rounds.count=2" "$out/manifest.json" || fail "the manifest lacks the --set value"
 
 check_analyze "$out" "loop"
+
+# Resume on the device: killed in the middle of round 2, resumed with the confirmation again.
+# The record keys end up those of the run above. Resuming on another device (a second loop
+# device of another size, named with --target) is refused with exit 3 before anything is done.
+out2=$tmp/killed
+rc=$(SSDLAB_DEBUG_FAULT=cell:9 "$SSDLAB" run smoke --target "$dev" --yes-destroy="$dev" \
+	--out "$out2" --time-scale 0.25 --set phases.1.rounds.count=2 --quiet >/dev/null \
+	2>"$tmp/killed.err"
+echo $?)
+[ "$rc" = 137 ] || fail "the killed run: exit $rc, expected 137"
+truncate -s 32M "$tmp/other.img"
+other=$(losetup --find --show --direct-io=on "$tmp/other.img") || fail "cannot attach a second loop device"
+if [ -n "$other" ]; then
+	wo=$(awk '{print $7}' "/sys/block/${other#/dev/}/stat")
+	"$SSDLAB" resume "$out2" --target "$other" --yes-destroy="$other" --quiet \
+		>/dev/null 2>"$tmp/other.err"
+	rc=$?
+	[ "$rc" = 3 ] || fail "resume on another device: exit $rc, expected 3"
+	grep -q "not the device of this run\|capacity" "$tmp/other.err" ||
+		fail "resume on another device does not say why: $(cat "$tmp/other.err")"
+	[ "$(awk '{print $7}' "/sys/block/${other#/dev/}/stat")" = "$wo" ] ||
+		fail "the refused resume wrote to $other"
+fi
+"$SSDLAB" resume "$out2" </dev/null >/dev/null 2>"$tmp/noconfirm.err"
+rc=$?
+[ "$rc" = 3 ] || fail "resume without --yes-destroy: exit $rc, expected 3"
+"$SSDLAB" resume "$out2" --yes-destroy="$dev" --quiet >/dev/null 2>"$tmp/resume.err" ||
+	fail "resume on $dev failed: $(cat "$tmp/resume.err")"
+[ "$(keys "$out" | sort)" = "$(keys "$out2" | sort)" ] ||
+	fail "the resumed run's records differ from the uninterrupted run's"
+grep -q '"resume-1"' "$out2/records.jsonl" || fail "no resume record after the resume on $dev"
 
 [ "$fails" = 0 ] || exit 1
 echo "ok: smoke profile on $dev, $recorded bytes written and accounted for"
