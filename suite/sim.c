@@ -371,8 +371,9 @@ static void closed_add(struct sim_ssd *s, uint32_t b)
 			s->bmin = s->valid[b];
 		break;
 	case SIM_GC_FIFO:
+		/* idle GC samples FIFO's blocks from closed[] too */
 		list_push(s, &s->fifo, b);
-		break;
+		/* fall through */
 	default:
 		s->pos[b] = s->nclosed;
 		s->closed[s->nclosed++] = b;
@@ -393,7 +394,7 @@ static void closed_del(struct sim_ssd *s, uint32_t b)
 		break;
 	case SIM_GC_FIFO:
 		list_del(s, &s->fifo, b);
-		break;
+		/* fall through */
 	default: {
 		uint32_t last = s->closed[--s->nclosed];
 
@@ -411,17 +412,21 @@ static uint32_t greedy_min(struct sim_ssd *s)
 	return s->bmin <= s->upb ? s->bucket[s->bmin].head : NIL;
 }
 
-/* The closed TLC block with the fewest valid units, whatever the policy (idle GC). */
+/* For idle GC, whatever the policy: the closed TLC block with the fewest valid units (greedy),
+ * or nearly so for the other policies: the best of 64 sampled (d-choices with a large d is
+ * within a few percent of greedy; a full scan per victim would cost O(blocks)). */
 static uint32_t min_valid_block(struct sim_ssd *s)
 {
 	uint32_t best = NIL;
 
 	if (s->cfg.gc_policy == SIM_GC_GREEDY)
 		return greedy_min(s);
-	for (uint32_t b = 0; b < s->nblocks; b++)
-		if (s->state[b] == B_CLOSED && !s->is_slc[b] &&
-		    (best == NIL || s->valid[b] < s->valid[best]))
+	for (uint32_t i = 0; i < 64 && s->nclosed; i++) {
+		uint32_t b = s->closed[rng_below(s->rng, s->nclosed)];
+
+		if (best == NIL || s->valid[b] < s->valid[best])
 			best = b;
+	}
 	return best;
 }
 
