@@ -448,7 +448,8 @@ static void test_dynamic_shrinks(void **state)
 
 /* Idle GC: with it, free blocks rise during an idle interval and the random-write rate after
  * it beats the steady state until the recovered space is used up; without it, neither. */
-static void idle_case(bool enabled, double *gain, double *after, uint64_t *free_rise)
+static void idle_case(bool enabled, enum sim_gc_policy policy, double *gain, double *after,
+		      uint64_t *free_rise)
 {
 	struct sim_config c;
 	struct sim_ssd *s;
@@ -458,6 +459,7 @@ static void idle_case(bool enabled, double *gain, double *after, uint64_t *free_
 	struct result ss, post, later;
 
 	base_config(&c);
+	c.gc_policy = policy;
 	c.idle_gc.enabled = enabled;
 	c.idle_gc.aggressive = true;
 	c.idle_gc.delay = 50 * MS;
@@ -484,7 +486,8 @@ static void idle_case(bool enabled, double *gain, double *after, uint64_t *free_
 	later = run(s, &j);
 	*gain = rate(&post) / rate(&ss);
 	*after = rate(&later) / rate(&ss);
-	printf("idle gc %s: free blocks +%llu, post-idle rate x%.2f, later x%.2f\n", enabled ? "on" : "off",
+	printf("idle gc %s (%s): free blocks +%llu, post-idle rate x%.2f, later x%.2f\n",
+	       enabled ? "on" : "off", sim_gc_policy_name(policy),
 	       (unsigned long long)*free_rise, *gain, *after);
 	sim_free(s);
 }
@@ -495,13 +498,18 @@ static void test_idle_gc(void **state)
 	uint64_t rise;
 
 	(void)state;
-	idle_case(true, &gain, &after, &rise);
+	idle_case(true, SIM_GC_GREEDY, &gain, &after, &rise);
 	assert_true(rise > 10);
 	assert_true(gain > 1.5);
 	assert_true(fabs(after - 1.0) < 0.15); /* the effect runs out */
-	idle_case(false, &gain, &after, &rise);
+	idle_case(false, SIM_GC_GREEDY, &gain, &after, &rise);
 	assert_int_equal(rise, 0);
 	assert_true(gain < 1.15);
+	/* idle GC picks its victims by valid count whatever the foreground policy */
+	idle_case(true, SIM_GC_FIFO, &gain, &after, &rise);
+	assert_true(rise > 10 && gain > 1.5);
+	idle_case(true, SIM_GC_RANDOM, &gain, &after, &rise);
+	assert_true(rise > 10 && gain > 1.5);
 }
 
 int main(void)
