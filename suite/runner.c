@@ -589,6 +589,11 @@ static int resolve(struct runner *r, const struct profile_workload *pw, const ch
 		fail(r, "%s: %s", key, e[0] ? e : strerror(-rc));
 		return rc;
 	}
+	/* The series interval is a duration of the profile like the others: scaled, so that a
+	 * small model gives as many samples per cell as the drive it stands for (1 us at least). */
+	spec->interval_ns = scale_ns(r, pw->spec.interval_ns ? pw->spec.interval_ns : 1000000000ull);
+	if (spec->interval_ns < 1000)
+		spec->interval_ns = 1000;
 	/* Both the run seed (--seed, default the profile's) and a workload's own `seed:` count. */
 	spec->seed = runner_step_seed(r->o.seed ^ mix64(pw->spec.seed), key);
 	return 0;

@@ -11,6 +11,7 @@
 #     seed does not;
 #   - the manifest records the model's time scale and the effective one (x --time-scale);
 #   - snapshots carry the virtual SSD's counters, and host bytes written grow over the run;
+#   - the series interval is scaled like the other durations;
 #   - `ssdlab plan` estimates amounts with a probe on the virtual SSD.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -122,6 +123,13 @@ for f in sorted(glob.glob(d + "/snapshots/*.json")):
     hw.append(c["host_bytes_written"])
 if hw != sorted(hw) or hw[-1] <= 0:
     bad("host_bytes_written does not grow over the run: %r" % hw)
+# The series interval is scaled like every duration: the precondition's series has one row
+# per (1 s x effective scale) of target time, as many as the real drive would give.
+pre = [r for r in recs if r["kind"] == "precondition"][0]
+rows = sum(1 for _ in open(d + "/series/phase-1-rep-0-precondition.csv")) - 1
+want = pre["elapsed_ns"] / (1e9 * ts["effective"])
+if not (want - 2 <= rows <= want + 2):
+    bad("precondition series has %d rows, expected about %.1f" % (rows, want))
 sys.exit(0 if ok else 1)
 EOF
 
