@@ -6,13 +6,13 @@
  *
  *     FREE --alloc--> OPEN --last unit written--> CLOSED --chosen by GC--> VICTIM --erase--> FREE
  *
- * Invariants (asserted in debug builds where cheap):
- *   - a block is on at most one intrusive list (prev/next): a per-die free list, a greedy
- *     valid-count bucket, the FIFO list, or the SLC fold list; random/d-choices candidates
- *     are in the closed[] array instead;
+ * Invariants (sim_check() verifies them all; the tests call it after their workloads):
+ *   - a block is on at most one intrusive list (prev/next): the free queue, a greedy
+ *     valid-count bucket, the FIFO list, or the SLC fold list; random, d-choices and FIFO
+ *     candidates are also in the closed[] array;
  *   - valid[b] = number of physical units p of block b with rev[p] != NIL;
- *   - fwd[l] = p  <=>  rev[p] = l;
- *   - nfree = sum of the per-die free counts; GC keeps nfree > the hard floor (ndies), so a
+ *   - fwd[l] = p  <=>  rev[p] = l; the sum of valid[] is valid_units;
+ *   - nfree = the length of the free queue; GC keeps nfree > the hard floor (ndies), so a
  *     frontier can always get a block.
  */
 #include "sim.h"
@@ -1221,6 +1221,81 @@ void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c)
 	c->free_blocks = s->nfree;
 	c->physical_blocks = s->nblocks;
 	c->valid_bytes = s->valid_units * mu;
+}
+
+int sim_check(const struct sim_ssd *s, char *err, size_t errlen)
+{
+	uint64_t total = 0, slc = 0;
+	uint32_t nfree = 0, nslc = 0;
+	char why[160] = "";
+
+	for (uint32_t l = 0; l < s->units_max && !why[0]; l++) {
+		uint32_t p = s->fwd[l];
+
+		if (p != NIL && (p >= s->nblocks * s->upb || s->rev[p] != l))
+			snprintf(why, sizeof(why), "LBA unit %u maps to %u, which maps back to %u", l, p,
+				 p < s->nblocks * s->upb ? s->rev[p] : NIL);
+		else if (p != NIL && l >= s->units)
+			snprintf(why, sizeof(why), "LBA unit %u past the visible capacity is mapped", l);
+	}
+	for (uint32_t b = 0; b < s->nblocks && !why[0]; b++) {
+		uint32_t v = 0;
+
+		for (uint32_t i = 0; i < s->upb; i++) {
+			uint32_t l = s->rev[(uint64_t)b * s->upb + i];
+
+			if (l == NIL)
+				continue;
+			if (l >= s->units_max || s->fwd[l] != b * s->upb + i || i >= s->wp[b]) {
+				snprintf(why, sizeof(why), "unit %u of block %u claims LBA unit %u wrongly", i, b, l);
+				break;
+			}
+			v++;
+		}
+		if (!why[0] && v != s->valid[b])
+			snprintf(why, sizeof(why), "block %u counts %u valid units, holds %u", b, s->valid[b], v);
+		if (!why[0] && s->state[b] == B_FREE && (v || s->wp[b]))
+			snprintf(why, sizeof(why), "free block %u holds data", b);
+		total += v;
+		if (s->is_slc[b]) {
+			slc += v;
+			nslc++;
+		}
+		if (s->state[b] == B_FREE)
+			nfree++;
+	}
+	if (!why[0] && total != s->valid_units)
+		snprintf(why, sizeof(why), "valid units %llu, blocks hold %llu",
+			 (unsigned long long)s->valid_units, (unsigned long long)total);
+	if (!why[0] && slc != s->slc_valid_units)
+		snprintf(why, sizeof(why), "SLC valid units %llu, SLC blocks hold %llu",
+			 (unsigned long long)s->slc_valid_units, (unsigned long long)slc);
+	if (!why[0] && nslc != s->slc_blocks)
+		snprintf(why, sizeof(why), "%u SLC blocks counted, %u found", s->slc_blocks, nslc);
+	if (!why[0] && nfree != s->nfree)
+		snprintf(why, sizeof(why), "%u free blocks counted, %u found", s->nfree, nfree);
+	if (!why[0]) {
+		uint32_t n = 0;
+
+		for (uint32_t b = s->free_q.head; b != NIL && n <= s->nblocks; b = s->next[b])
+			n++;
+		if (n != s->nfree)
+			snprintf(why, sizeof(why), "the free queue holds %u blocks, %u counted", n, s->nfree);
+	}
+	if (!why[0] && s->cfg.gc_policy == SIM_GC_GREEDY) {
+		for (uint32_t v = 0; v <= s->upb && !why[0]; v++)
+			for (uint32_t b = s->bucket[v].head; b != NIL; b = s->next[b])
+				if (s->valid[b] != v || s->state[b] != B_CLOSED) {
+					snprintf(why, sizeof(why), "block %u in bucket %u has %u valid units", b,
+						 v, s->valid[b]);
+					break;
+				}
+	}
+	if (!why[0])
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", why);
+	return -EIO;
 }
 
 double sim_map_bytes_per_unit(const struct sim_ssd *s)

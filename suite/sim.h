@@ -174,6 +174,13 @@ uint64_t sim_quiesce_time(const struct sim_ssd *s);
 
 void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c);
 
+/*
+ * Verifies the FTL's invariants (forward and reverse maps agree, valid counts, free and SLC
+ * block counts, greedy buckets): O(capacity), for tests and debugging. Returns 0, or -EIO with
+ * the first violation described in err.
+ */
+int sim_check(const struct sim_ssd *s, char *err, size_t errlen);
+
 /* Bytes of heap the maps take per mapping unit of user capacity (forward + reverse). */
 double sim_map_bytes_per_unit(const struct sim_ssd *s);
 

@@ -29,6 +29,16 @@ static uint64_t splitmix(uint64_t *x)
 	return z ^ (z >> 31);
 }
 
+
+/* The FTL's invariants hold (sim_check); fails the test with the first violation. */
+static void check(const struct sim_ssd *s)
+{
+	char why[256];
+
+	if (sim_check(s, why, sizeof(why)))
+		fail_msg("FTL invariant broken: %s", why);
+}
+
 /* A 256 MiB drive on 4 dies with 16 KiB pages: small enough to be fast, big enough to GC. */
 static void small_config(struct sim_config *c)
 {
@@ -178,11 +188,13 @@ static void test_discard_then_fill(void **state)
 	/* a partial unit at either end stays mapped */
 	assert_int_equal(sim_discard(s, 512, c.user_capacity - 1024), 0);
 	sim_get_counters(s, &d);
+	check(s);
 	assert_int_equal(d.valid_bytes, 2 * MU);
 	assert_int_equal(sim_discard(s, 0, c.user_capacity), 0);
 	sim_get_counters(s, &d);
 	assert_int_equal(d.valid_bytes, 0);
 	write_seq(s, 0, c.user_capacity, 131072);
+	check(s);
 	sim_get_counters(s, &b);
 	printf("fill after discard: WA %.6f\n", wa_between(&d, &b));
 	assert_true(fabs(wa_between(&d, &b) - 1.0) < 0.001);
@@ -204,6 +216,7 @@ static void test_purge(void **state)
 	write_random(s, units, units, &x);
 	sim_get_counters(s, &a);
 	sim_purge(s);
+	check(s);
 	sim_get_counters(s, &b);
 	assert_int_equal(b.valid_bytes, 0);
 	assert_int_equal(b.free_blocks, b.physical_blocks);
@@ -263,6 +276,7 @@ static void test_capacity_lowered(void **state)
 	assert_int_equal(sim_set_capacity(s, cap + 512), -EINVAL);
 	assert_int_equal(sim_set_capacity(s, c.user_capacity + MU), -EINVAL);
 	assert_int_equal(sim_set_capacity(s, cap), 0);
+	check(s);
 	assert_int_equal(sim_capacity(s), cap);
 	sim_get_counters(s, &a);
 	assert_true(a.valid_bytes <= cap);
@@ -273,6 +287,7 @@ static void test_capacity_lowered(void **state)
 	sim_get_counters(s, &a);
 	write_random(s, 2 * units, units, &x);
 	sim_get_counters(s, &b);
+	check(s);
 	alpha = (double)(b.physical_blocks - sim_config_watermark(&c)) * 64 / (double)units;
 	k = 1.0 + 1.0 / 128.0;
 	want = alpha / (k * alpha + lambert_w0(-k * alpha * exp(-k * alpha)));
@@ -322,6 +337,7 @@ static uint64_t run_mixed(uint64_t seed, struct sim_counters *out)
 		h = (h ^ done) * 1099511628211ULL;
 		sim_advance(s, done);
 	}
+	check(s);
 	sim_get_counters(s, out);
 	printf("seed %llu: gc %llu idle gc %llu folds %llu, WA %.3f, now %.3f s\n",
 	       (unsigned long long)seed, (unsigned long long)out->gc_runs,

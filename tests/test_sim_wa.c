@@ -147,6 +147,8 @@ static double measure(const struct wa_case *k, double *alpha)
 	for (uint64_t i = 0; i < 2 * units; i++)
 		sim_write(s, (((splitmix(&x) >> 32) * units) >> 32) * 4096, 4096, 0, &done);
 	sim_get_counters(s, &b);
+	if (sim_check(s, err, sizeof(err)))
+		fail_msg("FTL invariant broken: %s", err);
 	sim_free(s);
 	assert_int_equal(b.host_bytes_written - a.host_bytes_written, 2 * units * 4096);
 	assert_int_equal(b.nand_bytes_written_fold, 0);
