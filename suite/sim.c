@@ -731,11 +731,27 @@ static void victim_finish(struct sim_ssd *s, uint64_t t)
 		victim_copy(s, t, UINT32_MAX);
 }
 
+/* Fold-while-writing, paced: once the cache is nearly full, fold its oldest block a copy per
+ * host unit (scaled by how much of it is still valid), so that a block is free again when the
+ * frontier needs one instead of the host waiting for a whole fold. */
+static bool fold_ahead(struct sim_ssd *s)
+{
+	uint32_t v;
+
+	if (s->cfg.slc.post_cache != SIM_POST_FOLD || !s->slc_closed ||
+	    s->slc_blocks + s->ndies < slc_limit(s))
+		return false;
+	v = s->slc_list.head;
+	victim_take(s, v);
+	s->ratio = (double)(s->valid[v] ? s->valid[v] : 1) / (double)s->upb_slc;
+	return true;
+}
+
 /* Foreground GC after one host unit: keeps free blocks above the watermark, paced. */
 static void gc_pace(struct sim_ssd *s, uint64_t t)
 {
 	if (s->victim == NIL) {
-		if (s->nfree > s->wm || !victim_start(s, false))
+		if ((s->nfree > s->wm || !victim_start(s, false)) && !fold_ahead(s))
 			return;
 	}
 	s->credit += s->ratio;
