@@ -191,7 +191,7 @@ static uint64_t cfg_slc_blocks(const struct sim_config *c)
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 {
 	const char *why = NULL;
-	char buf[160];
+	char buf[256];
 
 	if (!c->mapping_unit || (c->mapping_unit & (c->mapping_unit - 1)) || c->mapping_unit < 512)
 		why = "mapping_unit must be a power of two of at least 512 bytes";
@@ -229,9 +229,13 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 			why = "too many physical units for 32-bit maps (raise mapping_unit)";
 		else if (nb <= need || (nb - need) * upb <= units + upb) {
 			snprintf(buf, sizeof(buf),
-				 "spare_factor %.4f leaves no room: %llu blocks hold the user data, the GC "
-				 "reserve (%u blocks), open blocks and the static SLC cache poorly",
-				 c->spare_factor, (unsigned long long)nb, sim_config_watermark(c));
+				 "spare_factor %.4f is too small: %llu blocks cannot hold the user data "
+				 "plus the GC reserve (%u blocks), the open blocks (%llu) and the static SLC "
+				 "cache (%llu blocks)",
+				 c->spare_factor, (unsigned long long)nb, sim_config_watermark(c),
+				 (unsigned long long)(need - sim_config_watermark(c) -
+						      (c->slc.dynamic ? 0 : cfg_slc_blocks(c))),
+				 (unsigned long long)(c->slc.dynamic ? 0 : cfg_slc_blocks(c)));
 			why = buf;
 		}
 	}
