@@ -38,10 +38,7 @@ zram_id=
 loopdev=
 cleanup() {
 	if [ -n "$loopdev" ]; then losetup -d "$loopdev" 2>/dev/null || true; fi
-	if [ -n "$zram_id" ]; then
-		echo 1 >"/sys/block/zram$zram_id/reset" 2>/dev/null || true
-		echo "$zram_id" >/sys/class/zram-control/hot_remove 2>/dev/null || true
-	fi
+	if [ -n "$zram_id" ]; then remove_zram; fi
 	rm -rf "$work"
 }
 trap cleanup EXIT
@@ -104,9 +101,18 @@ setup_zram() {
 	prefill "$dev"
 }
 
+# A process's io_uring keeps the device open for a moment after it exits (fio's rings are torn
+# down asynchronously), so reset and removal are retried for up to 5 s.
 remove_zram() {
-	echo 1 >"/sys/block/zram$zram_id/reset"
-	echo "$zram_id" >/sys/class/zram-control/hot_remove
+	local i
+	for ((i = 0; i < 50; i++)); do
+		echo 1 2>/dev/null >"/sys/block/zram$zram_id/reset" && break
+		sleep 0.1
+	done
+	for ((i = 0; i < 50; i++)); do
+		echo "$zram_id" 2>/dev/null >/sys/class/zram-control/hot_remove && break
+		sleep 0.1
+	done
 	zram_id=
 }
 
