@@ -10,8 +10,10 @@
  *   - a block is on at most one intrusive list (prev/next): the free queue, a greedy
  *     valid-count bucket, the FIFO list, or the SLC fold list; random, d-choices and FIFO
  *     candidates are also in the closed[] array;
- *   - valid[b] = number of physical units p of block b with rev[p] != NIL;
- *   - fwd[l] = p  <=>  rev[p] = l; the sum of valid[] is valid_units;
+ *   - a physical unit p is valid iff bit p of vbits is set; then rev[p] is its LBA unit (rev
+ *     of an invalid unit is stale: unmapping touches only the dense bitmap, not rev);
+ *   - valid[b] = number of valid units of block b; the sum of valid[] is valid_units;
+ *   - fwd[l] = p  <=>  p is valid and rev[p] = l;
  *   - nfree = the length of the free queue; GC keeps nfree > the hard floor (ndies), so a
  *     frontier can always get a block.
  */
@@ -52,6 +54,7 @@ struct sim_ssd {
 	int mu_shift;		  /* log2 of the mapping unit (always a power of two) */
 	uint32_t units_max, units; /* user units: physical maximum, visible now */
 	uint32_t *fwd, *rev;
+	uint64_t *vbits; /* one bit per physical unit: valid */
 	uint32_t *valid, *wp, *erases, *prev, *next, *pos;
 	uint8_t *state, *is_slc;
 	struct list *bucket; /* greedy: closed TLC blocks by valid count [0..upb] */
@@ -330,6 +333,11 @@ static int log2_exact(uint32_t x)
 	return x && !(x & (x - 1)) ? __builtin_ctz(x) : -1;
 }
 
+static inline bool unit_valid(const struct sim_ssd *s, uint32_t p)
+{
+	return s->vbits[p >> 6] >> (p & 63) & 1;
+}
+
 static inline uint32_t blk_cap(const struct sim_ssd *s, uint32_t b)
 {
 	return s->is_slc[b] ? s->upb_slc : s->upb;
@@ -596,6 +604,7 @@ static inline __attribute__((always_inline)) void place(struct sim_ssd *s, struc
 		b = f->blk[slot] = alloc_block(s, slot, f->slc);
 	p = b * s->upb + s->wp[b];
 	s->rev[p] = lba;
+	s->vbits[p >> 6] |= 1ULL << (p & 63);
 	s->fwd[lba] = p;
 	s->valid[b]++;
 	s->valid_units++;
@@ -630,7 +639,7 @@ static void unmap(struct sim_ssd *s, uint32_t lba)
 	if (p == NIL)
 		return;
 	b = div_upb(s, p);
-	s->rev[p] = NIL;
+	s->vbits[p >> 6] &= ~(1ULL << (p & 63));
 	s->fwd[lba] = NIL;
 	s->valid_units--;
 	if (s->is_slc[b])
@@ -690,7 +699,7 @@ static uint32_t victim_copy(struct sim_ssd *s, uint64_t t, uint32_t max)
 	while (moved < max) {
 		uint32_t lba;
 
-		while (cur < wp && s->rev[base + cur] == NIL)
+		while (cur < wp && !unit_valid(s, base + cur))
 			cur++;
 		if (cur >= wp) {
 			assert(!s->valid[v]);
@@ -708,14 +717,10 @@ static uint32_t victim_copy(struct sim_ssd *s, uint64_t t, uint32_t max)
 		}
 		/* Copies update the forward map at random places: fetch ahead so that the cache
 		 * misses overlap (they dominate the cost of GC on a large model). */
-		if (cur + 8 < wp) {
-			uint32_t ahead = s->rev[base + cur + 8];
-
-			if (ahead != NIL)
-				__builtin_prefetch(&s->fwd[ahead], 1);
-		}
+		if (cur + 8 < wp && unit_valid(s, base + cur + 8))
+			__builtin_prefetch(&s->fwd[s->rev[base + cur + 8]], 1);
 		lba = s->rev[base + cur];
-		s->rev[base + cur] = NIL;
+		s->vbits[(base + cur) >> 6] &= ~(1ULL << ((base + cur) & 63));
 		s->valid[v]--;
 		s->valid_units--;
 		if (fold)
@@ -939,7 +944,7 @@ void sim_prefetch(const struct sim_ssd *s, uint64_t offset, bool deep)
 	}
 	p = s->fwd[l];
 	if (p != NIL)
-		__builtin_prefetch(&s->rev[p], 1);
+		__builtin_prefetch(&s->vbits[p >> 6], 1);
 }
 
 int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done)
@@ -1059,8 +1064,7 @@ static void reset_blocks(struct sim_ssd *s, bool count_erases)
 {
 	for (uint32_t i = 0; i < s->units_max; i++)
 		s->fwd[i] = NIL;
-	for (uint64_t p = 0; p < (uint64_t)s->nblocks * s->upb; p++)
-		s->rev[p] = NIL;
+	memset(s->vbits, 0, ((size_t)s->nblocks * s->upb + 63) / 64 * sizeof(uint64_t));
 	for (uint32_t i = 0; i <= s->upb; i++)
 		list_reset(&s->bucket[i]);
 	list_reset(&s->fifo);
@@ -1151,6 +1155,7 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 	nphys = (size_t)s->nblocks * s->upb;
 	s->fwd = malloc(sizeof(*s->fwd) * s->units_max);
 	s->rev = malloc(sizeof(*s->rev) * nphys);
+	s->vbits = calloc((nphys + 63) / 64, sizeof(uint64_t));
 	s->valid = calloc(s->nblocks, sizeof(uint32_t));
 	s->wp = calloc(s->nblocks, sizeof(uint32_t));
 	s->erases = calloc(s->nblocks, sizeof(uint32_t));
@@ -1166,7 +1171,7 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 	s->read_busy = calloc(s->ndies, sizeof(uint64_t));
 	s->chan_busy = calloc(c->channels, sizeof(uint64_t));
 	s->ring = calloc(s->nring, sizeof(uint64_t));
-	if (!s->fwd || !s->rev || !s->valid || !s->wp || !s->erases || !s->prev || !s->next ||
+	if (!s->fwd || !s->rev || !s->vbits || !s->valid || !s->wp || !s->erases || !s->prev || !s->next ||
 	    !s->pos || !s->closed || !s->state || !s->is_slc || !s->bucket || !s->die || !s->die_busy || !s->read_busy || !s->chan_busy || !s->ring)
 		goto fail;
 	if (frontier_init(s, &s->tlc, false) || frontier_init(s, &s->slc, true))
@@ -1190,6 +1195,7 @@ void sim_free(struct sim_ssd *s)
 	frontier_release(&s->slc);
 	free(s->fwd);
 	free(s->rev);
+	free(s->vbits);
 	free(s->valid);
 	free(s->wp);
 	free(s->erases);
@@ -1252,9 +1258,10 @@ int sim_check(const struct sim_ssd *s, char *err, size_t errlen)
 	for (uint32_t l = 0; l < s->units_max && !why[0]; l++) {
 		uint32_t p = s->fwd[l];
 
-		if (p != NIL && (p >= s->nblocks * s->upb || s->rev[p] != l))
-			snprintf(why, sizeof(why), "LBA unit %u maps to %u, which maps back to %u", l, p,
-				 p < s->nblocks * s->upb ? s->rev[p] : NIL);
+		if (p != NIL && (p >= s->nblocks * s->upb || !unit_valid(s, p) || s->rev[p] != l))
+			snprintf(why, sizeof(why), "LBA unit %u maps to %u, %s", l, p,
+				 p >= s->nblocks * s->upb ? "past the end" :
+				 !unit_valid(s, p)	  ? "an invalid unit" : "which maps back elsewhere");
 		else if (p != NIL && l >= s->units)
 			snprintf(why, sizeof(why), "LBA unit %u past the visible capacity is mapped", l);
 	}
@@ -1262,10 +1269,11 @@ int sim_check(const struct sim_ssd *s, char *err, size_t errlen)
 		uint32_t v = 0;
 
 		for (uint32_t i = 0; i < s->upb; i++) {
-			uint32_t l = s->rev[(uint64_t)b * s->upb + i];
+			uint32_t l;
 
-			if (l == NIL)
+			if (!unit_valid(s, b * s->upb + i))
 				continue;
+			l = s->rev[b * s->upb + i];
 			if (l >= s->units_max || s->fwd[l] != b * s->upb + i || i >= s->wp[b]) {
 				snprintf(why, sizeof(why), "unit %u of block %u claims LBA unit %u wrongly", i, b, l);
 				break;
@@ -1320,6 +1328,8 @@ int sim_check(const struct sim_ssd *s, char *err, size_t errlen)
 
 double sim_map_bytes_per_unit(const struct sim_ssd *s)
 {
-	return (double)(sizeof(uint32_t) * ((uint64_t)s->units_max + (uint64_t)s->nblocks * s->upb)) /
+	uint64_t nphys = (uint64_t)s->nblocks * s->upb;
+
+	return (double)(sizeof(uint32_t) * (s->units_max + nphys) + (nphys + 63) / 64 * 8) /
 	       s->units_max;
 }

@@ -14,7 +14,7 @@
  * counts every physical block, the GC reserve (free_block_watermark) included.
  *
  * FTL: forward map (LBA unit -> physical unit) and reverse map (physical unit -> LBA unit), one
- * uint32 each, and per-block valid counts. One TLC write frontier takes host writes and GC
+ * uint32 each, a validity bit per physical unit, and per-block valid counts. One TLC write frontier takes host writes and GC
  * copies alike (the model behind Desnoyers' analysis); it stripes program units over one open
  * block per die so that dies work in parallel. An SLC cache, when configured, has a second
  * frontier of its own, because its blocks are programmed in another cell mode. Foreground GC
@@ -181,7 +181,8 @@ void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c);
  */
 int sim_check(const struct sim_ssd *s, char *err, size_t errlen);
 
-/* Bytes of heap the maps take per mapping unit of user capacity (forward + reverse). */
+/* Bytes of heap the maps take per mapping unit of user capacity (forward + reverse + the
+ * validity bitmap of the physical units). */
 double sim_map_bytes_per_unit(const struct sim_ssd *s);
 
 const char *sim_gc_policy_name(enum sim_gc_policy p);
