@@ -643,8 +643,8 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 		goto out;
 	if (mode != RUNNER_RECORD) {
 		/* A virtual SSD replays exactly; if it does not, the model or ssdlab changed since
-		 * the run, and what follows is not comparable with what was recorded. */
-		/* The virtual clock at both ends pins the whole timeline before the step. */
+		 * the run, and what follows is not comparable with what was recorded. The virtual
+		 * clock at both ends of the step pins the whole timeline before it. */
 		if (r->virt && !r->diverged &&
 		    (rec_get_u64(krec, "start_ns") != t0 ||
 		     rec_get_u64(krec, "end_ns") != target_now(r->t) ||
