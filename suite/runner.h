@@ -31,8 +31,8 @@
  *
  *   state    records.jsonl                      the target                  next
  *   -------  ---------------------------------  --------------------------  --------------------
- *   OPEN     manifest written (run) or read     opened, confirmed by the    RECORD (no records)
- *            (resume); records = the set K      CLI (safety.h)              REPLAY (K not empty)
+ *   OPEN     manifest written (run) or read     opened, confirmed by the    RECORD (a new run)
+ *            (resume); records = the set K      CLI (safety.h)              REPLAY (a resume)
  *   REPLAY   unchanged: steps in K are walked   sim: each step is executed  RERUN, RECORD,
  *            again without writing anything     again (same seeds), so the  DONE, STOPPED,
  *                                               FTL reaches the same state  FAILED
@@ -58,8 +58,8 @@
  *       never appended; after an append its key joins K.
  *   I2  a record is appended only for a step that finished without error and without the stop
  *       flag, and it is durable (fsync) before the next step starts.
- *   I3  in REPLAY and RERUN nothing is appended; the resume record is appended exactly once,
- *       at the transition into RECORD of a resumed run.
+ *   I3  in REPLAY and RERUN no step is appended; a resumed run appends its resume record
+ *       exactly once, when it leaves REPLAY (into RERUN or RECORD).
  *   I4  the manifest is written before the first record and never rewritten.
  *   I5  the runner never reads the wall clock: durations are target time (target_now,
  *       target_idle); the wall time of a resume gap comes from the CLI (runner_opts.wall_ns).
@@ -75,9 +75,9 @@
  * the interruption (the simulator is deterministic). Each replayed or re-run step is checked
  * against its record (the virtual clock at its start and end, the bytes written); a mismatch
  * (the model or ssdlab changed since the run) is warned about and stored as "replay_diverged"
- * in the resume record and the first measurement after it. The gap is recorded as wall time only. On
- * a real device REPLAY skips: the device's state is the device itself, and the gap is also
- * recorded in target time when the target clock has not restarted (same boot).
+ * in the resume record and the first measurement after it. The gap is recorded as wall time
+ * only. On a real device REPLAY skips: the device's state is the device itself, and the gap is
+ * also recorded in target time when the target clock has not restarted (same boot).
  *
  * Every phase boundary (start and end of each phase, each repeat iteration) stores a counter
  * snapshot (target_snapshot) under snapshots/, plus "run-start", "run-end" and "resume-N".
