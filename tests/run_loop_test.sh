@@ -31,13 +31,19 @@ release_dir() {
 		case "$back" in "$1"/*) losetup -d "$dev" 2>/dev/null ;; esac
 	done < <(losetup -ln -O NAME,BACK-FILE 2>/dev/null)
 }
+# Leftovers of a killed earlier run; a dir whose test is still alive (another build dir running
+# the suite at the same time) holds that test's pid and is left alone.
 for old in "$BASE/$TAG".*; do
 	[ -d "$old" ] || continue
+	if [ -f "$old/pid" ] && kill -0 "$(cat "$old/pid")" 2>/dev/null; then
+		continue
+	fi
 	release_dir "$old"
 	rm -rf "$old"
 done
 
 tmp=$(mktemp -d "$BASE/$TAG.XXXXXX") || skip "cannot create a temp dir in $BASE"
+echo $$ >"$tmp/pid"
 trap 'release_dir "$tmp"; rm -rf "$tmp"' EXIT
 truncate -s 64M "$tmp/disk.img"
 dev=$(losetup --find --show --direct-io=on "$tmp/disk.img") || skip "cannot attach a loop device"
