@@ -92,8 +92,16 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 	int lbs = 0;
 	unsigned pbs = 0;
 
-	/* O_EXCL on a block device fails with EBUSY while it is mounted or held (md, dm, swap). */
-	u->fd = open(spec, (o->writable ? O_RDWR | O_EXCL : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+	/* O_EXCL on a block device fails with EBUSY while it is mounted or held (md, dm, swap),
+	 * and also for up to ~100 ms after a process that used it through io_uring with a
+	 * registered file was killed: the kernel releases the ring's files from a worker, in
+	 * steps of 50 ms. So EBUSY is retried for a second before it counts. */
+	for (int tries = 0;; tries++) {
+		u->fd = open(spec, (o->writable ? O_RDWR | O_EXCL : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+		if (u->fd >= 0 || errno != EBUSY || tries == 100)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
+	}
 	if (u->fd < 0) {
 		int e = errno;
 
