@@ -16,28 +16,11 @@
 #include <cmocka.h>
 
 #include "sim.h"
+#include "sim_testlib.h"
 #include "testutil.h"
 
 #define MU 4096ULL
 
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-
-/* The FTL's invariants hold (sim_check); fails the test with the first violation. */
-static void check(const struct sim_ssd *s)
-{
-	char why[256];
-
-	if (sim_check(s, why, sizeof(why)))
-		fail_msg("FTL invariant broken: %s", why);
-}
 
 /* A 256 MiB drive on 4 dies with 16 KiB pages: small enough to be fast, big enough to GC. */
 static void small_config(struct sim_config *c)
@@ -70,7 +53,7 @@ static void write_random(struct sim_ssd *s, uint64_t n, uint64_t units, uint64_t
 
 	for (uint64_t i = 0; i < n; i++)
 		assert_int_equal(
-			sim_write(s, (((splitmix(x) >> 32) * units) >> 32) * MU, MU, sim_now(s), &done), 0);
+			sim_write(s, tl_below(x, units) * MU, MU, sim_now(s), &done), 0);
 }
 
 static double wa_between(const struct sim_counters *a, const struct sim_counters *b)
@@ -188,13 +171,13 @@ static void test_discard_then_fill(void **state)
 	/* a partial unit at either end stays mapped */
 	assert_int_equal(sim_discard(s, 512, c.user_capacity - 1024), 0);
 	sim_get_counters(s, &d);
-	check(s);
+	tl_check(s);
 	assert_int_equal(d.valid_bytes, 2 * MU);
 	assert_int_equal(sim_discard(s, 0, c.user_capacity), 0);
 	sim_get_counters(s, &d);
 	assert_int_equal(d.valid_bytes, 0);
 	write_seq(s, 0, c.user_capacity, 131072);
-	check(s);
+	tl_check(s);
 	sim_get_counters(s, &b);
 	printf("fill after discard: WA %.6f\n", wa_between(&d, &b));
 	assert_true(fabs(wa_between(&d, &b) - 1.0) < 0.001);
@@ -216,7 +199,7 @@ static void test_purge(void **state)
 	write_random(s, units, units, &x);
 	sim_get_counters(s, &a);
 	sim_purge(s);
-	check(s);
+	tl_check(s);
 	sim_get_counters(s, &b);
 	assert_int_equal(b.valid_bytes, 0);
 	assert_int_equal(b.free_blocks, b.physical_blocks);
@@ -232,29 +215,13 @@ static void test_purge(void **state)
 	sim_free(s);
 }
 
-/* The HPA analogue: hiding 30% of the LBAs turns them into spare, and the steady-state WA
- * follows the theory for the larger effective spare (greedy, Desnoyers Eq. 12). */
-static double lambert_w0(double z)
-{
-	double w = -0.5;
-
-	for (int i = 0; i < 100; i++) {
-		double ew = exp(w), f = w * ew - z, step = f / (ew * (w + 1) - (w + 2) * f / (2 * w + 2));
-
-		w -= step;
-		if (fabs(step) < 1e-15)
-			break;
-	}
-	return w;
-}
-
 static void test_capacity_lowered(void **state)
 {
 	struct sim_config c;
 	struct sim_counters a, b, f, g;
 	struct sim_ssd *s;
 	uint64_t x = 3, units, cap, done;
-	double alpha, k, want, wa_full;
+	double alpha, want, wa_full;
 
 	(void)state;
 	small_config(&c);
@@ -276,7 +243,7 @@ static void test_capacity_lowered(void **state)
 	assert_int_equal(sim_set_capacity(s, cap + 512), -EINVAL);
 	assert_int_equal(sim_set_capacity(s, c.user_capacity + MU), -EINVAL);
 	assert_int_equal(sim_set_capacity(s, cap), 0);
-	check(s);
+	tl_check(s);
 	assert_int_equal(sim_capacity(s), cap);
 	sim_get_counters(s, &a);
 	assert_true(a.valid_bytes <= cap);
@@ -287,10 +254,9 @@ static void test_capacity_lowered(void **state)
 	sim_get_counters(s, &a);
 	write_random(s, 2 * units, units, &x);
 	sim_get_counters(s, &b);
-	check(s);
+	tl_check(s);
 	alpha = (double)(b.physical_blocks - sim_config_watermark(&c)) * 64 / (double)units;
-	k = 1.0 + 1.0 / 128.0;
-	want = alpha / (k * alpha + lambert_w0(-k * alpha * exp(-k * alpha)));
+	want = tl_wa_greedy(alpha, 64);
 	printf("HPA 70%%: WA %.4f (theory %.4f), full capacity WA %.4f\n", wa_between(&a, &b), want,
 	       wa_full);
 	assert_true(fabs(wa_between(&a, &b) / want - 1.0) < 0.03);
@@ -325,7 +291,7 @@ static uint64_t run_mixed(uint64_t seed, struct sim_counters *out)
 	s = make(&c);
 	write_seq(s, 0, c.user_capacity, 131072);
 	for (uint64_t i = 0; i < 2 * units; i++) {
-		uint64_t r = splitmix(&x), off = (((r >> 32) * units) >> 32) * MU;
+		uint64_t r = tl_splitmix(&x), off = (((r >> 32) * units) >> 32) * MU;
 
 		/* one I/O in 4096 comes after a 50 ms pause, long enough for idle work */
 		uint64_t t = sim_now(s) + ((r >> 20) % 4096 == 0 ? 50000000 : 1000);
@@ -337,7 +303,7 @@ static uint64_t run_mixed(uint64_t seed, struct sim_counters *out)
 		h = (h ^ done) * 1099511628211ULL;
 		sim_advance(s, done);
 	}
-	check(s);
+	tl_check(s);
 	sim_get_counters(s, out);
 	printf("seed %llu: gc %llu idle gc %llu folds %llu, WA %.3f, now %.3f s\n",
 	       (unsigned long long)seed, (unsigned long long)out->gc_runs,

@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "sim_model.h"
+#include "sim_testlib.h"
 #include "snapshot.h"
 #include "target.h"
 #include "testutil.h"
@@ -148,10 +149,7 @@ static void seq_rates(struct sim_ssd *s, uint64_t total, uint64_t win, double *r
 			unsigned slot = inflight;
 
 			if (inflight == 32) {
-				slot = 0;
-				for (unsigned q = 1; q < 32; q++)
-					if (done[q] < done[slot])
-						slot = q;
+				slot = tl_earliest(done, 32);
 				t = done[slot];
 				sim_advance(s, t);
 			} else {

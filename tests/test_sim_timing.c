@@ -19,21 +19,13 @@
 #include <cmocka.h>
 
 #include "sim.h"
+#include "sim_testlib.h"
 #include "testutil.h"
 
 #define MU 4096ULL
 #define MS 1000000ULL
 #define SEC 1000000000ULL
 
-
-/* The FTL's invariants hold (sim_check); fails the test with the first violation. */
-static void check(const struct sim_ssd *s)
-{
-	char why[256];
-
-	if (sim_check(s, why, sizeof(why)))
-		fail_msg("FTL invariant broken: %s", why);
-}
 
 /* 256 MiB, 4 dies on 2 channels, 64 KiB program unit, 12 pages per block. */
 static void base_config(struct sim_config *c)
@@ -80,15 +72,6 @@ struct result {
 	uint64_t lat_p50, lat_p99, lat_max;
 };
 
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -112,17 +95,14 @@ static struct result run(struct sim_ssd *s, const struct job *j)
 		unsigned slot = inflight;
 
 		if (inflight == j->qd) {
-			slot = 0;
-			for (unsigned q = 1; q < j->qd; q++)
-				if (done[q] < done[slot])
-					slot = q;
+			slot = tl_earliest(done, j->qd);
 			t = done[slot];
 			sim_advance(s, t);
 		} else {
 			inflight++;
 		}
 		if (j->random) {
-			off = j->from + (((splitmix(&x) >> 32) * nblk) >> 32) * j->bs;
+			off = j->from + tl_below(&x, nblk) * j->bs;
 		} else {
 			off = seq;
 			seq = seq + j->bs >= j->to ? j->from : seq + j->bs;
@@ -399,7 +379,7 @@ static void test_slc_cache(void **state)
 
 	/* rest: the cache is folded into TLC (counted as NAND writes) and is fast again */
 	sim_advance(s, sim_quiesce_time(s) + 10 * SEC);
-	check(s);
+	tl_check(s);
 	sim_get_counters(s, &k);
 	assert_int_equal(k.slc_cache_used_bytes, 0);
 	assert_true(k.nand_bytes_written_fold >= c.slc.size - slc_block_bytes(&c));
@@ -424,7 +404,7 @@ static void test_post_cache_levels(void **state)
 	slc_config(&c, SIM_POST_FOLD);
 	s = make(&c);
 	find_drop(s, &c, 0, 32ULL << 20, &fast, &fold);
-	check(s);
+	tl_check(s);
 	sim_free(s);
 	printf("post-cache: direct %.1f MB/s, fold-while-writing %.1f MB/s\n", direct * 1e3, fold * 1e3);
 	assert_true(fold > 0 && fold < 0.9 * direct);
@@ -449,7 +429,7 @@ static void test_dynamic_shrinks(void **state)
 	fill.n = c.user_capacity / fill.bs;
 	run(s, &fill);
 	sim_get_counters(s, &full);
-	check(s);
+	tl_check(s);
 	printf("dynamic cache: %.1f MiB fresh, %.1f MiB full\n", fresh.slc_cache_limit_bytes / 1048576.0,
 	       full.slc_cache_limit_bytes / 1048576.0);
 	assert_int_equal(fresh.slc_cache_limit_bytes / slc_block_bytes(&c), c.slc.size / slc_block_bytes(&c) + (c.slc.size % slc_block_bytes(&c) != 0));
@@ -497,7 +477,7 @@ static void idle_case(bool enabled, enum sim_gc_policy policy, double *gain, dou
 	run(s, &j);
 	j.n = c.user_capacity / 4096 / 4;
 	later = run(s, &j);
-	check(s);
+	tl_check(s);
 	*gain = rate(&post) / rate(&ss);
 	*after = rate(&later) / rate(&ss);
 	printf("idle gc %s (%s): free blocks +%llu, post-idle rate x%.2f, later x%.2f\n",

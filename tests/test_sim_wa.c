@@ -24,35 +24,8 @@
 #include <cmocka.h>
 
 #include "sim.h"
+#include "sim_testlib.h"
 #include "testutil.h"
-
-/* Lambert W, principal branch, on [-1/e, 0): Halley iteration on w e^w - z. */
-static double lambert_w0(double z)
-{
-	double w = -0.5;
-
-	for (int i = 0; i < 100; i++) {
-		double ew = exp(w), f = w * ew - z;
-		double step = f / (ew * (w + 1) - (w + 2) * f / (2 * w + 2));
-
-		w -= step;
-		if (fabs(step) < 1e-15)
-			break;
-	}
-	return w;
-}
-
-static double wa_lrw(double alpha)
-{
-	return alpha / (alpha + lambert_w0(-alpha * exp(-alpha)));
-}
-
-static double wa_greedy(double alpha, unsigned np)
-{
-	double k = 1.0 + 1.0 / (2.0 * np);
-
-	return wa_lrw(k * alpha) / k;
-}
 
 /*
  * Van Houdt's mean field for d-choices GC: w_i is the fraction of blocks with at least i valid
@@ -85,23 +58,14 @@ static double wa_meanfield(double alpha, unsigned b, unsigned d)
 	return wa;
 }
 
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* The theory's own checks: published values (reference table) from our W0. */
 static void test_theory_values(void **state)
 {
 	(void)state;
-	assert_true(fabs(wa_lrw(1.3) - 2.364) < 0.001);	 /* Xiang & Kurkoski's example */
-	assert_true(fabs(wa_greedy(1.0 / 0.93, 64) - 6.600) < 0.001); /* Desnoyers, Sf 0.07 */
-	assert_true(fabs(wa_greedy(1.0 / 0.875, 256) - 4.120) < 0.001);
-	assert_true(fabs(wa_lrw(2.0) - 1.255) < 0.001);
+	assert_true(fabs(tl_wa_lrw(1.3) - 2.364) < 0.001);	 /* Xiang & Kurkoski's example */
+	assert_true(fabs(tl_wa_greedy(1.0 / 0.93, 64) - 6.600) < 0.001); /* Desnoyers, Sf 0.07 */
+	assert_true(fabs(tl_wa_greedy(1.0 / 0.875, 256) - 4.120) < 0.001);
+	assert_true(fabs(tl_wa_lrw(2.0) - 1.255) < 0.001);
 	/* the reference table's mean-field values */
 	assert_true(fabs(wa_meanfield(1.0 / 0.875, 64, 2) - 5.533) < 0.001);
 	assert_true(fabs(wa_meanfield(1.0 / 0.72, 64, 10) - 1.993) < 0.001);
@@ -142,13 +106,12 @@ static double measure(const struct wa_case *k, double *alpha)
 	for (uint64_t l = 0; l < units; l++)
 		assert_int_equal(sim_write(s, l * 4096, 4096, 0, &done), 0);
 	for (uint64_t i = 0; i < 3 * units; i++)
-		sim_write(s, (((splitmix(&x) >> 32) * units) >> 32) * 4096, 4096, 0, &done);
+		sim_write(s, tl_below(&x, units) * 4096, 4096, 0, &done);
 	sim_get_counters(s, &a);
 	for (uint64_t i = 0; i < 2 * units; i++)
-		sim_write(s, (((splitmix(&x) >> 32) * units) >> 32) * 4096, 4096, 0, &done);
+		sim_write(s, tl_below(&x, units) * 4096, 4096, 0, &done);
 	sim_get_counters(s, &b);
-	if (sim_check(s, err, sizeof(err)))
-		fail_msg("FTL invariant broken: %s", err);
+	tl_check(s);
 	sim_free(s);
 	assert_int_equal(b.host_bytes_written - a.host_bytes_written, 2 * units * 4096);
 	assert_int_equal(b.nand_bytes_written_fold, 0);
@@ -162,8 +125,8 @@ static void run_cases(const struct wa_case *cases, size_t n)
 		double alpha, wa = measure(&cases[i], &alpha), want;
 
 		switch (cases[i].policy) {
-		case SIM_GC_GREEDY: want = wa_greedy(alpha, cases[i].ppb); break;
-		case SIM_GC_FIFO: want = wa_lrw(alpha); break;
+		case SIM_GC_GREEDY: want = tl_wa_greedy(alpha, cases[i].ppb); break;
+		case SIM_GC_FIFO: want = tl_wa_lrw(alpha); break;
 		case SIM_GC_DCHOICES: want = wa_meanfield(alpha, cases[i].ppb, cases[i].d); break;
 		default: want = alpha / (alpha - 1.0); break;
 		}
