@@ -178,6 +178,26 @@ else
 	fail "text output: $out"
 fi
 
+# Files: one ssdlab creates needs no confirmation and is filled before it is read (a new file
+# would read back zeros without touching the disk); an existing sparse file is not read.
+"$SSDLAB" io "$dir/new.img" --size 8MiB --rw randread --time 200ms --json >"$dir/out.json" \
+	2>"$dir/err.txt" </dev/null
+rc=$?
+alloc=$(($(stat -c %b "$dir/new.img" 2>/dev/null || echo 0) * $(stat -c %B "$dir/new.img" 2>/dev/null || echo 0)))
+if [ $rc -eq 0 ] && [ "$alloc" -ge $((8 << 20)) ]; then
+	ok "created file filled before reading ($alloc bytes allocated)"
+else
+	fail "created file: exit $rc, $alloc bytes allocated: $(cat "$dir/err.txt")"
+fi
+"$SSDLAB" io "$dir/new2.img" --size 4MiB --rw randwrite --time 200ms </dev/null >/dev/null 2>"$dir/err.txt" &&
+	ok "a file ssdlab created is written without confirmation" ||
+	fail "write to a created file: $(cat "$dir/err.txt")"
+truncate -s 8M "$dir/sparse.img"
+"$SSDLAB" io "$dir/sparse.img" --rw randread --time 200ms </dev/null >/dev/null 2>"$dir/err.txt"
+rc=$?
+[ $rc -eq 2 ] && grep -q "holes" "$dir/err.txt" && ok "sparse file not read: $(cat "$dir/err.txt")" ||
+	fail "sparse file read: exit $rc, want 2: $(cat "$dir/err.txt")"
+
 # Writes without confirmation, or with the wrong one, are refused with exit 3 (no terminal here).
 "$SSDLAB" io "$dev" --rw write --time 1s </dev/null >/dev/null 2>"$dir/err.txt"
 rc=$?
