@@ -346,15 +346,31 @@ int cli_exit_code(int rc)
 	}
 }
 
-int cli_precheck_target(const char *cmd, const char *spec, const struct profile *p)
+void cli_sleep_ms(unsigned ms)
+{
+	struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000L};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int cli_precheck_target(const char *cmd, const char *spec, const struct profile *p,
+			unsigned patience_ms)
 {
 	struct safety_opts so = {.probe_excl = true};
 	char reason[1024] = "";
+	unsigned waited = 0;
 	int rc;
 
 	if (!profile_writes(p) || !strncmp(spec, "sim:", 4))
 		return 0;
-	rc = safety_check_in_use(spec, &so, reason, sizeof(reason));
+	for (;;) {
+		rc = safety_check_in_use(spec, &so, reason, sizeof(reason));
+		if (rc != -EPERM || waited >= patience_ms)
+			break;
+		cli_sleep_ms(100);
+		waited += 100;
+	}
 	if (!rc || rc == -ENOENT)
 		return 0;
 	cli_error(cmd, "refused: %s", reason[0] ? reason : strerror(-rc));

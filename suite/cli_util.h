@@ -121,9 +121,15 @@ int cli_exit_code(int rc);
  * Before a profile that writes opens a real target writable: safety_check_in_use() with the
  * O_EXCL probe, so that a mounted or held device is refused with its reason (the O_EXCL open
  * itself would only say EBUSY). Returns 0, or prints the reason and returns EXIT_SAFETY. A path
- * that does not exist passes here (target_open reports it).
+ * that does not exist passes here (target_open reports it). patience_ms > 0 retries a refusal
+ * for that long: right after a kill -9 the kernel may still hold the dead run's exclusive claim
+ * while it tears down its io_uring, so `resume` waits a little before giving up.
  */
-int cli_precheck_target(const char *cmd, const char *spec, const struct profile *p);
+int cli_precheck_target(const char *cmd, const char *spec, const struct profile *p,
+			unsigned patience_ms);
+
+/* Sleeps ms milliseconds of wall time (the CLI edge's retries). */
+void cli_sleep_ms(unsigned ms);
 
 /*
  * The safety gate of `run` and `resume`: a profile that writes, on a target that is not the

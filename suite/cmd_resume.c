@@ -26,6 +26,10 @@
 #include "runner.h"
 #include "target.h"
 
+/* How long a resume waits for a device that is still claimed: right after a kill -9 the kernel
+ * can hold the dead run's O_EXCL claim for a moment while it tears down its io_uring. */
+#define RESUME_PATIENCE_MS 5000
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ssdlab resume DIR [options]\n\n"
@@ -170,12 +174,17 @@ int cmd_resume(int argc, char **argv)
 		goto out;
 	}
 
-	code = cli_precheck_target("resume", target_spec, p);
+	code = cli_precheck_target("resume", target_spec, p, RESUME_PATIENCE_MS);
 	if (code)
 		goto out;
 	to.writable = profile_writes(p);
 	to.seed = cr.seed;
-	rc = target_open(target_spec, &to, &t, err, sizeof(err));
+	for (unsigned waited = 0;; waited += 100) {
+		rc = target_open(target_spec, &to, &t, err, sizeof(err));
+		if (rc != -EBUSY || waited >= RESUME_PATIENCE_MS)
+			break;
+		cli_sleep_ms(100); /* see RESUME_PATIENCE_MS */
+	}
 	if (rc) {
 		cli_error("resume", "%s", err);
 		code = rc == -EBUSY ? EXIT_SAFETY : EXIT_FAILED;

@@ -158,7 +158,7 @@ int cmd_run(int argc, char **argv)
 	if (!have_seed)
 		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
 
-	code = cli_precheck_target("run", target_spec, p);
+	code = cli_precheck_target("run", target_spec, p, 0);
 	if (code)
 		goto out;
 	to.writable = profile_writes(p);
