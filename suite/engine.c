@@ -224,7 +224,8 @@ static void series_flush(struct worker *wk, uint64_t next)
 
 /* ---- the worker loop -------------------------------------------------------------------- */
 
-static void record_error(struct worker *wk, const struct target_io *io, int err, int32_t res)
+static void record_error(struct worker *wk, const struct target_io *io, int err, int32_t res,
+			 const char *what)
 {
 	struct job_result *r = wk->sh->res;
 
@@ -244,8 +245,8 @@ static void record_error(struct worker *wk, const struct target_io *io, int err,
 				 io->dir == IO_READ ? "read" : "write", io->len, io->offset,
 				 strerror(-err), -err);
 		else
-			snprintf(r->errmsg, sizeof(r->errmsg), "queue error: %s (errno %d)",
-				 strerror(-err), -err);
+			snprintf(r->errmsg, sizeof(r->errmsg), "%s: %s (errno %d)",
+				 what ? what : "queue error", strerror(-err), -err);
 	}
 	pthread_mutex_unlock(&wk->sh->lock);
 }
@@ -320,7 +321,7 @@ static void complete(struct worker *wk, const struct target_completion *c)
 	uint64_t lat;
 
 	if (c->user >= sh->depth) { /* a target bug; never index with it */
-		record_error(wk, NULL, -EPROTO, -EPROTO);
+		record_error(wk, NULL, -EPROTO, -EPROTO, "the target completed an I/O it was never given");
 		wk->broken = true;
 		return;
 	}
@@ -328,7 +329,7 @@ static void complete(struct worker *wk, const struct target_completion *c)
 	lat = c->done_ns >= io->submit_ns ? c->done_ns - io->submit_ns : 0;
 	wk->free_slots[wk->nfree++] = slot;
 	if (c->res != (int32_t)io->len) {
-		record_error(wk, io, c->res < 0 ? c->res : -EIO, c->res);
+		record_error(wk, io, c->res < 0 ? c->res : -EIO, c->res, NULL);
 		return;
 	}
 	if (io->dir == IO_WRITE) {
@@ -436,7 +437,7 @@ static void *worker_run(void *arg)
 		if (issuing) {
 			n = issue(wk, now);
 			if (n < 0) {
-				record_error(wk, NULL, n, n);
+				record_error(wk, NULL, n, n, "submit failed");
 				issuing = false;
 			}
 		}
@@ -445,7 +446,7 @@ static void *worker_run(void *arg)
 			break;
 		n = target_reap(sh->t, wk->q, wk->comp, 1, inflight);
 		if (n < 0) {
-			record_error(wk, NULL, n, n);
+			record_error(wk, NULL, n, n, "reap failed");
 			break; /* the queue is unusable; closing it cancels what is left */
 		}
 		for (int i = 0; i < n; i++) {
@@ -455,8 +456,13 @@ static void *worker_run(void *arg)
 		}
 		if (wk->broken)
 			break;
-		if (!n)
-			now = target_now(sh->t);
+		if (!n) {
+			/* target.h: reap() waits for at least `min`. Returning nothing with I/O in
+			 * flight would spin here forever: stop with an error instead. */
+			record_error(wk, NULL, -EPROTO, -EPROTO,
+				     "the target returned no completion with I/O in flight");
+			break;
+		}
 		if (issuing && !wk->in_ramp && wk->issued >= wk->budget)
 			issuing = false;
 	}

@@ -288,7 +288,7 @@ struct mock {
 	unsigned n;
 	struct target_completion pend[MOCK_MAX];
 	unsigned inflight, max_inflight;
-	uint64_t submits, fail_submit_at, bad_tag_at, reaped;
+	uint64_t submits, fail_submit_at, bad_tag_at, zero_reap_at, reaped;
 };
 
 static int mock_open(struct target *t, const char *spec, const struct target_open_opts *o)
@@ -354,6 +354,8 @@ static int mock_reap(struct target_queue *q, struct target_completion *c, unsign
 	struct mock *m = target_priv((struct target *)q);
 	unsigned got = 0;
 
+	if (m->zero_reap_at && m->reaped >= m->zero_reap_at)
+		return 0; /* a broken target: nothing, although I/O is in flight */
 	while (got < max && m->n) {
 		unsigned best = 0;
 
@@ -367,7 +369,7 @@ static int mock_reap(struct target_queue *q, struct target_completion *c, unsign
 		c[got] = m->pend[best];
 		m->pend[best] = m->pend[--m->n];
 		m->inflight--;
-		if (m->bad_tag_at && ++m->reaped == m->bad_tag_at)
+		if (++m->reaped == m->bad_tag_at)
 			c[got].user = 1u << 30;
 		got++;
 	}
@@ -446,7 +448,7 @@ static void test_virtual_time(void **state)
 	target_close(t);
 }
 
-/* A failing submit or a foreign tag ends the job with an error, never a hang. */
+/* A failing submit, a foreign tag or an empty reap ends the job with an error, never a hang. */
 static void test_target_faults(void **state)
 {
 	struct target *t = mock_target();
@@ -467,6 +469,14 @@ static void test_target_faults(void **state)
 	m->reaped = 0;
 	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
 	assert_int_equal(r.error, -EPROTO);
+	assert_non_null(strstr(r.errmsg, "never given"));
+	job_result_release(&r);
+	m->bad_tag_at = 0;
+	m->zero_reap_at = 100;
+	m->reaped = 0;
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	assert_int_equal(r.error, -EPROTO);
+	assert_non_null(strstr(r.errmsg, "no completion"));
 	job_result_release(&r);
 	target_close(t);
 }
