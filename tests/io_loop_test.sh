@@ -170,6 +170,19 @@ else
 	fail "foreign I/O: exit $rc, foreign_sectors_read '${foreign:-}', want >= $((32 * 2048))"
 fi
 
+# SIGINT stops the job between batches: what ran is reported, exit 130.
+"$SSDLAB" io "$dev" --rw randread --qd 4 --time 30s --json >"$dir/out.json" 2>/dev/null &
+job=$!
+sleep 0.5
+kill -INT $job
+wait $job
+rc=$?
+if [ $rc -eq 130 ] && python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["interrupted"] and j["read"]["ios"] > 0' "$dir/out.json"; then
+	ok "SIGINT: exit 130 with the figures so far"
+else
+	fail "SIGINT: exit $rc, want 130 and a JSON object with interrupted=true"
+fi
+
 # Human-readable output names the figures.
 out=$("$SSDLAB" io "$dev" --rw randread --qd 4 --time 300ms 2>&1)
 if [ $? -eq 0 ] && grep -q "IOPS" <<<"$out" && grep -q "p99" <<<"$out"; then
