@@ -530,6 +530,40 @@ static struct json_object *job_json(const struct job_spec *s)
 	return o;
 }
 
+/* The time series: one row per interval, per direction (garbage-collection stalls show here,
+ * not in the means). */
+static struct json_object *series_json(const struct job_result *r, uint64_t interval)
+{
+	static const char *const names[2] = {"read", "write"};
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct series_row *row = &r->series[i];
+		uint64_t span = i ? row->t_ns - r->series[i - 1].t_ns : row->t_ns;
+		struct json_object *o = json_object_new_object();
+
+		if (!span)
+			span = interval;
+		add(o, "t_ns", json_object_new_uint64(row->t_ns));
+		for (int d = 0; d < 2; d++) {
+			struct json_object *x;
+
+			if (!row->d[d].ios && !r->d[d].ios)
+				continue;
+			x = json_object_new_object();
+			add(x, "iops", json_object_new_double(per_s(row->d[d].ios, span)));
+			add(x, "bw_bytes_per_s", json_object_new_double(per_s(row->d[d].bytes, span)));
+			add(x, "lat_mean_ns", json_object_new_double(row->d[d].lat_mean_ns));
+			add(x, "lat_p99_ns", json_object_new_uint64(row->d[d].lat_p99_ns));
+			add(x, "lat_max_ns", json_object_new_uint64(row->d[d].lat_max_ns));
+			add(o, names[d], x);
+		}
+		add(o, "total_bytes_written", json_object_new_uint64(row->total_bytes_written));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static double counter_delta(const struct snapshot *a, const struct snapshot *b, const char *name,
 			    bool *ok)
 {
@@ -601,6 +635,7 @@ static void print_json(const struct io_opts *o, const struct target_info *ti,
 				add(j, "wa", json_object_new_double(wa));
 		}
 	}
+	add(j, "series", series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u));
 	if (r->error) {
 		struct json_object *e = json_object_new_object();
 

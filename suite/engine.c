@@ -347,6 +347,11 @@ static void complete(struct worker *wk, const struct target_completion *c)
 		uint64_t idx = c->done_ns > ms ? (c->done_ns - ms - 1) / sh->interval_ns : 0;
 		struct dir_stats *d = &wk->d[io->dir];
 
+		/* A time-bound job drains its queue after the end: those completions belong to
+		 * the last interval, not to a sliver of a row after it. */
+		if (sh->s->time_ns && idx > (sh->s->time_ns - 1) / sh->interval_ns)
+			idx = (sh->s->time_ns - 1) / sh->interval_ns;
+
 		if (idx != wk->cur_idx)
 			series_flush(wk, idx);
 		d->ios++;
