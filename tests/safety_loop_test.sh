@@ -198,7 +198,7 @@ for c in "${CMDS[@]}"; do
 		python3 -c 'import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print("held", flush=True); time.sleep(60)' "$FREE" >"$WORK/holder" &
 		HOLDER=$!
 		for _ in $(seq 50); do grep -q held "$WORK/holder" && break; sleep 0.1; done
-		expect 3 "$FREE" -- "$c" "$FREE" --yes-destroy="$FREE"
+		expect 3 "$FREE is in use" -- "$c" "$FREE" --yes-destroy="$FREE"
 		kill "$HOLDER"
 		wait "$HOLDER" 2>/dev/null
 		HOLDER=""
