@@ -78,9 +78,9 @@ static void show(const struct sim_model *m)
 		       c->slc.fold_on_idle ? "" : "not ");
 	else
 		printf("  no SLC cache\n");
-	printf("  write buffer %s, power-loss protection %s; link %s MB/s, %s per command\n",
+	printf("  write buffer %s, write cache %s, power-loss protection %s; link %s MB/s, %s per command\n",
 	       c->write_buffer ? units_fmt_size(c->write_buffer, a, sizeof(a)) : "one program unit per die",
-	       c->power_loss_protection ? "yes" : "no",
+	       c->write_cache ? "on" : "off", c->power_loss_protection ? "yes" : "no",
 	       c->iface.max_bytes_per_s > 0 ? units_fmt_double(c->iface.max_bytes_per_s / 1e6, 0, h, sizeof(h)) : "unlimited",
 	       units_fmt_duration(c->iface.command_overhead, x, sizeof(x)));
 	if (m->sources[0])

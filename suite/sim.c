@@ -30,7 +30,7 @@
 #define PENDING UINT64_MAX
 
 enum blk_state { B_FREE = 0, B_OPEN, B_CLOSED, B_VICTIM };
-enum wkind { W_HOST = 0, W_GC, W_FOLD };
+enum wkind { W_HOST = 0, W_GC, W_FOLD, W_PAD };
 
 struct list {
 	uint32_t head, tail;
@@ -45,6 +45,11 @@ struct frontier {
 	/* The host units of the page being gathered hold consecutive write-buffer slots (host
 	 * writes fill one page at a time): [host_first, host_first + host_n) modulo the ring. */
 	uint32_t *host_first, *host_n;
+	/* Write cache off (sync): the page at the cursor has been scheduled for programming
+	 * (its transfer to the die starts at commit_at, the program ends at commit_end) though
+	 * not full; units ready by commit_at may still join it, the rest of it is padding. */
+	bool committed;
+	uint64_t commit_at, commit_end;
 };
 
 struct sim_ssd {
@@ -81,7 +86,8 @@ struct sim_ssd {
 	uint64_t xfer_page, xfer_unit, slc_limit_cfg;
 	/* counters (units unless named bytes) */
 	uint64_t valid_units, slc_valid_units;
-	uint64_t host_w_bytes, host_r_bytes, nand_w[3], nand_r_pages, gc_runs, idle_gc_runs, folds;
+	bool wcache, sync; /* volatile write cache on; sync = off and no PLP: ack when programmed */
+	uint64_t host_w_bytes, host_r_bytes, nand_w[4], nand_r_pages, gc_runs, idle_gc_runs, folds;
 	uint64_t rng[4];
 };
 
@@ -144,6 +150,7 @@ void sim_config_default(struct sim_config *c)
 	c->idle_gc.delay = 1000000000ULL;
 	c->idle_gc.rate = 100e6;
 	c->timed = true;
+	c->write_cache = true;
 	c->time_scale = 1.0;
 	c->seed = 1;
 }
@@ -486,8 +493,10 @@ static void erase_block(struct sim_ssd *s, uint32_t b, uint64_t t)
 	s->nfree++;
 }
 
-/* Programs the page just gathered in slot `slot` of frontier f, on block b. */
-static void program_page(struct sim_ssd *s, struct frontier *f, uint32_t slot, uint32_t b)
+/* Programs the page gathered in slot `slot` of frontier f, on block b: its host units' buffer
+ * slots are freed when it ends. Returns the end; *xs is when its transfer to the die starts. */
+static inline uint64_t program_page(struct sim_ssd *s, struct frontier *f, uint32_t slot,
+				    uint32_t b, uint64_t *xs)
 {
 	uint32_t d = die_of(s, b), c = d / s->cfg.dies_per_channel;
 	uint64_t start, cs, end;
@@ -503,6 +512,8 @@ static void program_page(struct sim_ssd *s, struct frontier *f, uint32_t slot, u
 	}
 	f->host_n[slot] = 0;
 	f->page_ready[slot] = 0;
+	*xs = cs;
+	return end;
 }
 
 /* Reads a page on die d at t or later. Reads suspend programs and erases (as NAND with
@@ -592,17 +603,14 @@ static uint32_t least_busy_die(const struct sim_ssd *s)
 	return best;
 }
 
-/* Appends unit lba to frontier f. ready: when its data is in the controller; r: its
- * write-buffer slot (NIL for copies). */
-static inline __attribute__((always_inline)) void place(struct sim_ssd *s, struct frontier *f,
-							uint32_t lba, enum wkind k, uint64_t ready,
-							uint32_t r)
+/* Writes unit lba at the write pointer of block b (open on frontier f); returns its position
+ * in the page. */
+static inline __attribute__((always_inline)) uint32_t put_unit(struct sim_ssd *s,
+							   struct frontier *f, uint32_t b,
+							   uint32_t lba, enum wkind k)
 {
-	uint32_t slot = f->cursor, b = f->blk[slot], p, fill;
+	uint32_t p = b * s->upb + s->wp[b];
 
-	if (b == NIL)
-		b = f->blk[slot] = alloc_block(s, slot, f->slc);
-	p = b * s->upb + s->wp[b];
 	s->rev[p] = lba;
 	s->vbits[p >> 6] |= 1ULL << (p & 63);
 	s->fwd[lba] = p;
@@ -611,7 +619,98 @@ static inline __attribute__((always_inline)) void place(struct sim_ssd *s, struc
 	if (f->slc)
 		s->slc_valid_units++;
 	s->nand_w[k]++;
-	fill = mod_upp(s, s->wp[b]++);
+	return mod_upp(s, s->wp[b]++);
+}
+
+/* The page at f's cursor is complete (full or padded): the next page goes to another die. */
+static void page_done(struct sim_ssd *s, struct frontier *f, uint32_t slot, uint32_t b)
+{
+	if (s->cfg.timed)
+		f->cursor = least_busy_die(s);
+	else
+		f->cursor = slot + 1 == s->ndies ? 0 : slot + 1;
+	if (s->wp[b] == blk_cap(s, b)) {
+		f->blk[slot] = NIL;
+		closed_add(s, b);
+	}
+}
+
+/*
+ * Makes the partial page at f's cursor durable: programs it unless it is already committed,
+ * and fills the rest of it with padding, counted as NAND bytes written. Real firmware does the
+ * same (or programs the partial page in SLC mode); padding is what we model, so a drive
+ * without a write cache shows the WA that partial program units cost.
+ */
+static void pad_page(struct sim_ssd *s, struct frontier *f)
+{
+	uint32_t slot = f->cursor, b = f->blk[slot], n;
+	uint64_t xs;
+
+	if (b == NIL || !mod_upp(s, s->wp[b])) {
+		f->committed = false;
+		return;
+	}
+	if (s->cfg.timed && !f->committed)
+		program_page(s, f, slot, b, &xs);
+	f->committed = false;
+	n = s->upp - mod_upp(s, s->wp[b]);
+	s->wp[b] += n;
+	s->nand_w[W_PAD] += n;
+	page_done(s, f, slot, b);
+}
+
+/* Sync writes: schedules the partial page at f's cursor, if it holds host data still being
+ * gathered, for programming now; later units may join it until its transfer starts. */
+static void commit_page(struct sim_ssd *s, struct frontier *f)
+{
+	uint32_t slot = f->cursor, b = f->blk[slot];
+
+	if (b == NIL || f->committed || !f->host_n[slot])
+		return;
+	if (!s->cfg.timed) {
+		pad_page(s, f); /* no time: every write is alone, as at queue depth 1 */
+		return;
+	}
+	f->commit_end = program_page(s, f, slot, b, &f->commit_at);
+	f->committed = true;
+}
+
+/* A unit for a committed page: joins it when its data is there before the page's transfer
+ * starts (returns true), else the page is padded and the unit goes to a new one (false). */
+static bool join_committed(struct sim_ssd *s, struct frontier *f, uint32_t lba, enum wkind k,
+			   uint64_t ready, uint32_t r)
+{
+	uint32_t slot = f->cursor, b = f->blk[slot];
+
+	if (ready > f->commit_at) {
+		pad_page(s, f);
+		return false;
+	}
+	if (r != NIL)
+		s->ring[r] = f->commit_end;
+	if (put_unit(s, f, b, lba, k) + 1 == s->upp) {
+		f->committed = false;
+		page_done(s, f, slot, b);
+	}
+	return true;
+}
+
+/* Appends unit lba to frontier f. ready: when its data is in the controller; r: its
+ * write-buffer slot (NIL for copies). */
+static inline __attribute__((always_inline)) void place(struct sim_ssd *s, struct frontier *f,
+							uint32_t lba, enum wkind k, uint64_t ready,
+							uint32_t r)
+{
+	uint32_t slot, b, fill;
+	uint64_t xs;
+
+	if (__builtin_expect(f->committed, 0) && join_committed(s, f, lba, k, ready, r))
+		return;
+	slot = f->cursor;
+	b = f->blk[slot];
+	if (b == NIL)
+		b = f->blk[slot] = alloc_block(s, slot, f->slc);
+	fill = put_unit(s, f, b, lba, k);
 	if (s->cfg.timed) {
 		if (r != NIL)
 			note_host_slot(s, f, slot, r);
@@ -619,16 +718,9 @@ static inline __attribute__((always_inline)) void place(struct sim_ssd *s, struc
 			f->page_ready[slot] = ready;
 	}
 	if (fill + 1 == s->upp) {
-		if (s->cfg.timed) {
-			program_page(s, f, slot, b);
-			f->cursor = least_busy_die(s);
-		} else {
-			f->cursor = slot + 1 == s->ndies ? 0 : slot + 1;
-		}
-	}
-	if (s->wp[b] == blk_cap(s, b)) {
-		f->blk[slot] = NIL;
-		closed_add(s, b);
+		if (s->cfg.timed)
+			program_page(s, f, slot, b, &xs);
+		page_done(s, f, slot, b); /* blocks hold whole pages: only a full page closes one */
 	}
 }
 
@@ -889,9 +981,26 @@ static uint64_t link_xfer(struct sim_ssd *s, uint64_t t, uint64_t len)
 	return s->iface_busy;
 }
 
+/* Sync writes: the completion is when the pages holding the units (buffer slots) r0..r0+n-1
+ * are programmed, once the partial pages have been committed. */
+static uint64_t sync_done(struct sim_ssd *s, uint32_t r0, uint32_t n, uint64_t fin)
+{
+	commit_page(s, &s->tlc);
+	commit_page(s, &s->slc);
+	if (!s->cfg.timed)
+		return fin;
+	n = n < s->nring ? n : s->nring;
+	for (uint32_t i = 0, r = r0; i < n; i++) {
+		if (s->ring[r] != PENDING && s->ring[r] > fin)
+			fin = s->ring[r];
+		r = r + 1 == s->nring ? 0 : r + 1;
+	}
+	return fin;
+}
+
 int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done)
 {
-	uint32_t first, last;
+	uint32_t first, last, r0;
 	uint64_t arrive = 0, fin = 0;
 
 	if (check_io(s, offset, len))
@@ -903,6 +1012,7 @@ int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint
 	last = (uint32_t)((offset + len - 1) >> s->mu_shift);
 	if (s->cfg.timed)
 		fin = arrive = link_xfer(s, t, len);
+	r0 = s->ring_pos;
 	for (uint32_t l = first; l <= last; l++) {
 		struct frontier *f;
 		uint32_t r = NIL;
@@ -923,6 +1033,8 @@ int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint
 		place(s, f, l, W_HOST, arrive, r);
 		gc_pace(s, t);
 	}
+	if (__builtin_expect(s->sync, 0))
+		fin = sync_done(s, r0, last - first + 1, fin);
 	s->host_w_bytes += len;
 	s->idle_done = false;
 	if (fin > s->last_host_done)
@@ -1032,6 +1144,47 @@ uint64_t sim_now(const struct sim_ssd *s)
 	return s->now;
 }
 
+int sim_flush(struct sim_ssd *s, uint64_t t, uint64_t *done)
+{
+	uint64_t fin;
+
+	if (t < s->now)
+		t = s->now;
+	sim_advance(s, t);
+	fin = t;
+	if (!s->cfg.power_loss_protection) {
+		pad_page(s, &s->tlc);
+		pad_page(s, &s->slc);
+		/* every host unit's slot now holds the end of its page's program (or an older,
+		 * already past time) */
+		for (uint32_t r = 0; s->cfg.timed && r < s->nring; r++)
+			if (s->ring[r] != PENDING && s->ring[r] > fin)
+				fin = s->ring[r];
+	}
+	if (fin > s->last_host_done)
+		s->last_host_done = fin;
+	s->idle_done = false;
+	*done = fin;
+	return 0;
+}
+
+int sim_set_write_cache(struct sim_ssd *s, bool on, uint64_t t, uint64_t *done)
+{
+	uint64_t fin = t > s->now ? t : s->now;
+
+	if (!on && s->wcache)
+		sim_flush(s, t, &fin);
+	s->wcache = on;
+	s->sync = !on && !s->cfg.power_loss_protection;
+	*done = fin;
+	return 0;
+}
+
+bool sim_write_cache(const struct sim_ssd *s)
+{
+	return s->wcache;
+}
+
 uint64_t sim_quiesce_time(const struct sim_ssd *s)
 {
 	uint64_t t = max64(s->now, s->iface_busy);
@@ -1056,6 +1209,7 @@ static void frontier_reset(struct sim_ssd *s, struct frontier *f)
 		f->page_ready[i] = 0;
 		f->host_n[i] = 0;
 	}
+	f->committed = false;
 }
 
 /* Every block erased and free, nothing mapped. Wear (erase counts) and the lifetime counters
@@ -1148,6 +1302,8 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 	s->xfer_page = xfer_ns(c, c->page_size);
 	s->xfer_unit = xfer_ns(c, c->mapping_unit);
 	s->delay = (uint64_t)((double)c->idle_gc.delay * s->cfg.time_scale);
+	s->wcache = c->write_cache;
+	s->sync = !c->write_cache && !c->power_loss_protection;
 	/* the write buffer: at least one program unit per die, so that pages can be gathered */
 	s->nring = (uint32_t)(c->write_buffer / c->mapping_unit);
 	if (s->nring < s->upp * s->ndies)
@@ -1232,8 +1388,9 @@ void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c)
 	c->nand_bytes_written_host = s->nand_w[W_HOST] * mu;
 	c->nand_bytes_written_gc = s->nand_w[W_GC] * mu;
 	c->nand_bytes_written_fold = s->nand_w[W_FOLD] * mu;
-	c->nand_bytes_written =
-		c->nand_bytes_written_host + c->nand_bytes_written_gc + c->nand_bytes_written_fold;
+	c->nand_bytes_written_pad = s->nand_w[W_PAD] * mu;
+	c->nand_bytes_written = c->nand_bytes_written_host + c->nand_bytes_written_gc +
+				c->nand_bytes_written_fold + c->nand_bytes_written_pad;
 	c->nand_bytes_read = s->nand_r_pages * s->cfg.page_size;
 	c->erase_count_min = mn;
 	c->erase_count_max = mx;

@@ -29,6 +29,16 @@
  * folding and erases occupy dies and so delay host I/O. Idle work (SLC folding, idle GC) runs
  * in the gaps: it starts idle_gc.delay after the last host I/O completed.
  *
+ * Volatile write cache (write_cache, on by default as on real drives): with it on, or with
+ * power-loss protection (the buffer is then safe), a write completes once it is in the write
+ * buffer. With it off and no PLP, a write completes only when its data is programmed: a page
+ * holding it is scheduled for programming as soon as the write is in, and writes that arrive
+ * before its transfer to the die starts join it (group commit, so a deep queue still fills
+ * pages); what is left of the page is padded, and the padding counts as NAND bytes written
+ * (nand_bytes_written_pad), so WA rises at low queue depth as on real drives with the cache
+ * disabled. A flush pads and programs the partial pages and completes when all buffered
+ * host data is on the NAND (at once with PLP).
+ *
  * Determinism: everything random comes from a PRNG seeded by config.seed; no global state.
  * Not thread-safe: one sim is driven by one thread.
  */
@@ -83,7 +93,9 @@ struct sim_config {
 		enum sim_post_cache post_cache;
 	} slc;
 	uint64_t write_buffer;	    /* bytes of DRAM buffer; 0 = one program unit per die */
-	bool power_loss_protection; /* recorded for the report; acknowledgement is at buffering */
+	bool write_cache;	    /* volatile write cache on at power-on (default true) */
+	bool power_loss_protection; /* the buffer survives power loss: writes are acknowledged
+				       from it even with the write cache off; flush is instant */
 	struct {
 		double max_bytes_per_s; /* 0 = unlimited */
 		uint64_t command_overhead; /* ns per command on the link */
@@ -97,10 +109,11 @@ struct sim_config {
 struct sim_counters {
 	uint64_t host_bytes_written;
 	uint64_t host_bytes_read;
-	uint64_t nand_bytes_written; /* host + gc + fold */
+	uint64_t nand_bytes_written; /* host + gc + fold + pad */
 	uint64_t nand_bytes_written_host;
 	uint64_t nand_bytes_written_gc;
 	uint64_t nand_bytes_written_fold;
+	uint64_t nand_bytes_written_pad; /* filler programmed to make partial pages durable */
 	uint64_t nand_bytes_read;
 	uint32_t erase_count_min;
 	double erase_count_mean;
@@ -169,6 +182,19 @@ void sim_purge(struct sim_ssd *s);
 int sim_set_capacity(struct sim_ssd *s, uint64_t bytes);
 /* Advances the clock to t, running the idle work (folding, idle GC) that falls before t. */
 void sim_advance(struct sim_ssd *s, uint64_t t);
+/*
+ * Flush at time t: makes every buffered write durable (partial pages are padded and
+ * programmed) and sets *done to when that is so; with power-loss protection the buffer is
+ * already safe and *done = t. Returns 0.
+ */
+int sim_flush(struct sim_ssd *s, uint64_t t, uint64_t *done);
+/*
+ * Switches the volatile write cache at time t (SET FEATURES / MODE SELECT on a real drive).
+ * Turning it off first flushes the cache, as drives do; *done is when the switch completes.
+ * Returns 0.
+ */
+int sim_set_write_cache(struct sim_ssd *s, bool on, uint64_t t, uint64_t *done);
+bool sim_write_cache(const struct sim_ssd *s);
 /* The time at which everything scheduled so far (programs, GC) is done on the NAND. */
 uint64_t sim_quiesce_time(const struct sim_ssd *s);
 

@@ -23,7 +23,7 @@ struct raw_model {
 	uint64_t represents, user_capacity, mapping_unit, page_size, write_buffer;
 	double spare_factor, op;
 	unsigned logical_block_size, pages_per_block, channels, dies_per_channel;
-	bool plp;
+	bool plp, write_cache;
 	const struct ydoc_node *timing, *gc, *idle_gc, *slc, *iface;
 };
 
@@ -80,6 +80,7 @@ static const struct ydoc_key top_keys[] = {
 	K("idle_gc", YK_MAPPING, false, raw_model, idle_gc),
 	K("slc_cache", YK_MAPPING, false, raw_model, slc),
 	K("write_buffer", YK_SIZE, false, raw_model, write_buffer),
+	K("write_cache", YK_BOOL, false, raw_model, write_cache),
 	K("power_loss_protection", YK_BOOL, false, raw_model, plp),
 	K("interface", YK_MAPPING, false, raw_model, iface),
 	{NULL, 0, false, 0, false, 0, 0, 0, NULL, NULL},
@@ -213,6 +214,7 @@ static int from_doc(const struct ydoc *doc, const char *file, struct sim_model *
 	r.pages_per_block = c->pages_per_block;
 	r.channels = c->channels;
 	r.dies_per_channel = c->dies_per_channel;
+	r.write_cache = c->write_cache;
 	if (!doc->root)
 		return ydoc_errorf(err, NULL, "empty model file");
 	ret = ydoc_map_read(doc->root, "the model", top_keys, &r, &present, err);
@@ -230,6 +232,7 @@ static int from_doc(const struct ydoc *doc, const char *file, struct sim_model *
 	c->channels = r.channels;
 	c->dies_per_channel = r.dies_per_channel;
 	c->write_buffer = r.write_buffer;
+	c->write_cache = r.write_cache;
 	c->power_loss_protection = r.plp;
 	c->represents = r.represents;
 	ret = read_sections(&r, c, err);

@@ -11,7 +11,7 @@
  *   gc {policy: greedy | fifo | random | d-choices, d, free_block_watermark},
  *   idle_gc {enabled, delay, rate | aggressive},
  *   slc_cache {size, dynamic, fold_on_idle, post_cache: direct | fold},
- *   write_buffer, power_loss_protection, interface {max_bytes_per_s, command_overhead}
+ *   write_buffer, write_cache, power_loss_protection, interface {max_bytes_per_s, command_overhead}
  *
  * A wrong model gets the same "file:line:col: message" errors as a profile (through ydoc).
  * Spare is given either as spare_factor = (physical - user) / physical or as op = (physical -

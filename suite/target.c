@@ -204,3 +204,13 @@ int target_flush(struct target *t)
 		return 0; /* nothing cached on our side */
 	return t->ops->flush(t);
 }
+
+int target_set_write_cache(struct target *t, bool on)
+{
+	if (!t->ops->set_write_cache) {
+		target_set_error(t, "%s: switching the write cache is not supported for this target",
+				 t->info.path);
+		return -EOPNOTSUPP;
+	}
+	return t->ops->set_write_cache(t, on);
+}

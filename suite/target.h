@@ -114,6 +114,8 @@ struct target_ops {
 	int (*snapshot)(struct target *t, struct snapshot *s);
 	int (*set_capacity)(struct target *t, uint64_t bytes);
 	int (*flush)(struct target *t);
+	/* volatile write cache on or off (for SNIA PTS "write cache disabled" preconditioning) */
+	int (*set_write_cache)(struct target *t, bool on);
 };
 
 /*
@@ -150,6 +152,11 @@ int target_purge(struct target *t, char *method, size_t len);
 int target_snapshot(struct target *t, struct snapshot *s);
 int target_set_capacity(struct target *t, uint64_t bytes);
 int target_flush(struct target *t);
+/*
+ * Switches the target's volatile write cache; turning it off makes what is cached durable
+ * first. -EOPNOTSUPP (with a reason in target_error()) for a target that cannot.
+ */
+int target_set_write_cache(struct target *t, bool on);
 
 /*
  * For implementations: the reason a hook failed ("printf"-style), returned by target_open() in

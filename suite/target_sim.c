@@ -240,6 +240,37 @@ static int sim_idle(struct target *t, uint64_t ns)
 	return 0;
 }
 
+/* A synchronous command in virtual time: the clock moves to its completion. */
+static void clock_to(struct sim_target *st, uint64_t done)
+{
+	if (done > st->clock) {
+		st->clock = done;
+		sim_advance(st->ssd, st->clock);
+	}
+}
+
+static int sim_flush_hook(struct target *t)
+{
+	struct sim_target *st = st_of(t);
+	uint64_t done;
+	int ret = sim_flush(st->ssd, st->clock, &done);
+
+	if (!ret)
+		clock_to(st, done);
+	return ret;
+}
+
+static int sim_set_write_cache_hook(struct target *t, bool on)
+{
+	struct sim_target *st = st_of(t);
+	uint64_t done;
+	int ret = sim_set_write_cache(st->ssd, on, st->clock, &done);
+
+	if (!ret)
+		clock_to(st, done);
+	return ret;
+}
+
 static int sim_discard_hook(struct target *t, uint64_t offset, uint64_t len)
 {
 	return sim_discard(st_of(t)->ssd, offset, len);
@@ -282,6 +313,9 @@ static struct json_object *raw_model(const struct sim_target *st, const struct s
 	json_object_object_add(o, "time_scale", json_object_new_double(c->time_scale));
 	json_object_object_add(o, "spare_factor", json_object_new_double(sim_model_spare_factor(&st->model)));
 	json_object_object_add(o, "op", json_object_new_double(sim_model_op(&st->model)));
+	json_object_object_add(o, "write_cache", json_object_new_boolean(sim_write_cache(st->ssd)));
+	json_object_object_add(o, "power_loss_protection",
+			       json_object_new_boolean(c->power_loss_protection));
 	json_object_object_add(o, "gc_policy", json_object_new_string(sim_gc_policy_name(c->gc_policy)));
 	json_object_object_add(o, "physical_blocks", json_object_new_int64((int64_t)k->physical_blocks));
 	json_object_object_add(o, "seed", json_object_new_int64((int64_t)c->seed));
@@ -304,6 +338,7 @@ static int sim_snapshot(struct target *t, struct snapshot *s)
 	ret |= snapshot_set(s, "nand_bytes_written_host", B, (double)k.nand_bytes_written_host);
 	ret |= snapshot_set(s, "nand_bytes_written_gc", B, (double)k.nand_bytes_written_gc);
 	ret |= snapshot_set(s, "nand_bytes_written_fold", B, (double)k.nand_bytes_written_fold);
+	ret |= snapshot_set(s, "nand_bytes_written_pad", B, (double)k.nand_bytes_written_pad);
 	ret |= snapshot_set(s, "nand_bytes_read", B, (double)k.nand_bytes_read);
 	ret |= snapshot_set(s, "erase_count_min", N, k.erase_count_min);
 	ret |= snapshot_set(s, "erase_count_mean", N, k.erase_count_mean);
@@ -338,4 +373,6 @@ const struct target_ops target_sim_ops = {
 	.purge = sim_purge_hook,
 	.snapshot = sim_snapshot,
 	.set_capacity = sim_set_capacity_hook,
+	.flush = sim_flush_hook,
+	.set_write_cache = sim_set_write_cache_hook,
 };

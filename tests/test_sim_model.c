@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "sim_model.h"
 #include "sim_testlib.h"
@@ -370,6 +371,76 @@ static void test_target_time_scale_override(void **state)
 	target_close(t);
 }
 
+/* The volatile write cache through target.h: the model's default, switching it off (a flush
+ * first), writes that then wait for their program (SLC here: client-tlc writes into its cache),
+ * padding in the snapshot; with PLP (enterprise-28op) the cache off changes no latency. */
+static unsigned long long one_write(struct target *t, struct target_queue *q, uint64_t off)
+{
+	struct target_io io = {.offset = off, .len = 4096, .dir = IO_WRITE, .user = 1};
+	struct target_completion c;
+
+	io.submit_ns = target_now(t);
+	assert_int_equal(target_submit(t, q, &io, 1), 1);
+	assert_int_equal(target_reap(t, q, &c, 1, 1), 1);
+	assert_int_equal(c.res, 4096);
+	return (unsigned long long)(c.done_ns - io.submit_ns);
+}
+
+static void test_target_write_cache(void **state)
+{
+	static const char *const models[] = {"client-tlc", "enterprise-28op"};
+	struct target_open_opts oo = {.writable = true, .seed = 5};
+	struct target_queue_opts qo = {.depth = 1};
+	struct sim_model m;
+	struct ydoc_error e;
+	const char *a = "user_capacity: 256m\nop: 10%\n", *b = "user_capacity: 256m\nop: 10%\nwrite_cache: off\n";
+	char err[256], spec[64];
+
+	(void)state;
+	assert_int_equal(sim_model_parse(a, strlen(a), "a.yaml", &m, &e), 0);
+	assert_true(m.cfg.write_cache);
+	assert_false(m.cfg.power_loss_protection);
+	assert_int_equal(sim_model_parse(b, strlen(b), "b.yaml", &m, &e), 0);
+	assert_false(m.cfg.write_cache);
+	for (size_t i = 0; i < 2; i++) {
+		struct target *t = NULL;
+		struct target_queue *q = NULL;
+		struct snapshot snap;
+		unsigned long long on, off;
+		uint64_t before;
+		bool plp;
+
+		assert_int_equal(sim_model_load(models[i], &m, &e), 0);
+		plp = m.cfg.power_loss_protection;
+		assert_true(plp == (i == 1)); /* the enterprise model has PLP, the client one not */
+		snprintf(spec, sizeof(spec), "sim:%s", models[i]);
+		assert_int_equal(target_open(spec, &oo, &t, err, sizeof(err)), 0);
+		assert_int_equal(target_queue_open(t, &qo, &q), 0);
+		on = one_write(t, q, 0);
+		before = target_now(t);
+		assert_int_equal(target_set_write_cache(t, false), 0);
+		/* the flush behind the switch waited for the partial page's program (none with PLP) */
+		if (plp)
+			assert_int_equal(target_now(t), before);
+		else
+			assert_true(target_now(t) >= before + m.cfg.timing.program_slc - on);
+		off = one_write(t, q, 1 << 20);
+		printf("%s: QD1 write %.3f ms with the cache on, %.3f ms off\n", models[i], on / 1e6, off / 1e6);
+		if (plp)
+			assert_int_equal(off, on);
+		else
+			assert_true(off >= m.cfg.timing.program_slc && on < m.cfg.timing.program_slc);
+		assert_int_equal(target_flush(t), 0);
+		assert_int_equal(target_snapshot(t, &snap), 0);
+		assert_true((snapshot_get(&snap, "nand_bytes_written_pad")->value > 0) == !plp);
+		assert_false(json_object_get_boolean(json_object_object_get(snap.raw, "write_cache")));
+		snapshot_release(&snap);
+		assert_int_equal(target_set_write_cache(t, true), 0);
+		target_queue_close(t, q);
+		target_close(t);
+	}
+}
+
 /* `ssdlab models`: the list with both spare measures, one model's details, errors. */
 static int run_cmd(const char *args, char *out, size_t len)
 {
@@ -432,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_scale_dimensionless),
 		cmocka_unit_test(test_target),
 		cmocka_unit_test(test_target_time_scale_override),
+		cmocka_unit_test(test_target_write_cache),
 		cmocka_unit_test(test_cmd_models),
 	};
 

@@ -506,6 +506,192 @@ static void test_idle_gc(void **state)
 	assert_true(rise > 10 && gain > 1.5);
 }
 
+/* ---- volatile write cache and power-loss protection ------------------------------------- */
+
+/* One program unit's cycle on an idle die: its transfer on the channel, then the program. */
+static uint64_t page_cycle(const struct sim_config *c)
+{
+	return (uint64_t)c->page_size * c->timing.transfer_per_kib / 1024 + c->timing.program;
+}
+
+static double wa_between(const struct sim_counters *a, const struct sim_counters *b)
+{
+	return (double)(b->nand_bytes_written - a->nand_bytes_written) /
+	       (double)(b->host_bytes_written - a->host_bytes_written);
+}
+
+/* Cache off, no PLP, closed loops of qd 4 KiB random writes on a fresh drive. A write waits for
+ * its page's program; writes that arrive together share a page, the rest of it is padding. So
+ * WA = units per page / min(qd, units per page), and throughput is min(qd, units per page x
+ * dies) units per page cycle: at QD1 every write costs a whole program unit, and a deep queue
+ * fills pages and gets the dies' program bandwidth back. With the cache on, QD1 completes in
+ * the buffer. */
+static void test_wcache_off_qd(void **state)
+{
+	static const unsigned qds[] = {1, 4, 16, 64, 128};
+	struct sim_config c;
+	uint64_t upp;
+
+	(void)state;
+	base_config(&c);
+	upp = c.page_size / MU;
+	for (size_t i = 0; i < sizeof(qds) / sizeof(qds[0]); i++) {
+		struct job j = {.write = true, .random = true, .bs = 4096, .n = 4096, .qd = qds[i], .seed = 7};
+		uint64_t inflight = qds[i] < upp * 4 ? qds[i] : upp * 4;
+		double want_rate = (double)inflight * MU / (double)page_cycle(&c);
+		double want_wa = (double)upp / (double)(qds[i] < upp ? qds[i] : upp);
+		struct sim_counters a, b;
+		struct sim_ssd *s;
+		struct result r;
+
+		c.write_cache = false;
+		j.to = c.user_capacity;
+		s = make(&c);
+		assert_false(sim_write_cache(s));
+		sim_get_counters(s, &a);
+		r = run(s, &j);
+		/* the last page may still be open to joiners: a flush pads it */
+		assert_int_equal(sim_flush(s, r.t1, &r.t1), 0);
+		sim_get_counters(s, &b);
+		printf("cache off, QD%u: %.1f MB/s (expected %.1f), WA %.3f (expected %.3f), p50 %.3f ms\n",
+		       qds[i], rate(&r) * 1e3, want_rate * 1e3, wa_between(&a, &b), want_wa, r.lat_p50 / 1e6);
+		if (qds[i] == 1) {
+			/* exactly one program cycle per write, the padding exactly the rest of each page */
+			assert_true(r.lat_p50 >= c.timing.program);
+			assert_int_equal(r.lat_p50, page_cycle(&c));
+			assert_int_equal(r.lat_max, page_cycle(&c));
+			assert_int_equal(b.nand_bytes_written_pad, j.n * (upp - 1) * MU);
+		}
+		assert_true(fabs(wa_between(&a, &b) / want_wa - 1.0) < 0.01);
+		assert_true(fabs(rate(&r) / want_rate - 1.0) < 0.05);
+		assert_int_equal(b.nand_bytes_written, b.nand_bytes_written_host + b.nand_bytes_written_pad);
+		tl_check(s);
+		sim_free(s);
+	}
+
+	/* the cache on: QD1 writes complete in the buffer, long before a program */
+	{
+		struct job j = {.write = true, .random = true, .bs = 4096, .n = 4096, .qd = 1, .seed = 7};
+		struct sim_ssd *s;
+		struct result r;
+		struct sim_counters b;
+
+		c.write_cache = true;
+		j.to = c.user_capacity;
+		s = make(&c);
+		r = run(s, &j);
+		sim_get_counters(s, &b);
+		assert_true(r.lat_p50 < c.timing.program / 10);
+		assert_int_equal(b.nand_bytes_written_pad, 0);
+		sim_free(s);
+	}
+}
+
+/* Runs a fill and 2x capacity of random writes at QD8 (foreground GC included) and returns the
+ * counters and the last run's result. */
+static void wcache_workload(const struct sim_config *c, struct sim_counters *k, struct result *r)
+{
+	struct job fill = {.write = true, .bs = 131072, .qd = 8};
+	struct job j = {.write = true, .random = true, .bs = 4096, .qd = 8, .seed = 11};
+	struct sim_ssd *s = make(c);
+
+	fill.to = j.to = c->user_capacity;
+	fill.n = c->user_capacity / fill.bs;
+	j.n = 2 * c->user_capacity / 4096;
+	run(s, &fill);
+	*r = run(s, &j);
+	sim_get_counters(s, k);
+	tl_check(s);
+	sim_free(s);
+}
+
+/* With power-loss protection the buffer is safe: the cache off changes nothing, bit for bit.
+ * Without it, the same workload pads (WA rises) and is slower; and it is deterministic. */
+static void test_wcache_plp_and_determinism(void **state)
+{
+	struct sim_config c;
+	struct sim_counters on, plp, off, off2;
+	struct result ron, rplp, roff, roff2;
+
+	(void)state;
+	base_config(&c);
+	c.user_capacity = 64ULL << 20;
+	c.write_buffer = 1ULL << 20;
+	wcache_workload(&c, &on, &ron);
+	c.write_cache = false;
+	c.power_loss_protection = true;
+	wcache_workload(&c, &plp, &rplp);
+	assert_memory_equal(&on, &plp, sizeof(on));
+	assert_memory_equal(&ron, &rplp, sizeof(ron));
+	c.power_loss_protection = false;
+	wcache_workload(&c, &off, &roff);
+	wcache_workload(&c, &off2, &roff2);
+	assert_memory_equal(&off, &off2, sizeof(off));
+	assert_memory_equal(&roff, &roff2, sizeof(roff));
+	printf("QD8 steady state: cache on %.1f MB/s WA %.2f; off %.1f MB/s WA %.2f (pad %.2f of host)\n",
+	       rate(&ron) * 1e3, (double)on.nand_bytes_written / on.host_bytes_written, rate(&roff) * 1e3,
+	       (double)off.nand_bytes_written / off.host_bytes_written,
+	       (double)off.nand_bytes_written_pad / off.host_bytes_written);
+	assert_true(off.nand_bytes_written_pad > 0);
+	assert_true(off.nand_bytes_written > on.nand_bytes_written);
+	assert_true(rate(&roff) < rate(&ron));
+	assert_int_equal(on.nand_bytes_written_pad, 0);
+}
+
+/* A flush pads and programs the partial page and completes when it is on the NAND; a second
+ * one has nothing to wait for; with full pages in flight it waits for all of them; turning the
+ * cache off flushes; with PLP a flush is instant. */
+static void test_wcache_flush(void **state)
+{
+	struct sim_config c;
+	struct sim_counters k;
+	struct sim_ssd *s;
+	uint64_t t, done, fl, upp;
+
+	(void)state;
+	base_config(&c);
+	upp = c.page_size / MU;
+	s = make(&c);
+	t = sim_now(s) + 1000;
+	assert_int_equal(sim_write(s, 0, 4096, t, &done), 0);
+	assert_true(done - t < c.timing.program / 10); /* buffered */
+	sim_get_counters(s, &k);
+	assert_int_equal(k.nand_bytes_written, 4096);
+	assert_int_equal(sim_flush(s, done, &fl), 0);
+	assert_int_equal(fl, t + page_cycle(&c));
+	sim_get_counters(s, &k);
+	assert_int_equal(k.nand_bytes_written_pad, (upp - 1) * MU);
+	assert_int_equal(k.nand_bytes_written, c.page_size);
+	assert_int_equal(sim_flush(s, fl, &done), 0);
+	assert_int_equal(done, fl);
+	/* eight pages' worth at once: the flush waits for the last program */
+	t = fl;
+	for (uint64_t o = 0; o < 8 * c.page_size; o += 131072)
+		assert_int_equal(sim_write(s, o, 131072, t, &done), 0);
+	assert_int_equal(sim_flush(s, t, &fl), 0);
+	assert_int_equal(fl, sim_quiesce_time(s));
+	assert_true(fl >= t + 2 * page_cycle(&c)); /* 8 pages on 4 dies */
+	/* switching the cache off flushes first */
+	assert_int_equal(sim_write(s, 0, 4096, fl, &done), 0);
+	assert_int_equal(sim_set_write_cache(s, false, done, &t), 0);
+	assert_false(sim_write_cache(s));
+	assert_true(t >= done + c.timing.program);
+	sim_get_counters(s, &k);
+	assert_int_equal(k.nand_bytes_written_pad, 2 * (upp - 1) * MU);
+	tl_check(s);
+	sim_free(s);
+
+	c.power_loss_protection = true;
+	s = make(&c);
+	t = sim_now(s) + 1000;
+	assert_int_equal(sim_write(s, 0, 4096, t, &done), 0);
+	assert_int_equal(sim_flush(s, done, &fl), 0);
+	assert_int_equal(fl, done);
+	sim_get_counters(s, &k);
+	assert_int_equal(k.nand_bytes_written_pad, 0);
+	sim_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -518,6 +704,9 @@ int main(void)
 		cmocka_unit_test(test_post_cache_levels),
 		cmocka_unit_test(test_dynamic_shrinks),
 		cmocka_unit_test(test_idle_gc),
+		cmocka_unit_test(test_wcache_off_qd),
+		cmocka_unit_test(test_wcache_plp_and_determinism),
+		cmocka_unit_test(test_wcache_flush),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
