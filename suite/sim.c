@@ -623,7 +623,8 @@ static inline __attribute__((always_inline)) uint32_t put_unit(struct sim_ssd *s
 }
 
 /* The page at f's cursor is complete (full or padded): the next page goes to another die. */
-static void page_done(struct sim_ssd *s, struct frontier *f, uint32_t slot, uint32_t b)
+static inline __attribute__((always_inline)) void page_done(struct sim_ssd *s, struct frontier *f,
+							    uint32_t slot, uint32_t b)
 {
 	if (s->cfg.timed)
 		f->cursor = least_busy_die(s);
