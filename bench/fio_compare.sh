@@ -14,7 +14,7 @@
 # (fio's lat_ns with lat_percentiles=1; ssdlab's lat_ns).
 #
 # Usage (root): bench/fio_compare.sh [BUILD_DIR]     env: RUNTIME=5 PAIRS=7 RAMP=1 SIZE_MB=1024
-#               DEVICES="zram loop" OUT=results.md
+#               DEVICES="zram loop" OUT=results.md ONLY=REGEX (workload labels)
 # Not a test: it takes PAIRS x 2 x 5 workloads x 2 devices x (RUNTIME + RAMP) seconds.
 set -euo pipefail
 
@@ -27,6 +27,7 @@ RAMP=${RAMP:-1}
 SIZE_MB=${SIZE_MB:-1024}
 DEVICES=${DEVICES:-"zram loop"}
 OUT=${OUT:-}
+ONLY=${ONLY:-.} # a regular expression on the workload labels, e.g. ONLY='QD32$'
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root (zram and loop devices)" >&2; exit 2; }
 command -v fio >/dev/null || { echo "fio is missing: apt-get install fio" >&2; exit 2; }
@@ -135,6 +136,7 @@ for kind in $DEVICES; do
 	esac
 	for w in "${workloads[@]}"; do
 		IFS='|' read -r label rw bs qd th <<<"$w"
+		[[ $label =~ $ONLY ]] || continue
 		for ((p = 1; p <= PAIRS; p++)); do
 			if ((p % 2)); then order="fio ssdlab"; else order="ssdlab fio"; fi
 			for tool in $order; do
