@@ -660,18 +660,14 @@ static void pad_page(struct sim_ssd *s, struct frontier *f)
 	page_done(s, f, slot, b);
 }
 
-/* Sync writes: schedules the partial page at f's cursor, if it holds host data still being
- * gathered, for programming now; later units may join it until its transfer starts. */
+/* Sync writes (timed): schedules the partial page at f's cursor, if it holds host data still
+ * being gathered, for programming now; later units may join it until its transfer starts. */
 static void commit_page(struct sim_ssd *s, struct frontier *f)
 {
 	uint32_t slot = f->cursor, b = f->blk[slot];
 
 	if (b == NIL || f->committed || !f->host_n[slot])
 		return;
-	if (!s->cfg.timed) {
-		pad_page(s, f); /* no time: every write is alone, as at queue depth 1 */
-		return;
-	}
 	f->commit_end = program_page(s, f, slot, b, &f->commit_at);
 	f->committed = true;
 }
@@ -983,13 +979,18 @@ static uint64_t link_xfer(struct sim_ssd *s, uint64_t t, uint64_t len)
 }
 
 /* Sync writes: the completion is when the pages holding the units (buffer slots) r0..r0+n-1
- * are programmed, once the partial pages have been committed. */
-static uint64_t sync_done(struct sim_ssd *s, uint32_t r0, uint32_t n, uint64_t fin)
+ * are programmed, once the partial pages have been committed. Without a time model there is
+ * no queue to wait for: every write is alone, as at queue depth 1, and its last page (on
+ * frontier last) is padded at once. */
+static uint64_t sync_done(struct sim_ssd *s, uint32_t r0, uint32_t n, uint64_t fin,
+			  struct frontier *last)
 {
+	if (!s->cfg.timed) {
+		pad_page(s, last);
+		return fin;
+	}
 	commit_page(s, &s->tlc);
 	commit_page(s, &s->slc);
-	if (!s->cfg.timed)
-		return fin;
 	n = n < s->nring ? n : s->nring;
 	for (uint32_t i = 0, r = r0; i < n; i++) {
 		if (s->ring[r] != PENDING && s->ring[r] > fin)
@@ -1003,6 +1004,7 @@ int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint
 {
 	uint32_t first, last, r0;
 	uint64_t arrive = 0, fin = 0;
+	struct frontier *f = NULL;
 
 	if (check_io(s, offset, len))
 		return -EINVAL;
@@ -1015,7 +1017,6 @@ int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint
 		fin = arrive = link_xfer(s, t, len);
 	r0 = s->ring_pos;
 	for (uint32_t l = first; l <= last; l++) {
-		struct frontier *f;
 		uint32_t r = NIL;
 
 		unmap(s, l);
@@ -1035,7 +1036,7 @@ int sim_write(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint
 		gc_pace(s, t);
 	}
 	if (__builtin_expect(s->sync, 0))
-		fin = sync_done(s, r0, last - first + 1, fin);
+		fin = sync_done(s, r0, last - first + 1, fin, f);
 	s->host_w_bytes += len;
 	s->idle_done = false;
 	if (fin > s->last_host_done)

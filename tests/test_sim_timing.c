@@ -569,6 +569,24 @@ static void test_wcache_off_qd(void **state)
 		sim_free(s);
 	}
 
+	/* without a time model every write is alone: a whole program unit each */
+	{
+		struct sim_ssd *s;
+		struct sim_counters b;
+		uint64_t d, x = 5;
+
+		c.timed = false;
+		c.write_cache = false;
+		s = make(&c);
+		for (unsigned i = 0; i < 1000; i++)
+			assert_int_equal(sim_write(s, tl_below(&x, c.user_capacity / MU) * MU, 4096, 0, &d), 0);
+		sim_get_counters(s, &b);
+		assert_int_equal(b.nand_bytes_written_pad, 1000 * (upp - 1) * MU);
+		tl_check(s);
+		sim_free(s);
+		c.timed = true;
+	}
+
 	/* the cache on: QD1 writes complete in the buffer, long before a program */
 	{
 		struct job j = {.write = true, .random = true, .bs = 4096, .n = 4096, .qd = 1, .seed = 7};
