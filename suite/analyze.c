@@ -658,6 +658,229 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 	return 0;
 }
 
+/* ---- pass: headline ------------------------------------------------------------------------- */
+
+/* Recovery counts as back to steady state within this share of the steady-state average. */
+#define HEADLINE_BAND 0.10
+
+/* The first record (index) of (phase, repeat) with round `round`, or the last one: -1 none. */
+static long round_record(const struct analyze_input *in, int64_t phase, int64_t repeat,
+			 int64_t round, int last)
+{
+	long found = -1;
+
+	for (size_t i = 0; i < in->records.n; i++) {
+		struct rkey k;
+
+		if (rkey_of(in->records.rec[i], &k) || k.phase != phase || k.repeat != repeat ||
+		    k.round != round || !strcmp(k.kind, "resume"))
+			continue;
+		found = (long)i;
+		if (!last)
+			break;
+	}
+	return found;
+}
+
+/*
+ * WA over a steady-state window: from the last snapshot taken at or before the window's first
+ * measurement started to the first taken at or after its last one ended (the runner takes them
+ * at phase boundaries, so for a rounds phase that stops at steady state these are its start
+ * and end). NULL (JSON null) when no snapshot brackets the window.
+ */
+static struct json_object *headline_ss_wa(const struct analyze_input *in, struct json_object *ss)
+{
+	int64_t phase, repeat, lo, hi;
+	uint64_t t0, t1;
+	long a = -1, b = -1, ra, rb;
+
+	if (int_of(ss, "phase", &phase) || int_of(ss, "repeat", &repeat) ||
+	    int_of(ss, "first_round", &lo) || int_of(ss, "last_round", &hi))
+		return NULL;
+	ra = round_record(in, phase, repeat, lo, 0);
+	rb = round_record(in, phase, repeat, hi, 1);
+	if (ra < 0 || rb < 0 || jsonnum_get_u64(in->records.rec[ra], "start_ns", &t0) ||
+	    jsonnum_get_u64(in->records.rec[rb], "end_ns", &t1))
+		return NULL;
+	for (size_t i = 0; i < in->snapshots.n; i++) {
+		uint64_t t;
+
+		if (jsonnum_get_u64(in->snapshots.snap[i], "target_ns", &t))
+			continue;
+		if (t <= t0)
+			a = (long)i;
+		if (t >= t1 && b < 0 && a >= 0)
+			b = (long)i;
+	}
+	if (a < 0 || b < 0 || a >= b)
+		return NULL;
+	return wa_entry(in->snapshots.snap[a], in->snapshots.snap[b], 0, 0, 0);
+}
+
+/* The steady-state entry judged last before record index `before` (a reached or not_reached
+ * window whose rounds come before it), or NULL. */
+static struct json_object *ss_before(const struct analyze_input *in, struct json_object *arr,
+				     size_t before)
+{
+	struct json_object *best = NULL;
+
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+		struct json_object *s = json_object_array_get_idx(arr, i);
+		int64_t p, r, hi;
+		long last;
+		double avg;
+
+		if (int_of(s, "phase", &p) || int_of(s, "repeat", &r) ||
+		    int_of(s, "last_round", &hi) || jsonnum_get(s, "average", &avg) || !(avg > 0))
+			continue;
+		last = round_record(in, p, r, hi, 1);
+		if (last >= 0 && (size_t)last < before)
+			best = s;
+	}
+	return best;
+}
+
+/*
+ * Recovery after an idle phase: the measurements after it (records of the tracked cell, or of
+ * a write_until, up to the next idle) against the steady-state average judged before it. The
+ * first one's change; then how much writing (target time, and in the profile's time: divided by
+ * the record's time_scale; bytes) came before the first measurement back within HEADLINE_BAND
+ * of the average. NULL entry when the idle has no steady state before it or nothing after.
+ */
+static int headline_recovery(const struct analyze_input *in, struct json_object *ssarr,
+			     size_t idle, struct json_object *out)
+{
+	struct json_object *ss = ss_before(in, ssarr, idle), *e;
+	const char *cell = ss ? str_of(ss, "cell") : NULL, *metric = ss ? str_of(ss, "metric") : NULL;
+	uint64_t idle_ns = 0, w_ns = 0, w_bytes = 0;
+	double avg = 0, first = NAN, scale = 1;
+	struct rkey ik;
+	long back = -1;
+	size_t n = 0;
+	int64_t back_round = 0, first_phase = -1;
+
+	if (!ss || !cell || !metric || jsonnum_get(ss, "average", &avg) ||
+	    rkey_of(in->records.rec[idle], &ik))
+		return 0;
+	(void)jsonnum_get_u64(in->records.rec[idle], "idle_ns", &idle_ns);
+	(void)jsonnum_get(in->records.rec[idle], "time_scale", &scale);
+	for (size_t i = idle + 1; i < in->records.n && back < 0; i++) {
+		struct json_object *rec = in->records.rec[i];
+		uint64_t el = 0, ramp = 0, bw = 0;
+		struct rkey k;
+		double v, s = 0;
+
+		if (rkey_of(rec, &k))
+			continue;
+		if (!strcmp(k.kind, "idle"))
+			break;
+		if ((strcmp(k.kind, "cell") || strcmp(k.cell, cell)) && strcmp(k.kind, "write_until"))
+			continue;
+		if (results_record_metric(rec, metric, &v))
+			continue;
+		if (!n++) {
+			first = v;
+			first_phase = k.phase;
+			if (!jsonnum_get(rec, "time_scale", &s) && s > 0)
+				scale = s;
+		}
+		if (fabs(v - avg) <= HEADLINE_BAND * avg) {
+			back = (long)i;
+			back_round = k.round;
+			break;
+		}
+		(void)jsonnum_get_u64(rec, "elapsed_ns", &el);
+		(void)jsonnum_get_u64(rec, "ramp_ns", &ramp);
+		(void)jsonnum_get_u64(rec, "bytes_written_total", &bw);
+		w_ns += el + ramp;
+		w_bytes += bw;
+	}
+	if (!n)
+		return 0;
+	if (!(scale > 0))
+		scale = 1;
+	e = json_object_new_object();
+	if (json_object_array_add(out, e) || !e)
+		return -ENOMEM;
+	if (add_int(e, "idle_phase", ik.phase) || add_int(e, "idle_repeat", ik.repeat) ||
+	    jsonnum_add(e, "idle_target_ns", json_object_new_uint64(idle_ns)) ||
+	    jsonnum_add(e, "idle_profile_ns", jsonnum_new((double)idle_ns / scale)) ||
+	    add_int(e, "phase", first_phase) || add_str(e, "cell", cell) ||
+	    add_str(e, "metric", metric) || jsonnum_add(e, "steady_state", jsonnum_new(avg)) ||
+	    jsonnum_add(e, "first", jsonnum_new(first)) ||
+	    jsonnum_add(e, "first_change", jsonnum_new(first / avg - 1)) ||
+	    jsonnum_add(e, "band", jsonnum_new(HEADLINE_BAND)) ||
+	    jsonnum_add(e, "measurements", json_object_new_int64((int64_t)n)) ||
+	    add_str(e, "verdict", back >= 0 ? "back" : "not_within_measured_rounds") ||
+	    jsonnum_add(e, "back_round", back >= 0 ? json_object_new_int64(back_round) : NULL) ||
+	    jsonnum_add(e, "back_after_target_ns",
+			back >= 0 ? json_object_new_uint64(w_ns) : NULL) ||
+	    jsonnum_add(e, "back_after_profile_ns",
+			back >= 0 ? jsonnum_new((double)w_ns / scale) : NULL) ||
+	    jsonnum_add(e, "back_after_bytes", back >= 0 ? json_object_new_uint64(w_bytes) : NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+static int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
+			 size_t errlen)
+{
+	struct json_object *h = json_object_new_object(), *ss = NULL, *arr, *rec, *wa, *run;
+	double v;
+
+	(void)err;
+	(void)errlen;
+	if (jsonnum_add(summary, "headline", h) || !h)
+		return -ENOMEM;
+	(void)json_object_object_get_ex(summary, "steady_state", &ss);
+	arr = json_object_new_array();
+	if (jsonnum_add(h, "steady_state", arr) || !arr)
+		return -ENOMEM;
+	for (size_t i = 0; ss && i < json_object_array_length(ss); i++) {
+		static const char *const copy[] = {"phase",	 "repeat",    "cell",
+						   "metric",	 "verdict",   "average",
+						   "first_round", "last_round"};
+		struct json_object *s = json_object_array_get_idx(ss, i), *e = json_object_new_object();
+		struct json_object *x;
+
+		if (json_object_array_add(arr, e) || !e)
+			return -ENOMEM;
+		for (size_t c = 0; c < sizeof(copy) / sizeof(copy[0]); c++)
+			if (json_object_object_get_ex(s, copy[c], &x) &&
+			    jsonnum_add(e, copy[c], json_object_get(x)))
+				return -ENOMEM;
+		x = headline_ss_wa(in, s);
+		if (jsonnum_add(e, "wa", x ? json_object_get(json_object_object_get(x, "wa")) : NULL) ||
+		    add_str(e, "wa_from", x ? str_of(x, "from_label") : NULL) ||
+		    add_str(e, "wa_to", x ? str_of(x, "to_label") : NULL)) {
+			json_object_put(x);
+			return -ENOMEM;
+		}
+		json_object_put(x);
+	}
+	v = NAN;
+	if (json_object_object_get_ex(summary, "wa", &wa) &&
+	    json_object_object_get_ex(wa, "run", &run) && run && jsonnum_get(run, "wa", &v))
+		v = NAN;
+	if (jsonnum_add(h, "wa_run", jsonnum_new(v)))
+		return -ENOMEM;
+	arr = json_object_new_array();
+	if (jsonnum_add(h, "recovery", arr) || !arr)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->records.n; i++) {
+		struct rkey k;
+		int rc;
+
+		rec = in->records.rec[i];
+		if (rkey_of(rec, &k) || strcmp(k.kind, "idle"))
+			continue;
+		rc = headline_recovery(in, ss, i, arr);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 /* ---- driver --------------------------------------------------------------------------------- */
 
 /* In order: later passes may read what earlier ones wrote (cells reads steady_state). */
@@ -666,6 +889,7 @@ static const struct analyze_pass passes[] = {
     {"cells", pass_cells},
     {"wa", pass_wa},
     {"flags", pass_flags},
+    {"headline", pass_headline},
 };
 
 int analyze_dir(const char *dir, struct json_object **out, char *err, size_t errlen)
@@ -766,9 +990,111 @@ static const char *fmt(double v, int decimals, char *buf, size_t len)
 	return units_fmt_double(v, decimals, buf, len);
 }
 
-void analyze_print_headline(struct json_object *summary, FILE *f)
+/* The findings a reader must not miss: printed with the headline. */
+static void print_flags(struct json_object *summary, FILE *f)
 {
 	struct json_object *arr, *x, *flags;
+
+	if (json_object_object_get_ex(summary, "flags", &flags)) {
+		if (json_object_object_get_ex(flags, "steady_state_not_reached", &arr) &&
+		    json_object_array_length(arr))
+			fprintf(f, "FLAG: steady state not reached in %zu tracked series\n",
+				json_object_array_length(arr));
+		if (json_object_object_get_ex(flags, "host_limited", &arr) &&
+		    json_object_array_length(arr))
+			fprintf(f,
+				"FLAG: %zu measurements were limited by the host, not the device\n",
+				json_object_array_length(arr));
+		if (json_object_object_get_ex(flags, "resumed", &x) && json_object_get_boolean(x))
+			fprintf(f, "FLAG: the run was resumed (see the resume records)\n");
+		if (json_object_object_get_ex(flags, "io_errors", &x) && json_object_get_int64(x))
+			fprintf(f, "FLAG: %" PRId64 " measurements stopped at an I/O error\n",
+				json_object_get_int64(x));
+		if (json_object_object_get_ex(flags, "torn_last_line_dropped", &x) &&
+		    json_object_get_boolean(x))
+			fprintf(
+			    f,
+			    "FLAG: a torn last record line was dropped (an interrupted write)\n");
+	}
+}
+
+/* "IOPS 3352", "MB/s 512.3", "p99 latency 812.4 us": a metric's value in its display unit. */
+static void print_metric(FILE *f, const char *metric, double v)
+{
+	char a[48];
+
+	if (!metric || !strcmp(metric, "iops"))
+		fprintf(f, "IOPS %s", fmt(v, 0, a, sizeof(a)));
+	else if (!strcmp(metric, "read_iops") || !strcmp(metric, "write_iops"))
+		fprintf(f, "%s IOPS %s", metric[0] == 'r' ? "read" : "write", fmt(v, 0, a, sizeof(a)));
+	else if (strstr(metric, "bw"))
+		fprintf(f, "%s MB/s", fmt(v / 1e6, 1, a, sizeof(a)));
+	else if (strstr(metric, "lat_"))
+		fprintf(f, "%s %s us", metric, fmt(v / 1e3, 1, a, sizeof(a)));
+	else
+		fprintf(f, "%s %s", metric, fmt(v, 3, a, sizeof(a)));
+}
+
+void analyze_print_headline(struct json_object *summary, FILE *f)
+{
+	struct json_object *h, *arr, *x;
+	char a[48], b[48], c[48];
+
+	if (!json_object_object_get_ex(summary, "headline", &h))
+		return;
+	if (json_object_object_get_ex(h, "steady_state", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			struct json_object *s = json_object_array_get_idx(arr, i);
+			const char *v = S(str_of(s, "verdict")), *cell = S(str_of(s, "cell"));
+			int64_t p = 0, lo = 0, hi = 0;
+
+			(void)int_of(s, "phase", &p);
+			(void)int_of(s, "first_round", &lo);
+			(void)int_of(s, "last_round", &hi);
+			fprintf(f, "steady state   phase %" PRId64 "%s%s ", p,
+				strcmp(cell, "all") ? " " : "", strcmp(cell, "all") ? cell : "");
+			print_metric(f, str_of(s, "metric"), num_or_nan(s, "average"));
+			if (!strcmp(v, "reached"))
+				fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo, hi);
+			else
+				fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64
+					   ")\n",
+					v, lo, hi);
+			if (isfinite(num_or_nan(s, "wa")) || isfinite(num_or_nan(h, "wa_run")))
+				fprintf(f, "WA             %s in steady state, %s whole run\n",
+					fmt(num_or_nan(s, "wa"), 2, a, sizeof(a)),
+					fmt(num_or_nan(h, "wa_run"), 2, b, sizeof(b)));
+		}
+	if ((!json_object_object_get_ex(h, "steady_state", &arr) || !json_object_array_length(arr)) &&
+	    isfinite(num_or_nan(h, "wa_run")))
+		fprintf(f, "WA             %s whole run\n",
+			fmt(num_or_nan(h, "wa_run"), 2, a, sizeof(a)));
+	if (json_object_object_get_ex(h, "recovery", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			struct json_object *r = json_object_array_get_idx(arr, i);
+			double idle = num_or_nan(r, "idle_profile_ns"), ch = num_or_nan(r, "first_change");
+			char label[64];
+
+			units_fmt_duration(isfinite(idle) && idle > 0 ? (uint64_t)idle : 0, a,
+					   sizeof(a));
+			snprintf(label, sizeof(label), "after %s idle", a);
+			fprintf(f, "%-14s ", label);
+			print_metric(f, str_of(r, "metric"), num_or_nan(r, "first"));
+			fprintf(f, " (%s%s%%), ", ch >= 0 ? "+" : "", fmt(100 * ch, 0, b, sizeof(b)));
+			if (json_object_object_get_ex(r, "back_after_profile_ns", &x) && x) {
+				units_fmt_duration((uint64_t)num_or_nan(r, "back_after_profile_ns"), c,
+						   sizeof(c));
+				fprintf(f, "back to steady state after %s of writing\n", c);
+			} else {
+				fprintf(f, "not back to steady state within the measured rounds\n");
+			}
+		}
+	print_flags(summary, f);
+}
+
+void analyze_print_details(struct json_object *summary, FILE *f)
+{
+	struct json_object *arr, *x;
 	char a[48], b[48], c[48], d[48], e[48];
 
 	if (json_object_object_get_ex(summary, "steady_state", &arr))
@@ -843,26 +1169,5 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 		    isfinite(num_or_nan(run, "wa")))
 			fprintf(f, "write amplification, whole run: %s\n",
 				fmt(num_or_nan(run, "wa"), 3, a, sizeof(a)));
-	}
-	if (json_object_object_get_ex(summary, "flags", &flags)) {
-		if (json_object_object_get_ex(flags, "steady_state_not_reached", &arr) &&
-		    json_object_array_length(arr))
-			fprintf(f, "FLAG: steady state not reached in %zu tracked series\n",
-				json_object_array_length(arr));
-		if (json_object_object_get_ex(flags, "host_limited", &arr) &&
-		    json_object_array_length(arr))
-			fprintf(f,
-				"FLAG: %zu measurements were limited by the host, not the device\n",
-				json_object_array_length(arr));
-		if (json_object_object_get_ex(flags, "resumed", &x) && json_object_get_boolean(x))
-			fprintf(f, "FLAG: the run was resumed (see the resume records)\n");
-		if (json_object_object_get_ex(flags, "io_errors", &x) && json_object_get_int64(x))
-			fprintf(f, "FLAG: %" PRId64 " measurements stopped at an I/O error\n",
-				json_object_get_int64(x));
-		if (json_object_object_get_ex(flags, "torn_last_line_dropped", &x) &&
-		    json_object_get_boolean(x))
-			fprintf(
-			    f,
-			    "FLAG: a torn last record line was dropped (an interrupted write)\n");
 	}
 }

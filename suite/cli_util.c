@@ -459,6 +459,7 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 	struct cli_stop stop;
 	struct runner_opts o = {
 		.time_scale = c->time_scale, .seed = c->seed, .stop = &stop.flag,
+		.chunk_bytes = c->chunk_bytes, .chunk_ns = c->chunk_ns,
 		.progress = ui_progress, .note = ui_note, .arg = &ui, .wall_ns = cli_wall_ns,
 		.debug_fault = getenv("SSDLAB_DEBUG_FAULT"),
 	};
@@ -508,6 +509,8 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		code = EXIT_FAILED;
 		goto out;
 	}
+	if (!c->quiet && c->verbose)
+		analyze_print_details(summary, stdout);
 	if (!c->quiet)
 		analyze_print_headline(summary, stdout);
 	printf("results: %s\n", c->dir);

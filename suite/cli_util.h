@@ -153,7 +153,9 @@ struct cli_run {
 	const char *yes_destroy; /* repeated in the printed resume command */
 	uint64_t seed;
 	double time_scale;	 /* the user's --time-scale */
+	uint64_t chunk_bytes, chunk_ns; /* runner_opts' chunks; 0 = defaults */
 	bool quiet;
+	bool verbose; /* the per-phase lines before the headline */
 };
 
 /*

@@ -25,6 +25,7 @@ static void help(FILE *f)
 	       "headline figures. The output is byte-for-byte the same for the same input.\n\n"
 	       "options:\n"
 	       "  -q, --quiet   do not print the headline figures\n"
+	       "  -v, --verbose also print the per-phase lines (SNIA figures, cells, WA per phase)\n"
 	       "  --check       do not write: exit 1 when DIR/summary.json differs from what the\n"
 	       "                records give (e.g. after a fix of the analysis)\n"
 	       "  --stdout      print the summary JSON instead of writing it\n"
@@ -76,21 +77,25 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"quiet", no_argument, NULL, 'q'},
+	    {"verbose", no_argument, NULL, 'v'},
 	    {"check", no_argument, NULL, 'c'},
 	    {"stdout", no_argument, NULL, 's'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct json_object *summary = NULL;
-	int quiet = 0, do_check = 0, to_stdout = 0, c, rc, ret;
+	int quiet = 0, verbose = 0, do_check = 0, to_stdout = 0, c, rc, ret;
 	char err[512] = "";
 	const char *dir;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = 1;
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		case 'c':
 			do_check = 1;
@@ -125,6 +130,8 @@ int cmd_analyze(int argc, char **argv)
 	else if (to_stdout)
 		printf("%s\n", summary_text(summary));
 	if (!quiet && !to_stdout) {
+		if (verbose)
+			analyze_print_details(summary, stdout);
 		analyze_print_headline(summary, stdout);
 		if (!do_check)
 			printf("summary: %s/summary.json\n", dir);

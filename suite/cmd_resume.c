@@ -40,6 +40,7 @@ static void usage(FILE *f)
 		   "                      still be the same device: model, serial, WWN, capacity)\n"
 		   "  --yes-destroy=ID    confirm again for a real target (serial, WWN or path)\n"
 		   "  --quiet             no progress line, no headline\n"
+		"  --verbose           also the per-phase lines before the headline\n"
 		   "  --help\n");
 }
 
@@ -102,6 +103,7 @@ int cmd_resume(int argc, char **argv)
 		{"target", required_argument, NULL, 't'},
 		{"yes-destroy", required_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -120,11 +122,12 @@ int cmd_resume(int argc, char **argv)
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:y:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:y:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'y': yes = optarg; break;
 		case 'q': cr.quiet = true; break;
+		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
 		default: usage(stderr); return EXIT_USAGE;
 		}
@@ -152,6 +155,11 @@ int cmd_resume(int argc, char **argv)
 	ts = jobj(m, "time_scale");
 	if (ts && jsonnum_get(ts, "user", &cr.time_scale))
 		cr.time_scale = 1.0;
+	/* The chunks the run cut its long writing phases into (absent: an older run, defaults). */
+	if (jobj(m, "chunks")) {
+		(void)jsonnum_get_u64(jobj(m, "chunks"), "bytes", &cr.chunk_bytes);
+		(void)jsonnum_get_u64(jobj(m, "chunks"), "time_ns", &cr.chunk_ns);
+	}
 	ms = jobj(m, "sets");
 	if (ms && json_object_is_type(ms, json_type_array)) {
 		nsets = json_object_array_length(ms);

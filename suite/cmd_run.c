@@ -39,9 +39,13 @@ static void usage(FILE *f)
 		"  --set KEY=VALUE     override a profile value by its path, e.g.\n"
 		"                      --set phases.2.rounds.cell_time=30s (repeatable)\n"
 		"  --seed N            run seed (default: the profile's, else 1)\n"
+		"  --chunk SIZE        record a precondition / write_until amount in chunks of SIZE\n"
+		"                      (default 16g, scaled like durations on the virtual SSD); a\n"
+		"                      crash loses at most the chunk in flight\n"
 		"  --yes-destroy=ID    confirm destroying the data on a real target: its serial or\n"
 		"                      WWN, or its path where it reports neither\n"
 		"  --quiet             no progress line, no headline\n"
+		"  --verbose           also the per-phase lines before the headline\n"
 		"  --help\n\n"
 		"Ctrl-C stops at a safe point (exit 130) and prints the command that resumes.\n"
 		"Exit codes: 0 ok (also when steady state was not reached: flagged), 1 run failed,\n"
@@ -90,8 +94,10 @@ int cmd_run(int argc, char **argv)
 		{"time-scale", required_argument, NULL, 'S'},
 		{"set", required_argument, NULL, 's'},
 		{"seed", required_argument, NULL, 'e'},
+		{"chunk", required_argument, NULL, 'c'},
 		{"yes-destroy", required_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -109,7 +115,7 @@ int cmd_run(int argc, char **argv)
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:S:s:e:y:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:o:S:s:e:c:y:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'o': out = optarg; break;
@@ -136,8 +142,17 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			have_seed = true;
 			break;
+		case 'c':
+			if (cli_opt_size("run", "--chunk", optarg, &cr.chunk_bytes))
+				goto out;
+			if (!cr.chunk_bytes) {
+				cli_error("run", "--chunk must be positive");
+				goto out;
+			}
+			break;
 		case 'y': yes = optarg; break;
 		case 'q': cr.quiet = true; break;
+		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); code = EXIT_OK; goto out;
 		default: usage(stderr); goto out;
 		}
@@ -203,7 +218,8 @@ int cmd_run(int argc, char **argv)
 	cr.yes_destroy = yes;
 	manifest = runner_manifest_new(p, target_spec, t,
 				       &(struct runner_opts){.time_scale = cr.time_scale,
-							     .seed = cr.seed});
+							     .seed = cr.seed,
+							     .chunk_bytes = cr.chunk_bytes});
 	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
 	    (rc = results_write_manifest(res, manifest))) {
 		cli_error("run", "writing the manifest in %s failed", dir);

@@ -1134,6 +1134,12 @@ static void sb_printf(struct sbuf *s, const char *fmt, ...)
 int results_write_series(struct results *r, const char *name, const struct series_row *rows,
 			 size_t n)
 {
+	return results_write_series_at(r, name, rows, n, 0, 0);
+}
+
+int results_write_series_at(struct results *r, const char *name, const struct series_row *rows,
+			    size_t n, uint64_t t_off_ns, uint64_t bytes_off)
+{
 	static const char *const dn[2] = {"read", "write"};
 	struct sbuf sb = {0};
 	char safe[128], file[160], *path, a[48], b[48];
@@ -1157,7 +1163,7 @@ int results_write_series(struct results *r, const char *name, const struct serie
 		const struct series_row *row = &rows[i];
 		uint64_t dt = row->t_ns > prev ? row->t_ns - prev : 0;
 
-		sb_printf(&sb, "%" PRIu64 ",%" PRIu64, row->t_ns, dt);
+		sb_printf(&sb, "%" PRIu64 ",%" PRIu64, row->t_ns + t_off_ns, dt);
 		for (int d = 0; d < 2; d++) {
 			/* units_fmt_double: '.' whatever the locale (units.h). */
 			sb_printf(
@@ -1170,7 +1176,7 @@ int results_write_series(struct results *r, const char *name, const struct serie
 				      : "",
 				  row->d[d].lat_p99_ns, row->d[d].lat_max_ns);
 		}
-		sb_printf(&sb, ",%" PRIu64 "\n", row->total_bytes_written);
+		sb_printf(&sb, ",%" PRIu64 "\n", row->total_bytes_written + bytes_off);
 		prev = row->t_ns;
 	}
 	rc = sb.err;

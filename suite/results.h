@@ -229,6 +229,14 @@ int results_record_metric(struct json_object *rec, const char *metric, double *v
  */
 int results_write_series(struct results *r, const char *name, const struct series_row *rows,
 			 size_t n);
+/*
+ * The same, for one chunk of a longer measurement (a precondition or write_until recorded in
+ * chunks): t_off_ns is added to every t_ns and bytes_off to every total_bytes_written (the
+ * chunks before it), while interval_ns and the rates stay those of the chunk's own rows, so that
+ * the chunk files of a phase, in round order, read as one continuous series.
+ */
+int results_write_series_at(struct results *r, const char *name, const struct series_row *rows,
+			    size_t n, uint64_t t_off_ns, uint64_t bytes_off);
 
 /*
  * Writes snapshots/NNNN-<label>.json atomically, NNNN being the next sequence number in the

@@ -72,6 +72,10 @@ struct runner {
 	/* Progress of the step in flight. */
 	struct runner_progress prog;
 	uint64_t eta_extra_ns; /* target time of the rest of the round after this job */
+	/* What a chunked write phase has left, this chunk included (bytes, time; 0 = no bound). */
+	uint64_t eta_left_bytes, eta_left_ns;
+	/* Offsets of a chunk's series rows: the chunks before it (exec_write). */
+	uint64_t series_off_ns, series_off_bytes;
 
 	/* Test hook. */
 	enum fault_point fault;
@@ -667,7 +671,8 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 		goto out;
 	}
 	if (series && res.nseries) {
-		rc = results_write_series(r->res, series, res.series, res.nseries);
+		rc = results_write_series_at(r->res, series, res.series, res.nseries,
+					     r->series_off_ns, r->series_off_bytes);
 		if (rc) {
 			fail(r, "writing series %s: %s", series, strerror(-rc));
 			goto out;
@@ -826,16 +831,44 @@ static void series_name(const struct where *w, const char *kind, unsigned round,
 }
 
 /*
- * precondition and write_until. Without round_time: one job of the whole amount. With it
- * (WSAT): one record per round_time of target time until the amount (bytes, capacity multiple
- * or time) or max_time is reached, a sequential workload continuing where the last round ended.
+ * The byte chunk of a precondition / write_until with a byte amount: opts.chunk_bytes, else
+ * RUNNER_CHUNK_BYTES times the target's capacity scale (a small virtual SSD standing for a big
+ * drive writes the same share of it per chunk), a whole number of MiB (so that a chunk ends on
+ * a whole I/O of any power-of-two block size up to 1 MiB), 1 MiB at least.
+ */
+static uint64_t chunk_bytes(const struct target *t, const struct runner_opts *o)
+{
+	double ts = target_info(t)->time_scale;
+	uint64_t c;
+
+	if (o && o->chunk_bytes)
+		return o->chunk_bytes;
+	c = (uint64_t)((double)RUNNER_CHUNK_BYTES * (ts > 0 && ts < 1 ? ts : 1.0));
+	c -= c % (1u << 20);
+	return c ? c : 1u << 20;
+}
+
+/*
+ * precondition and write_until, in chunks, each a step of its own (round = chunk number), so a
+ * crash loses at most the chunk in flight and the walk goes on from the chunks found in K: a
+ * sequential workload at the last chunk's seq_next, the bytes or the time left. A chunk is
+ *   write_until with round_time   round_time of target time (WSAT: one record per round)
+ *   an amount of time             RUNNER_CHUNK_NS (opts.chunk_ns), scaled like every duration
+ *   an amount of bytes            chunk_bytes() (deterministic: the same chunks on any device)
+ * and ends earlier when the amount or max_time is reached. Its series rows are offset by the
+ * chunks before it (t_ns, total_bytes_written), so the chunk files in round order are one
+ * continuous series.
+ *
+ * A phase with neither a byte nor a time amount (one pass over the range) is one step (round
+ * 0), and so is a phase that an older version recorded as one step, found in K by a resume.
  */
 static int exec_write(struct runner *r, const struct where *w)
 {
 	const struct phase_write *pw = w->ph->data;
 	const char *kind = w->ph->kind->type == PHASE_PRECONDITION ? "precondition" : "write_until";
 	const struct target_info *ti = target_info(r->t);
-	uint64_t total_bytes, total_ns, max_ns, done_bytes = 0, done_ns = 0, seq_next = 0;
+	uint64_t total_bytes, total_ns, max_ns, done_bytes = 0, done_ns = 0, done_elapsed = 0;
+	uint64_t seq_next = 0, chunk_ns = 0, cbytes = 0;
 	char key[KEY_MAX], series[128];
 	struct job_spec spec;
 	int rc;
@@ -846,30 +879,40 @@ static int exec_write(struct runner *r, const struct where *w)
 	rc = resolve(r, &pw->w, key, &spec);
 	if (rc)
 		return rc;
-	if (!pw->round_time_ns || w->ph->kind->type == PHASE_PRECONDITION) {
-		if (pw->max_time_ns && !spec.time_ns)
-			spec.time_ns = scale_ns(r, pw->max_time_ns);
-		series_name(w, kind, 0, series, sizeof(series));
-		return job_step(r, w, kind, 0, "", &spec, false, series, NULL);
-	}
 	total_bytes = amount_bytes(&pw->w.length, ti->capacity);
 	total_ns = pw->w.length.kind == AMOUNT_TIME ? scale_ns(r, pw->w.length.ns) : 0;
 	max_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
+	if (w->ph->kind->type == PHASE_WRITE_UNTIL && pw->round_time_ns)
+		chunk_ns = scale_ns(r, pw->round_time_ns);
+	else if (total_ns)
+		chunk_ns = scale_ns(r, r->o.chunk_ns ? r->o.chunk_ns : RUNNER_CHUNK_NS);
+	else
+		cbytes = chunk_bytes(r->t, &r->o);
+	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
+		if (pw->max_time_ns && !spec.time_ns)
+			spec.time_ns = max_ns;
+		series_name(w, kind, 0, series, sizeof(series));
+		return job_step(r, w, kind, 0, "", &spec, false, series, NULL);
+	}
 	for (unsigned round = 1;; round++) {
 		struct json_object *rec = NULL;
 		struct job_spec s = spec;
-		uint64_t chunk = scale_ns(r, pw->round_time_ns);
+		uint64_t left_ns = UINT64_MAX, b, e;
 
 		if ((total_bytes && done_bytes >= total_bytes) || (total_ns && done_ns >= total_ns) ||
 		    (max_ns && done_ns >= max_ns))
 			break;
-		if (total_ns && total_ns - done_ns < chunk)
-			chunk = total_ns - done_ns;
-		if (max_ns && max_ns - done_ns < chunk)
-			chunk = max_ns - done_ns;
-		/* The engine ends a job at whichever comes first, time or amount. */
-		s.time_ns = chunk;
+		if (total_ns)
+			left_ns = total_ns - done_ns;
+		if (max_ns && max_ns - done_ns < left_ns)
+			left_ns = max_ns - done_ns;
+		/* The engine ends a job at whichever comes first, time or amount (0 = no limit). */
+		s.time_ns = chunk_ns && chunk_ns < left_ns ? chunk_ns
+			    : left_ns != UINT64_MAX	   ? left_ns
+						   : 0;
 		s.amount_bytes = total_bytes ? total_bytes - done_bytes : 0;
+		if (cbytes && s.amount_bytes > cbytes)
+			s.amount_bytes = cbytes;
 		s.ramp_ns = s.ramp_bytes = 0;
 		if (round == 1) {
 			s.ramp_ns = spec.ramp_ns;
@@ -881,15 +924,26 @@ static int exec_write(struct runner *r, const struct where *w)
 			return rc;
 		s.seed = runner_step_seed(spec.seed, key);
 		series_name(w, kind, round, series, sizeof(series));
+		r->series_off_ns = done_elapsed;
+		r->series_off_bytes = done_bytes;
+		r->eta_left_bytes = total_bytes ? total_bytes - done_bytes : 0;
+		r->eta_left_ns = left_ns != UINT64_MAX ? left_ns : 0;
 		rc = job_step(r, w, kind, round, "", &s, false, series, &rec);
+		r->series_off_ns = r->series_off_bytes = 0;
+		r->eta_left_bytes = r->eta_left_ns = 0;
 		if (rc)
 			return rc;
-		done_bytes += rec_get_u64(rec, "bytes_written_total");
-		done_ns += rec_get_u64(rec, "elapsed_ns") + rec_get_u64(rec, "ramp_ns");
-		seq_next = rec_get_u64(rec, "seq_next");
-		json_object_put(rec);
 		if (!rec)
 			break; /* nothing to go on (cannot happen: K records carry figures) */
+		b = rec_get_u64(rec, "bytes_written_total");
+		e = rec_get_u64(rec, "elapsed_ns");
+		done_bytes += b;
+		done_elapsed += e;
+		done_ns += e + rec_get_u64(rec, "ramp_ns");
+		seq_next = rec_get_u64(rec, "seq_next");
+		json_object_put(rec);
+		if (!b && !e)
+			break; /* a chunk that did nothing would loop forever */
 	}
 	return 0;
 }
@@ -1173,6 +1227,21 @@ static struct json_object *target_json(const char *spec, const struct target_inf
 	return o;
 }
 
+/* The chunks of long writing phases, as the run uses them, so that a resume cuts the same. */
+static struct json_object *chunks_json(const struct target *t, const struct runner_opts *o)
+{
+	struct json_object *c = json_object_new_object();
+
+	if (c && (jsonnum_add(c, "bytes", json_object_new_uint64(chunk_bytes(t, o))) ||
+		  jsonnum_add(c, "time_ns", json_object_new_uint64(o && o->chunk_ns
+									? o->chunk_ns
+									: RUNNER_CHUNK_NS)))) {
+		json_object_put(c);
+		return NULL;
+	}
+	return c;
+}
+
 struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
 					struct target *t, const struct runner_opts *o)
 {
@@ -1205,6 +1274,7 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 		goto fail;
 	rc = jsonnum_add(m, "time_scale", ts);
 	ts = NULL;
+	rc = jsonnum_add(m, "chunks", chunks_json(t, o));
 	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
 	    jsonnum_add(m, "target", target_json(target_spec, ti)) ||
 	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||

@@ -8,9 +8,15 @@
  * kind) and one record when it finishes:
  *
  *   purge         1 step  (kind "purge", the method used)
- *   precondition  1 step  (kind "precondition")
- *   write_until   1 step, or one per round_time when the phase has one (kind "write_until",
- *                 round 1, 2, ...); its time series goes to series/
+ *   precondition  one step per chunk (kind "precondition", round 1, 2, ...): a byte amount
+ *                 in chunks of RUNNER_CHUNK_BYTES x the target's capacity scale (opts.
+ *                 chunk_bytes), a time amount in chunks of RUNNER_CHUNK_NS of target time,
+ *                 scaled (opts.chunk_ns); the next chunk continues the workload (a sequential
+ *                 fill at the last chunk's seq_next, the bytes or the time left). Without an
+ *                 amount (one pass over the range): 1 step (round 0)
+ *   write_until   the same (kind "write_until"), the chunk being the phase's round_time when
+ *                 it has one (WSAT); its time series goes to series/, one file per chunk
+ *                 (offset so that the files in round order are one continuous series)
  *   rounds        per round: the pre-write (not a step: conditioning, not recorded), then one
  *                 step per cell (kind "cell"); after each round the steady-state rule (ss.h)
  *                 runs on the tracked cell's metric, or the rounds stop at `count`
@@ -67,8 +73,10 @@
  *       is partly in K (then RERUN); no step after a step not in K is in K.
  *
  * A step cut short is not recorded and runs again from its beginning on resume: a cell, an idle,
- * a whole precondition (a write_until with round_time loses at most one round_time: it goes on
- * from the last recorded round, its sequential offset taken from that record's seq_next).
+ * a chunk of a precondition or write_until (so these lose at most one chunk: they go on from
+ * the last recorded chunk, a sequential offset taken from its record's seq_next, the amount
+ * and time left computed from the recorded chunks). A precondition recorded as one step
+ * (round 0, by an older version) is replayed as one step.
  *
  * Resume on a virtual SSD: the simulator's state is not persisted; REPLAY executes every
  * recorded step again with the same seeds, which brings the FTL to exactly the state it had at
@@ -123,6 +131,16 @@ struct runner_progress {
 	uint64_t bytes_written;	 /* by this process's jobs, ramp included */
 	double iops;		 /* of the current job, recent */
 	uint64_t eta_ns;	 /* target time left in the current job and round; 0 unknown */
+	/*
+	 * Target time left in the whole run, from now: the current job and phase, then every
+	 * phase after it (time-bound parts exact after scaling; amounts at the write speed this
+	 * run has seen so far). A steady-state rounds phase counts between `window` rounds (or
+	 * the rounds already run) and max_rounds, hence a range: eta_run_lo_ns .. eta_run_hi_ns.
+	 * eta_run_known is false while an amount-bound part has no speed yet (no job wrote);
+	 * the range then covers the time-bound parts only.
+	 */
+	uint64_t eta_run_lo_ns, eta_run_hi_ns;
+	bool eta_run_known;
 };
 typedef void (*runner_progress_fn)(const struct runner_progress *p, void *arg);
 
@@ -151,7 +169,18 @@ struct runner_opts {
 	 * NULL or "" = none.
 	 */
 	const char *debug_fault;
+	/* Chunks of a precondition / write_until without round_time (see the table above):
+	 * chunk_bytes for a byte amount, exactly (0 = RUNNER_CHUNK_BYTES x the target's capacity
+	 * scale); chunk_ns for a time amount, before the duration scale (0 = RUNNER_CHUNK_NS). */
+	uint64_t chunk_bytes;
+	uint64_t chunk_ns;
 };
+
+/* Default chunks: a crash loses at most this much of a long writing phase. 16 GiB is 8 s of a
+ * fast NVMe drive and 3 min of a slow one doing 4 KiB random writes: 250 records for a 2x
+ * precondition of a 4 TB drive. A time amount is cut every minute of target time. */
+#define RUNNER_CHUNK_BYTES (16ull << 30)
+#define RUNNER_CHUNK_NS (60ull * 1000000000ull)
 
 struct runner;
 

@@ -53,7 +53,7 @@ for s in 0 1; do
 		"$([ $s = 0 ] && echo start || echo end)" $s $((s * 4000)) $((s * 6000)) $s >"$run/snapshots/000$s-x.json"
 done
 
-expect_rc 0 "analyze" "$SSDLAB" analyze "$run"
+expect_rc 0 "analyze" "$SSDLAB" analyze --verbose "$run"
 grep -q 'steady state, phase 1 bs=4k write_iops: reached, rounds 2-6, average 100.0' "$tmp/out" ||
 	{ cat "$tmp/out"; fail "headline: steady state"; }
 grep -q 'write amplification, phase 1: 1.500' "$tmp/out" || { cat "$tmp/out"; fail "headline: WA"; }

@@ -59,7 +59,7 @@ for round in 1 2 3 4 5; do
 		"$round" "$ios" $((ios * 4096)) >>"$run/records.jsonl"
 done
 
-out=$(LC_ALL=$LOC LANG=$LOC "$SSDLAB" analyze "$run" 2>&1) || { echo "$out"; fail "analyze failed under $LOC"; }
+out=$(LC_ALL=$LOC LANG=$LOC "$SSDLAB" analyze --verbose "$run" 2>&1) || { echo "$out"; fail "analyze failed under $LOC"; }
 echo "$out"
 [ -f "$run/summary.json" ] || fail "no summary.json"
 # Fractional numbers are there and use '.'; no digit,digit anywhere (arrays are spaced ", ").

@@ -10,9 +10,11 @@
 # right after a record, half-way through writing a record (a torn last line), at a phase
 # boundary; twice in a row; at random delays with a real `kill -9`; and with SIGINT, which must
 # exit 130 and print the resume command, which is then run as printed; a resume while the run
-# is still going is refused (the directory is locked). After each resume the
+# is still going is refused (the directory is locked). The precondition is recorded in 4 chunks
+# (--chunk: a quarter of the target), so kills land in the middle of it too. After each resume the
 # record keys (phase, repeat, round, cell, kind) must equal the reference's, with no duplicate,
-# every line complete, and `ssdlab analyze` must reproduce summary.json.
+# every line complete, the precondition's chunks must add up to its amount (1x the capacity: no
+# chunk duplicated or missing), and `ssdlab analyze` must reproduce summary.json.
 #
 # Targets: a file in a temp dir (always) and the virtual SSD when the build has it; on the
 # virtual SSD the replay is exact, so every record's figures must equal the reference's too.
@@ -52,7 +54,7 @@ run() {
 	local name=$1 target=$2
 	shift 2
 	env "$@" "$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" \
-		--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err"
+		--chunk "$chunk" --yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err"
 	echo $?
 }
 
@@ -75,6 +77,26 @@ for line in open(sys.argv[1]):
 EOF
 }
 
+# check_chunks DIR WHAT: the precondition's chunks, in round order 1..4, write the capacity
+# (its amount, 1x) together, each a quarter, each going on at the offset where the last ended.
+check_chunks() {
+	python3 - "$1" <<'EOF' || fail "$2: precondition chunks wrong"
+import json, sys
+d = sys.argv[1]
+cap = json.load(open(d + "/manifest.json"))["target"]["capacity"]
+pre = [json.loads(l) for l in open(d + "/records.jsonl")]
+pre = [r for r in pre if r["kind"] == "precondition"]
+rounds = [r["round"] for r in pre]
+total = sum(r["bytes_written_total"] for r in pre)
+ok = rounds == [1, 2, 3, 4] and total == cap
+ok = ok and all(r["bytes_written_total"] == cap // 4 for r in pre)
+ok = ok and all(r["seq_next"] % cap == (i + 1) * cap // 4 % cap for i, r in enumerate(pre))
+if not ok:
+    print("rounds %s, %d bytes of %d" % (rounds, total, cap), file=sys.stderr)
+sys.exit(0 if ok else 1)
+EOF
+}
+
 finish() { # finish NAME TARGET WHAT REF: resume until done, then compare with the reference
 	local name=$1 target=$2 what=$3 ref=$4 rc
 	rc=$(resume "$name" "$target")
@@ -85,6 +107,7 @@ finish() { # finish NAME TARGET WHAT REF: resume until done, then compare with t
 	fi
 	grep -q "resume-1" "$tmp/$name/records.jsonl" || fail "$what: no resume record"
 	check_keys "$tmp/$name" "$tmp/$ref" "$what"
+	check_chunks "$tmp/$name" "$what"
 	check_analyze "$tmp/$name" "$what"
 	grep -q '"resumed"' "$tmp/$name/summary.json" || fail "$what: the summary does not flag the resume"
 	if [ "$virt" = 1 ] && ! diff <(figures "$tmp/$ref" | sort) <(figures "$tmp/$name" | sort) >/dev/null; then
@@ -123,7 +146,7 @@ truncate -s 16M "$tmp/t.img"
 sim_available "$tmp/p.yaml" && targets+=("sim:client-tlc")
 
 for target in "${targets[@]}"; do
-	case $target in sim:*) virt=1 tag=sim ;; *) virt=0 tag=file ;; esac
+	case $target in sim:*) virt=1 tag=sim chunk=1g ;; *) virt=0 tag=file chunk=4m ;; esac
 	ref=$tag-ref
 	t0=$(date +%s%N)
 	rc=$(run "$ref" "$target")
@@ -134,12 +157,15 @@ for target in "${targets[@]}"; do
 		continue
 	fi
 	n=$(keys "$tmp/$ref" | wc -l)
-	[ "$n" = 20 ] || fail "$tag: the reference run has $n records, expected 1 + 12 + 1 + 2 x 3 = 20"
+	[ "$n" = 23 ] || fail "$tag: the reference run has $n records, expected 4 + 12 + 1 + 2 x 3 = 23"
+	check_chunks "$tmp/$ref" "$tag reference"
 
-	# Named kill points, spread over the phases (record 1 is the precondition, 2-13 the
-	# rounds, 14 the idle, 15-20 the repeat; snapshot 4 is the start of the rounds phase).
-	for point in cell:1 cell:7 before-record:5 after-record:5 after-record:14 torn:10 \
-		boundary:4 cell:17; do
+	# Named kill points, spread over the phases (records 1-4 are the precondition's chunks,
+	# 5-16 the rounds, 17 the idle, 18-23 the repeat; snapshot 4 is the start of the rounds
+	# phase). cell:1 and cell:3 die in the middle of a precondition chunk, after-record:2
+	# between two chunks.
+	for point in cell:1 cell:3 after-record:2 cell:10 before-record:8 after-record:8 \
+		after-record:17 torn:13 boundary:4 cell:20; do
 		name=$tag-${point/:/-}
 		rc=$(run "$name" "$target" SSDLAB_DEBUG_FAULT="$point")
 		[ "$rc" = 137 ] || fail "$tag $point: expected death by SIGKILL (137), got $rc"
@@ -169,7 +195,7 @@ for target in "${targets[@]}"; do
 	for i in 1 2 3; do
 		name=$tag-kill9-$i
 		delay_ms=$((RANDOM % (ref_ms > 1 ? ref_ms : 1)))
-		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" \
+		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --chunk "$chunk" \
 			--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		pid=$!
 		sleep "$((delay_ms / 1000)).$(printf %03d $((delay_ms % 1000)))"
@@ -189,8 +215,8 @@ for target in "${targets[@]}"; do
 	# A resume while the run is still going is refused (the results directory is locked), and
 	# the run finishes with its records intact.
 	name=$tag-locked
-	"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --yes-destroy="$target" \
-		--quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
+	"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --chunk "$chunk" \
+		--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	pid=$!
 	for _ in $(seq 200); do
 		[ -f "$tmp/$name/records.jsonl" ] && [ -s "$tmp/$name/records.jsonl" ] && break
@@ -210,7 +236,7 @@ for target in "${targets[@]}"; do
 	# SIGINT and SIGTERM: a safe stop, exit 130, and a resume command that works as printed.
 	for sig in INT TERM; do
 		name=$tag-sig$sig
-		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" \
+		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --chunk "$chunk" \
 			--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		pid=$!
 		for _ in $(seq 100); do

@@ -123,13 +123,30 @@ for f in sorted(glob.glob(d + "/snapshots/*.json")):
     hw.append(c["host_bytes_written"])
 if hw != sorted(hw) or hw[-1] <= 0:
     bad("host_bytes_written does not grow over the run: %r" % hw)
+# The precondition is recorded in chunks (runner.h) that add up to its amount, 1x.
+pre = [r for r in recs if r["kind"] == "precondition"]
+if [r["round"] for r in pre] != list(range(1, len(pre) + 1)) or len(pre) < 2:
+    bad("precondition chunks numbered %r" % [r["round"] for r in pre])
+if sum(r["bytes_written_total"] for r in pre) != m["target"]["capacity"]:
+    bad("precondition chunks write %d bytes, not the capacity" %
+        sum(r["bytes_written_total"] for r in pre))
 # The series interval is scaled like every duration: the precondition's series has one row
-# per (1 s x effective scale) of target time, as many as the real drive would give.
-pre = [r for r in recs if r["kind"] == "precondition"][0]
-rows = sum(1 for _ in open(d + "/series/phase-1-rep-0-precondition.csv")) - 1
-want = pre["elapsed_ns"] / (1e9 * ts["effective"])
-if not (want - 2 <= rows <= want + 2):
-    bad("precondition series has %d rows, expected about %.1f" % (rows, want))
+# per (1 s x effective scale) of target time, as many as the real drive would give; its chunk
+# files follow on from each other (t_ns and total_bytes_written continue).
+rows, last_t, last_b = 0, 0, 0
+for i in range(1, len(pre) + 1):
+    lines = open(d + "/series/phase-1-rep-0-precondition-round-%d.csv" % i).read().split()[1:]
+    rows += len(lines)
+    if lines:
+        first = lines[0].split(",")
+        if int(first[0]) <= last_t:
+            bad("chunk %d's series starts at t_ns %s, not after %d" % (i, first[0], last_t))
+        last_t, last_b = int(lines[-1].split(",")[0]), int(lines[-1].split(",")[-1])
+if last_b != m["target"]["capacity"]:
+    bad("the precondition's series ends at %d bytes written, not the capacity" % last_b)
+want = sum(r["elapsed_ns"] for r in pre) / (1e9 * ts["effective"])
+if not (want - 2 * len(pre) <= rows <= want + 2 * len(pre)):
+    bad("precondition series have %d rows, expected about %.1f" % (rows, want))
 sys.exit(0 if ok else 1)
 EOF
 

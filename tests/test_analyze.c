@@ -67,12 +67,16 @@ static void append(struct results *r, const struct results_record *rec)
 	json_object_put(o);
 }
 
-static void snap(struct results *r, const char *label, int phase, double host, double nand)
+/* A counter snapshot taken at target time t (0: the snapshot's own default). */
+static void snap_at(struct results *r, const char *label, int phase, uint64_t t, double host,
+		    double nand)
 {
 	struct snapshot s;
 
 	snapshot_init(&s, "sim");
 	snprintf(s.label, sizeof(s.label), "%s", label);
+	if (t)
+		s.target_ns = t;
 	assert_int_equal(snapshot_set(&s, "host_bytes_written", "bytes", host), 0);
 	assert_int_equal(snapshot_set(&s, "nand_bytes_written", "bytes", nand), 0);
 	assert_int_equal(results_write_snapshot(r, &s, phase, 0), 0);
@@ -97,17 +101,17 @@ static void build_run(const char *dir)
 	assert_int_equal(results_write_manifest(r, m), 0);
 	json_object_put(m);
 
-	snap(r, "run-start", -1, 0, 0);
-	snap(r, "phase-0-start", 0, 0, 0);
+	snap_at(r, "run-start", -1, 0, 0, 0);
+	snap_at(r, "phase-0-start", 0, 0, 0, 0);
 	job_init(j, 100, 409600);
 	for (int i = 0; i < 100; i++)
 		hist_add(&j->d[IO_WRITE].lat, 50);
 	rec = (struct results_record){
 	    .kind = "precondition", .phase = 0, .phase_kind = "precondition", .job = j};
 	append(r, &rec);
-	snap(r, "phase-0-end", 0, 1000, 1000);
+	snap_at(r, "phase-0-end", 0, 0, 1000, 1000);
 
-	snap(r, "phase-1-start", 1, 1000, 1000);
+	snap_at(r, "phase-1-start", 1, 0, 1000, 1000);
 	for (unsigned round = 1; round <= 7; round++) {
 		job_init(j, tracked[round - 1], tracked[round - 1] * 4096);
 		for (int i = 0; i < 9; i++)
@@ -127,7 +131,7 @@ static void build_run(const char *dir)
 		rec.flags = round == 2 ? RESULTS_F_HOST_LIMITED : 0;
 		append(r, &rec);
 	}
-	snap(r, "phase-1-end", 1, 5000, 11000);
+	snap_at(r, "phase-1-end", 1, 0, 5000, 11000);
 	rec = (struct results_record){.kind = "idle", .phase = 2, .phase_kind = "idle"};
 	append(r, &rec);
 	rec = (struct results_record){.kind = "resume", .phase = 2, .phase_kind = "idle"};
@@ -138,7 +142,7 @@ static void build_run(const char *dir)
 		assert_int_equal(results_append_record(r, o), 0);
 		json_object_put(o);
 	}
-	snap(r, "run-end", -1, 5000, 11000);
+	snap_at(r, "run-end", -1, 0, 5000, 11000);
 	results_close(r);
 	free(j);
 }
@@ -374,8 +378,10 @@ static void test_headline(void **state)
 
 	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
 	mem = open_memstream(&buf, &len);
+	analyze_print_details(s, mem);
 	analyze_print_headline(s, mem);
 	fclose(mem);
+	assert_non_null(strstr(buf, "steady state   phase 1 bs=4k write IOPS 100 (reached in rounds 3-7)"));
 	assert_non_null(strstr(buf,
 			       "phase 1 bs=4k write_iops: reached, rounds 3-7, average 100.0, "
 			       "data excursion 4.0% (max 20%), slope excursion 1.2% (max 10%)"));
@@ -383,6 +389,134 @@ static void test_headline(void **state)
 	assert_non_null(strstr(buf, "write amplification, whole run: 2.200"));
 	assert_non_null(strstr(buf, "FLAG: steady state not reached in 1 tracked series"));
 	assert_non_null(strstr(buf, "FLAG: the run was resumed"));
+	free(buf);
+	json_object_put(s);
+}
+
+/*
+ * The headline pass on a second synthetic run, worked by hand. Time scale 0.5 (the profile's
+ * durations are twice the target's); every measurement 1 s of target time, 4 KiB writes, so
+ * IOPS = writes:
+ *   phase 0 precondition       snapshots t=0 (0, 0) .. t=1 s (1000, 1000)
+ *   phase 1 rounds, cell all   rounds 1-5 at 100 IOPS from t=1 s to t=6 s: steady state
+ *                              reached in rounds 1-5, average 100; snapshots phase-1-start t=1 s
+ *                              (1000, 1000), phase-1-end t=6 s (5000, 16000): WA in steady
+ *                              state (16000 - 1000) / (5000 - 1000) = 3.75
+ *   phase 2 idle, 300 s target (600 s of the profile)
+ *   phase 3 rounds             250, 160, 120, 105, 95 IOPS: first +150%; back within 10% of 100
+ *                              at round 4, after 3 s of target writing = 6 s of the profile,
+ *                              (250 + 160 + 120) x 4096 = 2170880 bytes
+ *   phase 4 idle, 30 s target  then phase 5: 300, 290 IOPS: +200%, never back
+ *   run-end snapshot (8000, 24000): WA over the whole run 24000 / 8000 = 3
+ */
+static void hl_rec(struct results *r, const char *kind, int phase, unsigned round, uint64_t ios,
+		   uint64_t *t, struct json_object *extra_idle)
+{
+	struct job_result *j = malloc(sizeof(*j));
+	struct results_record rec = {.kind = kind, .phase = phase, .round = round,
+				     .phase_kind = strcmp(kind, "cell") ? kind : "rounds",
+				     .cell = strcmp(kind, "cell") ? "" : "all", .start_ns = *t};
+	struct json_object *o;
+
+	assert_non_null(j);
+	if (!extra_idle) {
+		job_init(j, ios, ios * 4096);
+		for (uint64_t i = 0; i < ios; i++)
+			hist_add(&j->d[IO_WRITE].lat, 1000);
+		rec.job = j;
+		*t += 1000000000ull;
+	}
+	rec.end_ns = *t;
+	o = results_record_to_json(&rec);
+	assert_non_null(o);
+	if (extra_idle)
+		json_object_object_add(o, "idle_ns", extra_idle);
+	else
+		json_object_object_add(o, "time_scale", json_object_new_double(0.5));
+	assert_int_equal(results_append_record(r, o), 0);
+	json_object_put(o);
+	free(j);
+}
+
+static void build_headline_run(const char *dir)
+{
+	static const uint64_t after1[] = {250, 160, 120, 105, 95}, after2[] = {300, 290};
+	struct json_object *m = json_object_new_object();
+	struct results *r;
+	struct ss_params p;
+	uint64_t t = 0;
+
+	assert_int_equal(results_create(dir, &r), 0);
+	ss_params_default(&p);
+	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
+	assert_int_equal(results_write_manifest(r, m), 0);
+	json_object_put(m);
+	snap_at(r, "run-start", -1, 0, 0, 0);
+	snap_at(r, "phase-0-start", 0, 0, 0, 0);
+	hl_rec(r, "precondition", 0, 1, 100, &t, NULL);
+	snap_at(r, "phase-0-end", 0, t, 1000, 1000);
+	snap_at(r, "phase-1-start", 1, t, 1000, 1000);
+	for (unsigned round = 1; round <= 5; round++)
+		hl_rec(r, "cell", 1, round, 100, &t, NULL);
+	snap_at(r, "phase-1-end", 1, t, 5000, 16000);
+	hl_rec(r, "idle", 2, 0, 0, &t, json_object_new_int64(300000000000));
+	t += 300000000000ull;
+	for (unsigned i = 0; i < 5; i++)
+		hl_rec(r, "cell", 3, i + 1, after1[i], &t, NULL);
+	hl_rec(r, "idle", 4, 0, 0, &t, json_object_new_int64(30000000000));
+	t += 30000000000ull;
+	for (unsigned i = 0; i < 2; i++)
+		hl_rec(r, "cell", 5, i + 1, after2[i], &t, NULL);
+	snap_at(r, "run-end", -1, t, 8000, 24000);
+	results_close(r);
+}
+
+static void test_headline_pass(void **state)
+{
+	struct fixture *f = *state;
+	struct json_object *s = NULL;
+	char err[256] = "", dir[4200], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	snprintf(dir, sizeof(dir), "%s/headline", f->tmp);
+	build_headline_run(dir);
+	assert_int_equal(analyze_dir(dir, &s, err, sizeof(err)), 0);
+	str_is(s, "/headline/steady_state/0/verdict", "reached");
+	num_is(s, "/headline/steady_state/0/average", 100);
+	num_is(s, "/headline/steady_state/0/first_round", 1);
+	num_is(s, "/headline/steady_state/0/last_round", 5);
+	num_is(s, "/headline/steady_state/0/wa", 3.75);
+	str_is(s, "/headline/steady_state/0/wa_from", "phase-1-start");
+	str_is(s, "/headline/steady_state/0/wa_to", "phase-1-end");
+	num_is(s, "/headline/wa_run", 3);
+	num_is(s, "/headline/recovery/0/idle_phase", 2);
+	num_is(s, "/headline/recovery/0/idle_target_ns", 300e9);
+	num_is(s, "/headline/recovery/0/idle_profile_ns", 600e9);
+	num_is(s, "/headline/recovery/0/phase", 3);
+	num_is(s, "/headline/recovery/0/first", 250);
+	num_is(s, "/headline/recovery/0/first_change", 1.5);
+	str_is(s, "/headline/recovery/0/verdict", "back");
+	num_is(s, "/headline/recovery/0/back_round", 4);
+	num_is(s, "/headline/recovery/0/back_after_target_ns", 3e9);
+	num_is(s, "/headline/recovery/0/back_after_profile_ns", 6e9);
+	num_is(s, "/headline/recovery/0/back_after_bytes", 2170880);
+	num_is(s, "/headline/recovery/1/idle_phase", 4);
+	num_is(s, "/headline/recovery/1/first_change", 2);
+	num_is(s, "/headline/recovery/1/measurements", 2);
+	str_is(s, "/headline/recovery/1/verdict", "not_within_measured_rounds");
+	assert_null(at(s, "/headline/recovery/1/back_after_profile_ns"));
+	assert_int_equal(json_object_array_length(at(s, "/headline/recovery")), 2);
+
+	mem = open_memstream(&buf, &len);
+	analyze_print_headline(s, mem);
+	fclose(mem);
+	print_message("%s", buf);
+	assert_non_null(strstr(buf, "steady state   phase 1 IOPS 100 (reached in rounds 1-5)\n"));
+	assert_non_null(strstr(buf, "WA             3.75 in steady state, 3.00 whole run\n"));
+	assert_non_null(strstr(buf, "after 10m00s idle IOPS 250 (+150%), back to steady state after "));
+	assert_non_null(strstr(buf, "IOPS 300 (+200%), not back to steady state within the measured "
+				    "rounds\n"));
 	free(buf);
 	json_object_put(s);
 }
@@ -395,6 +529,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_torn_and_corrupt, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_missing_manifest, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_headline, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_headline_pass, setup, teardown),
 	};
 
 	gsl_set_error_handler_off();

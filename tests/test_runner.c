@@ -59,7 +59,11 @@ static const char profile_text[] =
 
 /* The walk, written out: phase numbers are depth first (the repeat is 3, its body 4 and 5). */
 static const char *const expected_keys[] = {
-	"phase=0,repeat=0,round=0,cell=,kind=precondition",
+	/* The precondition in chunks of a quarter of the capacity (runner_opts.chunk_bytes). */
+	"phase=0,repeat=0,round=1,cell=,kind=precondition",
+	"phase=0,repeat=0,round=2,cell=,kind=precondition",
+	"phase=0,repeat=0,round=3,cell=,kind=precondition",
+	"phase=0,repeat=0,round=4,cell=,kind=precondition",
 	"phase=1,repeat=0,round=1,cell=bs=4k,kind=cell",
 	"phase=1,repeat=0,round=1,cell=bs=64k,kind=cell",
 	"phase=1,repeat=0,round=2,cell=bs=4k,kind=cell",
@@ -72,9 +76,12 @@ static const char *const expected_keys[] = {
 };
 #define NKEYS (sizeof(expected_keys) / sizeof(expected_keys[0]))
 
+#define NCHUNKS 4
+
 /* Cells re-run (executed, not recorded again) when resuming after k records: only a round cut
- * in the middle has some (k = 2: round 1 had its first cell; k = 4: round 2 had its first). */
-static const size_t expected_rerun[NKEYS + 1] = {0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
+ * in the middle has some (k = 5: round 1 had its first cell; k = 7: round 2 had its first). A
+ * precondition cut after a chunk goes on with the next chunk: nothing re-run. */
+static const size_t expected_rerun[NKEYS + 1] = {0, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0};
 
 struct fixture {
 	char *tmp;
@@ -84,6 +91,16 @@ struct fixture {
 	struct target *t;
 	char ref[4096]; /* the uninterrupted run */
 };
+
+/* The run options of every test: seed 3, the precondition in NCHUNKS chunks. */
+static struct runner_opts opts_for(const struct fixture *f)
+{
+	struct runner_opts o = {.seed = 3};
+
+	if (f && f->t) /* NULL: the sim tests of a build without the sim, about to skip */
+		o.chunk_bytes = target_info(f->t)->capacity / NCHUNKS;
+	return o;
+}
 
 static int open_target(struct fixture *f)
 {
@@ -169,11 +186,85 @@ static void assert_expected_keys(const char *dir)
 		assert_string_equal(keys[i], expected_keys[i]);
 }
 
+/* The last line's field `col` (0-based) of a series CSV and the first data line's t_ns; -1 when
+ * the file has no data line. */
+static int series_ends(const char *path, int col, uint64_t *first_t, uint64_t *last_val)
+{
+	char line[4096];
+	FILE *fp = fopen(path, "r");
+	int rows = 0;
+
+	if (!fp)
+		return -1;
+	if (!fgets(line, sizeof(line), fp)) {
+		fclose(fp);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp)) {
+		char *c = line;
+
+		if (!rows++)
+			*first_t = strtoull(line, NULL, 10);
+		for (int i = 0; i < col && c; i++) {
+			c = strchr(c, ',');
+			if (c)
+				c++;
+		}
+		assert_non_null(c);
+		*last_val = strtoull(c, NULL, 10);
+	}
+	fclose(fp);
+	return rows ? 0 : -1;
+}
+
+/*
+ * The precondition's chunks in dir: NCHUNKS records of a quarter of the capacity each (together
+ * the amount, 1x: none duplicated or missing), each going on where the last ended (seq_next), and
+ * (with series) one continuous series: chunk k's rows start after the chunks before it and end at
+ * the bytes written so far.
+ */
+static void assert_chunks(const struct fixture *f, const char *dir, bool series)
+{
+	uint64_t cap = target_info(f->t)->capacity, sum = 0, elapsed = 0;
+	struct results_records rr = {0};
+	unsigned n = 0;
+
+	assert_int_equal(results_read_records(dir, &rr), 0);
+	for (size_t i = 0; i < rr.n; i++) {
+		uint64_t b = 0, e = 0, next = 0, t0 = 0, last = 0;
+		struct json_object *k;
+		char path[4400];
+
+		assert_true(json_object_object_get_ex(rr.rec[i], "kind", &k));
+		if (strcmp(json_object_get_string(k), "precondition"))
+			continue;
+		n++;
+		assert_int_equal(jsonnum_get_u64(rr.rec[i], "bytes_written_total", &b), 0);
+		assert_int_equal(jsonnum_get_u64(rr.rec[i], "elapsed_ns", &e), 0);
+		assert_int_equal(jsonnum_get_u64(rr.rec[i], "seq_next", &next), 0);
+		assert_int_equal(b, cap / NCHUNKS);
+		sum += b;
+		assert_int_equal(next % cap, sum % cap);
+		snprintf(path, sizeof(path), "%s/series/phase-0-rep-0-precondition-round-%u.csv", dir,
+			 n);
+		/* column 16: total_bytes_written (t_ns, interval_ns, 7 read and 7 write columns) */
+		if (series && !series_ends(path, 16, &t0, &last)) {
+			assert_true(t0 > elapsed);
+			assert_true(t0 <= elapsed + e);
+			assert_int_equal(last, sum);
+		}
+		elapsed += e;
+	}
+	assert_int_equal(n, NCHUNKS);
+	assert_int_equal(sum, cap);
+	results_records_release(&rr);
+}
+
 static int setup_common(void **state, bool sim)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 	struct ydoc_error yerr;
-	struct runner_opts o = {.seed = 3};
+	struct runner_opts o = opts_for(f);
 	struct results *res;
 	struct runner *r = NULL;
 	char err[512] = "";
@@ -192,6 +283,8 @@ static int setup_common(void **state, bool sim)
 		fclose(fp);
 	}
 	if (open_target(f)) {
+		if (!sim)
+			print_message("cannot open a file target in %s\n", f->target);
 		tu_rmtree(f->tmp);
 		free(f->tmp);
 		free(f);
@@ -199,9 +292,10 @@ static int setup_common(void **state, bool sim)
 			*state = NULL;
 			return 0; /* no virtual SSD in this build: its tests skip */
 		}
-		fail_msg("cannot open a file target in %s", f->target);
+		return -1; /* the group fails */
 	}
 	f->virt = target_caps(f->t) & TARGET_CAP_VIRTUAL_TIME;
+	o = opts_for(f);
 	memset(&yerr, 0, sizeof(yerr));
 	assert_int_equal(profile_parse_string(profile_text, strlen(profile_text), "runner-test",
 					      NULL, 0, &f->p, &yerr),
@@ -294,6 +388,7 @@ static void test_fresh_run(void **state)
 		skip();
 	}
 	assert_expected_keys(f->ref);
+	assert_chunks(f, f->ref, true);
 }
 
 static int resume_diverged(const char *dir);
@@ -309,7 +404,7 @@ static void test_resume_every_prefix(void **state)
 	}
 	for (long k = 0; k <= (long)NKEYS; k++) {
 		struct results_records rr = {0};
-		struct runner_opts o = {.seed = 3};
+		struct runner_opts o = opts_for(f);
 		struct results *res = NULL;
 		struct runner *r = NULL;
 		char name[32], dir[4200], err[512] = "";
@@ -338,6 +433,7 @@ static void test_resume_every_prefix(void **state)
 		assert_int_equal(read_keys(dir, keys, 64, &nres), NKEYS);
 		assert_int_equal(nres, k < (long)NKEYS ? 1 : 0);
 		assert_expected_keys(dir);
+		assert_chunks(f, dir, false);
 		if (f->virt && k < (long)NKEYS)
 			assert_int_equal(resume_diverged(dir), 0); /* the replay was exact */
 	}
@@ -366,7 +462,7 @@ static void test_replay_divergence(void **state)
 {
 	struct fixture *f = *state;
 	struct results_records rr = {0};
-	struct runner_opts o = {.seed = 3};
+	struct runner_opts o = opts_for(f);
 	struct results *res = NULL;
 	struct runner *r = NULL;
 	char dir[4200], path[4300], err[512] = "";
@@ -444,8 +540,9 @@ static void stop_progress(const struct runner_progress *p, void *arg)
 static void test_stop_flag(void **state)
 {
 	struct fixture *f = *state;
-	/* Stop before anything (0), at the start of the 3rd step, at the idle (6th). */
-	static const int stops[] = {0, 3, 6};
+	/* Stop before anything (0), at the 3rd chunk of the precondition, at the first 64k cell
+	 * (6th step), at the idle (9th). */
+	static const int stops[] = {0, 3, 6, 9};
 
 	if (!f) {
 		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
@@ -453,12 +550,13 @@ static void test_stop_flag(void **state)
 	}
 	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
 		struct stop_at s = {.stop_at_step = stops[i], .last_phase = -1};
-		struct runner_opts o = {.seed = 3, .stop = &s.flag};
+		struct runner_opts o = opts_for(f);
 		struct results *res;
 		struct runner *r = NULL;
 		char name[32], dir[4200], err[512] = "";
 		struct results_records rr = {0};
 
+		o.stop = &s.flag;
 		if (!stops[i])
 			s.flag = 1;
 		else
@@ -483,7 +581,7 @@ static void test_foreign_records(void **state)
 {
 	struct fixture *f = *state;
 	struct results_records rr = {0};
-	struct runner_opts o = {.seed = 3};
+	struct runner_opts o = opts_for(f);
 	struct results *res = NULL;
 	struct runner *r = NULL;
 	char dir[4200], path[4300], err[512] = "";
