@@ -168,7 +168,7 @@ void cli_progress_init(struct cli_progress *p, FILE *f, bool quiet, uint64_t int
 
 const char *cli_progress_format(const struct cli_progress_state *s, char *buf, size_t len)
 {
-	char bytes[32], iops[32], eta[32], round[32] = "";
+	char bytes[32], iops[32], eta[32], round[32] = "", lo[32], hi[32], run[80];
 	int n;
 
 	units_fmt_size(s->bytes_written, bytes, sizeof(bytes));
@@ -179,10 +179,22 @@ const char *cli_progress_format(const struct cli_progress_state *s, char *buf, s
 		units_fmt_duration(s->eta_ns, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "?");
-	n = snprintf(buf, len, "%s[%u/%u] %s%s%s%s | %s written | %s IOPS | ETA %s",
+	/* The run's rest: "12m00s", a range while steady-state rounds remain ("4m10s..12m00s"),
+	 * and a lower bound ("> 4m10s") while amounts have no speed yet. */
+	units_fmt_duration(s->eta_run_lo_ns, lo, sizeof(lo));
+	units_fmt_duration(s->eta_run_hi_ns, hi, sizeof(hi));
+	if (!s->eta_run_known && !s->eta_run_lo_ns)
+		snprintf(run, sizeof(run), "?");
+	else if (!s->eta_run_known)
+		snprintf(run, sizeof(run), "> %s", lo);
+	else if (s->eta_run_hi_ns > s->eta_run_lo_ns)
+		snprintf(run, sizeof(run), "%s..%s", lo, hi);
+	else
+		snprintf(run, sizeof(run), "%s", lo);
+	n = snprintf(buf, len, "%s[%u/%u] %s%s%s%s | %s written | %s IOPS | ETA %s | run %s",
 		     s->replay ? "(replay) " : "", s->phase_index + 1, s->nphases,
 		     s->phase ? s->phase : "?", round, s->cell && *s->cell ? " " : "", s->cell ? s->cell : "",
-		     bytes, iops, eta);
+		     bytes, iops, eta, run);
 	(void)n;
 	return buf;
 }
@@ -423,6 +435,8 @@ static void ui_progress(const struct runner_progress *rp, void *arg)
 		.phase = rp->phase_kind, .phase_index = (unsigned)rp->phase,
 		.nphases = (unsigned)rp->nphases, .round = rp->round, .cell = rp->cell,
 		.bytes_written = rp->bytes_written, .iops = rp->iops, .eta_ns = rp->eta_ns,
+		.eta_run_lo_ns = rp->eta_run_lo_ns, .eta_run_hi_ns = rp->eta_run_hi_ns,
+		.eta_run_known = rp->eta_run_known,
 		.replay = rp->state == RUNNER_REPLAY || rp->state == RUNNER_RERUN,
 	};
 

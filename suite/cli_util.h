@@ -8,7 +8,8 @@
  *   - the stop flag: SIGINT/SIGTERM set a flag that the runner and the engine check at safe
  *     points; a second signal restores the default action so that a user can still force quit;
  *   - progress: on a terminal one line rewritten in place (phase, round, cell, bytes written,
- *     current IOPS, ETA); otherwise one log line every N seconds. This is the only place where
+ *     current IOPS, ETA of the job, ETA of the whole run); otherwise one log line every N
+ *     seconds. This is the only place where
  *     wall time is read for display (the runner works in the target's clock);
  *   - shell quoting for the "resume with: ..." command line, and UTC time stamps;
  *   - what `run` and `resume` share: the safety gate for profiles that write to a real target,
@@ -70,6 +71,10 @@ struct cli_progress_state {
 	uint64_t bytes_written;
 	double iops;
 	uint64_t eta_ns; /* target time left in the current job; 0 = unknown */
+	/* Target time left in the whole run (runner_progress): a range when steady-state rounds
+	 * remain (window .. max_rounds); known = false while amounts have no speed yet. */
+	uint64_t eta_run_lo_ns, eta_run_hi_ns;
+	bool eta_run_known;
 	bool replay;	 /* resume: replaying without recording */
 };
 

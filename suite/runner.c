@@ -74,8 +74,16 @@ struct runner {
 	uint64_t eta_extra_ns; /* target time of the rest of the round after this job */
 	/* What a chunked write phase has left, this chunk included (bytes, time; 0 = no bound). */
 	uint64_t eta_left_bytes, eta_left_ns;
+	uint64_t eta_done_bytes, eta_done_ns; /* what its chunks before this one did */
 	/* Offsets of a chunk's series rows: the chunks before it (exec_write). */
 	uint64_t series_off_ns, series_off_bytes;
+
+	/* Whole-run ETA: the phase instances in walk order, and the I/O this run has executed
+	 * (bytes and target time of jobs, for the speed of amount-bound parts). */
+	struct eta_item *eta;
+	size_t neta;
+	uint64_t eta_io_bytes, eta_io_ns;
+	uint64_t eta_job_ns; /* the length of the step about to start, when time-bound */
 
 	/* Test hook. */
 	enum fault_point fault;
@@ -477,6 +485,167 @@ static struct json_object *step_record(struct runner *r, const struct where *w, 
 	return o;
 }
 
+/* ---- whole-run ETA ---------------------------------------------------------------------- */
+
+/*
+ * What one phase instance (a phase in one repeat iteration, in walk order) will take: a time
+ * part known in advance (scaled) plus a byte part that takes bytes / speed; a rounds phase per
+ * round, times rounds_lo .. rounds_hi rounds (window .. max_rounds to steady state, or count).
+ */
+struct eta_item {
+	int phase;
+	unsigned repeat;
+	enum phase_type type;
+	uint64_t ns, bytes;	 /* the whole phase, or one round of a rounds phase */
+	uint64_t cap_ns;	 /* max_time of a write phase; 0 = none */
+	unsigned rounds_lo, rounds_hi;
+};
+
+/* Adds a workload's length: time to *ns, bytes to *bytes (one pass = the capacity). */
+static void eta_length(const struct runner *r, const struct amount *a, uint64_t *ns,
+		       uint64_t *bytes)
+{
+	uint64_t cap = target_info(r->t)->capacity;
+
+	if (a->kind == AMOUNT_TIME)
+		*ns += scale_ns(r, a->ns);
+	else
+		*bytes += a->kind == AMOUNT_NONE ? cap : amount_bytes(a, cap);
+}
+
+static int eta_build(struct runner *r, const struct phase_list *l, int *next_phase,
+		     unsigned repeat)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct profile_phase *ph = &l->v[i];
+		struct eta_item e = {.phase = (*next_phase)++, .repeat = repeat,
+				     .type = ph->kind->type, .rounds_lo = 1, .rounds_hi = 1};
+		struct eta_item *grown;
+
+		if (e.type == PHASE_REPEAT) {
+			const struct phase_repeat *rp = ph->data;
+			int first = *next_phase, rc = 0;
+
+			for (unsigned k = 0; k < rp->count && !rc; k++) {
+				*next_phase = first;
+				rc = eta_build(r, &rp->phases, next_phase, repeat * rp->count + k);
+			}
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (e.type == PHASE_IDLE) {
+			e.ns = scale_ns(r, ((const struct phase_idle *)ph->data)->time_ns);
+		} else if (e.type == PHASE_PRECONDITION || e.type == PHASE_WRITE_UNTIL) {
+			const struct phase_write *pw = ph->data;
+
+			eta_length(r, &pw->w.length, &e.ns, &e.bytes);
+			e.cap_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
+		} else if (e.type == PHASE_ROUNDS) {
+			const struct phase_rounds *pr = ph->data;
+			struct profile_cell *cells = NULL;
+			size_t n = 0;
+
+			if (profile_rounds_cells(pr, &cells, &n))
+				return -ENOMEM;
+			for (size_t c = 0; c < n; c++)
+				eta_length(r, &cells[c].w.length, &e.ns, &e.bytes);
+			free(cells);
+			if (pr->has_pre_write)
+				eta_length(r, &pr->pre_write.length, &e.ns, &e.bytes);
+			e.rounds_lo = pr->has_steady_state ? pr->ss.window : pr->count;
+			e.rounds_hi = pr->has_steady_state ? pr->ss.max_rounds : pr->count;
+		}
+		grown = realloc(r->eta, (r->neta + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		r->eta = grown;
+		r->eta[r->neta++] = e;
+	}
+	return 0;
+}
+
+/* Target ns for `bytes` at `bps`; 0 and *known = false without a speed. */
+static uint64_t eta_bytes_ns(uint64_t bytes, double bps, bool *known)
+{
+	if (!bytes)
+		return 0;
+	if (!(bps > 0)) {
+		*known = false;
+		return 0;
+	}
+	return (uint64_t)((double)bytes / bps * 1e9);
+}
+
+/* One phase instance from its start: [lo, hi]. */
+static void eta_item_ns(const struct eta_item *e, double bps, bool *known, uint64_t *lo,
+			uint64_t *hi)
+{
+	uint64_t one = e->ns + eta_bytes_ns(e->bytes, bps, known);
+
+	if (e->cap_ns && one > e->cap_ns)
+		one = e->cap_ns;
+	*lo += one * e->rounds_lo;
+	*hi += one * e->rounds_hi;
+}
+
+/*
+ * Fills prog.eta_run_*: the current job's rest (job_ns, or for a write phase in chunks the rest
+ * of the phase at the speed so far), the rounds of the current rounds phase after this one, and
+ * every phase instance after the current one. bps: the I/O speed this run has seen (bytes over
+ * target time of executed jobs, the current one included).
+ */
+static void eta_run(struct runner *r, uint64_t job_ns, uint64_t job_bytes, uint64_t job_t_ns)
+{
+	double bps = r->eta_io_ns + job_t_ns
+			     ? (double)(r->eta_io_bytes + job_bytes) * 1e9 /
+				       (double)(r->eta_io_ns + job_t_ns)
+			     : 0;
+	uint64_t lo = 0, hi = 0;
+	bool known = true;
+	size_t cur = r->neta;
+
+	for (size_t i = 0; i < r->neta; i++)
+		if (r->eta[i].phase == r->prog.phase && r->eta[i].repeat == r->prog.repeat)
+			cur = i;
+	if (cur < r->neta) {
+		const struct eta_item *e = &r->eta[cur];
+
+		if (e->type == PHASE_PRECONDITION || e->type == PHASE_WRITE_UNTIL) {
+			/* The phase's own pace: a random fill is much slower than the sequential
+			 * one before it. */
+			uint64_t pb = r->eta_done_bytes + job_bytes, pt = r->eta_done_ns + job_t_ns;
+			double pbps = pb && pt ? (double)pb * 1e9 / (double)pt : bps;
+
+			if (r->eta_left_ns)
+				lo = r->eta_left_ns > job_t_ns ? r->eta_left_ns - job_t_ns : 0;
+			else if (r->eta_left_bytes > job_bytes)
+				lo = eta_bytes_ns(r->eta_left_bytes - job_bytes, pbps, &known);
+			else
+				lo = job_ns;
+			hi = lo;
+		} else if (e->type == PHASE_ROUNDS) {
+			struct eta_item rest = *e;
+			unsigned round = r->prog.round;
+
+			/* This round's rest is in job_ns (runner's eta_extra_ns). */
+			rest.rounds_lo = e->rounds_lo > round ? e->rounds_lo - round : 0;
+			rest.rounds_hi = e->rounds_hi > round ? e->rounds_hi - round : 0;
+			lo = hi = job_ns;
+			eta_item_ns(&rest, bps, &known, &lo, &hi);
+		} else if (e->type == PHASE_IDLE && !job_ns) {
+			eta_item_ns(e, bps, &known, &lo, &hi);
+		} else {
+			lo = hi = job_ns;
+		}
+	}
+	for (size_t i = cur + 1; i < r->neta; i++)
+		eta_item_ns(&r->eta[i], bps, &known, &lo, &hi);
+	r->prog.eta_run_lo_ns = lo;
+	r->prog.eta_run_hi_ns = hi;
+	r->prog.eta_run_known = known;
+}
+
 /* ---- running jobs ----------------------------------------------------------------------- */
 
 static void on_engine_progress(const struct engine_progress *ep, void *arg)
@@ -496,6 +665,7 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 	else
 		r->prog.eta_ns = 0;
 	r->prog.eta_ns += r->eta_extra_ns;
+	eta_run(r, r->prog.eta_ns, ep->bytes, ep->t_ns);
 	if (r->o.progress) {
 		struct runner_progress p = r->prog;
 
@@ -517,6 +687,7 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 	r->prog.bytes_written = r->bytes_written;
 	r->prog.iops = 0;
 	r->prog.eta_ns = 0;
+	eta_run(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
 	if (r->o.progress)
 		r->o.progress(&r->prog, r->o.arg);
 }
@@ -564,6 +735,8 @@ static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
 	if (r->fault_armed_cell) /* the job made no progress call: die right after it instead */
 		fault_die();
 	r->bytes_written += res->bytes_written_total;
+	r->eta_io_bytes += res->bytes_written_total + res->bytes_read_total;
+	r->eta_io_ns += res->elapsed_ns + res->ramp_elapsed_ns;
 	if (rc) {
 		fail(r, "%s: %s", what, res->errmsg[0] ? res->errmsg : strerror(-rc));
 		return rc;
@@ -638,7 +811,9 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 			*out_rec = json_object_get(krec);
 		return 0;
 	}
+	r->eta_job_ns = spec->time_ns;
 	progress_step(r, w, round, cell);
+	r->eta_job_ns = 0;
 	t0 = target_now(r->t);
 	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
 				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
@@ -928,9 +1103,11 @@ static int exec_write(struct runner *r, const struct where *w)
 		r->series_off_bytes = done_bytes;
 		r->eta_left_bytes = total_bytes ? total_bytes - done_bytes : 0;
 		r->eta_left_ns = left_ns != UINT64_MAX ? left_ns : 0;
+		r->eta_done_bytes = done_bytes;
+		r->eta_done_ns = done_ns;
 		rc = job_step(r, w, kind, round, "", &s, false, series, &rec);
 		r->series_off_ns = r->series_off_bytes = 0;
-		r->eta_left_bytes = r->eta_left_ns = 0;
+		r->eta_left_bytes = r->eta_left_ns = r->eta_done_bytes = r->eta_done_ns = 0;
 		if (rc)
 			return rc;
 		if (!rec)
@@ -1310,6 +1487,12 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 	r->scale = runner_time_scale(t, o);
 	r->nphases = count_phases(&p->phases);
 	r->state = RUNNER_OPEN;
+	{
+		int next = 0;
+
+		if (eta_build(r, &p->phases, &next, 0))
+			goto fail;
+	}
 	fault_parse(r, r->o.debug_fault);
 	if (n) {
 		r->krec = calloc(n, sizeof(*r->krec));
@@ -1400,5 +1583,6 @@ void runner_free(struct runner *r)
 		json_object_put(r->krec[i]);
 	free(r->krec);
 	free(r->kkey);
+	free(r->eta);
 	free(r);
 }

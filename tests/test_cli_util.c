@@ -83,21 +83,45 @@ static void test_progress_format(void **state)
 	struct cli_progress_state s = {
 		.phase = "rounds", .phase_index = 2, .nphases = 5, .round = 3,
 		.cell = "rwmix_read=0,bs=4k", .bytes_written = 3ull << 30, .iops = 12345.6,
-		.eta_ns = 90000000000ull,
+		.eta_ns = 90000000000ull, .eta_run_lo_ns = 600000000000ull,
+		.eta_run_hi_ns = 600000000000ull, .eta_run_known = true,
+	};
+	/* The run's rest: exact, a range (steady-state rounds to go), a lower bound (no speed for
+	 * an amount yet), unknown. */
+	static const struct {
+		uint64_t lo, hi;
+		bool known;
+		const char *want;
+	} runs[] = {
+		{600000000000ull, 600000000000ull, true, "run 10m00s"},
+		{300000000000ull, 900000000000ull, true, "run 5m00s..15m00s"},
+		{300000000000ull, 300000000000ull, false, "run > 5m00s"},
+		{0, 0, false, "run ?"},
 	};
 	char buf[256], want[256], size[32], eta[32];
 
 	(void)state;
-	snprintf(want, sizeof(want), "[3/5] rounds round 3 rwmix_read=0,bs=4k | %s written | 12346 IOPS | ETA %s",
+	snprintf(want, sizeof(want), "[3/5] rounds round 3 rwmix_read=0,bs=4k | %s written | 12346 IOPS | ETA %s | run 10m00s",
 		 units_fmt_size(3ull << 30, size, sizeof(size)),
 		 units_fmt_duration(90000000000ull, eta, sizeof(eta)));
 	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)), want);
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		const char *bar;
+
+		s.eta_run_lo_ns = runs[i].lo;
+		s.eta_run_hi_ns = runs[i].hi;
+		s.eta_run_known = runs[i].known;
+		bar = strrchr(cli_progress_format(&s, buf, sizeof(buf)), '|');
+		assert_non_null(bar);
+		assert_string_equal(bar + 2, runs[i].want);
+	}
 	s.round = 0;
 	s.cell = "";
 	s.eta_ns = 0;
 	s.replay = true;
 	s.phase = "idle";
-	snprintf(want, sizeof(want), "(replay) [3/5] idle | %s written | 12346 IOPS | ETA ?", size);
+	snprintf(want, sizeof(want), "(replay) [3/5] idle | %s written | 12346 IOPS | ETA ? | run ?",
+		 size);
 	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)), want);
 }
 

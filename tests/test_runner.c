@@ -14,6 +14,8 @@
  *   - step seeds are a function of (run seed, key) only.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -649,6 +651,121 @@ static void test_manifest_tracks(void **state)
 	profile_free(p);
 }
 
+/* Progress calls seen by test_eta_run: the first call of each step. */
+struct eta_seen {
+	struct runner_progress p[64];
+	char cell[64][64]; /* copies: the runner's cell keys live only as long as their phase */
+	size_t n;
+	int last_phase;
+	unsigned last_round;
+};
+
+static void eta_progress(const struct runner_progress *p, void *arg)
+{
+	struct eta_seen *s = arg;
+
+	if (s->n && p->phase == s->last_phase && p->round == s->last_round &&
+	    !strcmp(s->cell[s->n - 1], p->cell ? p->cell : ""))
+		return;
+	s->last_phase = p->phase;
+	s->last_round = p->round;
+	if (s->n < sizeof(s->p) / sizeof(s->p[0])) {
+		snprintf(s->cell[s->n], sizeof(s->cell[0]), "%s", p->cell ? p->cell : "");
+		s->p[s->n++] = *p;
+	}
+}
+
+/* The first progress call of (phase, round, cell) in seen, or fails. */
+static const struct runner_progress *eta_at(const struct eta_seen *s, int phase, unsigned round,
+					    const char *cell)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->p[i].phase == phase && s->p[i].round == round &&
+		    !strcmp(s->cell[i], cell))
+			return &s->p[i];
+	fail_msg("no progress call for phase %d round %u cell '%s'", phase, round, cell);
+	return NULL;
+}
+
+/*
+ * The whole-run ETA on the virtual SSD (virtual time: exact), with time-bound phases only, in
+ * profile seconds (times the run's scale): idle 1 s; 3 rounds of 2 cells of 1 s; idle 2 s;
+ * rounds of 1 cell of 1 s to steady state (window 5, max_rounds 10). Written out:
+ *   at the first idle:                       1 + 6 + 2 + 5..10        = 14..19 s
+ *   at round 2's first cell of phase 1:      1 + 1 + 2 x 1 + 2 + 5..10 = 11..16 s
+ *   at the first steady-state round:         1 + (5 - 1)..(10 - 1)     = 5..10 s
+ */
+static void test_eta_run(void **state)
+{
+	static const char text[] = "name: eta\n"
+				   "destructive: true\n"
+				   "phases:\n"
+				   "  - idle: {time: 1s}\n"
+				   "  - rounds: {cells: {bs: [4k, 8k]}, rw: randwrite, cell_time: 1s, "
+				   "count: 3}\n"
+				   "  - idle: {time: 2s}\n"
+				   "  - rounds: {rw: randwrite, bs: 4k, cell_time: 1s,\n"
+				   "             steady_state: {track: {metric: iops}, window: 5, "
+				   "max_rounds: 10}}\n";
+	static const struct {
+		int phase;
+		unsigned round;
+		const char *cell;
+		double lo_s, hi_s;
+	} want[] = {
+		{0, 0, "", 14, 19},
+		{1, 2, "bs=4k", 11, 16},
+		{3, 1, "all", 5, 10},
+	};
+	struct fixture *f = *state;
+	struct eta_seen seen = {.last_phase = -1};
+	struct profile *p = NULL;
+	struct ydoc_error yerr;
+	struct runner_opts o;
+	struct results *res = NULL;
+	struct runner *r = NULL;
+	struct json_object *m;
+	char dir[4200], err[512] = "";
+	double scale;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	o = opts_for(f);
+	o.progress = eta_progress;
+	o.arg = &seen;
+	memset(&yerr, 0, sizeof(yerr));
+	assert_int_equal(profile_parse_string(text, strlen(text), "eta", NULL, 0, &p, &yerr), 0);
+	reopen_target(f);
+	snprintf(dir, sizeof(dir), "%s/eta", f->tmp);
+	assert_int_equal(results_create(dir, &res), 0);
+	m = runner_manifest_new(p, f->target, f->t, &o);
+	assert_non_null(m);
+	assert_int_equal(results_write_manifest(res, m), 0);
+	json_object_put(m);
+	assert_int_equal(runner_new(p, f->t, res, &o, NULL, false, &r, err, sizeof(err)), 0);
+	assert_int_equal(runner_execute(r, err, sizeof(err)), 0);
+	scale = runner_time_scale(f->t, &o);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct runner_progress *pp = eta_at(&seen, want[i].phase, want[i].round,
+							  want[i].cell);
+		double lo = want[i].lo_s * 1e9 * scale, hi = want[i].hi_s * 1e9 * scale;
+
+		/* Each duration is scaled on its own: a few ns of rounding per term. */
+		assert_true(pp->eta_run_known);
+		if (fabs((double)pp->eta_run_lo_ns - lo) > 100 ||
+		    fabs((double)pp->eta_run_hi_ns - hi) > 100)
+			fail_msg("phase %d round %u: run ETA %" PRIu64 "..%" PRIu64 " ns, expected "
+				 "%.0f..%.0f",
+				 want[i].phase, want[i].round, pp->eta_run_lo_ns, pp->eta_run_hi_ns,
+				 lo, hi);
+	}
+	runner_free(r);
+	results_close(res);
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest file_tests[] = {
@@ -664,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_fresh_run),
 		cmocka_unit_test(test_resume_every_prefix),
 		cmocka_unit_test(test_replay_divergence),
+		cmocka_unit_test(test_eta_run),
 		cmocka_unit_test(test_stop_flag),
 	};
 	int rc = cmocka_run_group_tests_name("runner on a file", file_tests, setup_file, teardown);
