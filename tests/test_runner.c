@@ -651,6 +651,105 @@ static void test_manifest_tracks(void **state)
 	profile_free(p);
 }
 
+/*
+ * A time amount is cut into chunks of target time (opts.chunk_ns, scaled): 2 s of random
+ * writes in chunks of 0.5 s are 4 records, rounds 1-4, whose target time adds up to the
+ * amount (scaled); a resume after 2 of them records the last 2 only, and the virtual SSD's
+ * replay of the first 2 is exact.
+ */
+static void test_time_chunks(void **state)
+{
+	static const char text[] = "name: tchunks\n"
+				   "destructive: true\n"
+				   "phases:\n"
+				   "  - precondition: {rw: randwrite, bs: 4k, amount: 2s}\n";
+	struct fixture *f = *state;
+	struct profile *p = NULL;
+	struct ydoc_error yerr;
+	struct runner_opts o;
+	double scale;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	o = opts_for(f);
+	o.chunk_ns = 500000000ull;
+	memset(&yerr, 0, sizeof(yerr));
+	assert_int_equal(profile_parse_string(text, strlen(text), "tchunks", NULL, 0, &p, &yerr),
+			 0);
+	scale = runner_time_scale(f->t, &o);
+	for (int pass = 0; pass < 2; pass++) {
+		struct results_records rr = {0};
+		struct results *res = NULL;
+		struct runner *r = NULL;
+		struct json_object *m;
+		char dir[4200], err[512] = "";
+		uint64_t total = 0;
+		size_t recorded = 0;
+
+		reopen_target(f);
+		snprintf(dir, sizeof(dir), "%s/tchunks-%d", f->tmp, pass);
+		assert_int_equal(results_create(dir, &res), 0);
+		m = runner_manifest_new(p, f->target, f->t, &o);
+		assert_non_null(m);
+		assert_int_equal(results_write_manifest(res, m), 0);
+		json_object_put(m);
+		if (pass == 1) {
+			/* The first 2 chunks of pass 0, as a crash after them leaves them. */
+			char src[4300], line[65536];
+			FILE *in, *out;
+
+			results_close(res);
+			snprintf(src, sizeof(src), "%s/tchunks-0/records.jsonl", f->tmp);
+			in = fopen(src, "r");
+			snprintf(src, sizeof(src), "%s/records.jsonl", dir);
+			out = fopen(src, "w");
+			assert_non_null(in);
+			assert_non_null(out);
+			for (int i = 0; i < 2 && fgets(line, sizeof(line), in); i++)
+				fputs(line, out);
+			fclose(in);
+			fclose(out);
+			assert_int_equal(results_open(dir, &res, &rr), 0);
+		}
+		assert_int_equal(runner_new(p, f->t, res, &o, &rr, pass == 1, &r, err,
+					    sizeof(err)),
+				 0);
+		assert_int_equal(runner_execute(r, err, sizeof(err)), 0);
+		runner_counts(r, &recorded, NULL, NULL);
+		assert_int_equal(recorded, pass ? 2 : 4);
+		runner_free(r);
+		results_close(res);
+		results_records_release(&rr);
+		assert_int_equal(results_read_records(dir, &rr), 0);
+		for (size_t i = 0, round = 1; i < rr.n; i++) {
+			struct json_object *k;
+			uint64_t e = 0, ramp = 0;
+
+			assert_true(json_object_object_get_ex(rr.rec[i], "kind", &k));
+			if (!strcmp(json_object_get_string(k), "resume"))
+				continue;
+			assert_int_equal(json_object_get_int(json_object_object_get(rr.rec[i],
+										      "round")),
+					 (int)round++);
+			assert_int_equal(jsonnum_get_u64(rr.rec[i], "elapsed_ns", &e), 0);
+			(void)jsonnum_get_u64(rr.rec[i], "ramp_ns", &ramp);
+			total += e + ramp;
+		}
+		/* The engine stops a chunk at its first completion past its time: within a few
+		 * I/Os (of well under a millisecond each) of the amount. */
+		if (fabs((double)total - 2e9 * scale) > 1e6)
+			fail_msg("the chunks took %" PRIu64 " ns, the amount is %.0f", total,
+				 2e9 * scale);
+		assert_int_equal(rr.n, pass ? 5 : 4); /* + the resume record */
+		if (pass)
+			assert_int_equal(resume_diverged(dir), 0);
+		results_records_release(&rr);
+	}
+	profile_free(p);
+}
+
 /* Progress calls seen by test_eta_run: the first call of each step. */
 struct eta_seen {
 	struct runner_progress p[64];
@@ -782,6 +881,7 @@ int main(void)
 		cmocka_unit_test(test_resume_every_prefix),
 		cmocka_unit_test(test_replay_divergence),
 		cmocka_unit_test(test_eta_run),
+		cmocka_unit_test(test_time_chunks),
 		cmocka_unit_test(test_stop_flag),
 	};
 	int rc = cmocka_run_group_tests_name("runner on a file", file_tests, setup_file, teardown);
