@@ -822,6 +822,52 @@ static int headline_recovery(const struct analyze_input *in, struct json_object 
 	return 0;
 }
 
+/* The plan's phase with depth-first number *n (counted down), through repeat bodies. */
+static struct json_object *plan_phase(struct json_object *list, int64_t *n)
+{
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		struct json_object *ph = json_object_array_get_idx(list, i), *set, *body, *x;
+
+		if (!(*n)--)
+			return ph;
+		if (json_object_object_get_ex(ph, "settings", &set) &&
+		    json_object_object_get_ex(set, "phases", &body) &&
+		    (x = plan_phase(body, n)))
+			return x;
+	}
+	return NULL;
+}
+
+/*
+ * "4k randwrite" for a rounds phase of one cell ("all"), from the manifest's plan (its base
+ * workload with a single block size); else the cell key itself. Into buf.
+ */
+static const char *headline_workload(const struct analyze_input *in, int64_t phase,
+				     const char *cell, char *buf, size_t len)
+{
+	struct json_object *plan, *list, *ph, *set, *base, *bs, *rw;
+	uint64_t b = 0;
+	int64_t n = phase;
+
+	snprintf(buf, len, "%s", cell);
+	if (strcmp(cell, "all") || !json_object_object_get_ex(in->manifest, "plan", &plan) ||
+	    !json_object_object_get_ex(plan, "phases", &list) || !(ph = plan_phase(list, &n)) ||
+	    !json_object_object_get_ex(ph, "settings", &set) ||
+	    !json_object_object_get_ex(set, "base", &base) ||
+	    !json_object_object_get_ex(base, "bs", &bs) ||
+	    !json_object_object_get_ex(base, "rw", &rw) ||
+	    !json_object_is_type(bs, json_type_array) || json_object_array_length(bs) != 1 ||
+	    jsonnum_get_u64(json_object_array_get_idx(bs, 0), "bs", &b) || !b)
+		return buf;
+	if (!(b % (1u << 20)))
+		snprintf(buf, len, "%" PRIu64 "m %s", b >> 20, json_object_get_string(rw));
+	else if (!(b % 1024))
+		snprintf(buf, len, "%" PRIu64 "k %s", b >> 10, json_object_get_string(rw));
+	else
+		snprintf(buf, len, "%" PRIu64 " %s", b, json_object_get_string(rw));
+	return buf;
+}
+
 static int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
 			 size_t errlen)
 {
@@ -849,6 +895,15 @@ static int pass_headline(const struct analyze_input *in, struct json_object *sum
 			if (json_object_object_get_ex(s, copy[c], &x) &&
 			    jsonnum_add(e, copy[c], json_object_get(x)))
 				return -ENOMEM;
+		{
+			char wl[128];
+			int64_t p = -1;
+
+			(void)int_of(s, "phase", &p);
+			if (add_str(e, "workload",
+				    headline_workload(in, p, S(str_of(s, "cell")), wl, sizeof(wl))))
+				return -ENOMEM;
+		}
 		x = headline_ss_wa(in, s);
 		if (jsonnum_add(e, "wa", x ? json_object_get(json_object_object_get(x, "wa")) : NULL) ||
 		    add_str(e, "wa_from", x ? str_of(x, "from_label") : NULL) ||
@@ -1045,14 +1100,12 @@ void analyze_print_headline(struct json_object *summary, FILE *f)
 	if (json_object_object_get_ex(h, "steady_state", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
 			struct json_object *s = json_object_array_get_idx(arr, i);
-			const char *v = S(str_of(s, "verdict")), *cell = S(str_of(s, "cell"));
-			int64_t p = 0, lo = 0, hi = 0;
+			const char *v = S(str_of(s, "verdict"));
+			int64_t lo = 0, hi = 0;
 
-			(void)int_of(s, "phase", &p);
 			(void)int_of(s, "first_round", &lo);
 			(void)int_of(s, "last_round", &hi);
-			fprintf(f, "steady state   phase %" PRId64 "%s%s ", p,
-				strcmp(cell, "all") ? " " : "", strcmp(cell, "all") ? cell : "");
+			fprintf(f, "steady state   %s ", S(str_of(s, "workload")));
 			print_metric(f, str_of(s, "metric"), num_or_nan(s, "average"));
 			if (!strcmp(v, "reached"))
 				fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo, hi);

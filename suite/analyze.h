@@ -60,7 +60,7 @@ int analyze_write(const char *dir, struct json_object **summary, char *err, size
  * The headline figures of a summary (its "headline" key) as a short block: per tracked series
  * the steady-state average and verdict, WA in steady state and over the whole run, and for each
  * idle followed by measurements the first one against steady state and when it was back:
- *   steady state   phase 3 IOPS 3263 (reached in rounds 1-5)
+ *   steady state   4k randwrite IOPS 3263 (reached in rounds 1-5)
  *   WA             5.86 in steady state, 3.17 whole run
  *   after 5m idle  IOPS 39958 (+1125%), back to steady state after 1m13s of writing
  * Durations are the profile's (target time divided by the run's time scale); '.' decimals.

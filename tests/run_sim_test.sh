@@ -12,7 +12,8 @@
 #   - the manifest records the model's time scale and the effective one (x --time-scale);
 #   - snapshots carry the virtual SSD's counters, and host bytes written grow over the run;
 #   - the series interval is scaled like the other durations;
-#   - `ssdlab plan` estimates amounts with a probe on the virtual SSD.
+#   - `ssdlab plan` estimates amounts with a probe on the virtual SSD;
+#   - the demo prints the headline block (steady state, WA, recovery after idle, results).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
@@ -159,6 +160,31 @@ check_analyze "$tmp/a" "sim"
 
 "$SSDLAB" plan "$tmp/p.yaml" --target sim:client-tlc >"$tmp/plan.out" 2>&1 || fail "plan failed"
 grep -q "probed on a fresh virtual SSD" "$tmp/plan.out" || fail "plan did not probe the virtual SSD"
+
+# The demo (issue 4, point 8) prints the headline block: steady state, WA, recovery after the
+# idle, and where the results are; the figures are summary.json's headline.
+if "$SSDLAB" run demo --out "$tmp/demo" >"$tmp/demo.out" 2>"$tmp/demo.err"; then
+	for pat in '^steady state   4k randwrite IOPS [0-9]+ \(reached in rounds [0-9]+-[0-9]+\)$' \
+		'^WA             [0-9]+\.[0-9]{2} in steady state, [0-9]+\.[0-9]{2} whole run$' \
+		'^after 5m00s idle IOPS [0-9]+ \(\+[0-9]+%\), (back to steady state after .* of writing|not back to steady state within the measured rounds)$' \
+		"^results: $tmp/demo\$"; do
+		grep -Eq "$pat" "$tmp/demo.out" || fail "demo: no line matching '$pat'"
+	done
+	python3 - "$tmp/demo" "$tmp/demo.out" <<'EOF' || fail "demo: the printed headline does not match summary.json"
+import json, re, sys
+h = json.load(open(sys.argv[1] + "/summary.json"))["headline"]
+out = open(sys.argv[2]).read()
+ss, rec = h["steady_state"][0], h["recovery"][0]
+ok = "IOPS %d (reached" % round(ss["average"]) in out
+ok = ok and "%.2f in steady state, %.2f whole run" % (ss["wa"], h["wa_run"]) in out
+ok = ok and "IOPS %d (+%d%%)" % (round(rec["first"]), round(100 * rec["first_change"])) in out
+ok = ok and rec["idle_profile_ns"] == 300e9 and rec["first"] > ss["average"]
+sys.exit(0 if ok else 1)
+EOF
+else
+	fail "demo run failed"
+	sed 's/^/  /' "$tmp/demo.err" >&2
+fi
 
 [ "$fails" = 0 ] || exit 1
 echo "ok: every phase kind on sim:client-tlc, deterministic, analyze reproduces the summary"

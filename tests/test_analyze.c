@@ -381,7 +381,7 @@ static void test_headline(void **state)
 	analyze_print_details(s, mem);
 	analyze_print_headline(s, mem);
 	fclose(mem);
-	assert_non_null(strstr(buf, "steady state   phase 1 bs=4k write IOPS 100 (reached in rounds 3-7)"));
+	assert_non_null(strstr(buf, "steady state   bs=4k write IOPS 100 (reached in rounds 3-7)"));
 	assert_non_null(strstr(buf,
 			       "phase 1 bs=4k write_iops: reached, rounds 3-7, average 100.0, "
 			       "data excursion 4.0% (max 20%), slope excursion 1.2% (max 10%)"));
@@ -449,6 +449,13 @@ static void build_headline_run(const char *dir)
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
 	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
+	/* The plan, as far as the headline reads it: phase 1's workload, numbered depth first
+	 * (here the body of a repeat, phase 0; the plan need not match the records). */
+	json_object_object_add(
+	    m, "plan",
+	    json_tokener_parse("{\"phases\": [{\"kind\": \"repeat\", \"settings\": {\"phases\": "
+			       "[{\"kind\": \"rounds\", \"settings\": {\"base\": {\"rw\": "
+			       "\"randwrite\", \"bs\": [{\"bs\": 4096, \"weight\": 1}]}}}]}}]}"));
 	assert_int_equal(results_write_manifest(r, m), 0);
 	json_object_put(m);
 	snap_at(r, "run-start", -1, 0, 0, 0);
@@ -512,7 +519,8 @@ static void test_headline_pass(void **state)
 	analyze_print_headline(s, mem);
 	fclose(mem);
 	print_message("%s", buf);
-	assert_non_null(strstr(buf, "steady state   phase 1 IOPS 100 (reached in rounds 1-5)\n"));
+	assert_non_null(strstr(buf, "steady state   4k randwrite IOPS 100 (reached in rounds 1-5)\n"));
+	str_is(s, "/headline/steady_state/0/workload", "4k randwrite");
 	assert_non_null(strstr(buf, "WA             3.75 in steady state, 3.00 whole run\n"));
 	assert_non_null(strstr(buf, "after 10m00s idle IOPS 250 (+150%), back to steady state after "));
 	assert_non_null(strstr(buf, "IOPS 300 (+200%), not back to steady state within the measured "
