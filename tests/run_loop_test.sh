@@ -7,7 +7,8 @@
 # runs with --time-scale and a --set override; then:
 #   - without --yes-destroy the same run is refused with exit 3 before anything is written;
 #   - `ssdlab plan` writes nothing (the device's write counter does not move);
-#   - the records hold one record per step in order, the --set round count is obeyed;
+#   - the records hold one record per step in order (the fill in 4 chunks of 16 MiB, --chunk),
+#     the --set round count is obeyed;
 #   - the bytes the records say were written equal what /sys/block/loopN/stat saw;
 #   - every phase boundary has a snapshot; `ssdlab analyze` reproduces summary.json byte for byte;
 #   - a run killed with SIGKILL resumes on the device to the same records; a resume on another
@@ -74,7 +75,7 @@ grep -Eq "^ *0 precondition +64 MiB +671.09 ms " "$tmp/plan.out" || fail "plan: 
 # The run.
 out=$tmp/run
 "$SSDLAB" run smoke --target "$dev" --yes-destroy="$dev" --out "$out" --time-scale 0.25 \
-	--set phases.1.rounds.count=2 --quiet >"$tmp/run.out" 2>"$tmp/run.err"
+	--set phases.1.rounds.count=2 --chunk 16m --quiet >"$tmp/run.out" 2>"$tmp/run.err"
 rc=$?
 if [ "$rc" != 0 ]; then
 	fail "run on $dev: exit $rc"
@@ -84,7 +85,10 @@ fi
 w1=$(sectors_written)
 grep -q "^results: $out" "$tmp/run.out" || fail "run does not say where the results are"
 
-expected="0 0 0 - precondition
+expected="0 0 1 - precondition
+0 0 2 - precondition
+0 0 3 - precondition
+0 0 4 - precondition
 1 0 1 rwmix_read=100,bs=4k cell
 1 0 1 rwmix_read=100,bs=64k cell
 1 0 1 rwmix_read=50,bs=4k cell
@@ -130,12 +134,13 @@ grep -q "phases.1.rounds.count=2" "$out/manifest.json" || fail "the manifest lac
 
 check_analyze "$out" "loop"
 
-# Resume on the device: killed in the middle of round 2, resumed with the confirmation again.
+# Resume on the device: killed in the middle of round 2 (the 12th recorded step: 4 chunks of the
+# fill, 6 cells of round 1, then round 2), resumed with the confirmation again.
 # The record keys end up those of the run above. Resuming on another device (a second loop
 # device of another size, named with --target) is refused with exit 3 before anything is done.
 out2=$tmp/killed
-rc=$(SSDLAB_DEBUG_FAULT=cell:9 "$SSDLAB" run smoke --target "$dev" --yes-destroy="$dev" \
-	--out "$out2" --time-scale 0.25 --set phases.1.rounds.count=2 --quiet >/dev/null \
+rc=$(SSDLAB_DEBUG_FAULT=cell:12 "$SSDLAB" run smoke --target "$dev" --yes-destroy="$dev" \
+	--out "$out2" --time-scale 0.25 --set phases.1.rounds.count=2 --chunk 16m --quiet >/dev/null \
 	2>"$tmp/killed.err"
 echo $?)
 [ "$rc" = 137 ] || fail "the killed run: exit $rc, expected 137"
