@@ -750,6 +750,61 @@ static void test_time_chunks(void **state)
 	profile_free(p);
 }
 
+/*
+ * A run of an older version recorded its precondition as one step (round 0): a resume finds
+ * that record in K, replays it as one step and goes on with the rounds; nothing is recorded
+ * twice and the chunks are not added.
+ */
+static void test_old_single_precondition(void **state)
+{
+	struct fixture *f = *state;
+	struct results_records rr = {0};
+	struct runner_opts o = opts_for(f);
+	struct results *res = NULL;
+	struct runner *r = NULL;
+	struct json_object *rec;
+	char dir[4200], path[4300], err[512] = "", keys[64][256];
+	size_t recorded, nres;
+	uint64_t cap;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	cap = target_info(f->t)->capacity;
+	snprintf(dir, sizeof(dir), "%s/old", f->tmp);
+	new_dir(f, "old", 1, &o); /* the first chunk of the reference ... */
+	assert_int_equal(results_read_records(dir, &rr), 0);
+	assert_int_equal(rr.n, 1);
+	rec = json_object_get(rr.rec[0]);
+	results_records_release(&rr);
+	/* ... made into the whole phase as one step, round 0, as an older version wrote it */
+	json_object_object_add(rec, "round", json_object_new_int(0));
+	json_object_object_add(rec, "bytes_written_total", json_object_new_uint64(cap));
+	json_object_object_add(rec, "seq_next", json_object_new_uint64(0));
+	snprintf(path, sizeof(path), "%s/records.jsonl", dir);
+	assert_int_equal(remove(path), 0);
+	reopen_target(f);
+	assert_int_equal(results_open(dir, &res, &rr), 0);
+	assert_int_equal(results_append_record(res, rec), 0);
+	json_object_put(rec);
+	results_records_release(&rr);
+	results_close(res);
+	assert_int_equal(results_open(dir, &res, &rr), 0);
+	assert_int_equal(rr.n, 1);
+	assert_int_equal(runner_new(f->p, f->t, res, &o, &rr, true, &r, err, sizeof(err)), 0);
+	assert_int_equal(runner_execute(r, err, sizeof(err)), 0);
+	runner_counts(r, &recorded, NULL, NULL);
+	assert_int_equal(recorded, NKEYS - NCHUNKS);
+	runner_free(r);
+	results_records_release(&rr);
+	results_close(res);
+	assert_int_equal(read_keys(dir, keys, 64, &nres), NKEYS - NCHUNKS + 1);
+	assert_string_equal(keys[0], "phase=0,repeat=0,round=0,cell=,kind=precondition");
+	for (size_t i = 1; i < NKEYS - NCHUNKS + 1; i++)
+		assert_string_equal(keys[i], expected_keys[NCHUNKS + i - 1]);
+}
+
 /* Progress calls seen by test_eta_run: the first call of each step. */
 struct eta_seen {
 	struct runner_progress p[64];
@@ -874,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_resume_every_prefix),
 		cmocka_unit_test(test_stop_flag),
 		cmocka_unit_test(test_foreign_records),
+		cmocka_unit_test(test_old_single_precondition),
 		cmocka_unit_test(test_manifest_tracks),
 	};
 	const struct CMUnitTest sim_tests[] = {
