@@ -264,7 +264,7 @@ static void test_expected_summary(void **state)
 	num_is(s, "/cells/2/write/iops", 10);
 	num_is(s, "/cells/2/write/bw_bps", 1310720);
 	num_is(s, "/cells/2/host_limited_records", 0); /* round 2 is outside the window */
-	assert_int_equal(json_object_array_length(at(s, "/cells")), 3);
+	assert_int_equal(json_object_array_length(at(s, "/cells")), 4); /* phases 0, 1, 3, 5 */
 
 	/* Write amplification. */
 	num_is(s, "/wa/phases/0/phase", 0);
@@ -397,10 +397,12 @@ static void test_headline(void **state)
  * The headline pass on a second synthetic run, worked by hand. Time scale 0.5 (the profile's
  * durations are twice the target's); every measurement 1 s of target time, 4 KiB writes, so
  * IOPS = writes:
- *   phase 0 precondition       snapshots t=0 (0, 0) .. t=1 s (1000, 1000)
- *   phase 1 rounds, cell all   rounds 1-5 at 100 IOPS from t=1 s to t=6 s: steady state
- *                              reached in rounds 1-5, average 100; snapshots phase-1-start t=1 s
- *                              (1000, 1000), phase-1-end t=6 s (5000, 16000): WA in steady
+ *   phase 0 precondition       in 2 chunks (rounds 1, 2) of 100 and 300 writes: merged into one
+ *                              cells entry, 400 writes in 2 s = 200 IOPS, 1638400 bytes;
+ *                              snapshots t=0 (0, 0) .. t=2 s (1000, 1000)
+ *   phase 1 rounds, cell all   rounds 1-5 at 100 IOPS from t=2 s to t=7 s: steady state
+ *                              reached in rounds 1-5, average 100; snapshots phase-1-start t=2 s
+ *                              (1000, 1000), phase-1-end t=7 s (5000, 16000): WA in steady
  *                              state (16000 - 1000) / (5000 - 1000) = 3.75
  *   phase 2 idle, 300 s target (600 s of the profile)
  *   phase 3 rounds             250, 160, 120, 105, 95 IOPS: first +150%; back within 10% of 100
@@ -461,6 +463,7 @@ static void build_headline_run(const char *dir)
 	snap_at(r, "run-start", -1, 0, 0, 0);
 	snap_at(r, "phase-0-start", 0, 0, 0, 0);
 	hl_rec(r, "precondition", 0, 1, 100, &t, NULL);
+	hl_rec(r, "precondition", 0, 2, 300, &t, NULL);
 	snap_at(r, "phase-0-end", 0, t, 1000, 1000);
 	snap_at(r, "phase-1-start", 1, t, 1000, 1000);
 	for (unsigned round = 1; round <= 5; round++)
@@ -489,6 +492,17 @@ static void test_headline_pass(void **state)
 	snprintf(dir, sizeof(dir), "%s/headline", f->tmp);
 	build_headline_run(dir);
 	assert_int_equal(analyze_dir(dir, &s, err, sizeof(err)), 0);
+	/* The precondition's chunks, merged. */
+	str_is(s, "/cells/0/kind", "precondition");
+	num_is(s, "/cells/0/records", 2);
+	num_is(s, "/cells/0/first_round", 1);
+	num_is(s, "/cells/0/last_round", 2);
+	num_is(s, "/cells/0/write/ios", 400);
+	num_is(s, "/cells/0/write/bytes", 1638400);
+	num_is(s, "/cells/0/write/iops", 200);
+	num_is(s, "/cells/0/write/lat_ns/p99", 1000);
+	num_is(s, "/cells/0/per_round/1/iops", 300);
+	assert_int_equal(json_object_array_length(at(s, "/cells")), 4); /* phases 0, 1, 3, 5 */
 	str_is(s, "/headline/steady_state/0/verdict", "reached");
 	num_is(s, "/headline/steady_state/0/average", 100);
 	num_is(s, "/headline/steady_state/0/first_round", 1);
