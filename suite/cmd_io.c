@@ -709,24 +709,37 @@ static void print_text(const struct io_opts *o, const struct target_info *ti,
 		printf("  write amplification: %s\n", units_fmt_double(wa, 3, b[0], sizeof(b[0])));
 }
 
+/* Progress on a terminal: one line rewritten in place, about once per interval. */
 struct progress_ctx {
-	struct cli_progress p;
-	const struct io_opts *o;
 	char cell[96];
+	size_t last_len;
 };
 
 static void on_progress(const struct engine_progress *ep, void *arg)
 {
 	struct progress_ctx *pc = arg;
-	struct cli_progress_state st = {
-		.phase = "io",
-		.cell = pc->cell,
-		.bytes_written = ep->bytes,
-		.iops = ep->iops,
-		.eta_ns = ep->total_ns > ep->t_ns ? ep->total_ns - ep->t_ns : 0,
-	};
+	char t[32], total[32], bytes[32], iops[32], line[256];
+	int n;
 
-	cli_progress_update(&pc->p, &st);
+	units_fmt_duration(ep->t_ns, t, sizeof(t));
+	units_fmt_size(ep->bytes, bytes, sizeof(bytes));
+	units_fmt_double(ep->iops, 0, iops, sizeof(iops));
+	if (ep->total_ns) {
+		units_fmt_duration(ep->total_ns, total, sizeof(total));
+		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s, %s, %s IOPS", pc->cell, t,
+			     total, bytes, iops);
+	} else {
+		units_fmt_size(ep->total_bytes, total, sizeof(total));
+		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s (%s), %s IOPS", pc->cell,
+			     bytes, total, t, iops);
+	}
+	if (n < 0)
+		return;
+	/* Pad with blanks over a longer previous line. */
+	fprintf(stderr, "\r%s%*s", line, pc->last_len > (size_t)n ? (int)(pc->last_len - (size_t)n) : 0,
+		"");
+	fflush(stderr);
+	pc->last_len = (size_t)n;
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
@@ -832,15 +845,14 @@ int cmd_io(int argc, char **argv)
 	memset(&pc, 0, sizeof(pc));
 	if (isatty(STDERR_FILENO) && !o.json &&
 	    (o.s.time_ns + o.s.ramp_ns > 3000000000ull || o.s.amount_bytes)) {
-		cli_progress_init(&pc.p, stderr, false, 1000000000u);
 		snprintf(pc.cell, sizeof(pc.cell), "%s qd %u x %u", rw_mode_name(o.s.rw), o.s.qd,
 			 o.s.threads);
 		hooks.progress = on_progress;
 		hooks.arg = &pc;
 	}
 	rc = engine_run(t, &o.s, &hooks, &r);
-	if (hooks.progress)
-		cli_progress_finish(&pc.p);
+	if (pc.last_len)
+		fputc('\n', stderr);
 	if (rc) {
 		cli_error(CMD, "%s: %s", o.target, r.errmsg);
 		ret = rc == -EOPNOTSUPP || rc == -ENOTSUP ? EXIT_CAPABILITY
