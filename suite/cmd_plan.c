@@ -9,6 +9,7 @@
  * given as a range: the window (5 rounds) to max_rounds (25).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,13 +39,16 @@ struct plan_ctx {
 	uint64_t total_bytes;
 	uint64_t min_ns, max_ns;
 	bool bytes_lower_bound;
+	const struct runner_opts *ro;
 };
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ssdlab plan PROFILE [--target T] [--set KEY=VALUE]... [--time-scale F]\n\n"
+	fprintf(f, "usage: ssdlab plan PROFILE [--target T] [--set KEY=VALUE]... [--time-scale F]\n"
+		   "                   [--chunk SIZE]\n\n"
 		   "Shows the phases of a profile on a target, the bytes each writes and an\n"
-		   "estimated duration (target time); nothing is written. Default target "
+		   "estimated duration (target time), and the chunks a long writing phase is\n"
+		   "recorded in (--chunk as for run); nothing is written. Default target "
 		   DEFAULT_TARGET ".\n");
 }
 
@@ -131,6 +135,15 @@ static void plan_phase(struct plan_ctx *c, const struct profile_phase *ph, int *
 		lo = hi = workload_ns(c, &pw->w, &how);
 		if (pw->max_time_ns && (uint64_t)((double)pw->max_time_ns * c->scale) < lo)
 			lo = hi = (uint64_t)((double)pw->max_time_ns * c->scale);
+		/* How a crash-safe run records it (runner.h): chunks of bytes for a byte amount
+		 * (a round_time of write_until cuts by time instead). */
+		if (by && !(k->type == PHASE_WRITE_UNTIL && pw->round_time_ns)) {
+			uint64_t cb = runner_chunk_bytes(c->t, c->ro);
+
+			units_fmt_size(cb, a, sizeof(a));
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+				 "; recorded in %" PRIu64 " chunks of %s", (by + cb - 1) / cb, a);
+		}
 		break;
 	}
 	case PHASE_ROUNDS: {
@@ -191,6 +204,7 @@ int cmd_plan(int argc, char **argv)
 		{"target", required_argument, NULL, 't'},
 		{"set", required_argument, NULL, 's'},
 		{"time-scale", required_argument, NULL, 'S'},
+		{"chunk", required_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -206,7 +220,7 @@ int cmd_plan(int argc, char **argv)
 	int c, rc, next = 0, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:s:S:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "t:s:S:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 's':
@@ -218,6 +232,11 @@ int cmd_plan(int argc, char **argv)
 		case 'S':
 			if (cli_opt_double("plan", "--time-scale", optarg, &ro.time_scale) ||
 			    !(ro.time_scale > 0))
+				goto out;
+			break;
+		case 'c':
+			if (cli_opt_size("plan", "--chunk", optarg, &ro.chunk_bytes) ||
+			    !ro.chunk_bytes)
 				goto out;
 			break;
 		case 'h': usage(stdout); code = EXIT_OK; goto out;
@@ -249,6 +268,7 @@ int cmd_plan(int argc, char **argv)
 	pc.ti = target_info(t);
 	pc.virt = target_caps(t) & TARGET_CAP_VIRTUAL_TIME;
 	pc.scale = runner_time_scale(t, &ro);
+	pc.ro = &ro;
 	pc.seed = to.seed;
 	printf("plan: %s on %s (%s, capacity %s%s), durations x%g%s\n", p->name, target_spec,
 	       pc.ti->kind, units_fmt_size(pc.ti->capacity, cap, sizeof(cap)),

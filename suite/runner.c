@@ -1005,13 +1005,9 @@ static void series_name(const struct where *w, const char *kind, unsigned round,
 		snprintf(buf, len, "phase-%d-rep-%u-%s", w->phase, w->repeat, kind);
 }
 
-/*
- * The byte chunk of a precondition / write_until with a byte amount: opts.chunk_bytes, else
- * RUNNER_CHUNK_BYTES times the target's capacity scale (a small virtual SSD standing for a big
- * drive writes the same share of it per chunk), a whole number of MiB (so that a chunk ends on
- * a whole I/O of any power-of-two block size up to 1 MiB), 1 MiB at least.
- */
-static uint64_t chunk_bytes(const struct target *t, const struct runner_opts *o)
+/* A small virtual SSD standing for a big drive writes the same share of it per chunk; whole
+ * MiB, so that a chunk ends on a whole I/O of any power-of-two block size up to 1 MiB. */
+uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o)
 {
 	double ts = target_info(t)->time_scale;
 	uint64_t c;
@@ -1029,7 +1025,7 @@ static uint64_t chunk_bytes(const struct target *t, const struct runner_opts *o)
  * sequential workload at the last chunk's seq_next, the bytes or the time left. A chunk is
  *   write_until with round_time   round_time of target time (WSAT: one record per round)
  *   an amount of time             RUNNER_CHUNK_NS (opts.chunk_ns), scaled like every duration
- *   an amount of bytes            chunk_bytes() (deterministic: the same chunks on any device)
+ *   an amount of bytes            runner_chunk_bytes() (deterministic: the same on any device)
  * and ends earlier when the amount or max_time is reached. Its series rows are offset by the
  * chunks before it (t_ns, total_bytes_written), so the chunk files in round order are one
  * continuous series.
@@ -1062,7 +1058,7 @@ static int exec_write(struct runner *r, const struct where *w)
 	else if (total_ns)
 		chunk_ns = scale_ns(r, r->o.chunk_ns ? r->o.chunk_ns : RUNNER_CHUNK_NS);
 	else
-		cbytes = chunk_bytes(r->t, &r->o);
+		cbytes = runner_chunk_bytes(r->t, &r->o);
 	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
 		if (pw->max_time_ns && !spec.time_ns)
 			spec.time_ns = max_ns;
@@ -1409,7 +1405,7 @@ static struct json_object *chunks_json(const struct target *t, const struct runn
 {
 	struct json_object *c = json_object_new_object();
 
-	if (c && (jsonnum_add(c, "bytes", json_object_new_uint64(chunk_bytes(t, o))) ||
+	if (c && (jsonnum_add(c, "bytes", json_object_new_uint64(runner_chunk_bytes(t, o))) ||
 		  jsonnum_add(c, "time_ns", json_object_new_uint64(o && o->chunk_ns
 									? o->chunk_ns
 									: RUNNER_CHUNK_NS)))) {

@@ -230,6 +230,11 @@ uint64_t runner_step_seed(uint64_t run_seed, const char *key);
 bool runner_host_limited(const struct job_result *res, unsigned threads, bool virtual_time,
 			 long ncpu);
 
+/* The byte chunk of a precondition / write_until with a byte amount on this target (see the
+ * table above): o->chunk_bytes, else RUNNER_CHUNK_BYTES x the target's capacity scale, whole
+ * MiB, 1 MiB at least. o may be NULL. */
+uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o);
+
 /* Effective duration scale: user time_scale (0 = 1) x the target's time_scale (0 = 1). */
 double runner_time_scale(const struct target *t, const struct runner_opts *o);
 

@@ -160,6 +160,10 @@ check_analyze "$tmp/a" "sim"
 
 "$SSDLAB" plan "$tmp/p.yaml" --target sim:client-tlc >"$tmp/plan.out" 2>&1 || fail "plan failed"
 grep -q "probed on a fresh virtual SSD" "$tmp/plan.out" || fail "plan did not probe the virtual SSD"
+# plan states the chunks the precondition is recorded in: as many as run a recorded.
+nchunks=$(grep -c '"kind":"precondition"' "$tmp/a/records.jsonl")
+grep -Eq "^ *1 precondition .*; recorded in $nchunks chunks of " "$tmp/plan.out" ||
+	fail "plan does not say the precondition is recorded in the $nchunks chunks run a made"
 
 # The demo (issue 4, point 8) prints the headline block: steady state, WA, recovery after the
 # idle, and where the results are; the figures are summary.json's headline.
