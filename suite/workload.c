@@ -130,7 +130,10 @@ static int build_zones(struct workload *w, const struct job_spec *s, char *err, 
 	uint64_t span = w->end - w->start;
 	double io_sum = 0, range_sum = 0;
 
-	if (s->dist == DIST_ZONED) {
+	/* Zones shape random offsets only; a sequential job walks the whole range. */
+	bool zoned = s->dist == DIST_ZONED && !w->sequential;
+
+	if (zoned) {
 		if (s->nzones < 1 || s->nzones > JOB_MAX_ZONES)
 			return fail(err, len, "a zoned distribution needs 1 to %d zones, not %u",
 				    JOB_MAX_ZONES, s->nzones);
@@ -159,8 +162,8 @@ static int build_zones(struct workload *w, const struct job_spec *s, char *err, 
 
 	for (unsigned z = 0; z < w->nzones; z++) {
 		struct wl_zone *zn = &w->zones[z];
-		double io = s->dist == DIST_ZONED ? s->zones[z].io_frac / io_sum : 1;
-		double rf = s->dist == DIST_ZONED ? s->zones[z].range_frac / range_sum : 1;
+		double io = zoned ? s->zones[z].io_frac / io_sum : 1;
+		double rf = zoned ? s->zones[z].range_frac / range_sum : 1;
 
 		zn->start = w->start + (uint64_t)(range_cum * (double)span) / w->lbs * w->lbs;
 		range_cum += rf;

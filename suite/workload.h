@@ -18,7 +18,7 @@
  *     size bs is aligned to the largest power of two dividing bs (4k -> 4k, 12k -> 4k, 128k ->
  *     128k), never below the logical block size; with DIST_ZONED a zone is drawn by its I/O
  *     share first, then a slot uniformly inside the zone's part of the range (JESD219 style:
- *     e.g. 50% of I/Os to the first 5% of the range).
+ *     e.g. 50% of I/Os to the first 5% of the range). Sequential modes ignore zones.
  * Directions: read/write modes are fixed; mixed modes draw a read with probability rwmix_read%.
  *
  * Data (TARGET_CAP_NEEDS_DATA targets): buffers are filled once at setup with random bytes

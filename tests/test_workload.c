@@ -296,6 +296,22 @@ static void test_sequential_wrap(void **state)
 	}
 	workload_free(w);
 
+	/* Zones shape random offsets only: a sequential job still walks the whole range. */
+	s = spec_of(RW_WRITE, 4096, 0, 40 * KiB);
+	s.dist = DIST_ZONED;
+	s.nzones = 2;
+	s.zones[0] = (struct zone_split){0.9, 0.1};
+	s.zones[1] = (struct zone_split){0.1, 0.9};
+	w = make(&s, 4096);
+	workload_stream_init(&st, w, 0);
+	for (int i = 0; i < 10; i++) {
+		struct target_io io;
+
+		workload_next(&st, &io);
+		assert_int_equal(io.offset, (uint64_t)i * 4 * KiB);
+	}
+	workload_free(w);
+
 	/* A block that would cross the end starts over at the range start. */
 	s = spec_of(RW_READ, 12 * KiB, 0, 40 * KiB);
 	w = make(&s, 4096);
