@@ -163,7 +163,7 @@ int cmd_models(int argc, char **argv)
 		if (paths)
 			printf("%-*s  %s\n", (int)w, "", m.path);
 	}
-	printf("\nuse as: ssdlab run PROFILE sim:MODEL (the default target is sim:client-tlc);\n"
+	printf("\nuse as: ssdlab run PROFILE --target sim:MODEL (the default target is sim:client-tlc);\n"
 	       "details: ssdlab models MODEL\n");
 	sim_model_names_free(names, n);
 	return rc;
