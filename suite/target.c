@@ -23,13 +23,8 @@ struct target {
 
 static const struct target_ops *ops_for(const char *spec)
 {
-	if (!strncmp(spec, "sim:", 4)) {
-#ifdef SSDLAB_HAVE_SIM
+	if (!strncmp(spec, "sim:", 4))
 		return &target_sim_ops;
-#else
-		return NULL;
-#endif
-	}
 	return &target_uring_ops;
 }
 
