@@ -76,6 +76,7 @@ struct sim_ssd {
 	/* the GC victim in progress */
 	uint32_t victim, vcursor, vpage;
 	uint64_t vready; /* when the victim page being copied is in the controller */
+	bool victim_bg;	 /* taken by idle work: the host does not pace it (see gc_pace) */
 	double credit, ratio;
 	/* time */
 	uint64_t *die_busy, *read_busy, *chan_busy, iface_busy;
@@ -754,6 +755,7 @@ static void victim_take(struct sim_ssd *s, uint32_t v)
 	s->victim = v;
 	s->vcursor = 0;
 	s->vpage = NIL;
+	s->victim_bg = false;
 	s->credit = 0;
 	/* v valid of n: v copies buy n - v units of space; pace them over that many host units */
 	s->ratio = (double)s->valid[v] / (double)(s->upb - s->valid[v] > 0 ? s->upb - s->valid[v] : 1);
@@ -851,6 +853,12 @@ static void gc_pace(struct sim_ssd *s, uint64_t t)
 	if (s->victim == NIL) {
 		if ((s->nfree > s->wm || !victim_start(s, false)) && !fold_ahead(s))
 			return;
+	} else if (s->victim_bg) {
+		/* Idle work cut short by the host waits for the next idle time, unless the space
+		 * is needed now: a drive does not make the host pay for tidying it did not need. */
+		if (s->nfree > s->wm)
+			return;
+		s->victim_bg = false;
 	}
 	s->credit += s->ratio;
 	if (s->credit >= 1.0) {
@@ -881,6 +889,15 @@ static struct frontier *host_frontier(struct sim_ssd *s, uint64_t t)
 	lim = slc_limit(s);
 	if (s->slc_blocks < lim && s->nfree > s->wm)
 		return &s->slc;
+	/* No SLC block may be opened: fill the open ones first. The cursor goes to the least
+	 * busy die, which may have none; sending the host to TLC then would leave the cache
+	 * partly empty by chance (a cursor on such a slot holds no committed page). */
+	for (uint32_t d = 0; d < s->ndies; d++) {
+		if (s->slc.blk[d] != NIL) {
+			s->slc.cursor = d;
+			return &s->slc;
+		}
+	}
 	if (s->cfg.slc.post_cache != SIM_POST_FOLD || !lim)
 		return &s->tlc;
 	/* fold-while-writing: make room in the cache first */
@@ -912,6 +929,7 @@ static void run_idle(struct sim_ssd *s, uint64_t t)
 		if (s->victim == NIL) {
 			if (fold && s->slc_closed) {
 				victim_take(s, s->slc_list.head);
+				s->victim_bg = true;
 			} else if (gc) {
 				uint32_t v = min_valid_block(s);
 
@@ -919,16 +937,22 @@ static void run_idle(struct sim_ssd *s, uint64_t t)
 				if (v == NIL || s->valid[v] >= s->upb)
 					break;
 				victim_take(s, v);
+				s->victim_bg = true;
 				s->idle_gc_runs++;
 			} else {
 				break;
 			}
 		}
-		victim_finish(s, w);
 		if (!s->cfg.timed) {
+			victim_finish(s, w);
 			w = t > w ? w + 1 : w; /* no time model: work is free, bound by the loop */
 			continue;
 		}
+		/* A page of copies at a time, so that the host preempts idle work between
+		 * programs, as a controller does: relocating a whole victim in one go would leave
+		 * up to a block's worth of programs queued past t, in the host's way (the first
+		 * burst after a long rest came out slower than after a short one). */
+		victim_copy(s, w, s->upp);
 		/* The next victim may start as soon as some die is free (a victim's reads and erase
 		 * keep one die busy; its copies spread over all), but no work is queued once some
 		 * die is already busy past t: the host would find it in its way. */
