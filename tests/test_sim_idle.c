@@ -6,9 +6,11 @@
  * random writes after an idle interval must not get slower as the interval gets longer, and
  * the background work must give way to the host: what is left of it on the NAND when the host
  * comes back is at most what a die cannot interrupt (a page program and an erase), never a
- * whole victim block. Both were broken: idle GC relocated a victim block in one go, so the
- * host found up to tens of milliseconds of relocation in its way, depending on where the idle
- * interval happened to end (docs/virtual-ssd.md, "Idle work gives way to the host").
+ * whole victim block; and a rested cache takes the burst up to its limit. All three were
+ * broken: idle GC relocated a victim block in one go, so the host found up to tens of
+ * milliseconds of relocation in its way, depending on where the idle interval happened to end
+ * (docs/virtual-ssd.md, "Idle work gives way to the host"), and host writes left the cache for
+ * TLC as soon as the next page's die had no open SLC block.
  */
 #include <math.h>
 #include <setjmp.h>
