@@ -787,7 +787,8 @@ int cmd_io(int argc, char **argv)
 	/* Step 1 of the safety gate before even opening: a mounted device is refused with the
 	 * mount point rather than with a bare EBUSY from O_EXCL. */
 	if (writes && exists && !is_sim) {
-		struct safety_opts so = {0};
+		/* probe_excl: a device another program holds O_EXCL is named as such. */
+		struct safety_opts so = {.probe_excl = true};
 
 		rc = safety_check_in_use(o.target, &so, err, sizeof(err));
 		if (rc) {
