@@ -10,6 +10,16 @@
  * submits them and waits for completions in one system call, then takes whatever is in the CQ
  * ring.
  *
+ * Devices without non-blocking submission (zram and other bio-based drivers that do not
+ * advertise it: preadv2(RWF_NOWAIT) fails with EOPNOTSUPP) get every I/O punted by io_uring to
+ * its io-wq worker threads anyway. io-wq adds a worker only while none is running, and a zram
+ * read never sleeps, so all of them would run one at a time on one worker, which caps such a
+ * device at one CPU (fio with its defaults has the same cap). For those files the SQEs carry
+ * IOSQE_ASYNC: the doomed non-blocking attempt is skipped and io-wq runs the I/Os concurrently,
+ * on at most as many workers per ring as there are online CPUs. Devices that accept
+ * non-blocking submission (NVMe, SCSI, loop, files on disk file systems) are left alone: there
+ * the I/O is issued inline and forcing workers would only add cost.
+ *
  * Time is CLOCK_MONOTONIC. A completion's time is read once per reaped batch, right after the
  * completions are seen.
  */
@@ -35,6 +45,7 @@ struct uring_target {
 	int fd;
 	bool blockdev;
 	dev_t dev; /* the block device (for a file: the device of its file system) */
+	bool no_nowait; /* the file has no non-blocking I/O: io_uring punts every I/O to io-wq */
 };
 
 struct target_queue {
@@ -45,6 +56,7 @@ struct target_queue {
 	bool fixed_bufs;
 	bool sqpoll;
 	bool pending; /* SQEs prepared by submit() that reap() hands to the kernel */
+	uint8_t sqe_flags; /* IOSQE_FIXED_FILE, IOSQE_ASYNC, set once at open */
 };
 
 static uint64_t uring_now(struct target *t)
@@ -208,6 +220,31 @@ static int open_file(struct target *t, struct uring_target *u, const char *spec,
 	return 0;
 }
 
+/* Whether the file refuses non-blocking I/O. io_uring first tries each read or write without
+ * blocking and, for a file that cannot do that (no FMODE_NOWAIT), hands it to an io-wq worker;
+ * preadv2(RWF_NOWAIT) fails with EOPNOTSUPP for exactly those files, and checks that before it
+ * looks at the offset. The probe reads at the end of the file, where a read returns 0 without
+ * touching the device (no I/O that /sys/block/X/stat would count). Any other outcome, including
+ * a failed allocation, counts as "supported", the default path. */
+static bool lacks_nowait(int fd)
+{
+	void *buf = aligned_alloc(4096, 4096);
+	struct iovec iov = {.iov_base = buf, .iov_len = 4096};
+	struct stat st;
+	uint64_t size = 0;
+	bool lacks;
+
+	if (!buf)
+		return false;
+	if (fstat(fd, &st) == 0)
+		size = S_ISBLK(st.st_mode) ? (ioctl(fd, BLKGETSIZE64, &size) ? 0 : size)
+					   : (uint64_t)st.st_size;
+	lacks = size && preadv2(fd, &iov, 1, (off_t)((size + 4095) / 4096 * 4096), RWF_NOWAIT) < 0 &&
+		errno == EOPNOTSUPP;
+	free(buf);
+	return lacks;
+}
+
 static int uring_open(struct target *t, const char *spec, const struct target_open_opts *o)
 {
 	struct uring_target *u = calloc(1, sizeof(*u));
@@ -239,6 +276,8 @@ static int uring_open(struct target *t, const char *spec, const struct target_op
 		target_set_error(t, "%s has a size of 0 bytes", spec);
 		rc = -EINVAL;
 	}
+	if (!rc)
+		u->no_nowait = lacks_nowait(u->fd);
 	if (rc) {
 		if (u->fd >= 0)
 			close(u->fd);
@@ -326,7 +365,18 @@ static int uring_queue_open(struct target *t, const struct target_queue_opts *o,
 	q->fd = u->fd;
 	if (!io_uring_register_files(&q->ring, &u->fd, 1)) {
 		q->fixed_file = true;
+		q->sqe_flags |= IOSQE_FIXED_FILE;
 		q->fd = 0;
+	}
+	if (u->no_nowait && !o->hipri) {
+		/* See the top of the file. The cap keeps a deep queue from starting one worker per
+		 * I/O; it is a limit, so a failure to set it only leaves io-wq's own
+		 * (min(depth, 4 x CPUs)). */
+		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		unsigned max_workers[2] = {ncpu > 0 ? (unsigned)ncpu : 1u, 0};
+
+		q->sqe_flags |= IOSQE_ASYNC;
+		(void)io_uring_register_iowq_max_workers(&q->ring, max_workers);
 	}
 	if (o->bufs && o->nbufs) {
 		iov = calloc(o->nbufs, sizeof(*iov));
@@ -394,8 +444,7 @@ static int uring_submit(struct target_queue *q, struct target_io *ios, unsigned 
 			else
 				io_uring_prep_write(sqe, q->fd, io->buf, io->len, io->offset);
 		}
-		if (q->fixed_file)
-			sqe->flags |= IOSQE_FIXED_FILE;
+		sqe->flags |= q->sqe_flags;
 		io_uring_sqe_set_data64(sqe, io->user);
 	}
 	/* The engine always reaps right after submitting: entering the kernel once there for
