@@ -16,7 +16,7 @@
  * read never sleeps, so all of them would run one at a time on one worker, which caps such a
  * device at one CPU (fio with its defaults has the same cap). For those files the SQEs carry
  * IOSQE_ASYNC: the doomed non-blocking attempt is skipped and io-wq runs the I/Os concurrently,
- * on at most as many workers per ring as there are online CPUs. Devices that accept
+ * on at most as many workers per thread as there are online CPUs. Devices that accept
  * non-blocking submission (NVMe, SCSI, loop, files on disk file systems) are left alone: there
  * the I/O is issued inline and forcing workers would only add cost.
  *
@@ -369,11 +369,13 @@ static int uring_queue_open(struct target *t, const struct target_queue_opts *o,
 		q->fd = 0;
 	}
 	if (u->no_nowait && !o->hipri) {
-		/* See the top of the file. The cap keeps a deep queue from starting one worker per
-		 * I/O; it is a limit, so a failure to set it only leaves io-wq's own
-		 * (min(depth, 4 x CPUs)). */
+		/* See the top of the file. Both caps are set: forced-async block-device I/O was seen
+		 * on unbound workers too (10-11 workers at QD16-32 on 2 CPUs with the bound cap
+		 * alone, kernel 6.18). The cap keeps a deep queue from starting a worker per I/O;
+		 * it is a limit, so a failure to set it only leaves io-wq's own. */
 		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		unsigned max_workers[2] = {ncpu > 0 ? (unsigned)ncpu : 1u, 0};
+		unsigned cap = ncpu > 0 ? (unsigned)ncpu : 1u;
+		unsigned max_workers[2] = {cap, cap};
 
 		q->sqe_flags |= IOSQE_ASYNC;
 		(void)io_uring_register_iowq_max_workers(&q->ring, max_workers);
