@@ -25,6 +25,7 @@
 #include "safety.h"
 #include "target.h"
 #include "units.h"
+#include "ydoc.h"
 
 /* ---- option values ---------------------------------------------------------------------- */
 
@@ -344,6 +345,21 @@ uint64_t cli_wall_ns(void)
 }
 
 /* ---- run and resume --------------------------------------------------------------------- */
+
+int cli_load_profile(const char *cmd, const char *path, const struct cli_strlist *sets,
+		     struct profile **p)
+{
+	struct ydoc_error yerr;
+	char buf[1024];
+	int rc;
+
+	memset(&yerr, 0, sizeof(yerr));
+	rc = profile_load(path, (const char *const *)sets->v, sets->n, p, &yerr);
+	if (!rc)
+		return 0;
+	cli_error(cmd, "%s", ydoc_error_format(&yerr, buf, sizeof(buf)));
+	return rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+}
 
 int cli_exit_code(int rc)
 {

@@ -118,6 +118,14 @@ struct target;
 struct results;
 struct results_records;
 
+/*
+ * Loads and validates the profile at `path` (a file or a bundled name) with the --set overrides
+ * of `sets`. Returns 0 and sets *p, or prints the file:line:col error as "ssdlab CMD: ..." and
+ * returns the exit code: EXIT_FAILED when memory ran out, EXIT_USAGE for an invalid profile.
+ */
+int cli_load_profile(const char *cmd, const char *path, const struct cli_strlist *sets,
+		     struct profile **p);
+
 /* The exit code (cli.h) for a -errno from the runner or a target: -EINTR 130, -EPERM/-EBUSY
  * (refused, in use) 3, -EOPNOTSUPP/-ENOTSUP (a capability missing) 4, -EINVAL 2, else 1. */
 int cli_exit_code(int rc);

@@ -215,7 +215,6 @@ int cmd_plan(int argc, char **argv)
 	struct plan_ctx pc = {0};
 	struct profile *p = NULL;
 	struct target *t = NULL;
-	struct ydoc_error yerr;
 	char err[1024] = "", a[32], b[32], cap[32];
 	int c, rc, next = 0, code = EXIT_USAGE;
 
@@ -247,14 +246,10 @@ int cmd_plan(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	memset(&yerr, 0, sizeof(yerr));
-	rc = profile_load(argv[optind], (const char *const *)sets.v, sets.n, &p, &yerr);
-	if (rc) {
-		char buf[1024];
-
-		cli_error("plan", "%s", ydoc_error_format(&yerr, buf, sizeof(buf)));
+	code = cli_load_profile("plan", argv[optind], &sets, &p);
+	if (code)
 		goto out;
-	}
+	code = EXIT_USAGE;
 	/* Read-only: plan never writes to a real target (a virtual SSD is private memory). */
 	to.writable = false;
 	to.seed = p->defaults.seed ? p->defaults.seed : 1;

@@ -109,7 +109,6 @@ int cmd_run(int argc, char **argv)
 	struct results *res = NULL;
 	struct profile *p = NULL;
 	struct target *t = NULL;
-	struct ydoc_error yerr;
 	char dir[4096], err[1024] = "";
 	bool have_seed = false;
 	int c, rc, lock = -1, code = EXIT_USAGE;
@@ -161,15 +160,10 @@ int cmd_run(int argc, char **argv)
 		usage(stderr);
 		goto out;
 	}
-	memset(&yerr, 0, sizeof(yerr));
-	rc = profile_load(argv[optind], (const char *const *)sets.v, sets.n, &p, &yerr);
-	if (rc) {
-		char buf[1024];
-
-		cli_error("run", "%s", ydoc_error_format(&yerr, buf, sizeof(buf)));
-		code = rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+	code = cli_load_profile("run", argv[optind], &sets, &p);
+	if (code)
 		goto out;
-	}
+	code = EXIT_USAGE;
 	if (!have_seed)
 		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
 
