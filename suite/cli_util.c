@@ -410,7 +410,7 @@ int cli_confirm_target(const char *cmd, struct target *t, const struct profile *
 {
 	struct safety_opts so = {.yes_destroy = yes_destroy, .allow_prompt = true};
 	const struct target_info *ti = target_info(t);
-	char reason[1024] = "", what[160];
+	char reason[4096] = "", what[160]; /* names the WWN twice, which may be 1024 long */
 	int rc;
 
 	if (!profile_writes(p))

@@ -747,7 +747,7 @@ static void on_progress(const struct engine_progress *ep, void *arg)
 static int confirm_write(const struct io_opts *o, const struct target_info *ti)
 {
 	struct safety_opts so = {.yes_destroy = o->yes_destroy, .allow_prompt = true};
-	char reason[512] = "";
+	char reason[4096] = ""; /* names the WWN twice, which may be 1024 long */
 	int rc = safety_confirm_destructive(ti, "write", &so, reason, sizeof(reason));
 
 	if (rc) {

@@ -34,7 +34,7 @@ static const char *udev_root(const struct devinfo_roots *r)
 	return r && r->udev ? r->udev : "/run/udev";
 }
 
-/* Copies a string, truncating to fit (identity strings longer than our fields are cut). */
+/* Copies a string, truncating to fit (kernel names, the scheduler; identity uses fill_id()). */
 static void copy_str(char *dst, size_t len, const char *src)
 {
 	size_t n = strlen(src);
@@ -59,10 +59,16 @@ static void trim(char *s)
 		memmove(s, s + i, n - i + 1);
 }
 
-/* Reads a small text attribute, trimmed. Returns the length or -errno. */
+/* sysfs shows a text attribute in at most one page. */
+#define ATTR_MAX 4096
+
+/*
+ * Reads a small text attribute, trimmed. Returns the length, -EOVERFLOW when it is longer than
+ * len - 1 bytes (a value is never cut short, see fill_id()), or -errno.
+ */
 static ssize_t read_attr(const char *dir, const char *attr, char *buf, size_t len)
 {
-	char path[PATHBUF];
+	char path[PATHBUF], more;
 	ssize_t n;
 	int fd;
 
@@ -73,6 +79,8 @@ static ssize_t read_attr(const char *dir, const char *attr, char *buf, size_t le
 	n = read(fd, buf, len - 1);
 	if (n < 0)
 		n = -errno;
+	else if ((size_t)n == len - 1 && read(fd, &more, 1) > 0)
+		n = -EOVERFLOW;
 	close(fd);
 	if (n < 0)
 		return n;
@@ -96,82 +104,194 @@ static int read_u64(const char *dir, const char *attr, uint64_t *v)
 	return 0;
 }
 
+/*
+ * Fills an empty identity field with a non-empty value, only if it fits whole: a serial or WWN
+ * cut to its first bytes would be another identifier, which a confirmation could then match
+ * (devinfo.h sizes the fields from what the sources can hold).
+ */
+static void fill_id(char *field, size_t len, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (*field || !n || n >= len)
+		return;
+	memcpy(field, v, n + 1);
+}
+
 /* Copies an attribute into a field if the field is still empty. */
 static void fill_attr(char *field, size_t len, const char *dir, const char *attr)
 {
-	char buf[256];
+	char buf[ATTR_MAX + 1];
 
 	if (*field)
 		return;
 	if (read_attr(dir, attr, buf, sizeof(buf)) > 0)
-		copy_str(field, len, buf);
+		fill_id(field, len, buf);
+}
+
+/* Reads up to len bytes of a binary attribute. Returns the count or -errno. */
+static ssize_t read_bin(const char *dir, const char *attr, unsigned char *buf, size_t len)
+{
+	char path[PATHBUF];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len);
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n;
 }
 
 /* SCSI VPD page 0x80 (unit serial number): 4-byte header, then ASCII (SPC-5, 7.7.18). */
 static void fill_vpd80(char *field, size_t len, const char *dir)
 {
-	char path[PATHBUF];
-	unsigned char buf[260];
+	unsigned char buf[4 + 1024];
 	ssize_t n;
-	int fd;
 
 	if (*field)
 		return;
-	snprintf(path, sizeof(path), "%s/device/vpd_pg80", dir);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
+	n = read_bin(dir, "device/vpd_pg80", buf, sizeof(buf) - 1);
 	if (n > 4 && buf[1] == 0x80) {
 		size_t l = ((size_t)buf[2] << 8 | buf[3]);
-		char s[256];
+		char *s = (char *)buf + 4;
 
 		if (l > (size_t)n - 4)
-			l = (size_t)n - 4;
-		if (l > sizeof(s) - 1)
-			l = sizeof(s) - 1;
-		memcpy(s, buf + 4, l);
+			return; /* longer than we read: not cut short */
 		s[l] = 0;
 		trim(s);
-		if (*s)
-			copy_str(field, len, s);
+		fill_id(field, len, s);
 	}
 }
 
-/* udev's database: lines "E:KEY=VALUE". */
+/*
+ * An ATA string (ACS-4, 7.13.6) of `words` 16-bit words from word `word` of IDENTIFY data: two
+ * characters per word, the first in the high byte, the words little-endian; padded with spaces.
+ * out holds at least 2 x words + 1 bytes.
+ */
+static void ata_string(const unsigned char *id, unsigned word, unsigned words, char *out)
+{
+	for (unsigned i = 0; i < 2 * words; i++)
+		out[i] = (char)id[2 * word + (i ^ 1)];
+	out[2 * words] = 0;
+	trim(out);
+}
+
+/* udev's *_ENC values escape bytes as \xHH (udev's encode_devnode_name()); decoded in place. */
+static void unescape_hex(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		unsigned v;
+
+		if (s[0] == '\\' && s[1] == 'x' && isxdigit((unsigned char)s[2]) &&
+		    isxdigit((unsigned char)s[3]) && sscanf(s + 2, "%2x", &v) == 1 && v) {
+			*o++ = (char)v;
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+}
+
+/*
+ * udev's database: lines "E:KEY=VALUE". The value of `key`, trimmed, in buf: its length,
+ * -EOVERFLOW when it does not fit, -ENOENT when absent.
+ */
+static int udev_value(const struct devinfo_roots *r, dev_t dev, const char *key, char *buf,
+		      size_t len)
+{
+	char path[PATHBUF], *line = NULL;
+	size_t cap = 0, kl = strlen(key);
+	int rc = -ENOENT;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/data/b%u:%u", udev_root(r), major(dev), minor(dev));
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (rc == -ENOENT && getline(&line, &cap, f) > 0) {
+		char *v = line + 2 + kl;
+
+		if (strncmp(line, "E:", 2) || strncmp(line + 2, key, kl) || v[0] != '=')
+			continue;
+		trim(++v);
+		rc = strlen(v) < len ? (int)strlen(v) : -EOVERFLOW;
+		if (rc >= 0)
+			memcpy(buf, v, (size_t)rc + 1);
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}
+
 static void fill_udev(struct devinfo *di, const struct devinfo_roots *r, dev_t dev)
 {
 	static const struct {
 		const char *key;
 		size_t off, len;
 	} keys[] = {
-		{"E:ID_MODEL=", offsetof(struct devinfo, model), sizeof(((struct devinfo *)0)->model)},
-		{"E:ID_SERIAL_SHORT=", offsetof(struct devinfo, serial),
+		{"ID_MODEL", offsetof(struct devinfo, model), sizeof(((struct devinfo *)0)->model)},
+		{"ID_SERIAL_SHORT", offsetof(struct devinfo, serial),
 		 sizeof(((struct devinfo *)0)->serial)},
-		{"E:ID_WWN=", offsetof(struct devinfo, wwn), sizeof(((struct devinfo *)0)->wwn)},
-		{"E:ID_REVISION=", offsetof(struct devinfo, firmware),
+		{"ID_WWN", offsetof(struct devinfo, wwn), sizeof(((struct devinfo *)0)->wwn)},
+		{"ID_REVISION", offsetof(struct devinfo, firmware),
 		 sizeof(((struct devinfo *)0)->firmware)},
 	};
-	char path[PATHBUF], line[512];
-	FILE *f;
+	char v[ATTR_MAX + 1];
 
-	snprintf(path, sizeof(path), "%s/data/b%u:%u", udev_root(r), major(dev), minor(dev));
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			size_t kl = strlen(keys[i].key);
-			char *field = (char *)di + keys[i].off;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		char *field = (char *)di + keys[i].off;
 
-			if (strncmp(line, keys[i].key, kl) || *field)
-				continue;
-			trim(line + kl);
-			copy_str(field, keys[i].len, line + kl);
-		}
+		if (!*field && udev_value(r, dev, keys[i].key, v, sizeof(v)) > 0)
+			fill_id(field, keys[i].len, v);
 	}
-	fclose(f);
+}
+
+/*
+ * An ATA disk behind the SCSI layer: model, serial and firmware from its IDENTIFY DEVICE data,
+ * whose model the INQUIRY product field cuts to 16 characters (devinfo.h).
+ *   - sysfs vpd_pg89, SAT's ATA Information VPD page (SAT-5, 10.4.4): a 60-byte header (byte 1
+ *     the page code 0x89, bytes 2-3 the page length 0x238, byte 56 the command that filled it,
+ *     ECh IDENTIFY DEVICE or A1h IDENTIFY PACKET DEVICE), then the 512 bytes of IDENTIFY data:
+ *     serial at words 10-19, firmware at 23-26, model at 27-46;
+ *   - else udev, when its ata_id read IDENTIFY (ID_ATA=1): ID_MODEL_ENC (ID_MODEL has its
+ *     spaces turned into underscores), ID_SERIAL_SHORT, ID_REVISION.
+ */
+static void fill_ata(struct devinfo *di, const char *dir, const struct devinfo_roots *r, dev_t dev)
+{
+	unsigned char pg[60 + 512];
+	char s[41], v[256];
+	ssize_t n = read_bin(dir, "device/vpd_pg89", pg, sizeof(pg));
+
+	if (n == (ssize_t)sizeof(pg) && pg[1] == 0x89 && ((unsigned)pg[2] << 8 | pg[3]) >= 0x238 &&
+	    (pg[56] == 0xec || pg[56] == 0xa1)) {
+		const unsigned char *id = pg + 60;
+
+		ata_string(id, 27, 20, s);
+		fill_id(di->model, sizeof(di->model), s);
+		ata_string(id, 10, 10, s);
+		fill_id(di->serial, sizeof(di->serial), s);
+		ata_string(id, 23, 4, s);
+		fill_id(di->firmware, sizeof(di->firmware), s);
+	}
+	if (udev_value(r, dev, "ID_ATA", v, sizeof(v)) <= 0 || strcmp(v, "1"))
+		return;
+	if (udev_value(r, dev, "ID_MODEL_ENC", v, sizeof(v)) > 0) {
+		unescape_hex(v);
+		trim(v);
+		fill_id(di->model, sizeof(di->model), v);
+	}
+	if (udev_value(r, dev, "ID_SERIAL_SHORT", v, sizeof(v)) > 0)
+		fill_id(di->serial, sizeof(di->serial), v);
+	if (udev_value(r, dev, "ID_REVISION", v, sizeof(v)) > 0)
+		fill_id(di->firmware, sizeof(di->firmware), v);
 }
 
 static void fill_scheduler(struct devinfo *di, const char *qdir)
@@ -238,6 +358,7 @@ int devinfo_read(const struct devinfo_roots *r, dev_t dev, struct devinfo *out)
 			di->capacity = v * 512;
 	}
 
+	fill_ata(di, dir, r, dev);
 	fill_attr(di->model, sizeof(di->model), dir, "device/model");
 	fill_attr(di->serial, sizeof(di->serial), dir, "device/serial"); /* NVMe */
 	fill_attr(di->serial, sizeof(di->serial), dir, "serial");	   /* virtio, mmc */

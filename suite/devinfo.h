@@ -10,6 +10,13 @@
  * device/{vendor,model,rev,wwid}, device/vpd_pg80 for the serial; virtio: serial), else from
  * <udev>/data/bMAJ:MIN (ID_MODEL, ID_SERIAL_SHORT, ID_WWN, ID_REVISION).
  *
+ * An ATA disk behind the kernel's SCSI translation (libata, SAT bridges) reports a SCSI INQUIRY
+ * whose product field holds 16 characters of the 40-character ATA model ("Samsung SSD 870 EVO
+ * 1TB" reads "Samsung SSD 870 ") and 4 of the 8 of its firmware revision. Its model, serial and
+ * firmware are therefore taken from the ATA IDENTIFY data first: sysfs device/vpd_pg89 (SAT's
+ * ATA Information VPD page), else udev's database when udev's ata_id read IDENTIFY (ID_ATA=1:
+ * ID_MODEL_ENC, ID_SERIAL_SHORT, ID_REVISION).
+ *
  * Also here: /sys/block/X/stat counters (to detect other processes' I/O during a job), and two
  * checks on regular files (holes or unwritten extents that would read back zeros without
  * touching the device; file systems on which O_DIRECT is emulated).
@@ -28,14 +35,37 @@ struct devinfo_roots {
 	const char *udev;  /* NULL = "/run/udev" */
 };
 
+/*
+ * Identity field sizes, from what the sources can hold, plus the NUL. A value longer than its
+ * field is dropped, never cut: a prefix of an identifier is not the identifier, and the serial
+ * and WWN are what a destructive action is confirmed with (safety.h).
+ *  - model: NVMe Identify Controller MN, 40 bytes; ATA IDENTIFY words 27-46, 40 characters;
+ *    SCSI INQUIRY product, 16.
+ *  - serial: NVMe SN, 20 bytes; ATA words 10-19, 20 characters; virtio, 20; SCSI VPD page 0x80
+ *    has a 16-bit length, of which at most 255 bytes are read.
+ *  - wwn: the kernel's wwid attribute. NVMe (drivers/nvme/host/core.c, wwid_show()): "uuid." +
+ *    36, "eui." + 32 hex, or for a namespace with neither "nvme.VVVV-<serial in hex>-<model in
+ *    hex>-NNNNNNNN", at most 5 + 4 + 1 + 40 + 1 + 80 + 1 + 8 = 140. SCSI (drivers/scsi/
+ *    scsi_lib.c, scsi_vpd_lun_id()): "naa." or "eui." + at most 32 hex, a SCSI name string of at
+ *    most 255, or "t10." + a T10 vendor ID designator of up to 255 bytes printed with %pE, which
+ *    escapes a non-printable byte as 4 characters: at most 4 + 4 x 255 = 1024. (libata's form for
+ *    a SATA disk without a WWN is "t10.ATA     " + the 40-character model + the 20-character
+ *    serial: 72, trailing spaces included.) udev's ID_WWN: "0x" + 16 hex.
+ *  - firmware: NVMe FR, 8 bytes; ATA words 23-26, 8 characters; SCSI INQUIRY revision, 4.
+ */
+#define DEVINFO_MODEL_LEN 64
+#define DEVINFO_SERIAL_LEN 256
+#define DEVINFO_WWN_LEN 1025
+#define DEVINFO_FIRMWARE_LEN 32
+
 struct devinfo {
 	char name[64];	     /* kernel name: "sda", "sda1", "nvme0n1", "loop3" */
 	char disk[64];	     /* the whole disk ("sda" for "sda1"; = name for a disk) */
 	bool partition;
-	char model[64];
-	char serial[64];
-	char wwn[64];
-	char firmware[32];
+	char model[DEVINFO_MODEL_LEN];
+	char serial[DEVINFO_SERIAL_LEN];
+	char wwn[DEVINFO_WWN_LEN];
+	char firmware[DEVINFO_FIRMWARE_LEN];
 	uint64_t capacity; /* bytes (size x 512) */
 	uint32_t logical_block_size, physical_block_size;
 	bool rotational;

@@ -861,7 +861,8 @@ static void describe(const struct target_info *ti, const struct expect *e, char 
 static int prompt(struct ctx *c, const struct target_info *ti, const char *what,
 		  const struct expect *e)
 {
-	char text[PATH_MAX + 1024], answer[PATH_MAX], size[32];
+	/* The path, and the WWN twice when it is the value to type (the longest is 1024). */
+	char text[PATH_MAX + 4096], answer[PATH_MAX], size[32];
 	int rc;
 
 	units_fmt_size(ti->capacity, size, sizeof(size));
@@ -885,7 +886,7 @@ static int prompt(struct ctx *c, const struct target_info *ti, const char *what,
 int safety_confirm_destructive(const struct target_info *ti, const char *what,
 			       const struct safety_opts *o, char *reason, size_t len)
 {
-	char desc[512];
+	char desc[2048]; /* model, serial, WWN (up to 1024 characters), size */
 	struct expect e;
 	struct ctx c;
 	int rc;

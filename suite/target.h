@@ -62,9 +62,12 @@ struct target_info {
 	char kind[16];	     /* "blockdev", "file", "sim" */
 	char path[PATH_MAX]; /* as given: /dev/sdb, ./t.img, sim:client-tlc */
 	char safe_name[96];  /* for directory names: dev-sdb, file-t.img, sim-client-tlc */
+	/* Sized as devinfo.h's fields, from what the kernel's sources can hold (the longest wwid is
+	 * 1024 characters); target_uring.c asserts they match. Never cut: the serial and WWN are
+	 * what --yes-destroy confirms (safety.h). */
 	char model[64];
-	char serial[64];
-	char wwn[64];
+	char serial[256];
+	char wwn[1025];
 	char firmware[32];
 	uint64_t capacity; /* visible bytes */
 	uint32_t logical_block_size;

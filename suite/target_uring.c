@@ -83,6 +83,12 @@ static void base_name(const char *path, const char *prefix, char *out, size_t le
 			out[j] = '_';
 }
 
+/* Identity is copied whole, never cut (devinfo.h): the fields are the same size. */
+#define SAME_SIZE(f) (sizeof(((struct target_info *)0)->f) == sizeof(((struct devinfo *)0)->f))
+_Static_assert(SAME_SIZE(model) && SAME_SIZE(serial) && SAME_SIZE(wwn) && SAME_SIZE(firmware),
+	       "target_info and devinfo identity fields differ in size");
+#undef SAME_SIZE
+
 static void copy_identity(struct target_info *ti, const struct devinfo *di)
 {
 	snprintf(ti->model, sizeof(ti->model), "%s", di->model);

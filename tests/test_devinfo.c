@@ -4,6 +4,12 @@
  * temp dir (a SATA disk with its serial in VPD page 0x80 and a partition, an NVMe namespace, a
  * loop device, a virtio disk whose identity only udev knows), the stat file, the clock source;
  * and, on real files in a temp dir, the hole / unwritten-extent check and the tmpfs check.
+ *
+ * Identity longer than the old 64-byte fields (issue 9, point 4): an NVMe namespace without
+ * EUI/NGUID (the kernel's 140-character "nvme." wwid), SATA disks behind libata whose wwid is
+ * the t10 form (67 characters) and whose whole ATA model (40 characters) is only in the ATA
+ * IDENTIFY data of VPD page 0x89 or in udev's ID_MODEL_ENC (the INQUIRY product field holds
+ * 16), and an identifier longer than any source can produce, which must be dropped, not cut.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +29,14 @@
 
 #include "devinfo.h"
 #include "testutil.h"
+
+/* "nvme.VID-<serial hex>-<model hex>-NSID", drivers/nvme/host/core.c wwid_show(). */
+#define NVME_LONG_WWID                                                                           \
+	"nvme.144d-533445574e583052313233343536414243444546-53414d53554e47204d5a564c4231543048424c52" \
+	"2d3030304c3720504d39383161204e564d652031-00000001"
+/* libata's T10 vendor ID designator: "ATA     ", the 40-character model, the serial. */
+#define SATA_T10_WWID "t10.ATA     Samsung SSD 870 EVO 1TB                 S5Y1NX0R123456K"
+#define MODEL40 "Crucial CT4000MX500SSD1 4TB SATA III 2.5"
 
 struct tree {
 	char *root;
@@ -65,6 +79,43 @@ static void link_dev(struct tree *t, unsigned maj, unsigned min, const char *tar
 	mkdirs(dir);
 	snprintf(lnk, sizeof(lnk), "%s/%u:%u", dir, maj, min);
 	assert_int_equal(symlink(target, lnk), 0);
+}
+
+static void put_bin(const char *dir, const char *attr, const void *data, size_t n)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, attr);
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+}
+
+/* An ATA string (ACS-4, 7.13.6: two characters per word, the first in the word's high byte,
+ * words little-endian, padded with spaces) of `words` words at word `w` of IDENTIFY data. */
+static void ata_put(unsigned char *id, unsigned w, unsigned words, const char *s)
+{
+	for (unsigned i = 0; i < 2 * words; i++)
+		id[2 * w + (i ^ 1)] = i < strlen(s) ? (unsigned char)s[i] : ' ';
+}
+
+/* sysfs vpd_pg89 as the kernel passes it on from libata's SAT layer (SAT-5, 10.4.4, ATA
+ * Information VPD page): 60-byte header (page code 0x89, length 0x238, command code 0xEC at
+ * byte 56), then the 512 bytes of IDENTIFY DEVICE data. */
+static void put_vpd89(const char *disk, const char *serial, const char *fw, const char *model)
+{
+	unsigned char pg[572] = {0x00, 0x89, 0x02, 0x38};
+	unsigned char *id = pg + 60;
+
+	memcpy(pg + 8, "linux   ", 8);
+	memcpy(pg + 16, "libata          ", 16);
+	pg[56] = 0xec;
+	ata_put(id, 10, 10, serial);
+	ata_put(id, 23, 4, fw);
+	ata_put(id, 27, 20, model);
+	put_bin(disk, "device/vpd_pg89", pg, sizeof(pg));
 }
 
 static void queue(const char *disk, const char *lbs, const char *pbs, const char *rot,
@@ -155,6 +206,80 @@ static int setup(void **state)
 	    "S:disk/by-id/virtio-XYZ\nE:ID_MODEL=QEMU_HARDDISK\nE:ID_SERIAL_SHORT=QM00007\n"
 	    "E:ID_WWN=0x5000c500a1b2c3d4\nE:ID_REVISION=2.5+\n");
 
+	/* NVMe namespace without EUI-64 or NGUID: the kernel's fallback wwid, at its longest
+	 * (20-character serial, 40-character model): 140 characters. */
+	snprintf(d, sizeof(d), "%s/devices/pci0/nvme/nvme1/nvme1n1", t->sys);
+	put(d, "size", "2000409264\n");
+	put(d, "device/model", "SAMSUNG MZVLB1T0HBLR-000L7 PM981a NVMe 1\n");
+	put(d, "device/serial", "S4EWNX0R123456ABCDEF\n");
+	put(d, "device/firmware_rev", "3L1QEXH7\n");
+	put(d, "wwid", NVME_LONG_WWID "\n");
+	queue(d, "512\n", "512\n", "0\n", "[none]\n", "1023\n", "0\n");
+	link_dev(t, 259, 2, d);
+
+	/* SATA SSD behind libata: INQUIRY cuts the model to 16 characters and the firmware to 4;
+	 * the wwid is the t10 form (no WWN in IDENTIFY), the ATA IDENTIFY data is in vpd_pg89. */
+	snprintf(d, sizeof(d), "%s/devices/pci0/ata2/host1/target1:0:0/1:0:0:0/block/sdb", t->sys);
+	put(d, "size", "1953525168\n");
+	put(d, "device/vendor", "ATA     \n");
+	put(d, "device/model", "Samsung SSD 870 \n");
+	put(d, "device/rev", "2B6Q\n");
+	put(d, "device/wwid", SATA_T10_WWID "     \n");
+	queue(d, "512\n", "512\n", "0\n", "[mq-deadline] none\n", "64\n", "0\n");
+	put_vpd89(d, "S5Y1NX0R123456K", "SVT02B6Q", "Samsung SSD 870 EVO 1TB");
+	link_dev(t, 8, 16, d);
+
+	/* The same with a model of the full 40 characters (no padding left to trim). */
+	snprintf(d, sizeof(d), "%s/devices/pci0/ata3/host2/target2:0:0/2:0:0:0/block/sdc", t->sys);
+	put(d, "size", "7814037168\n");
+	put(d, "device/vendor", "ATA     \n");
+	put(d, "device/model", "Crucial CT4000MX\n");
+	put(d, "device/rev", "023 \n");
+	queue(d, "512\n", "4096\n", "0\n", "[mq-deadline] none\n", "64\n", "0\n");
+	put_vpd89(d, "2311E8A1B2C3", "M3CR046", MODEL40);
+	link_dev(t, 8, 32, d);
+
+	/* A SATA disk whose kernel exposes no vpd_pg89: udev's ata_id read IDENTIFY (ID_ATA=1)
+	 * and has the whole model, spaces escaped in ID_MODEL_ENC (underscores in ID_MODEL). */
+	snprintf(d, sizeof(d), "%s/devices/pci0/ata4/host3/target3:0:0/3:0:0:0/block/sdd", t->sys);
+	put(d, "size", "1953525168\n");
+	put(d, "device/vendor", "ATA     \n");
+	put(d, "device/model", "Samsung SSD 870 \n");
+	put(d, "device/rev", "2B6Q\n");
+	queue(d, "512\n", "512\n", "0\n", "[mq-deadline] none\n", "64\n", "0\n");
+	link_dev(t, 8, 48, d);
+	put(t->udev, "data/b8:48",
+	    "E:ID_ATA=1\nE:ID_MODEL=Samsung_SSD_870_EVO_1TB\n"
+	    "E:ID_MODEL_ENC=Samsung\\x20SSD\\x20870\\x20EVO\\x201TB\\x20\\x20\\x20\\x20\n"
+	    "E:ID_SERIAL_SHORT=S5Y1NX0R654321A\nE:ID_REVISION=SVT02B6Q\n");
+
+	/* A SCSI disk whose udev model is the INQUIRY product again (scsi_id, no ID_ATA): the
+	 * sysfs model stays, underscores are not taken for spaces. */
+	snprintf(d, sizeof(d), "%s/devices/pci0/sas0/host4/target4:0:0/4:0:0:0/block/sde", t->sys);
+	put(d, "size", "2048\n");
+	put(d, "device/vendor", "SEAGATE \n");
+	put(d, "device/model", "ST600MM0009     \n");
+	put(d, "device/rev", "N004\n");
+	queue(d, "512\n", "512\n", "1\n", "[mq-deadline] none\n", "64\n", "0\n");
+	link_dev(t, 8, 64, d);
+	put(t->udev, "data/b8:64", "E:ID_MODEL=ST600MM0009\nE:ID_SERIAL_SHORT=W0M1ABCD\n");
+
+	/* An identifier longer than any kernel source can make (1100 characters): dropped, never
+	 * cut to a prefix that a confirmation could then match. */
+	snprintf(d, sizeof(d), "%s/devices/pci0/nvme/nvme2/nvme2n1", t->sys);
+	put(d, "size", "2048\n");
+	put(d, "device/serial", "LONGWWID01\n");
+	{
+		char w[1102];
+
+		memset(w, 'a', 1100);
+		w[1100] = '\n';
+		w[1101] = 0;
+		put(d, "wwid", w);
+	}
+	queue(d, "512\n", "512\n", "0\n", "[none]\n", "1023\n", "0\n");
+	link_dev(t, 259, 4, d);
+
 	put(t->sys, "devices/system/clocksource/clocksource0/current_clocksource", "kvm-clock\n");
 	*state = t;
 	return 0;
@@ -196,12 +321,36 @@ static const struct dev_case dev_cases[] = {
 	 128, 0, 1, "/var/tmp/x/disk.img"},
 	{254, 16, "vdb", "vdb", false, "QEMU_HARDDISK", "QM00007", "0x5000c500a1b2c3d4", "2.5+",
 	 2048ull * 512, 512, 4096, true, "none", 256, 0, -1, ""},
+	{259, 2, "nvme1n1", "nvme1n1", false, "SAMSUNG MZVLB1T0HBLR-000L7 PM981a NVMe 1",
+	 "S4EWNX0R123456ABCDEF", NVME_LONG_WWID, "3L1QEXH7", 2000409264ull * 512, 512, 512, false,
+	 "none", 1023, 0, -1, ""},
+	{8, 16, "sdb", "sdb", false, "Samsung SSD 870 EVO 1TB", "S5Y1NX0R123456K", SATA_T10_WWID,
+	 "SVT02B6Q", 1953525168ull * 512, 512, 512, false, "mq-deadline", 64, 0, -1, ""},
+	{8, 32, "sdc", "sdc", false, MODEL40, "2311E8A1B2C3", "", "M3CR046", 7814037168ull * 512, 512,
+	 4096, false, "mq-deadline", 64, 0, -1, ""},
+	{8, 48, "sdd", "sdd", false, "Samsung SSD 870 EVO 1TB", "S5Y1NX0R654321A", "", "SVT02B6Q",
+	 1953525168ull * 512, 512, 512, false, "mq-deadline", 64, 0, -1, ""},
+	{8, 64, "sde", "sde", false, "ST600MM0009", "W0M1ABCD", "", "N004", 2048ull * 512, 512, 512,
+	 true, "mq-deadline", 64, 0, -1, ""},
+	{259, 4, "nvme2n1", "nvme2n1", false, "", "LONGWWID01", "", "", 2048ull * 512, 512, 512, false,
+	 "none", 1023, 0, -1, ""},
 };
+
+/* Identity strings: every mismatch of every case is listed before the test fails. */
+static unsigned id_check(const char *dev, const char *field, const char *got, const char *want)
+{
+	if (!strcmp(got, want))
+		return 0;
+	print_message("MISMATCH %s %s: got '%s' (%zu), want '%s' (%zu)\n", dev, field, got,
+		      strlen(got), want, strlen(want));
+	return 1;
+}
 
 static void test_identity(void **state)
 {
 	struct tree *t = *state;
 	struct devinfo_roots r = {.sysfs = t->sys, .udev = t->udev};
+	unsigned bad = 0;
 
 	for (size_t i = 0; i < sizeof(dev_cases) / sizeof(dev_cases[0]); i++) {
 		const struct dev_case *c = &dev_cases[i];
@@ -213,10 +362,10 @@ static void test_identity(void **state)
 		assert_string_equal(di.name, c->name);
 		assert_string_equal(di.disk, c->disk);
 		assert_int_equal(di.partition, c->partition);
-		assert_string_equal(di.model, c->model);
-		assert_string_equal(di.serial, c->serial);
-		assert_string_equal(di.wwn, c->wwn);
-		assert_string_equal(di.firmware, c->firmware);
+		bad += id_check(c->name, "model", di.model, c->model);
+		bad += id_check(c->name, "serial", di.serial, c->serial);
+		bad += id_check(c->name, "wwn", di.wwn, c->wwn);
+		bad += id_check(c->name, "firmware", di.firmware, c->firmware);
 		assert_int_equal(di.capacity, c->capacity);
 		assert_int_equal(di.logical_block_size, c->lbs);
 		assert_int_equal(di.physical_block_size, c->pbs);
@@ -228,6 +377,7 @@ static void test_identity(void **state)
 		assert_int_equal(di.loop_dio, c->loop_dio);
 		assert_string_equal(di.backing_file, c->backing);
 	}
+	assert_int_equal(bad, 0);
 }
 
 static void test_missing_and_stat(void **state)

@@ -448,6 +448,14 @@ static void test_unreadable_proc_refuses(void **state)
 
 #define SERIAL "S3Z1NB0K123456"
 #define WWN "naa.5000c500a1b2c3d4"
+/* Longer than the 63 characters the WWN field once held (issue 9, point 4): an NVMe namespace
+ * without EUI/NGUID (140 characters) and a SATA disk's t10 form (67); and their first 63. */
+#define WWN_NVME                                                                                 \
+	"nvme.144d-533445574e583052313233343536414243444546-53414d53554e47204d5a564c4231543048424c522d3" \
+	"030304c3720504d39383161204e564d652031-00000001"
+#define WWN_NVME_63 "nvme.144d-533445574e583052313233343536414243444546-53414d53554e"
+#define WWN_T10 "t10.ATA     Samsung SSD 870 EVO 1TB                 S5Y1NX0R123456K"
+#define WWN_T10_63 "t10.ATA     Samsung SSD 870 EVO 1TB                 S5Y1NX0R123"
 
 struct confirm_case {
 	const char *name;
@@ -511,6 +519,18 @@ static const struct confirm_case confirm_cases[] = {
      "no answer to the confirmation prompt", 1},
     {"prompt path", "blockdev", "@dev-loop7", "", "", false, NULL, true, true, "@link-loop7", 0, "",
      1},
+    {"long WWN", "blockdev", "/dev/sde", "", WWN_NVME, false, WWN_NVME, false, false, NULL, 0, "",
+     0},
+    {"long WWN cut", "blockdev", "/dev/sde", "", WWN_NVME, false, WWN_NVME_63, false, false, NULL,
+     -EPERM, "the WWN of /dev/sde is " WWN_NVME "; pass --yes-destroy=" WWN_NVME, 0},
+    {"t10 WWN", "blockdev", "/dev/sde", SERIAL, WWN_T10, false, WWN_T10, false, false, NULL, 0, "",
+     0},
+    {"t10 WWN cut", "blockdev", "/dev/sde", SERIAL, WWN_T10, false, WWN_T10_63, false, false, NULL,
+     -EPERM, "pass --yes-destroy=" SERIAL, 0},
+    {"prompt long WWN", "blockdev", "/dev/sde", "", WWN_NVME, false, NULL, true, true,
+     WWN_NVME "\n", 0, "", 1},
+    {"prompt long WWN cut", "blockdev", "/dev/sde", "", WWN_NVME, false, NULL, true, true,
+     WWN_NVME_63 "\n", -EPERM, "the answer did not match the WWN of /dev/sde (" WWN_NVME ")", 1},
     {"unknown kind", "tape", "/dev/st0", "", "", false, "x", false, false, NULL, -EINVAL,
      "unknown target kind", 0},
 };
