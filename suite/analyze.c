@@ -587,6 +587,39 @@ static int pass_wa(const struct analyze_input *in, struct json_object *summary, 
 
 /* ---- pass: flags ---------------------------------------------------------------------------- */
 
+/*
+ * flags.purge_not_pts: the purges that only discarded. A discard is not a SNIA PTS purge (no
+ * secure erase, sanitize or format: the drive's flash keeps its state). A record without
+ * pts_purge (written before the key existed) is judged by its method: then only the virtual
+ * SSD's "sim-reset" was a real purge.
+ */
+static int flag_purges(const struct analyze_input *in, struct json_object *f)
+{
+	struct json_object *arr = json_object_new_array();
+
+	if (jsonnum_add(f, "purge_not_pts", arr) || !arr)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->records.n; i++) {
+		struct json_object *rec = in->records.rec[i], *x, *e;
+		const char *method = str_of(rec, "method");
+		int64_t settle = 0;
+		struct rkey k;
+
+		if (rkey_of(rec, &k) || strcmp(k.kind, "purge"))
+			continue;
+		if (json_object_object_get_ex(rec, "pts_purge", &x) ? json_object_get_boolean(x)
+								     : method && !strcmp(method, "sim-reset"))
+			continue;
+		(void)int_of(rec, "settle_ns", &settle);
+		e = json_object_new_object();
+		if (json_object_array_add(arr, e) || !e || add_int(e, "phase", k.phase) ||
+		    add_int(e, "repeat", k.repeat) || add_str(e, "method", method) ||
+		    add_int(e, "settle_ns", settle))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 static int pass_flags(const struct analyze_input *in, struct json_object *summary, char *err,
 		      size_t errlen)
 {
@@ -655,7 +688,7 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 	    jsonnum_add(f, "torn_last_line_dropped",
 			json_object_new_boolean(in->records.torn_last)))
 		return -ENOMEM;
-	return 0;
+	return flag_purges(in, f);
 }
 
 /* ---- pass: headline ------------------------------------------------------------------------- */
@@ -1045,6 +1078,27 @@ static const char *fmt(double v, int decimals, char *buf, size_t len)
 	return units_fmt_double(v, decimals, buf, len);
 }
 
+/* A purge that only discarded: the flash was not returned to fresh-out-of-box. */
+static void print_purge_flags(struct json_object *arr, FILE *f)
+{
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		const char *m = S(str_of(e, "method"));
+		int64_t phase = 0, settle = 0;
+		char t[32];
+
+		(void)int_of(e, "phase", &phase);
+		(void)int_of(e, "settle_ns", &settle);
+		units_fmt_duration(settle > 0 ? (uint64_t)settle : 0, t, sizeof(t));
+		fprintf(f,
+			"FLAG: the purge of phase %" PRId64 " was a full-device discard%s%s%s, not a "
+			"SNIA PTS purge (no secure erase, sanitize or format); %s settle idle after "
+			"it\n",
+			phase, strcmp(m, "discard") ? " (" : "", strcmp(m, "discard") ? m : "",
+			strcmp(m, "discard") ? ")" : "", t);
+	}
+}
+
 /* The findings a reader must not miss: printed with the headline. */
 static void print_flags(struct json_object *summary, FILE *f)
 {
@@ -1070,6 +1124,8 @@ static void print_flags(struct json_object *summary, FILE *f)
 			fprintf(
 			    f,
 			    "FLAG: a torn last record line was dropped (an interrupted write)\n");
+		if (json_object_object_get_ex(flags, "purge_not_pts", &arr))
+			print_purge_flags(arr, f);
 	}
 }
 

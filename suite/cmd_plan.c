@@ -166,6 +166,12 @@ static void plan_phase(struct plan_ctx *c, const struct profile_phase *ph, int *
 		lo = hi = (uint64_t)((double)((const struct phase_idle *)ph->data)->time_ns *
 				     c->scale);
 		break;
+	case PHASE_PURGE: /* a discard here (no real purge), then its settle idle */
+		lo = hi = (uint64_t)((double)runner_purge_settle_ns(c->t, ph->data) * c->scale);
+		if (lo)
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+				 "; a discard on this target, not a PTS purge");
+		break;
 	case PHASE_REPEAT: {
 		const struct phase_repeat *rp = ph->data;
 

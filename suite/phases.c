@@ -123,10 +123,17 @@ static struct json_object *json_u64(uint64_t v)
 
 static const char *const purge_methods[] = {"auto", "discard", "sim", NULL};
 
+struct purge_extra {
+	int method;
+	uint64_t settle;
+};
+
 /* clang-format off */
 static const struct ydoc_key purge_keys[] = {
-	{.name = "method", .kind = YK_ENUM, .offset = offsetof(struct phase_purge, method),
+	{.name = "method", .kind = YK_ENUM, .offset = offsetof(struct purge_extra, method),
 	 .enum_names = purge_methods},
+	{.name = "settle", .kind = YK_DURATION, .offset = offsetof(struct purge_extra, settle),
+	 .bounded = true, .min = 0, .max = 3600e9},
 	{0},
 };
 /* clang-format on */
@@ -134,15 +141,14 @@ static const struct ydoc_key purge_keys[] = {
 static int purge_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
 		       struct ydoc_error *err)
 {
-	struct phase_purge p = {.method = PURGE_AUTO};
-	int m = PURGE_AUTO;
-	int ret = ydoc_map_read(n, "purge", purge_keys, &m, NULL, err);
+	struct purge_extra x = {.method = PURGE_AUTO, .settle = PURGE_SETTLE_DEFAULT_NS};
+	int ret = ydoc_map_read(n, "purge", purge_keys, &x, NULL, err);
 
 	(void)ctx;
 	if (ret)
 		return ret;
-	p.method = (enum purge_method)m;
-	*(struct phase_purge *)data = p;
+	*(struct phase_purge *)data =
+	    (struct phase_purge){.method = (enum purge_method)x.method, .settle_ns = x.settle};
 	return 0;
 }
 
@@ -157,15 +163,21 @@ static struct json_object *purge_json(const void *data)
 	const struct phase_purge *p = data;
 	struct json_object *o = json_object_new_object();
 
-	if (o)
+	if (o) {
 		json_object_object_add(o, "method",
 				       json_object_new_string(purge_methods[p->method]));
+		json_object_object_add(o, "settle_ns", json_u64(p->settle_ns));
+	}
 	return o;
 }
 
 static void purge_describe(const void *data, char *buf, size_t len)
 {
-	snprintf(buf, len, "purge (%s)", purge_methods[((const struct phase_purge *)data)->method]);
+	const struct phase_purge *p = data;
+	char t[32];
+
+	snprintf(buf, len, "purge (%s; settle %s after a discard)", purge_methods[p->method],
+		 units_fmt_duration(p->settle_ns, t, sizeof(t)));
 }
 
 /* ---- precondition and write_until ----------------------------------------------------------- */

@@ -89,12 +89,19 @@ enum phase_type {
 	PHASE_REPEAT,
 };
 
-/* purge: return the flash to fresh-out-of-box. auto = the best the target offers (secure erase /
- * sanitize / format, else a full-device discard, the virtual SSD's own purge); discard = a
- * full-range discard only; sim = only the virtual SSD's purge (an error on other targets). */
+/*
+ * purge: return the flash to fresh-out-of-box. auto = the target's real purge where it has one
+ * (TARGET_CAP_PURGE: today only the virtual SSD's own reset; secure erase, sanitize and format
+ * are for later), else a full-device discard; discard = a full-range discard only; sim = only
+ * the virtual SSD's purge (an error on other targets). A discard is not a SNIA PTS purge: the
+ * results flag it, and the runner follows it with `settle_ns` (scaled like every duration) of
+ * idle, because drives carry out a large TRIM in the background after the command returns.
+ */
 enum purge_method { PURGE_AUTO = 0, PURGE_DISCARD, PURGE_SIM };
+#define PURGE_SETTLE_DEFAULT_NS 5000000000ull
 struct phase_purge {
 	enum purge_method method;
+	uint64_t settle_ns; /* idle after a discard purge; default PURGE_SETTLE_DEFAULT_NS */
 };
 
 /*

@@ -536,6 +536,8 @@ static int eta_build(struct runner *r, const struct phase_list *l, int *next_pha
 		}
 		if (e.type == PHASE_IDLE) {
 			e.ns = scale_ns(r, ((const struct phase_idle *)ph->data)->time_ns);
+		} else if (e.type == PHASE_PURGE) {
+			e.ns = scale_ns(r, runner_purge_settle_ns(r->t, ph->data));
 		} else if (e.type == PHASE_PRECONDITION || e.type == PHASE_WRITE_UNTIL) {
 			const struct phase_write *pw = ph->data;
 
@@ -901,30 +903,72 @@ static int plain_step(struct runner *r, const struct where *w, const char *kind,
 
 /* ---- phase kinds ------------------------------------------------------------------------ */
 
+/* Idles ns of target time; a real device in slices, so that a stop is seen within one.
+ * 0, -EINTR when stopped, or -errno. */
+static int idle_for(struct runner *r, uint64_t left)
+{
+	int rc = 0;
+
+	while (left && !rc) {
+		uint64_t slice = r->virt || left < IDLE_SLICE_NS ? left : IDLE_SLICE_NS;
+
+		if (stop_raised(r))
+			return -EINTR;
+		rc = target_idle(r->t, slice);
+		left -= slice;
+	}
+	return rc == -EINTR || stop_raised(r) ? -EINTR : rc;
+}
+
+/* A purge that will only discard (no real purge on the target, or method discard). */
+static bool purge_discards(const struct target *t, const struct phase_purge *pp)
+{
+	return pp->method == PURGE_DISCARD || !(target_caps(t) & TARGET_CAP_PURGE);
+}
+
+uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge *pp)
+{
+	return purge_discards(t, pp) ? pp->settle_ns : 0;
+}
+
+/*
+ * A real purge where the target has one, else a full-device discard (what blkdiscard does),
+ * which is not a SNIA PTS purge: the record says so (pts_purge), and a settle idle follows,
+ * since drives carry out a large TRIM in the background after the command has returned.
+ */
 static int act_purge(struct runner *r, const struct where *w, struct json_object *rec)
 {
 	const struct phase_purge *pp = w->ph->data;
 	const struct target_info *ti = target_info(r->t);
+	bool discard = purge_discards(r->t, pp);
+	uint64_t settle = scale_ns(r, runner_purge_settle_ns(r->t, pp));
 	char method[64] = "";
-	int rc = -EOPNOTSUPP;
+	int rc;
 
+	if (discard)
+		snprintf(method, sizeof(method), "discard");
 	if (pp->method == PURGE_SIM && strcmp(ti->kind, "sim")) {
 		fail(r, "purge method 'sim' needs a virtual SSD target, not %s", ti->path);
 		return -EOPNOTSUPP;
 	}
-	if (pp->method != PURGE_DISCARD)
-		rc = target_purge(r->t, method, sizeof(method));
-	if (rc == -EOPNOTSUPP && pp->method != PURGE_SIM) {
-		/* auto falls back to a full-device discard (what blkdiscard would do). */
-		rc = target_discard(r->t, 0, ti->capacity);
-		snprintf(method, sizeof(method), "discard");
-	}
+	rc = discard ? target_discard(r->t, 0, ti->capacity)
+		     : target_purge(r->t, method, sizeof(method));
 	if (rc) {
 		fail(r, "purge of %s failed (%s): %s", ti->path, method[0] ? method : "no method",
 		     strerror(-rc));
 		return rc;
 	}
-	return rec ? jsonnum_add(rec, "method", json_object_new_string(method)) : 0;
+	rc = idle_for(r, settle);
+	if (rc) {
+		if (rc != -EINTR)
+			fail(r, "purge: the settle idle: %s", strerror(-rc));
+		return rc;
+	}
+	if (rec && (jsonnum_add(rec, "method", json_object_new_string(method)) ||
+		    jsonnum_add(rec, "pts_purge", json_object_new_boolean(!discard)) ||
+		    jsonnum_add(rec, "settle_ns", json_object_new_uint64(settle))))
+		return -ENOMEM;
+	return 0;
 }
 
 static int act_trim(struct runner *r, const struct where *w, struct json_object *rec)
@@ -960,18 +1004,9 @@ static int act_trim(struct runner *r, const struct where *w, struct json_object 
 static int act_idle(struct runner *r, const struct where *w, struct json_object *rec)
 {
 	const struct phase_idle *pi = w->ph->data;
-	uint64_t left = scale_ns(r, pi->time_ns);
-	int rc = 0;
+	int rc = idle_for(r, scale_ns(r, pi->time_ns));
 
-	while (left && !rc) {
-		uint64_t slice = r->virt || left < IDLE_SLICE_NS ? left : IDLE_SLICE_NS;
-
-		if (stop_raised(r))
-			return -EINTR;
-		rc = target_idle(r->t, slice);
-		left -= slice;
-	}
-	if (rc == -EINTR || stop_raised(r))
+	if (rc == -EINTR)
 		return -EINTR;
 	if (rc) {
 		fail(r, "idle: %s", strerror(-rc));

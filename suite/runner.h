@@ -235,6 +235,11 @@ bool runner_host_limited(const struct job_result *res, unsigned threads, bool vi
  * MiB, 1 MiB at least. o may be NULL. */
 uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o);
 
+/* The idle (profile time, before --time-scale) that follows a purge phase on target t: its
+ * settle when the purge will be a discard (method discard, or a target without a real purge,
+ * TARGET_CAP_PURGE), else 0. */
+uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge *pp);
+
 /* Effective duration scale: user time_scale (0 = 1) x the target's time_scale (0 = 1). */
 double runner_time_scale(const struct target *t, const struct runner_opts *o);
 

@@ -34,6 +34,7 @@ enum target_cap {
 	TARGET_CAP_VIRTUAL_TIME = 1u << 0, /* clock is simulated; idle is instant */
 	TARGET_CAP_MULTIQUEUE = 1u << 1,   /* one queue per thread is allowed */
 	TARGET_CAP_DISCARD = 1u << 2,
+	/* purge() returns the flash to fresh-out-of-box (SNIA PTS purge); a discard is not one */
 	TARGET_CAP_PURGE = 1u << 3,
 	TARGET_CAP_COUNTERS = 1u << 4,	   /* snapshot() returns real counters */
 	TARGET_CAP_SET_CAPACITY = 1u << 5, /* HPA-like visible capacity change */
@@ -149,7 +150,8 @@ uint64_t target_now(struct target *t);
 /* Waits ns in target time (sleeps on real targets; advances the clock on a sim). */
 int target_idle(struct target *t, uint64_t ns);
 int target_discard(struct target *t, uint64_t offset, uint64_t len);
-/* Returns the method used in `method` ("sim-reset", "blkdiscard", ...). */
+/* A real purge (TARGET_CAP_PURGE); returns the method used in `method` ("sim-reset"). A
+ * target without one returns -EOPNOTSUPP: the runner's purge phase then discards. */
 int target_purge(struct target *t, char *method, size_t len);
 /* Fills s; a target without counters returns 0 with s->source = "none" and no counters. */
 int target_snapshot(struct target *t, struct snapshot *s);
