@@ -394,6 +394,60 @@ static void test_headline(void **state)
 }
 
 /*
+ * flags.purge_not_pts (issue 9, point 11): purge records that only discarded. Records of this
+ * version say pts_purge; older ones are judged by their method (only "sim-reset" was real).
+ */
+static void test_purge_flags(void **state)
+{
+	static const char *const lines[] = {
+	    /* older versions: a loop device's blkdiscard, the virtual SSD's reset */
+	    "{\"schema\":1,\"kind\":\"purge\",\"phase\":3,\"repeat\":0,\"round\":0,\"cell\":\"\","
+	    "\"flags\":[],\"method\":\"blkdiscard\"}",
+	    "{\"schema\":1,\"kind\":\"purge\",\"phase\":4,\"repeat\":0,\"round\":0,\"cell\":\"\","
+	    "\"flags\":[],\"method\":\"sim-reset\"}",
+	    /* this version */
+	    "{\"schema\":1,\"kind\":\"purge\",\"phase\":5,\"repeat\":1,\"round\":0,\"cell\":\"\","
+	    "\"flags\":[],\"method\":\"discard\",\"pts_purge\":false,\"settle_ns\":5000000000}",
+	    "{\"schema\":1,\"kind\":\"purge\",\"phase\":6,\"repeat\":0,\"round\":0,\"cell\":\"\","
+	    "\"flags\":[],\"method\":\"sim-reset\",\"pts_purge\":true,\"settle_ns\":0}",
+	};
+	struct fixture *f = *state;
+	struct json_object *s = NULL;
+	char err[256] = "", path[4096], *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+
+	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
+	assert_int_equal(json_object_array_length(at(s, "/flags/purge_not_pts")), 0);
+	json_object_put(s);
+	snprintf(path, sizeof(path), "%s/records.jsonl", f->run);
+	fp = fopen(path, "ab");
+	assert_non_null(fp);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		fprintf(fp, "%s\n", lines[i]);
+	fclose(fp);
+	s = NULL;
+	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
+	assert_string_equal(
+	    json_object_to_json_string_ext(at(s, "/flags/purge_not_pts"), JSON_C_TO_STRING_PLAIN),
+	    "[{\"phase\":3,\"repeat\":0,\"method\":\"blkdiscard\",\"settle_ns\":0},"
+	    "{\"phase\":5,\"repeat\":1,\"method\":\"discard\",\"settle_ns\":5000000000}]");
+	fp = open_memstream(&buf, &len);
+	analyze_print_headline(s, fp);
+	fclose(fp);
+	print_message("%s", buf);
+	assert_non_null(strstr(buf, "FLAG: the purge of phase 3 was a full-device discard "
+				    "(blkdiscard), not a SNIA PTS purge"));
+	assert_non_null(strstr(buf, "FLAG: the purge of phase 5 was a full-device discard, not a "
+				    "SNIA PTS purge (no secure erase, sanitize or format); 5.00 s "
+				    "settle idle after it"));
+	assert_null(strstr(buf, "phase 4 was"));
+	assert_null(strstr(buf, "phase 6 was"));
+	free(buf);
+	json_object_put(s);
+}
+
+/*
  * The headline pass on a second synthetic run, worked by hand. Time scale 0.5 (the profile's
  * durations are twice the target's); every measurement 1 s of target time, 4 KiB writes, so
  * IOPS = writes:
@@ -551,6 +605,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_torn_and_corrupt, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_missing_manifest, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_headline, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_purge_flags, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_headline_pass, setup, teardown),
 	};
 
