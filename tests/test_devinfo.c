@@ -134,6 +134,21 @@ static void queue(const char *disk, const char *lbs, const char *pbs, const char
 	put(q, "discard_max_bytes", "2147450880\n");
 }
 
+/* A SCSI disk sdX (8:min) on host `host`: size, INQUIRY vendor / product / revision, a queue. */
+static void scsi_disk(struct tree *t, char *d, size_t dlen, unsigned host, const char *name,
+		      unsigned min, const char *size, const char *vendor, const char *model,
+		      const char *rev, const char *pbs, const char *rot)
+{
+	snprintf(d, dlen, "%s/devices/pci0/host%u/target%u:0:0/%u:0:0:0/block/%s", t->sys, host,
+		 host, host, name);
+	put(d, "size", size);
+	put(d, "device/vendor", vendor);
+	put(d, "device/model", model);
+	put(d, "device/rev", rev);
+	queue(d, "512\n", pbs, rot, "[mq-deadline] none\n", "64\n", "0\n");
+	link_dev(t, 8, min, d);
+}
+
 static int setup(void **state)
 {
 	struct tree *t = calloc(1, sizeof(*t));
@@ -219,35 +234,20 @@ static int setup(void **state)
 
 	/* SATA SSD behind libata: INQUIRY cuts the model to 16 characters and the firmware to 4;
 	 * the wwid is the t10 form (no WWN in IDENTIFY), the ATA IDENTIFY data is in vpd_pg89. */
-	snprintf(d, sizeof(d), "%s/devices/pci0/ata2/host1/target1:0:0/1:0:0:0/block/sdb", t->sys);
-	put(d, "size", "1953525168\n");
-	put(d, "device/vendor", "ATA     \n");
-	put(d, "device/model", "Samsung SSD 870 \n");
-	put(d, "device/rev", "2B6Q\n");
+	scsi_disk(t, d, sizeof(d), 1, "sdb", 16, "1953525168\n", "ATA     \n", "Samsung SSD 870 \n",
+		  "2B6Q\n", "512\n", "0\n");
 	put(d, "device/wwid", SATA_T10_WWID "     \n");
-	queue(d, "512\n", "512\n", "0\n", "[mq-deadline] none\n", "64\n", "0\n");
 	put_vpd89(d, "S5Y1NX0R123456K", "SVT02B6Q", "Samsung SSD 870 EVO 1TB");
-	link_dev(t, 8, 16, d);
 
 	/* The same with a model of the full 40 characters (no padding left to trim). */
-	snprintf(d, sizeof(d), "%s/devices/pci0/ata3/host2/target2:0:0/2:0:0:0/block/sdc", t->sys);
-	put(d, "size", "7814037168\n");
-	put(d, "device/vendor", "ATA     \n");
-	put(d, "device/model", "Crucial CT4000MX\n");
-	put(d, "device/rev", "023 \n");
-	queue(d, "512\n", "4096\n", "0\n", "[mq-deadline] none\n", "64\n", "0\n");
+	scsi_disk(t, d, sizeof(d), 2, "sdc", 32, "7814037168\n", "ATA     \n", "Crucial CT4000MX\n",
+		  "023 \n", "4096\n", "0\n");
 	put_vpd89(d, "2311E8A1B2C3", "M3CR046", MODEL40);
-	link_dev(t, 8, 32, d);
 
 	/* A SATA disk whose kernel exposes no vpd_pg89: udev's ata_id read IDENTIFY (ID_ATA=1)
 	 * and has the whole model, spaces escaped in ID_MODEL_ENC (underscores in ID_MODEL). */
-	snprintf(d, sizeof(d), "%s/devices/pci0/ata4/host3/target3:0:0/3:0:0:0/block/sdd", t->sys);
-	put(d, "size", "1953525168\n");
-	put(d, "device/vendor", "ATA     \n");
-	put(d, "device/model", "Samsung SSD 870 \n");
-	put(d, "device/rev", "2B6Q\n");
-	queue(d, "512\n", "512\n", "0\n", "[mq-deadline] none\n", "64\n", "0\n");
-	link_dev(t, 8, 48, d);
+	scsi_disk(t, d, sizeof(d), 3, "sdd", 48, "1953525168\n", "ATA     \n", "Samsung SSD 870 \n",
+		  "2B6Q\n", "512\n", "0\n");
 	put(t->udev, "data/b8:48",
 	    "E:ID_ATA=1\nE:ID_MODEL=Samsung_SSD_870_EVO_1TB\n"
 	    "E:ID_MODEL_ENC=Samsung\\x20SSD\\x20870\\x20EVO\\x201TB\\x20\\x20\\x20\\x20\n"
@@ -255,13 +255,8 @@ static int setup(void **state)
 
 	/* A SCSI disk whose udev model is the INQUIRY product again (scsi_id, no ID_ATA): the
 	 * sysfs model stays, underscores are not taken for spaces. */
-	snprintf(d, sizeof(d), "%s/devices/pci0/sas0/host4/target4:0:0/4:0:0:0/block/sde", t->sys);
-	put(d, "size", "2048\n");
-	put(d, "device/vendor", "SEAGATE \n");
-	put(d, "device/model", "ST600MM0009     \n");
-	put(d, "device/rev", "N004\n");
-	queue(d, "512\n", "512\n", "1\n", "[mq-deadline] none\n", "64\n", "0\n");
-	link_dev(t, 8, 64, d);
+	scsi_disk(t, d, sizeof(d), 4, "sde", 64, "2048\n", "SEAGATE \n", "ST600MM0009     \n",
+		  "N004\n", "512\n", "1\n");
 	put(t->udev, "data/b8:64", "E:ID_MODEL=ST600MM0009\nE:ID_SERIAL_SHORT=W0M1ABCD\n");
 
 	/* An identifier longer than any kernel source can make (1100 characters): dropped, never
