@@ -18,16 +18,7 @@ command -v python3 >/dev/null || skip "python3 is needed to read the records"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-io-noio-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-cat >"$tmp/greedy.yaml" <<'EOF'
-name: greedy-2g
-description: a bare greedy FTL without a cache, where 1 MiB writes take milliseconds
-user_capacity: 2g
-spare_factor: 0.10
-page_size: 16k
-pages_per_block: 64
-gc:
-  policy: greedy
-EOF
+greedy_model "$tmp/greedy.yaml"
 target="sim:$tmp/greedy.yaml"
 job=(--rw write --bs 1m --qd 1 --ramp 1ms)
 

@@ -20,16 +20,7 @@ command -v python3 >/dev/null || skip "python3 is needed to read the JSON"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-io-ramp-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-cat >"$tmp/greedy.yaml" <<'EOF'
-name: greedy-2g
-description: a bare greedy FTL for the WA arithmetic (no cache, no idle GC)
-user_capacity: 2g
-spare_factor: 0.10
-page_size: 16k
-pages_per_block: 64
-gc:
-  policy: greedy
-EOF
+greedy_model "$tmp/greedy.yaml"
 target="sim:$tmp/greedy.yaml"
 job=(--rw randwrite --bs 4k --qd 32 --seed 5 --json)
 
