@@ -534,10 +534,30 @@ fail:
 	return NULL;
 }
 
+/* The last "...ramp-end" snapshot of (phase, repeat) strictly between first and last, or 0. */
+static size_t ramp_end_of(const struct results_snapshots *s, size_t first, size_t last,
+			  int64_t phase, int64_t repeat)
+{
+	size_t found = 0;
+
+	for (size_t j = first + 1; j < last; j++) {
+		const char *l = str_of(s->snap[j], "label");
+		size_t n = l ? strlen(l) : 0;
+		int64_t p, r;
+
+		if (n >= 8 && !strcmp(l + n - 8, "ramp-end") && !int_of(s->snap[j], "phase", &p) &&
+		    p == phase && !int_of(s->snap[j], "repeat", &r) && r == repeat)
+			found = j;
+	}
+	return found;
+}
+
 /*
  * WA per (phase, repeat) from the first and last snapshot tagged with it; a phase with a single
- * snapshot (the runner took one per boundary) starts from the snapshot before it. And over the
- * whole run, from the first snapshot to the last.
+ * snapshot (the runner took one per boundary) starts from the snapshot before it. When the
+ * phase's first job had a ramp, its "wa" starts at the ramp-end snapshot (like the figures) and
+ * "wa_total" covers the whole phase; without one they are equal. And over the whole run, from
+ * the first snapshot to the last.
  */
 static int pass_wa(const struct analyze_input *in, struct json_object *summary, char *err,
 		   size_t errlen)
@@ -573,8 +593,21 @@ static int pass_wa(const struct analyze_input *in, struct json_object *summary, 
 				continue;
 			first--;
 		}
-		e = wa_entry(s->snap[first], s->snap[last], phase, repeat, 1);
-		if (!e || json_object_array_add(arr, e)) {
+		{
+			size_t from = ramp_end_of(s, first, last, phase, repeat);
+			struct json_object *tot = wa_entry(s->snap[first], s->snap[last], 0, 0, 0);
+
+			e = wa_entry(s->snap[from ? from : first], s->snap[last], phase, repeat, 1);
+			if (!e || !tot ||
+			    jsonnum_add(e, "wa_total",
+					json_object_get(json_object_object_get(tot, "wa")))) {
+				json_object_put(tot);
+				json_object_put(e);
+				return -ENOMEM;
+			}
+			json_object_put(tot);
+		}
+		if (json_object_array_add(arr, e)) {
 			json_object_put(e);
 			return -ENOMEM;
 		}
@@ -623,7 +656,7 @@ static int flag_purges(const struct analyze_input *in, struct json_object *f)
 static int pass_flags(const struct analyze_input *in, struct json_object *summary, char *err,
 		      size_t errlen)
 {
-	struct json_object *f = json_object_new_object(), *nr, *hl, *rp, *arr;
+	struct json_object *f = json_object_new_object(), *nr, *hl, *rp, *arr, *noio;
 	size_t resumes = 0, errors = 0;
 
 	if (jsonnum_add(summary, "flags", f) || !f)
@@ -633,6 +666,9 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 	rp = json_object_new_array();
 	if (jsonnum_add(f, "steady_state_not_reached", nr) || !nr ||
 	    jsonnum_add(f, "host_limited", hl) || !hl || jsonnum_add(f, "resume_points", rp) || !rp)
+		return -ENOMEM;
+	noio = json_object_new_array(); /* measurements without figures, and why */
+	if (jsonnum_add(f, "no_io", noio) || !noio)
 		return -ENOMEM;
 	if (json_object_object_get_ex(summary, "steady_state", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
@@ -675,6 +711,14 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 			}
 		}
 		errors += json_object_object_get_ex(rec, "error", NULL);
+		if (has_flag(rec, "no_io")) {
+			e = json_object_new_object();
+			if (json_object_array_add(noio, e) || !e || add_int(e, "phase", k.phase) ||
+			    add_int(e, "repeat", k.repeat) || add_int(e, "round", k.round) ||
+			    add_str(e, "kind", k.kind) || add_str(e, "cell", k.cell) ||
+			    add_str(e, "reason", str_of(rec, "no_io_reason")))
+				return -ENOMEM;
+		}
 		if (!has_flag(rec, "host_limited"))
 			continue;
 		e = json_object_new_object();
@@ -1114,6 +1158,12 @@ static void print_flags(struct json_object *summary, FILE *f)
 			fprintf(f,
 				"FLAG: %zu measurements were limited by the host, not the device\n",
 				json_object_array_length(arr));
+		if (json_object_object_get_ex(flags, "no_io", &arr) && json_object_array_length(arr))
+			fprintf(f, "FLAG: %zu measurements have no figures (no I/O measured; first: %s)\n",
+				json_object_array_length(arr),
+				str_of(json_object_array_get_idx(arr, 0), "reason")
+				    ? str_of(json_object_array_get_idx(arr, 0), "reason")
+				    : "?");
 		if (json_object_object_get_ex(flags, "resumed", &x) && json_object_get_boolean(x))
 			fprintf(f, "FLAG: the run was resumed (see the resume records)\n");
 		if (json_object_object_get_ex(flags, "io_errors", &x) && json_object_get_int64(x))

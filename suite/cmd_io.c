@@ -576,14 +576,36 @@ static double counter_delta(const struct snapshot *a, const struct snapshot *b, 
 	return y->value - x->value;
 }
 
+/* smart_delta{,_total} and wa{,_total}: the counters' change from a to b, when the target has
+ * them. */
+static void add_counters(struct json_object *j, const char *delta_key, const char *wa_key,
+			 const struct snapshot *a, const struct snapshot *b)
+{
+	bool ok = true;
+	double h = counter_delta(a, b, "host_bytes_written", &ok);
+	double n = counter_delta(a, b, "nand_bytes_written", &ok);
+	double wa;
+
+	if (!ok)
+		return;
+	{
+		struct json_object *d = json_object_new_object();
+
+		add(d, "host_bytes_written", json_object_new_double(h));
+		add(d, "nand_bytes_written", json_object_new_double(n));
+		add(j, delta_key, d);
+	}
+	if (!snapshot_wa(a, b, &wa))
+		add(j, wa_key, json_object_new_double(wa));
+}
+
+/* snap: at the start, at the end of the ramp (where the figures start), at the end. */
 static void print_json(const struct io_opts *o, const struct target_info *ti,
-		       const struct job_result *r, const struct snapshot *s0,
-		       const struct snapshot *s1)
+		       const struct job_result *r, const struct snapshot *snap)
 {
 	struct json_object *j = json_object_new_object(), *ctx, *cpu;
 	struct hist *all = malloc(sizeof(*all));
 	uint64_t ios = r->d[0].ios + r->d[1].ios;
-	bool ok = true;
 
 	add(j, "schema", json_object_new_int(1));
 	add(j, "target", info_json(ti));
@@ -620,21 +642,9 @@ static void print_json(const struct io_opts *o, const struct target_info *ti,
 	add(ctx, "foreign_sectors_read", json_object_new_uint64(r->foreign_sectors_read));
 	add(ctx, "foreign_sectors_written", json_object_new_uint64(r->foreign_sectors_written));
 	add(j, "context", ctx);
-	{
-		double h = counter_delta(s0, s1, "host_bytes_written", &ok);
-		double n = counter_delta(s0, s1, "nand_bytes_written", &ok);
-		double wa;
-
-		if (ok) {
-			struct json_object *d = json_object_new_object();
-
-			add(d, "host_bytes_written", json_object_new_double(h));
-			add(d, "nand_bytes_written", json_object_new_double(n));
-			add(j, "smart_delta", d);
-			if (!snapshot_wa(s0, s1, &wa))
-				add(j, "wa", json_object_new_double(wa));
-		}
-	}
+	/* The measured part, like every other figure; and the whole job, ramp included. */
+	add_counters(j, "smart_delta", "wa", &snap[1], &snap[2]);
+	add_counters(j, "smart_delta_total", "wa_total", &snap[0], &snap[2]);
 	add(j, "series", series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u));
 	if (r->error) {
 		struct json_object *e = json_object_new_object();
@@ -675,12 +685,11 @@ static void print_dir(const char *name, const struct dir_stats *d, uint64_t elap
 }
 
 static void print_text(const struct io_opts *o, const struct target_info *ti,
-		       const struct job_result *r, const struct snapshot *s0,
-		       const struct snapshot *s1)
+		       const struct job_result *r, const struct snapshot *snap)
 {
 	char b[4][32];
 	uint64_t ios = r->d[0].ios + r->d[1].ios;
-	double wa;
+	double wa, wa_total;
 
 	printf("ssdlab io %s (%s%s%s, %s, %" PRIu32 " B sectors): %s, qd %u x %u thread%s, %s\n",
 	       ti->path, ti->kind, *ti->model ? " " : "", ti->model,
@@ -705,8 +714,13 @@ static void print_text(const struct io_opts *o, const struct target_info *ti,
 		printf("  WARNING: other processes did I/O on the device during the job: %" PRIu64
 		       " bytes read, %" PRIu64 " bytes written beyond ours\n",
 		       r->foreign_sectors_read * 512, r->foreign_sectors_written * 512);
-	if (!snapshot_wa(s0, s1, &wa))
-		printf("  write amplification: %s\n", units_fmt_double(wa, 3, b[0], sizeof(b[0])));
+	if (!snapshot_wa(&snap[1], &snap[2], &wa)) {
+		printf("  write amplification: %s", units_fmt_double(wa, 3, b[0], sizeof(b[0])));
+		if ((o->s.ramp_ns || o->s.ramp_bytes) && !snapshot_wa(&snap[0], &snap[2], &wa_total))
+			printf(" (after the ramp; %s over the whole job)",
+			       units_fmt_double(wa_total, 3, b[1], sizeof(b[1])));
+		printf("\n");
+	}
 }
 
 /* Progress on a terminal: one line rewritten in place, about once per interval. */
@@ -742,6 +756,24 @@ static void on_progress(const struct engine_progress *ep, void *arg)
 	pc->last_len = (size_t)n;
 }
 
+/* The engine's hooks: progress (pc first, so that on_progress may take the whole context) and
+ * the snapshot at the start of the measured part. */
+struct run_ctx {
+	struct progress_ctx pc;
+	struct target *t;
+	struct snapshot *mark; /* filled at the measured start */
+};
+
+static void on_measure_start(uint64_t t_ns, void *arg)
+{
+	struct run_ctx *rc = arg;
+
+	(void)t_ns;
+	if (target_snapshot(rc->t, rc->mark))
+		memset(rc->mark, 0, sizeof(*rc->mark));
+	snprintf(rc->mark->label, sizeof(rc->mark->label), "ramp-end");
+}
+
 /* ---- the command ------------------------------------------------------------------------ */
 
 static int confirm_write(const struct io_opts *o, const struct target_info *ti)
@@ -766,8 +798,11 @@ int cmd_io(int argc, char **argv)
 	struct job_result r;
 	struct snapshot *snap = NULL;
 	struct cli_stop stop = {0};
-	struct progress_ctx pc;
+	struct run_ctx ctx;
+	struct progress_ctx *pc = &ctx.pc;
 	struct engine_hooks hooks = {0};
+	char why[256];
+	const char *no_io;
 	struct stat st;
 	char err[512];
 	bool exists, writes, is_sim;
@@ -836,23 +871,26 @@ int cmd_io(int argc, char **argv)
 		}
 	}
 
-	snap = calloc(2, sizeof(*snap));
+	snap = calloc(3, sizeof(*snap));
 	if (!snap) {
 		ret = EXIT_FAILED;
 		goto out;
 	}
 	if (target_snapshot(t, &snap[0]))
 		memset(&snap[0], 0, sizeof(snap[0]));
-	memset(&pc, 0, sizeof(pc));
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.t = t;
+	ctx.mark = &snap[1];
+	hooks.measure_start = on_measure_start;
+	hooks.arg = &ctx;
 	if (isatty(STDERR_FILENO) && !o.json &&
 	    (o.s.time_ns + o.s.ramp_ns > 3000000000ull || o.s.amount_bytes)) {
-		snprintf(pc.cell, sizeof(pc.cell), "%s qd %u x %u", rw_mode_name(o.s.rw), o.s.qd,
+		snprintf(pc->cell, sizeof(pc->cell), "%s qd %u x %u", rw_mode_name(o.s.rw), o.s.qd,
 			 o.s.threads);
 		hooks.progress = on_progress;
-		hooks.arg = &pc;
 	}
 	rc = engine_run(t, &o.s, &hooks, &r);
-	if (pc.last_len)
+	if (pc->last_len)
 		fputc('\n', stderr);
 	if (rc) {
 		cli_error(CMD, "%s: %s", o.target, r.errmsg);
@@ -862,12 +900,19 @@ int cmd_io(int argc, char **argv)
 		job_result_release(&r);
 		goto out;
 	}
-	if (target_snapshot(t, &snap[1]))
-		memset(&snap[1], 0, sizeof(snap[1]));
+	if (target_snapshot(t, &snap[2]))
+		memset(&snap[2], 0, sizeof(snap[2]));
+	no_io = job_no_io_reason(&r, why, sizeof(why));
+	if (no_io) { /* 0 IOPS would be a figure; there is none */
+		cli_error(CMD, "%s: %s", o.target, no_io);
+		ret = EXIT_FAILED;
+		job_result_release(&r);
+		goto out;
+	}
 	if (o.json)
-		print_json(&o, target_info(t), &r, &snap[0], &snap[1]);
+		print_json(&o, target_info(t), &r, snap);
 	else
-		print_text(&o, target_info(t), &r, &snap[0], &snap[1]);
+		print_text(&o, target_info(t), &r, snap);
 	ret = EXIT_OK;
 	if (r.error) {
 		cli_error(CMD, "%s: %s (the job stopped there)", o.target, r.errmsg);
@@ -879,8 +924,8 @@ int cmd_io(int argc, char **argv)
 	job_result_release(&r);
 out:
 	if (snap) {
-		snapshot_release(&snap[0]);
-		snapshot_release(&snap[1]);
+		for (int i = 0; i < 3; i++)
+			snapshot_release(&snap[i]);
 		free(snap);
 	}
 	if (hooks.stop)

@@ -9,13 +9,20 @@
  * submit call), reap at least one completion (the target stamps the batch when it sees it),
  * account, repeat. Nothing is allocated in the loop; the stop flag is checked between batches.
  *
+ * Start. The clock starts when every worker has its buffers and its queue (a start gate): with
+ * many threads and large buffers, or a driver slow to create queues, setup takes longer than a
+ * short job, and counting it would leave a window with no I/O in it.
+ *
  * Ramp. An I/O issued while its worker is in the ramp is executed but not counted. A time ramp
  * ends at start + ramp_ns for everyone; a byte ramp ends per worker after its share of
- * ramp_bytes, and the measured window starts when the first worker leaves the ramp.
+ * ramp_bytes, and the measured window starts when the first worker leaves the ramp. That
+ * moment (the start itself without a ramp) is where the CPU time is measured from and where the
+ * measure_start hook runs, so that CPU time and counter snapshots cover what the figures cover.
  *
  * Length. time_ns after the measured start, or amount_bytes of measured I/O split evenly over
  * the workers, or one pass over the range when neither is given. In-flight I/Os are drained at
- * the end and count (their latency is real).
+ * the end and count (their latency is real); no measured I/O is issued after the window (a
+ * ramp I/O that completes past it leaves the job with nothing measured, see job_no_io_reason).
  *
  * Series. Each worker accumulates the completions of the current interval locally (counts and
  * a latency histogram per direction). When a completion belongs to a later interval, it merges
@@ -41,6 +48,7 @@
 #include <sys/stat.h>
 
 #include "devinfo.h"
+#include "units.h"
 #include "workload.h"
 
 #define SERIES_RING 64
@@ -64,8 +72,16 @@ struct shared {
 	unsigned depth;
 	size_t buf_size;
 	bool needs_data;
-	uint64_t start_ns;
+	uint64_t start_ns; /* set by the start gate */
 	_Atomic uint64_t measure_start; /* 0 until known (byte ramp) */
+	atomic_bool measure_begun;	/* begin_measure() ran */
+	struct rusage cpu0;		/* at the measured start; valid once measure_begun */
+
+	/* The start gate: workers wait here until every queue is open. */
+	pthread_cond_t gate_cond;
+	unsigned gate_arrived, gate_expected;
+	bool gate_open;
+
 	uint64_t interval_ns;
 	uint64_t amount_total; /* measured bytes, 0 = time-bound */
 	atomic_int stop_issuing;
@@ -251,6 +267,16 @@ static void record_error(struct worker *wk, const struct target_io *io, int err,
 	pthread_mutex_unlock(&wk->sh->lock);
 }
 
+/* The measured part starts: CPU time from here, then the caller's hook. Once per job. */
+static void begin_measure(struct shared *sh, uint64_t now)
+{
+	if (atomic_exchange(&sh->measure_begun, true))
+		return;
+	getrusage(RUSAGE_SELF, &sh->cpu0);
+	if (sh->h && sh->h->measure_start)
+		sh->h->measure_start(now, sh->h->arg);
+}
+
 /* Leaves the ramp; the first worker to do so starts the measured window at `now`. */
 static void leave_ramp(struct worker *wk, uint64_t now)
 {
@@ -258,6 +284,44 @@ static void leave_ramp(struct worker *wk, uint64_t now)
 
 	wk->in_ramp = false;
 	atomic_compare_exchange_strong(&wk->sh->measure_start, &zero, now ? now : 1);
+	begin_measure(wk->sh, now);
+}
+
+/* A time-bound job's measured window is over at `now`. */
+static bool window_over(const struct shared *sh, uint64_t now)
+{
+	uint64_t ms = atomic_load_explicit(&sh->measure_start, memory_order_relaxed);
+
+	return sh->s->time_ns && ms && now >= ms + sh->s->time_ns;
+}
+
+/*
+ * The start gate: a worker arrives with its queue open (or failed); the last of `expected` to
+ * arrive starts the clock, and the measured part too when there is no ramp. Returns when the
+ * gate is open.
+ */
+static void gate_open_locked(struct shared *sh)
+{
+	const struct job_spec *s = sh->s;
+
+	sh->start_ns = target_now(sh->t);
+	if (!s->ramp_bytes)
+		atomic_store(&sh->measure_start, sh->start_ns + s->ramp_ns);
+	sh->gate_open = true;
+	pthread_cond_broadcast(&sh->gate_cond);
+}
+
+static void gate_arrive(struct shared *sh)
+{
+	pthread_mutex_lock(&sh->lock);
+	if (++sh->gate_arrived >= sh->gate_expected && !sh->gate_open)
+		gate_open_locked(sh);
+	while (!sh->gate_open)
+		pthread_cond_wait(&sh->gate_cond, &sh->lock);
+	pthread_mutex_unlock(&sh->lock);
+	/* Without a ramp, measurement starts with the clock (unless a setup failed). */
+	if (!sh->s->ramp_ns && !sh->s->ramp_bytes && !atomic_load(&sh->stop_issuing))
+		begin_measure(sh, sh->start_ns);
 }
 
 static bool ramp_over(const struct worker *wk, uint64_t now)
@@ -282,7 +346,7 @@ static int issue(struct worker *wk, uint64_t now)
 
 		if (wk->in_ramp && ramp_over(wk, now))
 			leave_ramp(wk, now);
-		if (!wk->in_ramp && wk->issued >= wk->budget)
+		if (!wk->in_ramp && (wk->issued >= wk->budget || window_over(sh, now)))
 			break;
 		slot = wk->free_slots[--wk->nfree];
 		io = &wk->slots[slot];
@@ -415,16 +479,16 @@ static void *worker_run(void *arg)
 {
 	struct worker *wk = arg;
 	struct shared *sh = wk->sh;
-	const struct job_spec *s = sh->s;
 	volatile sig_atomic_t *stop = sh->h ? sh->h->stop : NULL;
 	bool issuing = true;
 	uint64_t now;
 
 	wk->setup_rc = worker_setup(wk);
-	if (wk->setup_rc) {
+	if (wk->setup_rc)
 		atomic_store(&sh->stop_issuing, 1);
+	gate_arrive(sh); /* also on failure: the others wait for everyone */
+	if (wk->setup_rc)
 		goto out;
-	}
 	now = target_now(sh->t);
 	for (;;) {
 		unsigned inflight;
@@ -433,12 +497,8 @@ static void *worker_run(void *arg)
 		if (issuing && ((stop && *stop) || atomic_load_explicit(&sh->stop_issuing,
 									memory_order_relaxed)))
 			issuing = false;
-		if (issuing && !wk->in_ramp && s->time_ns) {
-			uint64_t ms = atomic_load_explicit(&sh->measure_start, memory_order_relaxed);
-
-			if (ms && now >= ms + s->time_ns)
-				issuing = false;
-		}
+		if (issuing && !wk->in_ramp && window_over(sh, now))
+			issuing = false;
 		if (issuing) {
 			n = issue(wk, now);
 			if (n < 0) {
@@ -635,7 +695,7 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 	bool virt = caps & TARGET_CAP_VIRTUAL_TIME;
 	struct shared sh;
 	struct worker *wk = NULL;
-	struct rusage ru0, ru1;
+	struct rusage ru1;
 	struct devinfo_stat st0, st1;
 	bool have_stat = false;
 	dev_t dev = 0;
@@ -645,6 +705,7 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 	hist_init(&res->d[0].lat);
 	hist_init(&res->d[1].lat);
 	memset(&sh, 0, sizeof(sh));
+	res->time_ns = s->time_ns;
 	rc = job_validate(s, ti, res->errmsg, sizeof(res->errmsg));
 	if (rc)
 		return rc;
@@ -660,6 +721,7 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 		return rc;
 	sh.buf_size = ((size_t)workload_max_bs(sh.w) + 4095) / 4096 * 4096;
 	pthread_mutex_init(&sh.lock, NULL);
+	pthread_cond_init(&sh.gate_cond, NULL);
 	sh.worker_idx = calloc(sh.nworkers, sizeof(*sh.worker_idx));
 	sh.ring = calloc(SERIES_RING, sizeof(*sh.ring));
 	wk = calloc(sh.nworkers, sizeof(*wk));
@@ -681,11 +743,7 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 	split_budgets(&sh, wk);
 	measure_clock(t, virt, res);
 	have_stat = !virt && !dev_of(ti, &dev) && !devinfo_read_stat(NULL, dev, &st0);
-	getrusage(RUSAGE_SELF, &ru0);
-
-	sh.start_ns = target_now(t);
-	if (!s->ramp_bytes)
-		atomic_store(&sh.measure_start, sh.start_ns + s->ramp_ns);
+	sh.gate_expected = sh.nworkers;
 	if (sh.nworkers == 1) {
 		worker_run(&wk[0]);
 	} else {
@@ -698,6 +756,10 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 				pthread_mutex_lock(&sh.lock);
 				for (unsigned i = started; i < sh.nworkers; i++)
 					sh.worker_idx[i] = UINT64_MAX;
+				/* Those already at the gate must not wait for the rest. */
+				sh.gate_expected = started;
+				if (sh.gate_arrived >= started && !sh.gate_open)
+					gate_open_locked(&sh);
 				pthread_mutex_unlock(&sh.lock);
 				snprintf(res->errmsg, sizeof(res->errmsg), "cannot start thread %u",
 					 started);
@@ -708,9 +770,11 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 			pthread_join(wk[i].thread, NULL);
 	}
 
-	getrusage(RUSAGE_SELF, &ru1);
-	res->cpu_user_s = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&ru0.ru_utime);
-	res->cpu_sys_s = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&ru0.ru_stime);
+	if (atomic_load(&sh.measure_begun)) {
+		getrusage(RUSAGE_SELF, &ru1);
+		res->cpu_user_s = cpu_seconds(&ru1.ru_utime) - cpu_seconds(&sh.cpu0.ru_utime);
+		res->cpu_sys_s = cpu_seconds(&ru1.ru_stime) - cpu_seconds(&sh.cpu0.ru_stime);
+	}
 	for (unsigned i = 0; i < sh.nworkers && !rc; i++)
 		if (wk[i].setup_rc) {
 			rc = wk[i].setup_rc;
@@ -754,6 +818,7 @@ out:
 	free(sh.worker_idx);
 	workload_free(sh.w);
 	pthread_mutex_destroy(&sh.lock);
+	pthread_cond_destroy(&sh.gate_cond);
 	if (rc && !res->errmsg[0])
 		snprintf(res->errmsg, sizeof(res->errmsg), "%s", strerror(-rc));
 	return rc;
@@ -766,6 +831,27 @@ void job_result_release(struct job_result *res)
 	free(res->series);
 	res->series = NULL;
 	res->nseries = 0;
+}
+
+const char *job_no_io_reason(const struct job_result *r, char *buf, size_t len)
+{
+	char a[32], b[32];
+
+	if (r->d[0].ios + r->d[1].ios || r->error || r->interrupted)
+		return NULL;
+	if (r->time_ns && r->ramp_elapsed_ns)
+		snprintf(buf, len,
+			 "no I/O completed in the measured window: the ramp's last I/Os ended "
+			 "after the window of %s had passed (after a ramp of %s); lengthen the time",
+			 units_fmt_duration(r->time_ns, a, sizeof(a)),
+			 units_fmt_duration(r->ramp_elapsed_ns, b, sizeof(b)));
+	else if (r->time_ns)
+		snprintf(buf, len,
+			 "no I/O completed in the measured window of %s; lengthen the time",
+			 units_fmt_duration(r->time_ns, a, sizeof(a)));
+	else
+		snprintf(buf, len, "no I/O completed");
+	return buf;
 }
 
 double job_iops(const struct job_result *r)

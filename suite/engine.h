@@ -100,8 +100,11 @@ struct job_result {
 	struct dir_stats d[2]; /* IO_READ, IO_WRITE; ramp excluded */
 	uint64_t elapsed_ns;   /* measured part, target clock */
 	uint64_t ramp_elapsed_ns;
+	uint64_t time_ns; /* the spec's time_ns (the window asked for); 0 = amount-bound */
 	uint64_t bytes_written_total; /* ramp included (what the drive saw) */
 	uint64_t bytes_read_total;
+	/* CPU time of the process over the measured part (from the moment it starts to the end of
+	 * the job), the span of d[]: queue setup and the ramp are not in it. */
 	double cpu_user_s, cpu_sys_s;
 	struct series_row *series; /* owned */
 	size_t nseries;
@@ -128,10 +131,19 @@ struct engine_progress {
 	double iops;
 };
 typedef void (*engine_progress_fn)(const struct engine_progress *p, void *arg);
+/*
+ * Called once per job, when the measured part starts: after every queue is open and, with a
+ * ramp, when the first worker leaves it, before the first measured I/O is submitted (t_ns: the
+ * target's clock). It runs on a worker thread while other workers may still have ramp I/O in
+ * flight; a snapshot taken here brackets the measured part (cmd_io, the runner's ramp-end).
+ * Not called when setup fails.
+ */
+typedef void (*engine_measure_fn)(uint64_t t_ns, void *arg);
 
 struct engine_hooks {
 	engine_progress_fn progress;
-	void *arg;
+	engine_measure_fn measure_start; /* may be NULL */
+	void *arg;			 /* for both callbacks */
 	volatile sig_atomic_t *stop; /* checked between batches; may be NULL */
 };
 
@@ -147,6 +159,14 @@ int job_validate(const struct job_spec *s, const struct target_info *ti, char *e
 int engine_run(struct target *t, const struct job_spec *s, const struct engine_hooks *h,
 	       struct job_result *res);
 void job_result_release(struct job_result *res);
+
+/*
+ * A job that ran without error or interruption but measured no I/O (every I/O outlasted its
+ * window): writes why into buf and returns buf; NULL when the job has figures (or stopped for
+ * another reason, reported elsewhere). Such a job has no figures and must not be reported as
+ * 0 IOPS.
+ */
+const char *job_no_io_reason(const struct job_result *r, char *buf, size_t len);
 
 /* IOPS and bandwidth of the measured part. */
 double job_iops(const struct job_result *r);

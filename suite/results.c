@@ -736,14 +736,17 @@ static int add_dir(struct json_object *rec, const char *key, const struct dir_st
 }
 
 /* Names of enum results_flag's bits, in bit order. */
-static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short"};
-_Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_SHORT,
+static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short", "no_io"};
+_Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_NO_IO,
 	       "a name for every results_flag bit");
 
 static int add_job(struct json_object *o, const struct job_result *j)
 {
 	struct json_object *t, *e;
 	uint64_t ios = j->d[0].ios + j->d[1].ios, bytes = j->d[0].bytes + j->d[1].bytes;
+	/* No I/O, no rate: null, not 0 (the elapsed time stays recorded). */
+	uint64_t el = ios ? j->elapsed_ns : 0;
+	char why[256];
 
 	if (jsonnum_add(o, "elapsed_ns", json_object_new_uint64(j->elapsed_ns)) ||
 	    jsonnum_add(o, "ramp_ns", json_object_new_uint64(j->ramp_elapsed_ns)) ||
@@ -760,11 +763,13 @@ static int add_job(struct json_object *o, const struct job_result *j)
 	    jsonnum_add(o, "foreign_sectors_written",
 			json_object_new_uint64(j->foreign_sectors_written)))
 		return -ENOMEM;
-	t = results_figures_json(ios, bytes, j->elapsed_ns, NULL);
+	t = results_figures_json(ios, bytes, el, NULL);
 	if (jsonnum_add(o, "total", t) || !t)
 		return -ENOMEM;
-	if (add_dir(o, "read", &j->d[IO_READ], j->elapsed_ns) ||
-	    add_dir(o, "write", &j->d[IO_WRITE], j->elapsed_ns))
+	if (add_dir(o, "read", &j->d[IO_READ], el) || add_dir(o, "write", &j->d[IO_WRITE], el))
+		return -ENOMEM;
+	if (job_no_io_reason(j, why, sizeof(why)) &&
+	    jsonnum_add(o, "no_io_reason", json_object_new_string(why)))
 		return -ENOMEM;
 	if (!j->error)
 		return 0;
@@ -784,9 +789,13 @@ static int add_job(struct json_object *o, const struct job_result *j)
 struct json_object *results_record_to_json(const struct results_record *rec)
 {
 	struct json_object *o = json_object_new_object(), *flags;
+	unsigned fl = rec->flags;
+	char why[8];
 
 	if (!o)
 		return NULL;
+	if (rec->job && job_no_io_reason(rec->job, why, sizeof(why)))
+		fl |= RESULTS_F_NO_IO;
 	if (jsonnum_add(o, "schema", json_object_new_int(RESULTS_SCHEMA)) ||
 	    jsonnum_add(o, "kind", json_object_new_string(rec->kind ? rec->kind : "")) ||
 	    jsonnum_add(o, "phase", json_object_new_int(rec->phase)) ||
@@ -802,7 +811,7 @@ struct json_object *results_record_to_json(const struct results_record *rec)
 	if (jsonnum_add(o, "flags", flags) || !flags)
 		goto fail;
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-		if ((rec->flags & (1u << i)) &&
+		if ((fl & (1u << i)) &&
 		    json_object_array_add(flags, json_object_new_string(flag_names[i])))
 			goto fail;
 	if (rec->job && add_job(o, rec->job))

@@ -135,6 +135,7 @@ enum results_flag {
 	RESULTS_F_IO_ERROR = 1u << 1,	  /* the job stopped at an I/O error (see "error") */
 	RESULTS_F_RESUMED = 1u << 2,	  /* first measurement after a resume */
 	RESULTS_F_SHORT = 1u << 3,	  /* ended early (stop flag); normally not recorded */
+	RESULTS_F_NO_IO = 1u << 4,	  /* no I/O measured (see "no_io_reason"); no figures */
 };
 
 /*
@@ -161,7 +162,9 @@ struct results_record {
  * per direction "read"/"write" {ios, bytes, iops, bw_bps, lat_ns {mean, min, p50, p90, p95, p99,
  * p99_9, p99_99, p99_999, max} (null without I/O), hist (hist_to_json)}, "total" {ios, bytes,
  * iops, bw_bps} and "error" {errno (its name, e.g. "EIO"), offset, len, message} when the job
- * failed. Returns a new object (the caller may add keys before appending)
+ * failed. A job that measured no I/O without an error gets the flag no_io (set here, whatever
+ * rec->flags says), "no_io_reason" (job_no_io_reason()) and null rates and latencies: never
+ * 0 IOPS. Returns a new object (the caller may add keys before appending)
  * or NULL on ENOMEM.
  */
 struct json_object *results_record_to_json(const struct results_record *rec);

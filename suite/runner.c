@@ -85,6 +85,12 @@ struct runner {
 	uint64_t eta_io_bytes, eta_io_ns;
 	uint64_t eta_job_ns; /* the length of the step about to start, when time-bound */
 
+	/* The ramp-end snapshot: a phase's first job, when it has a ramp, stores one when its
+	 * measured part starts, so that the phase's WA can leave the ramp out (analyze.c). */
+	const struct where *phase_unstarted; /* the phase whose first job has not run yet */
+	const struct where *ramp_mark;	     /* the job in flight stores the snapshot */
+	int ramp_mark_rc;
+
 	/* Test hook. */
 	enum fault_point fault;
 	unsigned fault_n;
@@ -305,13 +311,12 @@ static void set_state(struct runner *r, enum runner_state s)
 	r->state = s;
 }
 
-static int store_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
+/* Without the fault hook: the ramp-end snapshot is not a boundary the crash tests count. */
+static int write_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
 {
 	struct snapshot s;
 	int rc;
 
-	if (fault_hit(r, FAULT_BOUNDARY))
-		fault_die();
 	snapshot_init(&s, "none");
 	rc = target_snapshot(r->t, &s);
 	if (rc) {
@@ -328,6 +333,13 @@ static int store_snapshot(struct runner *r, const char *label, int phase, unsign
 	if (rc)
 		fail(r, "writing snapshot %s: %s", label, strerror(-rc));
 	return rc;
+}
+
+static int store_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
+{
+	if (fault_hit(r, FAULT_BOUNDARY))
+		fault_die();
+	return write_snapshot(r, label, phase, repeat);
 }
 
 /* The resume record: where the walk picked up again and how long the drive was left alone. */
@@ -676,6 +688,21 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 	}
 }
 
+/* The engine's measured part starts (on a worker thread): the ramp-end snapshot, if armed. */
+static void on_measure_start(uint64_t t_ns, void *arg)
+{
+	struct runner *r = arg;
+	const struct where *w = r->ramp_mark;
+	char label[64];
+
+	(void)t_ns;
+	if (!w)
+		return;
+	r->ramp_mark = NULL;
+	snprintf(label, sizeof(label), "phase-%d-%s-ramp-end", w->phase, w->ph->kind->name);
+	r->ramp_mark_rc = write_snapshot(r, label, w->phase, w->repeat);
+}
+
 static void progress_step(struct runner *r, const struct where *w, unsigned round,
 			  const char *cell)
 {
@@ -697,7 +724,7 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 bool runner_host_limited(const struct job_result *res, unsigned threads, bool virtual_time,
 			 long ncpu)
 {
-	double wall = (double)(res->elapsed_ns + res->ramp_elapsed_ns) / 1e9;
+	double wall = (double)res->elapsed_ns / 1e9; /* the span of the CPU time */
 	double t = threads ? threads : 1;
 
 	/* On a virtual-time target CPU time and device time are unrelated. */
@@ -722,7 +749,8 @@ static bool host_limited(const struct runner *r, const struct job_spec *s,
 static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
 		   struct job_result *res, const char *what)
 {
-	struct engine_hooks h = {.progress = on_engine_progress, .arg = r, .stop = r->o.stop};
+	struct engine_hooks h = {.progress = on_engine_progress, .measure_start = on_measure_start,
+				 .arg = r, .stop = r->o.stop};
 	char verr[256] = "";
 	int rc;
 
@@ -793,9 +821,10 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	enum runner_state mode;
 	struct job_result res;
 	uint64_t t0;
-	bool execute;
+	bool execute, first = r->phase_unstarted == w;
 	int rc;
 
+	r->phase_unstarted = NULL;
 	rc = step_key(w->phase, w->repeat, round, cell, kind, key, sizeof(key));
 	if (rc)
 		return rc;
@@ -817,9 +846,15 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	progress_step(r, w, round, cell);
 	r->eta_job_ns = 0;
 	t0 = target_now(r->t);
+	r->ramp_mark = first && mode == RUNNER_RECORD && (spec->ramp_ns || spec->ramp_bytes) ? w
+										     : NULL;
+	r->ramp_mark_rc = 0;
 	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
 				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
 		     &res, key);
+	r->ramp_mark = NULL;
+	if (!rc)
+		rc = r->ramp_mark_rc;
 	if (rc)
 		goto out;
 	if (mode != RUNNER_RECORD) {
@@ -1189,6 +1224,19 @@ static size_t round_in_k(struct runner *r, const struct where *w, unsigned round
 	return n;
 }
 
+/* A cell that measured no I/O has no figures to judge steady state by: the run stops there,
+ * naming the cell and why (on a resume too: its record is kept, flagged no_io). */
+static int check_no_io(struct runner *r, const char *key, struct json_object *rec)
+{
+	struct json_object *why;
+
+	if (!rec || !json_object_object_get_ex(rec, "no_io_reason", &why))
+		return 0;
+	fail(r, "%s: %s (a rounds phase needs a figure from every cell)", key,
+	     json_object_get_string(why));
+	return -EIO;
+}
+
 static int exec_rounds(struct runner *r, const struct where *w)
 {
 	const struct phase_rounds *pr = w->ph->data;
@@ -1251,8 +1299,12 @@ static int exec_rounds(struct runner *r, const struct where *w)
 				goto out;
 			r->eta_extra_ns = cell_ns * (ncells - c - 1);
 			rc = job_step(r, w, "cell", round, cells[c].key, &spec, rerun, NULL, &rec);
-			if (rc)
+			if (!rc)
+				rc = check_no_io(r, key, rec);
+			if (rc) {
+				json_object_put(rec);
 				goto out;
+			}
 			if (pr->has_steady_state && c == pr->tracked_cell) {
 				double v = 0;
 
@@ -1340,8 +1392,10 @@ static int walk_list(struct runner *r, const struct phase_list *l, int *next_pha
 		} else if ((unsigned)type < sizeof(kind_exec) / sizeof(kind_exec[0]) &&
 			   kind_exec[type]) {
 			rc = phase_boundary(r, &w, "start");
+			r->phase_unstarted = &w;
 			if (!rc)
 				rc = kind_exec[type](r, &w);
+			r->phase_unstarted = NULL;
 			if (!rc)
 				rc = phase_boundary(r, &w, "end");
 		} else {

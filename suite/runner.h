@@ -224,8 +224,9 @@ void runner_free(struct runner *r); /* accepts NULL */
 uint64_t runner_step_seed(uint64_t run_seed, const char *key);
 
 /*
- * The host-limited rule: CPU time (user + sys) >= 80% of min(threads, ncpu) x (elapsed + ramp)
- * on a real target; never on a virtual-time one. ncpu <= 0 = unknown (no cap). Pure.
+ * The host-limited rule: CPU time (user + sys) >= 80% of min(threads, ncpu) x elapsed (both
+ * over the measured part) on a real target; never on a virtual-time one. ncpu <= 0 = unknown
+ * (no cap). Pure.
  */
 bool runner_host_limited(const struct job_result *res, unsigned threads, bool virtual_time,
 			 long ncpu);

@@ -59,3 +59,18 @@ check_analyze() {
 sim_available() {
 	"$SSDLAB" plan "$1" --target sim:client-tlc >/dev/null 2>&1
 }
+
+# greedy_model FILE: a bare greedy FTL of 2 GiB at spare factor 0.10, without cache or idle GC:
+# WA follows the greedy theory, and a 1 MiB write takes about 12 ms (io_ramp, io_noio).
+greedy_model() {
+	cat >"$1" <<'YAML'
+name: greedy-2g
+description: a bare greedy FTL without a cache or idle GC
+user_capacity: 2g
+spare_factor: 0.10
+page_size: 16k
+pages_per_block: 64
+gc:
+  policy: greedy
+YAML
+}

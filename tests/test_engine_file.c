@@ -8,8 +8,13 @@
  * 4Kn target is refused; the stop flag stops the job; a file on tmpfs is refused. A scripted
  * virtual-time target checks the single queue of threads x qd, exact latencies, IOPS and series
  * rows, and that a failing submit or a foreign completion tag ends the job instead of hanging.
+ * A real-clock scripted target slow to open its queues checks that setup is outside the
+ * measured window; a ramp outlasting its window leaves a job with no figures and a reason.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
@@ -481,6 +486,182 @@ static void test_target_faults(void **state)
 	target_close(t);
 }
 
+/* ---- a scripted real-clock target whose queues are slow to open -------------------------
+ * Opening queue k sleeps 250 ms + 50 ms x k (a driver slow to create queues, or large buffers
+ * to fill); its I/Os complete at once, stamped with CLOCK_MONOTONIC. It records when the last
+ * queue was ready and when the first I/O was submitted. */
+#define SLOW_QUEUES 4
+struct slow_queue {
+	struct target *t;
+	struct target_completion pend[64];
+	unsigned n;
+	uint64_t submitted;
+};
+
+struct slow {
+	_Atomic unsigned opened;
+	_Atomic uint64_t ready_max_ns, first_submit_ns;
+	struct slow_queue q[SLOW_QUEUES];
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int slow_open(struct target *t, const char *spec, const struct target_open_opts *o)
+{
+	struct target_info *ti = target_info_mut(t);
+	struct slow *m = calloc(1, sizeof(*m));
+
+	(void)o;
+	if (!m)
+		return -ENOMEM;
+	snprintf(ti->kind, sizeof(ti->kind), "mock");
+	snprintf(ti->path, sizeof(ti->path), "%s", spec);
+	ti->capacity = 1ull << 30;
+	ti->logical_block_size = 4096;
+	target_set_priv(t, m);
+	return 0;
+}
+
+static int slow_queue_open(struct target *t, const struct target_queue_opts *o,
+			   struct target_queue **q)
+{
+	struct slow *m = target_priv(t);
+	unsigned k = atomic_fetch_add(&m->opened, 1);
+	struct timespec d = {.tv_sec = 0, .tv_nsec = (250 + 50 * (long)k) * 1000000L};
+	uint64_t now, prev;
+
+	assert_true(k < SLOW_QUEUES && o->depth <= 64);
+	nanosleep(&d, NULL);
+	m->q[k].t = t;
+	now = mono_ns();
+	prev = atomic_load(&m->ready_max_ns);
+	while (now > prev && !atomic_compare_exchange_weak(&m->ready_max_ns, &prev, now))
+		;
+	*q = (struct target_queue *)&m->q[k];
+	return 0;
+}
+
+static void slow_queue_close(struct target_queue *q)
+{
+	(void)q;
+}
+
+static int slow_submit(struct target_queue *q, struct target_io *ios, unsigned n)
+{
+	struct slow_queue *sq = (struct slow_queue *)q;
+	struct slow *m = target_priv(sq->t);
+	uint64_t zero = 0;
+
+	atomic_compare_exchange_strong(&m->first_submit_ns, &zero, ios[0].submit_ns);
+	for (unsigned i = 0; i < n; i++) {
+		sq->pend[sq->n].user = ios[i].user;
+		sq->pend[sq->n].res = (int32_t)ios[i].len;
+		sq->n++;
+	}
+	sq->submitted += n;
+	return (int)n;
+}
+
+static int slow_reap(struct target_queue *q, struct target_completion *c, unsigned min,
+		     unsigned max)
+{
+	struct slow_queue *sq = (struct slow_queue *)q;
+	uint64_t now = mono_ns();
+	unsigned got = 0;
+
+	(void)min;
+	while (got < max && sq->n) {
+		c[got] = sq->pend[--sq->n];
+		c[got++].done_ns = now;
+	}
+	return (int)got;
+}
+
+static uint64_t slow_now(struct target *t)
+{
+	(void)t;
+	return mono_ns();
+}
+
+static const struct target_ops slow_ops = {
+	.name = "slow-setup",
+	.open = slow_open,
+	.close = mock_close,
+	.queue_open = slow_queue_open,
+	.queue_close = slow_queue_close,
+	.submit = slow_submit,
+	.reap = slow_reap,
+	.now = slow_now,
+};
+
+/* The clock starts when every queue is open: a 200 ms job measures 200 ms of I/O on every
+ * thread although opening the queues took 250..400 ms (issue 9, point 3). */
+static void test_setup_outside_window(void **state)
+{
+	struct target *t = NULL;
+	struct slow *m;
+	struct job_spec s = spec(RW_RANDREAD, 4096, 2, SLOW_QUEUES);
+	struct job_result r;
+	char err[128];
+	uint64_t t0, wall;
+
+	(void)state;
+	assert_int_equal(target_open_ops(&slow_ops, "slow:", NULL, &t, err, sizeof(err)), 0);
+	m = target_priv(t);
+	s.range_end = 1ull << 30;
+	s.time_ns = 200000000;
+	t0 = mono_ns();
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	wall = mono_ns() - t0;
+	assert_int_equal(r.error, 0);
+	print_message("elapsed %.1f ms, wall %.1f ms, %" PRIu64 " I/Os\n", r.elapsed_ns / 1e6,
+		      wall / 1e6, r.d[IO_READ].ios);
+	for (unsigned k = 0; k < SLOW_QUEUES; k++)
+		assert_true(m->q[k].submitted > 0); /* every thread measured */
+	assert_true(m->first_submit_ns >= m->ready_max_ns);
+	/* The window is the requested time (the last completions drain right after it). */
+	assert_true(r.elapsed_ns >= s.time_ns && r.elapsed_ns < s.time_ns + 50000000);
+	assert_true(wall >= 400000000 + s.time_ns);
+	job_result_release(&r);
+	target_close(t);
+}
+
+/* A ramp whose last I/O ends after the measured window leaves nothing measured: the job says
+ * so rather than reporting 0 IOPS, and issues no measured I/O after its window. */
+static void test_no_io_in_window(void **state)
+{
+	struct target *t = mock_target();
+	struct mock *m = target_priv(t);
+	struct job_spec s = spec(RW_RANDWRITE, 4096, 1, 1);
+	struct job_result r;
+	char why[256];
+
+	(void)state;
+	s.range_end = 1ull << 30;
+	s.ramp_ns = 100000; /* the ramp's write, issued at 0, ends at 300 us */
+	s.time_ns = 50000;  /* the window is (100 us, 150 us] */
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	assert_int_equal(r.error, 0);
+	assert_int_equal(r.d[IO_WRITE].ios, 0);
+	assert_int_equal(m->submits, 1);
+	assert_non_null(job_no_io_reason(&r, why, sizeof(why)));
+	assert_non_null(strstr(why, "no I/O completed in the measured window"));
+	job_result_release(&r);
+	/* With a window longer than the ramp's I/O, there are figures and no reason. */
+	s.time_ns = 1000000;
+	assert_int_equal(engine_run(t, &s, NULL, &r), 0);
+	assert_true(r.d[IO_WRITE].ios > 0);
+	assert_null(job_no_io_reason(&r, why, sizeof(why)));
+	job_result_release(&r);
+	target_close(t);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -494,6 +675,8 @@ int main(void)
 		cmocka_unit_test(test_tmpfs_refused),
 		cmocka_unit_test(test_virtual_time),
 		cmocka_unit_test(test_target_faults),
+		cmocka_unit_test(test_setup_outside_window),
+		cmocka_unit_test(test_no_io_in_window),
 	};
 
 	/* O_DIRECT needs a disk-backed file system: where /tmp is tmpfs, use /var/tmp. */
