@@ -4,7 +4,8 @@
 # The README's two commands. On a fresh Debian 12 machine, as root:
 #   scripts/bootstrap.sh demo   install what is missing, build, run the demo profile on the virtual SSD
 #   scripts/bootstrap.sh test   install what is missing, build, run the whole test suite
-# Options: BUILDDIR (default build), MESON_ARGS (extra meson setup arguments).
+# Options: BUILDDIR (default build), MESON_ARGS (extra meson setup arguments), MESON_TEST_ARGS (extra
+# meson test arguments, e.g. --timeout-multiplier for a sanitizer build).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -51,4 +52,5 @@ ninja -C "$builddir"
 if [ "$mode" = demo ]; then
 	exec "$builddir/suite/ssdlab" run demo
 fi
-meson test -C "$builddir" --print-errorlogs --num-processes 2
+# shellcheck disable=SC2086
+meson test -C "$builddir" --print-errorlogs --num-processes 2 ${MESON_TEST_ARGS:-}
