@@ -1432,6 +1432,15 @@ static const char *fmt_lat(double ns, char *buf, size_t len)
 	return units_fmt_duration((uint64_t)llround(ns), buf, len);
 }
 
+/* "4k randread QD32": an entry's workload and queue (the queue left out when unknown). */
+static const char *wl_label(struct json_object *e, char *buf, size_t len)
+{
+	const char *q = str_of(e, "queue");
+
+	snprintf(buf, len, "%s%s%s", S(str_of(e, "workload")), q && *q ? " " : "", q ? q : "");
+	return buf;
+}
+
 /*
  * headline.results, a block per (phase, repeat):
  *   cells of phase 2, rounds 2-6 (steady-state window)
@@ -1447,8 +1456,8 @@ static void print_results(struct json_object *h, FILE *f)
 		return;
 	/* One column for the figures: as wide as the longest workload and queue. */
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		struct json_object *e = json_object_array_get_idx(arr, i);
-		int n = (int)(strlen(S(str_of(e, "workload"))) + strlen(S(str_of(e, "queue"))) + 1);
+		char wl[160];
+		int n = (int)strlen(wl_label(json_object_array_get_idx(arr, i), wl, sizeof(wl)));
 
 		w = n > w ? n : w;
 	}
@@ -1471,8 +1480,8 @@ static void print_results(struct json_object *h, FILE *f)
 			cur_p = p;
 			cur_r = r;
 		}
-		snprintf(wl, sizeof(wl), "%s %s", S(str_of(e, "workload")), S(str_of(e, "queue")));
-		fprintf(f, "  %-*s  IOPS %s, %s MB/s, latency mean %s, p99 %s, max %s\n", w, wl,
+		fprintf(f, "  %-*s  IOPS %s, %s MB/s, latency mean %s, p99 %s, max %s\n", w,
+			wl_label(e, wl, sizeof(wl)),
 			fmt(num_or_nan(e, "iops"), 0, a, sizeof(a)),
 			fmt(num_or_nan(e, "bw_bps") / 1e6, 1, b, sizeof(b)),
 			fmt_lat(num_or_nan(e, "lat_mean_ns"), c, sizeof(c)),
@@ -1492,7 +1501,7 @@ static void print_results(struct json_object *h, FILE *f)
 static void print_wsat(struct json_object *h, FILE *f)
 {
 	struct json_object *arr, *fills;
-	char a[48], b[48], c[48], d[48];
+	char a[48], b[48], c[48], d[48], wl[160];
 
 	if (!json_object_object_get_ex(h, "write_saturation", &arr))
 		return;
@@ -1507,9 +1516,9 @@ static void print_wsat(struct json_object *h, FILE *f)
 			nf = json_object_array_length(fills);
 		units_fmt_duration(isfinite(pn) && pn > 0 ? (uint64_t)pn : 0, c, sizeof(c));
 		fprintf(f,
-			"WSAT           phase %" PRId64 " %s %s: %sx capacity in %s, IOPS %s in the "
+			"WSAT           phase %" PRId64 " %s: %sx capacity in %s, IOPS %s in the "
 			"first record, %s over the last fill\n",
-			p, S(str_of(e, "workload")), S(str_of(e, "queue")),
+			p, wl_label(e, wl, sizeof(wl)),
 			fmt(num_or_nan(e, "written_x"), 2, a, sizeof(a)), c,
 			fmt(num_or_nan(e, "first_iops"), 0, b, sizeof(b)),
 			fmt(nf ? num_or_nan(json_object_array_get_idx(fills, nf - 1), "iops") : NAN, 0,

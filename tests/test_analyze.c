@@ -529,6 +529,13 @@ static void test_headline_pass(void **state)
 	str_is(s, "/headline/recovery/1/verdict", "not_within_measured_rounds");
 	assert_null(at(s, "/headline/recovery/1/back_after_profile_ns"));
 	assert_int_equal(json_object_array_length(at(s, "/headline/recovery")), 2);
+	/* The cells of phase 1 (phases 3 and 5 are the recovery line's): 500 writes in 5 s. */
+	assert_int_equal(json_object_array_length(at(s, "/headline/results")), 1);
+	str_is(s, "/headline/results/0/workload", "4k randwrite");
+	str_is(s, "/headline/results/0/over", "steady_state_window");
+	num_is(s, "/headline/results/0/iops", 100);
+	num_is(s, "/headline/results/0/bw_bps", 409600);
+	num_is(s, "/headline/results/0/lat_p99_ns", 1000);
 
 	mem = open_memstream(&buf, &len);
 	analyze_print_headline(s, mem);
@@ -537,6 +544,9 @@ static void test_headline_pass(void **state)
 	assert_non_null(strstr(buf, "steady state   4k randwrite IOPS 100 (reached in rounds 1-5)\n"));
 	str_is(s, "/headline/steady_state/0/workload", "4k randwrite");
 	assert_non_null(strstr(buf, "WA             3.75 in steady state, 3.00 whole run\n"));
+	assert_non_null(strstr(buf, "cells of phase 1, rounds 1-5 (steady-state window)\n"
+				    "  4k randwrite  IOPS 100, 0.4 MB/s, latency mean 1.00 us, p99 "
+				    "1.00 us, max 1.00 us\n"));
 	assert_non_null(strstr(buf, "after 10m00s idle IOPS 250 (+150%), back to steady state after "));
 	assert_non_null(strstr(buf, "IOPS 300 (+200%), not back to steady state within the measured "
 				    "rounds (rule: 3 rounds in a row within 10%)\n"));
