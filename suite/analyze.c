@@ -995,7 +995,8 @@ static const char *tracked_cell(struct json_object *summary, int64_t phase, int6
 		struct json_object *s = json_object_array_get_idx(arr, i);
 		int64_t p, r;
 
-		if (!int_of(s, "phase", &p) && !int_of(s, "repeat", &r) && p == phase && r == repeat)
+		if (!int_of(s, "phase", &p) && !int_of(s, "repeat", &r) && p == phase &&
+		    r == repeat)
 			return str_of(s, "cell");
 	}
 	return NULL;
@@ -1058,15 +1059,17 @@ static int headline_results(const struct analyze_input *in, struct json_object *
 		(void)json_object_object_get_ex(t, "lat_ns", &lat);
 		e = json_object_new_object();
 		if (json_object_array_add(arr, e) || !e || add_int(e, "phase", p) ||
-		    add_int(e, "repeat", r) || add_str(e, "cell", cell) || add_str(e, "workload", wl) ||
-		    add_str(e, "queue", q) || add_str(e, "over", str_of(c, "over")) ||
+		    add_int(e, "repeat", r) || add_str(e, "cell", cell) ||
+		    add_str(e, "workload", wl) || add_str(e, "queue", q) ||
+		    add_str(e, "over", str_of(c, "over")) ||
 		    jsonnum_add(e, "first_round",
 				json_object_get(json_object_object_get(c, "first_round"))) ||
 		    jsonnum_add(e, "last_round",
 				json_object_get(json_object_object_get(c, "last_round"))) ||
 		    jsonnum_add(e, "iops", jsonnum_new(num_or_nan(t, "iops"))) ||
 		    jsonnum_add(e, "bw_bps", jsonnum_new(num_or_nan(t, "bw_bps"))) ||
-		    jsonnum_add(e, "lat_mean_ns", jsonnum_new(lat ? num_or_nan(lat, "mean") : NAN)) ||
+		    jsonnum_add(e, "lat_mean_ns",
+				jsonnum_new(lat ? num_or_nan(lat, "mean") : NAN)) ||
 		    jsonnum_add(e, "lat_p99_ns", jsonnum_new(lat ? num_or_nan(lat, "p99") : NAN)) ||
 		    jsonnum_add(e, "lat_max_ns", jsonnum_new(lat ? num_or_nan(lat, "max") : NAN)))
 			return -ENOMEM;
@@ -1098,7 +1101,8 @@ static struct json_object *wsat_fills(const struct analyze_input *in, const stru
 		if (rkey_of(rec, &k2) || strcmp(k2.kind, "write_until") || k2.phase != k->phase ||
 		    k2.repeat != k->repeat || jsonnum_get_u64(rec, "bytes_written_total", &bw) ||
 		    jsonnum_get_u64(rec, "elapsed_ns", &el) ||
-		    !json_object_object_get_ex(rec, "total", &tot) || jsonnum_get_u64(tot, "ios", &ios))
+		    !json_object_object_get_ex(rec, "total", &tot) ||
+		    jsonnum_get_u64(tot, "ios", &ios))
 			continue;
 		x = &f[written / cap < nf ? written / cap : nf - 1];
 		if (!x->elapsed_ns && !x->ios)
@@ -1157,8 +1161,9 @@ static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 		if (rkey_of(in->records.rec[i], &k) || strcmp(k.kind, "write_until"))
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !rkey_of(in->records.rec[j], &k2) && !strcmp(k2.kind, "write_until") &&
-			       k2.phase == k.phase && k2.repeat == k.repeat;
+			seen = !rkey_of(in->records.rec[j], &k2) &&
+			       !strcmp(k2.kind, "write_until") && k2.phase == k.phase &&
+			       k2.repeat == k.repeat;
 		if (seen)
 			continue;
 		for (size_t j = i; j < in->records.n; j++) {
@@ -1185,12 +1190,14 @@ static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 		e = json_object_new_object();
 		if (json_object_array_add(arr, e) || !e || add_int(e, "phase", k.phase) ||
 		    add_int(e, "repeat", k.repeat) || add_str(e, "workload", wl) ||
-		    add_str(e, "queue", q) || jsonnum_add(e, "capacity", json_object_new_uint64(cap)) ||
+		    add_str(e, "queue", q) ||
+		    jsonnum_add(e, "capacity", json_object_new_uint64(cap)) ||
 		    jsonnum_add(e, "written_bytes", json_object_new_uint64(written)) ||
 		    jsonnum_add(e, "written_x", jsonnum_new((double)written / (double)cap)) ||
 		    jsonnum_add(e, "target_ns", json_object_new_uint64(all_ns)) ||
 		    jsonnum_add(e, "profile_ns", jsonnum_new((double)all_ns / scale)) ||
-		    jsonnum_add(e, "iops", jsonnum_new(all_ns ? all_ios * 1e9 / (double)all_ns : NAN)) ||
+		    jsonnum_add(e, "iops",
+				jsonnum_new(all_ns ? all_ios * 1e9 / (double)all_ns : NAN)) ||
 		    jsonnum_add(e, "first_iops", jsonnum_new(first)))
 			return -ENOMEM;
 		fa = wsat_fills(in, &k, cap, written);
@@ -1232,7 +1239,8 @@ static int pass_headline(const struct analyze_input *in, struct json_object *sum
 			int64_t p = -1;
 
 			(void)int_of(s, "phase", &p);
-			headline_describe(in, p, S(str_of(s, "cell")), wl, sizeof(wl), q, sizeof(q));
+			headline_describe(in, p, S(str_of(s, "cell")), wl, sizeof(wl), q,
+					  sizeof(q));
 			if (add_str(e, "workload", wl) || add_str(e, "queue", q))
 				return -ENOMEM;
 		}
@@ -1476,20 +1484,21 @@ static void print_results(struct json_object *h, FILE *f)
 			if (r)
 				fprintf(f, " (repeat %" PRId64 ")", r);
 			fprintf(f, ", rounds %" PRId64 "-%" PRId64 "%s\n", lo, hi,
-				strcmp(over, "steady_state_window") ? "" : " (steady-state window)");
+				strcmp(over, "steady_state_window") ? ""
+								    : " (steady-state window)");
 			cur_p = p;
 			cur_r = r;
 		}
 		fprintf(f, "  %-*s  IOPS %s, %s MB/s, latency mean %s, p99 %s, max %s\n", w,
-			wl_label(e, wl, sizeof(wl)),
-			fmt(num_or_nan(e, "iops"), 0, a, sizeof(a)),
+			wl_label(e, wl, sizeof(wl)), fmt(num_or_nan(e, "iops"), 0, a, sizeof(a)),
 			fmt(num_or_nan(e, "bw_bps") / 1e6, 1, b, sizeof(b)),
 			fmt_lat(num_or_nan(e, "lat_mean_ns"), c, sizeof(c)),
 			fmt_lat(num_or_nan(e, "lat_p99_ns"), d, sizeof(d)),
 			fmt_lat(num_or_nan(e, "lat_max_ns"), g, sizeof(g)));
 	}
 	if (json_object_object_get_ex(h, "results_omitted", &x) && json_object_get_int64(x) > 0)
-		fprintf(f, "  (%" PRId64 " more cells in summary.json)\n", json_object_get_int64(x));
+		fprintf(f, "  (%" PRId64 " more cells in summary.json)\n",
+			json_object_get_int64(x));
 }
 
 /*
@@ -1521,8 +1530,8 @@ static void print_wsat(struct json_object *h, FILE *f)
 			p, wl_label(e, wl, sizeof(wl)),
 			fmt(num_or_nan(e, "written_x"), 2, a, sizeof(a)), c,
 			fmt(num_or_nan(e, "first_iops"), 0, b, sizeof(b)),
-			fmt(nf ? num_or_nan(json_object_array_get_idx(fills, nf - 1), "iops") : NAN, 0,
-			    d, sizeof(d)));
+			fmt(nf ? num_or_nan(json_object_array_get_idx(fills, nf - 1), "iops") : NAN,
+			    0, d, sizeof(d)));
 		if (!nf)
 			continue;
 		fprintf(f, "  IOPS by capacity written:");

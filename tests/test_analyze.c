@@ -548,8 +548,9 @@ static void test_headline_pass(void **state)
 				    "  4k randwrite  IOPS 100, 0.4 MB/s, latency mean 1.00 us, p99 "
 				    "1.00 us, max 1.00 us\n"));
 	assert_non_null(strstr(buf, "after 10m00s idle IOPS 250 (+150%), back to steady state after "));
-	assert_non_null(strstr(buf, "IOPS 300 (+200%), not back to steady state within the measured "
-				    "rounds (rule: 3 rounds in a row within 10%)\n"));
+	assert_non_null(strstr(buf,
+			       "IOPS 300 (+200%), not back to steady state within the measured "
+			       "rounds (rule: 3 rounds in a row within 10%)\n"));
 	free(buf);
 	json_object_put(s);
 }
@@ -591,7 +592,8 @@ static void build_recovery_run(const char *dir, const uint64_t *after, unsigned 
 
 static void test_recovery_rule(void **state)
 {
-	static const uint64_t a[] = {250, 105, 130, 97, 102, 99, 140}, b[] = {250, 95, 104, 60, 108, 93};
+	static const uint64_t a[] = {250, 105, 130, 97, 102, 99, 140},
+			      b[] = {250, 95, 104, 60, 108, 93};
 	struct fixture *f = *state;
 	struct json_object *s = NULL;
 	char err[256] = "", dir[4200], *buf = NULL;
@@ -613,8 +615,9 @@ static void test_recovery_rule(void **state)
 	mem = open_memstream(&buf, &len);
 	analyze_print_headline(s, mem);
 	fclose(mem);
-	assert_non_null(strstr(buf, "back to steady state after 6.00 s of writing (rule: 3 rounds in a "
-				    "row within 10%)\n"));
+	assert_non_null(strstr(buf,
+			       "back to steady state after 6.00 s of writing (rule: 3 rounds in a "
+			       "row within 10%)\n"));
 	free(buf);
 	json_object_put(s);
 
