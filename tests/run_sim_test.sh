@@ -170,7 +170,7 @@ grep -Eq "^ *1 precondition .*; recorded in $nchunks chunks of " "$tmp/plan.out"
 if "$SSDLAB" run demo --out "$tmp/demo" >"$tmp/demo.out" 2>"$tmp/demo.err"; then
 	for pat in '^steady state   4k randwrite IOPS [0-9]+ \(reached in rounds [0-9]+-[0-9]+\)$' \
 		'^WA             [0-9]+\.[0-9]{2} in steady state, [0-9]+\.[0-9]{2} whole run$' \
-		'^after 5m00s idle IOPS [0-9]+ \(\+[0-9]+%\), (back to steady state after .* of writing|not back to steady state within the measured rounds)$' \
+		'^after 5m00s idle IOPS [0-9]+ \(\+[0-9]+%\), (back to steady state after .* of writing|not back to steady state within the measured rounds) \(rule: 3 rounds in a row within 10%\)$' \
 		"^results: $tmp/demo\$"; do
 		grep -Eq "$pat" "$tmp/demo.out" || fail "demo: no line matching '$pat'"
 	done

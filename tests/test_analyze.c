@@ -459,8 +459,9 @@ static void test_purge_flags(void **state)
  *                              (1000, 1000), phase-1-end t=7 s (5000, 16000): WA in steady
  *                              state (16000 - 1000) / (5000 - 1000) = 3.75
  *   phase 2 idle, 300 s target (600 s of the profile)
- *   phase 3 rounds             250, 160, 120, 105, 95 IOPS: first +150%; back within 10% of 100
- *                              at round 4, after 3 s of target writing = 6 s of the profile,
+ *   phase 3 rounds             250, 160, 120, 105, 95, 101 IOPS: first +150%; back within 10% of
+ *                              100 at round 4 (rounds 4-6 inside: 3 in a row), after 3 s of
+ *                              target writing = 6 s of the profile,
  *                              (250 + 160 + 120) x 4096 = 2170880 bytes
  *   phase 4 idle, 30 s target  then phase 5: 300, 290 IOPS: +200%, never back
  *   run-end snapshot (8000, 24000): WA over the whole run 24000 / 8000 = 3
@@ -496,7 +497,7 @@ static void hl_rec(struct results *r, const char *kind, int phase, unsigned roun
 
 static void build_headline_run(const char *dir)
 {
-	static const uint64_t after1[] = {250, 160, 120, 105, 95}, after2[] = {300, 290};
+	static const uint64_t after1[] = {250, 160, 120, 105, 95, 101}, after2[] = {300, 290};
 	struct json_object *m = json_object_new_object();
 	struct results *r;
 	struct ss_params p;
@@ -525,7 +526,7 @@ static void build_headline_run(const char *dir)
 	snap_at(r, "phase-1-end", 1, t, 5000, 16000);
 	hl_rec(r, "idle", 2, 0, 0, &t, json_object_new_int64(300000000000));
 	t += 300000000000ull;
-	for (unsigned i = 0; i < 5; i++)
+	for (unsigned i = 0; i < 6; i++)
 		hl_rec(r, "cell", 3, i + 1, after1[i], &t, NULL);
 	hl_rec(r, "idle", 4, 0, 0, &t, json_object_new_int64(30000000000));
 	t += 30000000000ull;
@@ -582,6 +583,13 @@ static void test_headline_pass(void **state)
 	str_is(s, "/headline/recovery/1/verdict", "not_within_measured_rounds");
 	assert_null(at(s, "/headline/recovery/1/back_after_profile_ns"));
 	assert_int_equal(json_object_array_length(at(s, "/headline/recovery")), 2);
+	/* The cells of phase 1 (phases 3 and 5 are the recovery line's): 500 writes in 5 s. */
+	assert_int_equal(json_object_array_length(at(s, "/headline/results")), 1);
+	str_is(s, "/headline/results/0/workload", "4k randwrite");
+	str_is(s, "/headline/results/0/over", "steady_state_window");
+	num_is(s, "/headline/results/0/iops", 100);
+	num_is(s, "/headline/results/0/bw_bps", 409600);
+	num_is(s, "/headline/results/0/lat_p99_ns", 1000);
 
 	mem = open_memstream(&buf, &len);
 	analyze_print_headline(s, mem);
@@ -590,10 +598,92 @@ static void test_headline_pass(void **state)
 	assert_non_null(strstr(buf, "steady state   4k randwrite IOPS 100 (reached in rounds 1-5)\n"));
 	str_is(s, "/headline/steady_state/0/workload", "4k randwrite");
 	assert_non_null(strstr(buf, "WA             3.75 in steady state, 3.00 whole run\n"));
+	assert_non_null(strstr(buf, "cells of phase 1, rounds 1-5 (steady-state window)\n"
+				    "  4k randwrite  IOPS 100, 0.4 MB/s, latency mean 1.00 us, p99 "
+				    "1.00 us, max 1.00 us\n"));
 	assert_non_null(strstr(buf, "after 10m00s idle IOPS 250 (+150%), back to steady state after "));
-	assert_non_null(strstr(buf, "IOPS 300 (+200%), not back to steady state within the measured "
-				    "rounds\n"));
+	assert_non_null(strstr(buf,
+			       "IOPS 300 (+200%), not back to steady state within the measured "
+			       "rounds (rule: 3 rounds in a row within 10%)\n"));
 	free(buf);
+	json_object_put(s);
+}
+
+/*
+ * The recovery rule (issue 9, point 5): "back" is the first of 3 rounds in a row within 10% of
+ * the steady-state average, not the first round inside. Steady state 100 IOPS (rounds 1-5 of
+ * phase 1), a 300 s idle, then phase 3 at 1 s per round (time scale 0.5), 4 KiB writes:
+ *   A: 250, 105, 130, 97, 102, 99, 140  round 2 enters the band and round 3 leaves it (+30%):
+ *      the first-round rule said back at round 2 after 1 s (2 s of the profile); the run of
+ *      rounds 4-6 makes it round 4, after rounds 1-3: 3 s target, 6 s profile,
+ *      (250 + 105 + 130) x 4096 = 1986560 bytes.
+ *   B: 250, 95, 104, 60, 108, 93        two in, one out (-40%), two in, end: never 3 in a row,
+ *      not back (the first-round rule said round 2).
+ * Both keep first_in_band_round = 2 and report the rule.
+ */
+static void build_recovery_run(const char *dir, const uint64_t *after, unsigned n)
+{
+	struct json_object *m = json_object_new_object();
+	struct results *r;
+	struct ss_params p;
+	uint64_t t = 0;
+
+	assert_int_equal(results_create(dir, &r), 0);
+	ss_params_default(&p);
+	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
+	assert_int_equal(results_write_manifest(r, m), 0);
+	json_object_put(m);
+	snap_at(r, "run-start", -1, 0, 0, 0);
+	for (unsigned round = 1; round <= 5; round++)
+		hl_rec(r, "cell", 1, round, 100, &t, NULL);
+	hl_rec(r, "idle", 2, 0, 0, &t, json_object_new_int64(300000000000));
+	t += 300000000000ull;
+	for (unsigned i = 0; i < n; i++)
+		hl_rec(r, "cell", 3, i + 1, after[i], &t, NULL);
+	snap_at(r, "run-end", -1, t, 1000, 2000);
+	results_close(r);
+}
+
+static void test_recovery_rule(void **state)
+{
+	static const uint64_t a[] = {250, 105, 130, 97, 102, 99, 140},
+			      b[] = {250, 95, 104, 60, 108, 93};
+	struct fixture *f = *state;
+	struct json_object *s = NULL;
+	char err[256] = "", dir[4200], *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	snprintf(dir, sizeof(dir), "%s/recovery-a", f->tmp);
+	build_recovery_run(dir, a, sizeof(a) / sizeof(a[0]));
+	assert_int_equal(analyze_dir(dir, &s, err, sizeof(err)), 0);
+	str_is(s, "/headline/recovery/0/verdict", "back");
+	num_is(s, "/headline/recovery/0/back_round", 4);
+	num_is(s, "/headline/recovery/0/back_after_target_ns", 3e9);
+	num_is(s, "/headline/recovery/0/back_after_profile_ns", 6e9);
+	num_is(s, "/headline/recovery/0/back_after_bytes", 1986560);
+	num_is(s, "/headline/recovery/0/first_in_band_round", 2);
+	str_is(s, "/headline/recovery/0/rule/name", "first_of_consecutive_in_band");
+	num_is(s, "/headline/recovery/0/rule/rounds", 3);
+	num_is(s, "/headline/recovery/0/rule/band", 0.1);
+	mem = open_memstream(&buf, &len);
+	analyze_print_headline(s, mem);
+	fclose(mem);
+	assert_non_null(strstr(buf,
+			       "back to steady state after 6.00 s of writing (rule: 3 rounds in a "
+			       "row within 10%)\n"));
+	free(buf);
+	json_object_put(s);
+
+	s = NULL;
+	snprintf(dir, sizeof(dir), "%s/recovery-b", f->tmp);
+	build_recovery_run(dir, b, sizeof(b) / sizeof(b[0]));
+	assert_int_equal(analyze_dir(dir, &s, err, sizeof(err)), 0);
+	str_is(s, "/headline/recovery/0/verdict", "not_within_measured_rounds");
+	num_is(s, "/headline/recovery/0/first_in_band_round", 2);
+	num_is(s, "/headline/recovery/0/measurements", 6);
+	assert_null(at(s, "/headline/recovery/0/back_round"));
+	assert_null(at(s, "/headline/recovery/0/back_after_profile_ns"));
 	json_object_put(s);
 }
 
@@ -607,6 +697,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_headline, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_purge_flags, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_headline_pass, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_recovery_rule, setup, teardown),
 	};
 
 	gsl_set_error_handler_off();

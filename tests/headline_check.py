@@ -1,0 +1,363 @@
+# SPDX-License-Identifier: MIT
+"""headline_check: checks a run's headline block against summary.json and records.jsonl.
+
+Usage: headline_check.py PROFILE RESULTS_DIR HEADLINE_BLOCK RUN_STDOUT
+
+Every line of the block must be of a known kind, and every number on it must equal, to the
+printed precision, the summary.json figure it stands for; the figures themselves are recomputed
+from records.jsonl where the headline derives them (per-cell IOPS and MB/s, the WSAT trend, the
+recovery rule). Exit 0 when all holds, 1 with the reasons on stderr otherwise. Called by
+headline_test.sh; reads only the results directory, never ssdlab's code.
+"""
+import json
+import math
+import re
+import sys
+
+name, d, block_path, run_path = sys.argv[1:5]
+summary = json.load(open(d + "/summary.json"))
+manifest = json.load(open(d + "/manifest.json"))
+recs = [json.loads(line) for line in open(d + "/records.jsonl")]
+h = summary["headline"]
+lines = open(block_path).read().splitlines()
+run_out = open(run_path).read().splitlines()
+errors = []
+
+
+def bad(msg):
+    errors.append(msg)
+
+
+def decimals(text):
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def near(printed, value, what, scale=1.0):
+    """printed (a string as shown) equals value / scale rounded to the printed decimals."""
+    if value is None:
+        bad("%s: %s printed, summary has null" % (what, printed))
+        return
+    p = float(printed)
+    tol = 0.5 * 10 ** -decimals(printed) * (1 + 1e-9) + 1e-12
+    if abs(p - value / scale) > tol:
+        bad("%s: printed %s, summary %r (/%g)" % (what, printed, value, scale))
+
+
+UNIT = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}
+
+
+def near_duration(printed, ns, what):
+    """A duration as units_fmt_duration prints it: '397.45 us', '1.02 s', '1m14s', '18h56m'."""
+    if ns is None:
+        bad("%s: %s printed, summary has null" % (what, printed))
+        return
+    m = re.fullmatch(r"([0-9.]+) (ns|us|ms|s)", printed)
+    if m:
+        near(m.group(1), ns, what, UNIT[m.group(2)])
+        return
+    for pat, big, small in ((r"(\d+)m(\d\d)s", 60e9, 1e9), (r"(\d+)h(\d\d)m", 3600e9, 60e9),
+                            (r"(\d+)d(\d\d)h", 86400e9, 3600e9)):
+        m = re.fullmatch(pat, printed)
+        if m:
+            v = int(m.group(1)) * big + int(m.group(2)) * small
+            if abs(v - ns) > small / 2 * (1 + 1e-9):
+                bad("%s: printed %s, summary %r ns" % (what, printed, ns))
+            return
+    bad("%s: %r is not a duration" % (what, printed))
+
+
+def metric_text(metric):
+    """The pattern print_metric uses for a steady-state metric: (regex, scale)."""
+    if metric == "iops":
+        return r"IOPS (\S+)", 1
+    if metric in ("read_iops", "write_iops"):
+        return metric[0:metric.index("_")] + r" IOPS (\S+)", 1
+    if "bw" in metric:
+        return r"(\S+) MB/s", 1e6
+    if "lat_" in metric:
+        return re.escape(metric) + r" (\S+) us", 1e3
+    return re.escape(metric) + r" (\S+)", 1
+
+
+# ---- the block, line by line -------------------------------------------------------------
+ss = h["steady_state"]
+rec_list = h["recovery"]
+results = h.get("results", [])
+wsat = h.get("write_saturation", [])
+i_ss = i_wa = i_rec = i_res = i_ws = 0
+cur_res_phase = None
+figures = 0
+named = set()
+for ln in lines:
+    m = re.fullmatch(r"steady state   (.+?) (IOPS .*|read IOPS .*|write IOPS .*|\S+ MB/s .*|"
+                     r"lat_\S+ .*)", ln)
+    if m and i_ss < len(ss):
+        e = ss[i_ss]
+        i_ss += 1
+        pat, scale = metric_text(e["metric"])
+        tail = (r" \(reached in rounds (\d+)-(\d+)\)" if e["verdict"] == "reached" else
+                r" \(NOT reached: " + re.escape(e["verdict"]) + r"; last window rounds (\d+)-(\d+)\)")
+        mm = re.fullmatch(re.escape(e["workload"]) + " " + pat + tail, ln[len("steady state   "):])
+        if not mm:
+            bad("steady-state line %r does not show %r" % (ln, e))
+            continue
+        near(mm.group(1), e["average"], "steady state average", scale)
+        if int(mm.group(2)) != e["first_round"] or int(mm.group(3)) != e["last_round"]:
+            bad("steady-state rounds %r vs %r" % (ln, e))
+        named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"WA             (\S+) in steady state(?:, (\S+) whole run)?", ln)
+    if m:
+        if i_ss < 1 or i_wa >= i_ss:
+            bad("WA line %r is not after its steady-state line" % ln)
+            continue
+        near(m.group(1), ss[i_ss - 1]["wa"], "WA in steady state")
+        if m.group(2):
+            near(m.group(2), h["wa_run"], "WA whole run")
+        i_wa = i_ss
+        figures += 1
+        continue
+    m = re.fullmatch(r"WA             (\S+) whole run", ln)
+    if m:
+        near(m.group(1), h["wa_run"], "WA whole run")
+        figures += 1
+        continue
+    m = re.fullmatch(r"after (\S+) idle (.+) \(([+-]?\d+)%\), (back to steady state after (.+) "
+                     r"of writing|not back to steady state within the measured rounds) "
+                     r"\(rule: (\d+) rounds in a row within (\d+)%\)", ln)
+    if m:
+        if i_rec >= len(rec_list):
+            bad("recovery line %r has no recovery entry" % ln)
+            continue
+        e = rec_list[i_rec]
+        i_rec += 1
+        near_duration(m.group(1), e["idle_profile_ns"], "idle time")
+        pat, scale = metric_text(e["metric"])
+        mm = re.fullmatch(pat, m.group(2))
+        if not mm:
+            bad("recovery figure %r" % m.group(2))
+        else:
+            near(mm.group(1), e["first"], "first after idle", scale)
+        near(m.group(3), 100 * e["first_change"], "change after idle")
+        if m.group(5):
+            near_duration(m.group(5), e["back_after_profile_ns"], "back after")
+            if e["verdict"] != "back":
+                bad("printed back, verdict %s" % e["verdict"])
+        elif e["verdict"] != "not_within_measured_rounds":
+            bad("printed not back, verdict %s" % e["verdict"])
+        if "rule" not in e:
+            bad("recovery entry without its rule: %r" % e)
+            continue
+        near(m.group(6), e["rule"]["rounds"], "rule rounds")
+        near(m.group(7), 100 * e["rule"]["band"], "rule band")
+        named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"cells of phase (\d+)(?: \(repeat (\d+)\))?, rounds (\d+)-(\d+)"
+                     r"( \(steady-state window\))?", ln)
+    if m:
+        if i_res >= len(results):
+            bad("%r: no results entry left" % ln)
+            continue
+        e = results[i_res]
+        cur_res_phase = (int(m.group(1)), int(m.group(2) or 0))
+        if cur_res_phase != (e["phase"], e["repeat"]) or int(m.group(3)) != e["first_round"] \
+                or int(m.group(4)) != e["last_round"] \
+                or bool(m.group(5)) != (e["over"] == "steady_state_window"):
+            bad("%r does not head results entry %r" % (ln, e))
+        continue
+    m = re.fullmatch(r"  (.+?) +IOPS (\S+), (\S+) MB/s, latency mean (.+), p99 (.+), max (.+)", ln)
+    if m:
+        if i_res >= len(results):
+            bad("%r: no results entry left" % ln)
+            continue
+        e = results[i_res]
+        i_res += 1
+        if (e["phase"], e["repeat"]) != cur_res_phase:
+            bad("%r is not under its phase's heading" % ln)
+        if m.group(1) != (e["workload"] + " " + e["queue"]).strip():
+            bad("cell line names %r, summary %r" % (m.group(1), e["workload"] + " " + e["queue"]))
+        near(m.group(2), e["iops"], "cell IOPS")
+        near(m.group(3), e["bw_bps"], "cell MB/s", 1e6)
+        near_duration(m.group(4), e["lat_mean_ns"], "cell mean latency")
+        near_duration(m.group(5), e["lat_p99_ns"], "cell p99 latency")
+        near_duration(m.group(6), e["lat_max_ns"], "cell max latency")
+        named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"  \((\d+) more cells in summary.json\)", ln)
+    if m:
+        near(m.group(1), h["results_omitted"], "cells left out")
+        continue
+    m = re.fullmatch(r"WSAT           phase (\d+) (.+): (\S+)x capacity in (\S+), IOPS (\S+) in the "
+                     r"first record, (\S+) over the last fill", ln)
+    if m:
+        if i_ws >= len(wsat):
+            bad("%r: no write_saturation entry" % ln)
+            continue
+        e = wsat[i_ws]
+        i_ws += 1
+        if int(m.group(1)) != e["phase"] or m.group(2) != (e["workload"] + " " + e["queue"]).strip():
+            bad("WSAT line %r vs %r" % (ln, e))
+        near(m.group(3), e["written_x"], "WSAT capacity written")
+        near_duration(m.group(4), e["profile_ns"], "WSAT time")
+        near(m.group(5), e["first_iops"], "WSAT first IOPS")
+        near(m.group(6), e["fills"][-1]["iops"], "WSAT last fill IOPS")
+        named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"  IOPS by capacity written:(.*)", ln)
+    if m:
+        e = wsat[i_ws - 1] if i_ws else None
+        parts = re.findall(r" ([0-9.]+)-([0-9.]+)x ([0-9.]+)", m.group(1))
+        if not e or len(parts) != len(e["fills"]):
+            bad("WSAT trend %r vs %r" % (ln, e and e["fills"]))
+            continue
+        for (a, b, v), f in zip(parts, e["fills"]):
+            near(a, f["from_x"], "fill from")
+            near(b, f["to_x"], "fill to")
+            near(v, f["iops"], "fill IOPS")
+        continue
+    m = re.fullmatch(r"FLAG: .*", ln)
+    if m:
+        fl = summary["flags"]
+        for n, key in ((r"steady state not reached in (\d+)", "steady_state_not_reached"),
+                       (r"(\d+) measurements were limited by the host", "host_limited")):
+            mm = re.search(n, ln)
+            if mm and int(mm.group(1)) != len(fl[key]):
+                bad("%r: summary has %d" % (ln, len(fl[key])))
+        mm = re.search(r"(\d+) measurements stopped at an I/O error", ln)
+        if mm and int(mm.group(1)) != fl["io_errors"]:
+            bad("%r: summary has %d" % (ln, fl["io_errors"]))
+        continue
+    bad("unknown headline line %r" % ln)
+
+if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat):
+    bad("entries not printed: steady state %d/%d, recovery %d/%d, results %d/%d, wsat %d/%d" %
+        (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat)))
+if not figures:
+    bad("the headline carries no figure")
+if sum("whole run" in ln for ln in lines) > 1:
+    bad("the whole run's WA is printed more than once")
+
+# Every measured phase is named (or its cells are counted as left out).
+measured = sorted({r["phase"] for r in recs if r["kind"] in ("cell", "write_until")})
+omitted = h.get("results_omitted", 0)
+for p in measured:
+    if p not in named:
+        left = [r for r in recs if r["phase"] == p and r["kind"] == "cell"]
+        if not (left and omitted):
+            bad("measured phase %d is not in the headline" % p)
+for ws in [e["workload"] for e in ss + results + wsat]:
+    if not re.match(r"\d+[km]?(\+\d+[km]?)* (rand)?(read|write|rw)", ws):
+        bad("workload %r does not name a block size and a direction" % ws)
+
+# `run` printed the same block.
+pos = 0
+for ln in lines:
+    try:
+        pos = run_out.index(ln, pos) + 1
+    except ValueError:
+        bad("run did not print the headline line %r" % ln)
+        break
+
+# ---- the figures again, from records.jsonl -----------------------------------------------
+cells = {(c["phase"], c["repeat"], c["cell"]): c for c in summary["cells"] if c["kind"] == "cell"}
+
+
+def rel(a, b):
+    return abs(a - b) <= 1e-9 * max(1.0, abs(b))
+
+
+for e in results:
+    rs = [r for r in recs if r["kind"] == "cell" and r["phase"] == e["phase"] and
+          r["repeat"] == e["repeat"] and r["cell"] == e["cell"] and
+          e["first_round"] <= r["round"] <= e["last_round"]]
+    el = sum(r["elapsed_ns"] for r in rs)
+    ios = sum(r["read"]["ios"] + r["write"]["ios"] for r in rs)
+    by = sum(r["read"]["bytes"] + r["write"]["bytes"] for r in rs)
+    if not el or not rel(e["iops"], ios * 1e9 / el) or not rel(e["bw_bps"], by * 1e9 / el):
+        bad("results %s: IOPS %r MB/s %r, records give %r %r" %
+            (e["cell"], e["iops"], e["bw_bps"], el and ios * 1e9 / el, el and by * 1e9 / el))
+    lat = cells[(e["phase"], e["repeat"], e["cell"])]["total"]["lat_ns"] or {}
+    for k, key in (("lat_mean_ns", "mean"), ("lat_p99_ns", "p99"), ("lat_max_ns", "max")):
+        if e[k] != lat.get(key):
+            bad("results %s: %s %r, cells %r" % (e["cell"], k, e[k], lat.get(key)))
+
+cap = manifest["target"]["capacity"]
+for e in wsat:
+    rs = [r for r in recs if r["kind"] == "write_until" and r["phase"] == e["phase"] and
+          r["repeat"] == e["repeat"]]
+    fills, done = {}, 0
+    for r in rs:
+        f = fills.setdefault(done // cap, [done, 0, 0, 0])
+        f[1] += r["total"]["ios"]
+        f[2] += r["elapsed_ns"]
+        done += r["bytes_written_total"]
+        f[3] = done
+    want = [(f[0] / cap, f[3] / cap, f[1] * 1e9 / f[2]) for _, f in sorted(fills.items())]
+    got = [(f["from_x"], f["to_x"], f["iops"]) for f in e["fills"]]
+    if len(want) != len(got) or not all(rel(a, b) for w, g in zip(want, got) for a, b in zip(w, g)):
+        bad("WSAT fills %r, records give %r" % (got, want))
+    first = rs[0]["total"]["ios"] * 1e9 / rs[0]["elapsed_ns"]
+    if not rel(e["first_iops"], first) or not rel(e["written_x"], done / cap):
+        bad("WSAT first IOPS %r / written %r, records give %r / %r" %
+            (e["first_iops"], e["written_x"], first, done / cap))
+
+# The recovery rule, applied here as docs/results-format.md states it.
+RUN, BAND = 3, 0.10
+for e in rec_list:
+    if e.get("rule") != {"name": "first_of_consecutive_in_band", "rounds": RUN, "band": BAND}:
+        bad("recovery rule %r is not the documented one" % e["rule"])
+    idle = [i for i, r in enumerate(recs) if r["kind"] == "idle" and r["phase"] == e["idle_phase"]
+            and r["repeat"] == e["idle_repeat"]][0]
+    st = [s for s in summary["steady_state"] if s["cell"] == e["cell"] and s["metric"] == "iops"]
+    avg = e["steady_state"]
+    if st:
+        s = st[-1]
+        vals = [r["total"]["ios"] * 1e9 / r["elapsed_ns"] for r in recs
+                if r["kind"] == "cell" and r["phase"] == s["phase"] and r["repeat"] == s["repeat"]
+                and r["cell"] == s["cell"] and s["first_round"] <= r["round"] <= s["last_round"]]
+        if not rel(avg, sum(vals) / len(vals)):
+            bad("steady-state average %r, records give %r" % (avg, sum(vals) / len(vals)))
+    meas = []
+    for r in recs[idle + 1:]:
+        if r["kind"] == "idle":
+            break
+        if (r["kind"] == "cell" and r["cell"] == e["cell"]) or r["kind"] == "write_until":
+            meas.append(r)
+    run, first_in, back, w_ns = 0, None, None, 0
+    start_ns = 0
+    for r in meas:
+        v = r["total"]["ios"] * 1e9 / r["elapsed_ns"] if e["metric"] == "iops" else None
+        if v is None:
+            break
+        if abs(v - avg) <= BAND * avg:
+            if first_in is None:
+                first_in = r["round"]
+            if run == 0:
+                start_round, start_ns = r["round"], w_ns
+            run += 1
+            if run == RUN:
+                back = (start_round, start_ns)
+                break
+        else:
+            run = 0
+        w_ns += r["elapsed_ns"] + r.get("ramp_ns", 0)
+    if e["metric"] == "iops":
+        if e["first_in_band_round"] != first_in:
+            bad("first round in band %r, records give %r" % (e["first_in_band_round"], first_in))
+        if back is None and e["verdict"] != "not_within_measured_rounds":
+            bad("recovery verdict %s, the rule over the records says not back" % e["verdict"])
+        if back is not None and (e["verdict"] != "back" or e["back_round"] != back[0] or
+                                 e["back_after_target_ns"] != back[1]):
+            bad("recovery back at %r after %r ns, records give %r" %
+                (e["back_round"], e["back_after_target_ns"], back))
+        print("%s: recovery after idle phase %d: first in band round %r, back %r (by the rule "
+              "over records.jsonl), summary says %s" %
+              (name, e["idle_phase"], first_in, back, e["verdict"]))
+
+for msg in errors:
+    print("  %s: %s" % (name, msg), file=sys.stderr)
+sys.exit(1 if errors else 0)

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# headline_test (issue 9, points 5 and 8): every bundled profile (as `ssdlab profiles` lists
+# them) runs on a small virtual SSD, and its headline says something checkable:
+#   - the headline names its workloads and carries at least one figure, and every measured
+#     phase (rounds, write_until) appears in it (or is counted among the cells left out);
+#   - every line of the headline is one the checker knows, and every number on it equals the
+#     summary.json figure it stands for, to the printed precision (python3 parses both);
+#   - the headline's figures are recomputed from records.jsonl: per-cell IOPS and MB/s (I/Os
+#     and bytes over the time of the rounds it covers), the WSAT trend per drive fill, and the
+#     recovery after an idle by the documented rule (the first of 3 measurements in a row
+#     within 10% of the steady-state average), independently of ssdlab's analysis;
+#   - `run` printed the same headline block as `analyze` does.
+# It does not depend on how fast the virtual SSD is (other issues change that), only on
+# headline == summary.json == records.jsonl.
+#
+# The model: client-tlc shrunk to 1 GiB, with `represents` shrunk by the same factor so that
+# profile durations keep their scale (a cell stays as long as on the bundled model, and so as
+# long against its drain) while fills take a quarter of the time.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/run_lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to check the headlines"
+: "${SSDLAB_SRCDIR:?SSDLAB_SRCDIR must point at the source tree (meson sets it)}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-headline-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+model="$SSDLAB_SRCDIR/profiles/models/client-tlc.yaml"
+[ -r "$model" ] || skip "no $model in the source tree"
+sed -e 's/^name: .*/name: client-tlc-1g/' \
+	-e 's/^represents: .*/represents: 120000000000/' \
+	-e 's/^user_capacity: .*/user_capacity: 1g/' \
+	-e 's/^\(  size: \)[0-9][0-9]*m/\1117m/' "$model" >"$tmp/small.yaml"
+grep -q '^user_capacity: 1g$' "$tmp/small.yaml" || skip "client-tlc.yaml has no user_capacity line to shrink"
+"$SSDLAB" plan demo --target "sim:$tmp/small.yaml" >/dev/null 2>&1 ||
+	skip "this build cannot load a virtual SSD model from a file"
+
+profiles=$("$SSDLAB" profiles | awk '{print $1}')
+[ -n "$profiles" ] || {
+	fail "ssdlab profiles lists nothing"
+	exit 1
+}
+
+for p in $profiles; do
+	if ! "$SSDLAB" run "$p" --target "sim:$tmp/small.yaml" --out "$tmp/$p" \
+		>"$tmp/$p.run" 2>"$tmp/$p.err"; then
+		fail "$p: run failed"
+		sed 's/^/  /' "$tmp/$p.err" >&2
+		continue
+	fi
+	cp "$tmp/$p/summary.json" "$tmp/$p.summary.json"
+	"$SSDLAB" analyze "$tmp/$p" >"$tmp/$p.hl" 2>"$tmp/$p.aerr" || {
+		fail "$p: analyze failed"
+		continue
+	}
+	grep -v '^summary: ' "$tmp/$p.hl" >"$tmp/$p.block"
+	python3 "$here/headline_check.py" "$p" "$tmp/$p" "$tmp/$p.block" "$tmp/$p.run" ||
+		fail "$p: the headline does not hold (see above)"
+	echo "--- $p"
+	cat "$tmp/$p.block"
+done
+
+[ "$fails" = 0 ] || exit 1
+echo "ok: the headline of every bundled profile names its workloads and matches summary.json and records.jsonl"
