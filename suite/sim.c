@@ -776,7 +776,7 @@ static uint32_t slc_victim(struct sim_ssd *s)
  * when it is no dearer (no more valid units to copy for the block it frees). Cause of the
  * virtual SSD's slow sequential overwrites (issue 9): GC took SLC blocks only to shrink a cache
  * over its limit. Once a sequential overwrite had emptied the cache blocks (the cache at its
- * full-drive limit, some 27 blocks on client-tlc, a quarter of its spare), they stayed
+ * full-drive limit, 28 blocks on client-tlc, a quarter of its spare), they stayed
  * allocated, empty; GC, short of space, took partly valid TLC blocks, and their copies, of LBAs
  * the host was about to overwrite, went to the frontier beside the host's writes: the next
  * pass found every block partly valid, and WA grew pass after pass (2.6, 5.8).
