@@ -761,17 +761,35 @@ static void victim_take(struct sim_ssd *s, uint32_t v)
 	s->ratio = (double)s->valid[v] / (double)(s->upb - s->valid[v] > 0 ? s->upb - s->valid[v] : 1);
 }
 
-/* Picks the next block to reclaim: an SLC block to fold when the cache is over its limit (or
- * nothing else is left), else the GC policy's choice. */
+/* The SLC block GC may take: the oldest one that holds nothing valid, else, when the cache is
+ * over its limit, the oldest one (folding order). NIL if neither. */
+static uint32_t slc_victim(struct sim_ssd *s)
+{
+	for (uint32_t b = s->slc_list.head; b != NIL; b = s->next[b])
+		if (!s->valid[b])
+			return b;
+	return s->slc_blocks > slc_limit(s) ? s->slc_list.head : NIL;
+}
+
+/*
+ * Picks the next block to reclaim: the GC policy's choice, or the SLC block slc_victim() offers
+ * when it is no dearer (no more valid units to copy for the block it frees). Cause of the
+ * virtual SSD's slow sequential overwrites (issue 9): GC took SLC blocks only to shrink a cache
+ * over its limit. Once a sequential overwrite had emptied the cache blocks (the cache at its
+ * full-drive limit, 28 blocks on client-tlc, a quarter of its spare), they stayed
+ * allocated, empty; GC, short of space, took partly valid TLC blocks, and their copies, of LBAs
+ * the host was about to overwrite, went to the frontier beside the host's writes: the next
+ * pass found every block partly valid, and WA grew pass after pass (2.6, 5.8).
+ */
 static bool victim_start(struct sim_ssd *s, bool idle_min)
 {
-	uint32_t v;
+	uint32_t v = idle_min ? min_valid_block(s) : policy_victim(s);
+	uint32_t h = s->slc_closed ? slc_victim(s) : NIL;
 
-	if (s->slc_closed && (s->slc_blocks > slc_limit(s) || (!s->nclosed && s->fifo.head == NIL &&
-							      greedy_min(s) == NIL)))
-		v = s->slc_list.head;
-	else
-		v = idle_min ? min_valid_block(s) : policy_victim(s);
+	if (h != NIL && (v == NIL || s->valid[h] <= s->valid[v]))
+		v = h;
+	else if (v == NIL && s->slc_closed)
+		v = s->slc_list.head; /* nothing else is left */
 	if (v == NIL)
 		return false;
 	victim_take(s, v);
