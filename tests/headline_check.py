@@ -51,6 +51,9 @@ def near_duration(printed, ns, what):
     if ns is None:
         bad("%s: %s printed, summary has null" % (what, printed))
         return
+    # Durations are printed from whole nanoseconds (llround, then units_fmt_duration), so a mean of
+    # 127574.82 ns is 127575 ns and prints as 127.58 us.
+    ns = math.floor(ns + 0.5)
     m = re.fullmatch(r"([0-9.]+) (ns|us|ms|s)", printed)
     if m:
         near(m.group(1), ns, what, UNIT[m.group(2)])
