@@ -235,6 +235,19 @@ bool runner_host_limited(const struct job_result *res, unsigned threads, bool vi
  * MiB, 1 MiB at least. o may be NULL. */
 uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o);
 
+/*
+ * The drain of a job (issue 9, point 2): how long its in-flight I/Os take to complete after it
+ * stops issuing, estimated as outstanding I/Os x the mean time per completed I/O (elapsed /
+ * ios); by Little's law that is the mean latency of a full queue. 0 when nothing completed. A
+ * time-bound job's record carries it ("drain_ns") with "planned_ns" and "overrun_ns"; a rounds
+ * phase whose round-1 cell is planned below one drain is refused, below 10 warned about.
+ */
+uint64_t runner_drain_ns(unsigned outstanding, uint64_t elapsed_ns, uint64_t ios);
+
+/* The --time-scale that stretches a cell whose drain / planned time is `ratio` under
+ * user_scale (0 = 1) to one drain, with 25% headroom, rounded up to two significant digits. */
+double runner_scale_for(double user_scale, double ratio);
+
 /* Effective duration scale: user time_scale (0 = 1) x the target's time_scale (0 = 1). */
 double runner_time_scale(const struct target *t, const struct runner_opts *o);
 
