@@ -91,6 +91,9 @@ struct runner {
 	size_t neta;
 	uint64_t eta_io_bytes, eta_io_ns;
 	uint64_t eta_job_ns; /* the length of the step about to start, when time-bound */
+	uint64_t run_t0_ns, job_t0_ns; /* target clock at the run's and the job's start */
+	bool in_chunks;		       /* the steps are chunks of a write phase */
+	unsigned nchunks;	       /* how many (0 = unknown) */
 
 	/* Test hook. */
 	enum fault_point fault;
@@ -729,6 +732,7 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 
 		/* Writes only: ep->bytes counts the reads of a mixed or read cell too. */
 		p.bytes_written = r->bytes_written + ep->written;
+		p.target_done_ns = r->job_t0_ns - r->run_t0_ns + ep->t_ns;
 		r->o.progress(&p, r->o.arg);
 	}
 }
@@ -746,6 +750,10 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 	r->prog.bytes_written = r->bytes_written;
 	r->prog.iops = 0;
 	r->prog.eta_ns = 0;
+	r->prog.target_done_ns = target_now(r->t) - r->run_t0_ns;
+	r->prog.virtual_time = r->virt;
+	r->prog.chunk = r->in_chunks && round;
+	r->prog.nchunks = r->nchunks;
 	eta_run(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
 	if (r->o.progress)
 		r->o.progress(&r->prog, r->o.arg);
@@ -790,6 +798,7 @@ static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
 		return rc;
 	}
 	r->fault_armed_cell = armed;
+	r->job_t0_ns = target_now(r->t);
 	rc = engine_run(r->t, spec, &h, res);
 	if (r->fault_armed_cell) /* the job made no progress call: die right after it instead */
 		fault_die();
@@ -1118,6 +1127,13 @@ static int exec_write(struct runner *r, const struct where *w)
 		chunk_ns = scale_ns(r, r->o.chunk_ns ? r->o.chunk_ns : RUNNER_CHUNK_NS);
 	else
 		cbytes = runner_chunk_bytes(r->t, &r->o);
+	/* For the progress line's "chunk 3/29" (a write_until may stop earlier on max_time). */
+	r->nchunks = cbytes && total_bytes ? (unsigned)((total_bytes + cbytes - 1) / cbytes)
+		     : chunk_ns && total_ns && !(w->ph->kind->type == PHASE_WRITE_UNTIL &&
+						  pw->round_time_ns)
+			     ? (unsigned)(((max_ns && max_ns < total_ns ? max_ns : total_ns) +
+					   chunk_ns - 1) / chunk_ns)
+			     : 0;
 	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
 		if (pw->max_time_ns && !spec.time_ns)
 			spec.time_ns = max_ns;
@@ -1160,7 +1176,9 @@ static int exec_write(struct runner *r, const struct where *w)
 		r->eta_left_ns = left_ns != UINT64_MAX ? left_ns : 0;
 		r->eta_done_bytes = done_bytes;
 		r->eta_done_ns = done_ns;
+		r->in_chunks = true;
 		rc = job_step(r, w, kind, round, "", &s, false, series, &rec);
+		r->in_chunks = false;
 		r->series_off_ns = r->series_off_bytes = 0;
 		r->eta_left_bytes = r->eta_left_ns = r->eta_done_bytes = r->eta_done_ns = 0;
 		if (rc)
@@ -1632,6 +1650,7 @@ int runner_execute(struct runner *r, char *err, size_t errlen)
 	if (err && errlen)
 		err[0] = '\0';
 	assert(r->state == RUNNER_OPEN);
+	r->run_t0_ns = target_now(r->t);
 	if (!r->resumed) {
 		set_state(r, RUNNER_RECORD);
 		rc = store_snapshot(r, "run-start", -1, 0);

@@ -141,6 +141,14 @@ struct runner_progress {
 	 */
 	uint64_t eta_run_lo_ns, eta_run_hi_ns;
 	bool eta_run_known;
+	/* Target time this process has run so far (the CLI turns it and its own wall clock into
+	 * the simulator's speed, for a wall-clock ETA where the clocks differ). */
+	uint64_t target_done_ns;
+	bool virtual_time;
+	/* A chunk of a precondition / write_until: `round` is the chunk number, nchunks how many
+	 * the phase has (0 = unknown: a write_until that stops on a condition). */
+	bool chunk;
+	unsigned nchunks;
 };
 typedef void (*runner_progress_fn)(const struct runner_progress *p, void *arg);
 
