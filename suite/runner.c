@@ -1251,7 +1251,7 @@ static int drain_check(struct runner *r, const struct where *w, const char *cell
 			"in-flight I/Os (%s in round 1), so its figures would measure the drain; "
 			"run with --time-scale %g or more (%g or more for %g drains per cell)",
 		     w->phase, cell, pl, outstanding, d, s1, s10, DRAIN_WARN_FACTOR);
-		return -ERANGE;
+		return -EDOM;
 	}
 	note(r, "warning: phase %d, cell %s: its planned %s are less than %g drains of its %u "
 		"in-flight I/Os (%s in round 1): the drain inflates it; --time-scale %g or more avoids "

@@ -214,8 +214,10 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 
 /*
  * Walks the plan. Returns 0 when every step is recorded (DONE), -EINTR when the stop flag was
- * seen (STOPPED: everything finished is on disk), other -errno on failure (FAILED; err says
- * which step and why; records so far are kept).
+ * seen (STOPPED: everything finished is on disk), -EDOM when a cell is shorter than its drain
+ * (FAILED, refused: a resume with the same scale would be refused again; err names the
+ * --time-scale that works), other -errno on failure (FAILED; err says which step and why;
+ * records so far are kept).
  */
 int runner_execute(struct runner *r, char *err, size_t errlen);
 

@@ -3,7 +3,7 @@
 #
 # drain_sim_test: cells shorter than their own drain (issue 9, point 2) on the virtual SSD.
 #   - a --time-scale that makes a 1 MiB write cell shorter than draining its 16 in-flight I/Os
-#     is refused after round 1, naming the --time-scale that works;
+#     is refused after round 1, naming the --time-scale that works (and offering no resume);
 #   - a rerun with that scale runs to the end: every cell of round 1 is at least one drain long
 #     (drain recomputed here as outstanding x elapsed / I/Os), and the warning below 10 drains
 #     appears exactly when some cell is below 10 drains;
@@ -41,6 +41,7 @@ rc=$?
 [ "$rc" != 0 ] || fail "a cell shorter than its drain was not refused (exit 0)"
 grep -q "refused: phase 2, cell bs=1m" "$tmp/short.err" ||
 	fail "the refusal does not name the cell: $(grep -v '^\[' "$tmp/short.err" | head -3)"
+grep -q "resume with" "$tmp/short.err" && fail "a refusal offers a resume (it would be refused again)"
 scale=$(sed -n 's/.*run with --time-scale \([0-9.e+-]*\) or more.*/\1/p' "$tmp/short.err" | head -1)
 [ -n "$scale" ] || {
 	fail "the refusal names no --time-scale"
