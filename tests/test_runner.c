@@ -839,6 +839,24 @@ static void run_text(struct fixture *f, const char *text, const char *name,
 	profile_free(p);
 }
 
+/* run_text on the virtual SSD fixture with a progress callback (skips the test without a
+ * virtual SSD); returns the options used. */
+static struct runner_opts run_watched(struct fixture *f, const char *text, const char *name,
+				      runner_progress_fn fn, void *arg)
+{
+	struct runner_opts o;
+
+	if (!f) {
+		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
+		skip();
+	}
+	o = opts_for(f);
+	o.progress = fn;
+	o.arg = arg;
+	run_text(f, text, name, &o);
+	return o;
+}
+
 /* Progress calls seen by test_eta_run: the first call of each step. */
 struct eta_seen {
 	struct runner_progress p[64];
@@ -910,14 +928,7 @@ static void test_eta_run(void **state)
 	struct runner_opts o;
 	double scale;
 
-	if (!f) {
-		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
-		skip();
-	}
-	o = opts_for(f);
-	o.progress = eta_progress;
-	o.arg = &seen;
-	run_text(f, text, "eta", &o);
+	o = run_watched(f, text, "eta", eta_progress, &seen);
 	scale = runner_time_scale(f->t, &o);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct runner_progress *pp = eta_at(&seen, want[i].phase, want[i].round,
@@ -963,18 +974,9 @@ static void test_progress_written(void **state)
 				   "phases:\n"
 				   "  - precondition: {rw: write, bs: 128k, amount: 8MiB}\n"
 				   "  - rounds: {rw: randread, bs: 4k, cell_time: 1s, count: 1}\n";
-	struct fixture *f = *state;
 	struct written_seen seen = {0};
-	struct runner_opts o;
 
-	if (!f) {
-		print_message("skipped: this build has no virtual SSD target (sim:client-tlc)\n");
-		skip();
-	}
-	o = opts_for(f);
-	o.progress = written_progress;
-	o.arg = &seen;
-	run_text(f, text, "written", &o);
+	(void)run_watched(*state, text, "written", written_progress, &seen);
 	assert_true(seen.calls > 0);
 	if (seen.min != 8u << 20 || seen.max != 8u << 20)
 		fail_msg("written during the read cell: %" PRIu64 " .. %" PRIu64 " bytes, expected "
