@@ -150,7 +150,7 @@ void cli_signals_restore(void)
 
 /* ---- progress --------------------------------------------------------------------------- */
 
-static uint64_t mono_ns(void)
+uint64_t cli_mono_ns(void)
 {
 	struct timespec ts;
 
@@ -165,7 +165,7 @@ void cli_progress_init(struct cli_progress *p, FILE *f, bool quiet, uint64_t int
 	p->quiet = quiet;
 	p->tty = f && isatty(fileno(f));
 	p->interval_ns = interval_ns ? interval_ns : 10000000000ull;
-	p->last_ns = mono_ns(); /* a log's first periodic line comes one interval in */
+	p->last_ns = cli_mono_ns(); /* a log's first periodic line comes one interval in */
 }
 
 bool cli_wall_eta(uint64_t wall_ns, uint64_t target_ns, uint64_t left_lo_ns, uint64_t left_hi_ns,
@@ -256,7 +256,7 @@ void cli_progress_update(struct cli_progress *p, const struct cli_progress_state
 
 	if (p->quiet || !p->f)
 		return;
-	now = mono_ns();
+	now = cli_mono_ns();
 	if (!p->tty) {
 		/* A log gets each phase's last state and one line per interval, so that a 24-hour
 		 * run leaves a readable file and a short one is not one stale starting line. */
@@ -310,7 +310,7 @@ void cli_progress_note(struct cli_progress *p, const char *fmt, ...)
 void cli_progress_finish(struct cli_progress *p)
 {
 	if (!p->quiet && p->f && !p->tty && p->pending[0])
-		progress_emit(p, p->pending, mono_ns());
+		progress_emit(p, p->pending, cli_mono_ns());
 	if (!p->quiet && p->f && p->tty && p->last_len) {
 		fputc('\n', p->f);
 		p->last_len = 0;
@@ -517,7 +517,7 @@ static void ui_progress(const struct runner_progress *rp, void *arg)
 	};
 
 	if (s.virt)
-		s.wall_known = cli_wall_eta(mono_ns() - ui->wall0_ns, rp->target_done_ns,
+		s.wall_known = cli_wall_eta(cli_mono_ns() - ui->wall0_ns, rp->target_done_ns,
 					    rp->eta_run_lo_ns, rp->eta_run_hi_ns, &s.wall_lo_ns,
 					    &s.wall_hi_ns);
 	cli_progress_update(&ui->prog, &s);
@@ -564,7 +564,7 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 	int rc, code;
 
 	cli_progress_init(&ui.prog, stderr, c->quiet, 10000000000ull);
-	ui.wall0_ns = mono_ns();
+	ui.wall0_ns = cli_mono_ns();
 	rc = cli_signals_install(&stop);
 	if (rc) {
 		cli_error(c->cmd, "installing signal handlers: %s", strerror(-rc));

@@ -133,6 +133,8 @@ const char *cli_utc_stamp(char *buf, size_t len);
 const char *cli_utc_iso(char *buf, size_t len);
 /* Wall clock (CLOCK_REALTIME) in ns since the epoch, for records of resume gaps. */
 uint64_t cli_wall_ns(void);
+/* CLOCK_MONOTONIC in ns: wall durations for display (progress, plan's simulator speed). */
+uint64_t cli_mono_ns(void);
 
 /* ---- run and resume --------------------------------------------------------------------- */
 

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "cli_util.h"
@@ -48,6 +47,7 @@ struct plan_ctx {
 	double wall_per_byte; /* wall ns per byte moved in the last probe */
 	bool fill;	   /* the profile writes: probe cells on a filled copy, as the run sees it */
 	bool filled;
+	bool wrote; /* a phase planned so far writes: later probes run on a filled copy */
 	/* The worst cell (drain / planned) for the refusal and warning runner.c will give. */
 	double worst;
 	char worst_cell[96];
@@ -62,14 +62,6 @@ static void usage(FILE *f)
 		   "estimated duration (target time), and the chunks a long writing phase is\n"
 		   "recorded in (--chunk as for run); nothing is written. Default target "
 		   DEFAULT_TARGET ".\n");
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Runs s (time_ns 0, amount `amount`) on the private virtual SSD; 0 and res filled (release it)
@@ -88,17 +80,40 @@ static int probe(struct plan_ctx *c, struct job_spec *s, uint64_t amount, struct
 	rc = job_validate(s, c->ti, e, sizeof(e));
 	if (rc)
 		return rc;
-	w0 = mono_ns();
+	w0 = cli_mono_ns();
 	rc = engine_run(c->t, s, NULL, res);
 	if (!rc && (res->error || !res->elapsed_ns))
 		rc = -EIO;
 	if (!rc) {
-		double wall = (double)(mono_ns() - w0);
+		double wall = (double)(cli_mono_ns() - w0);
 
 		c->wall_ratio = wall / (double)(res->elapsed_ns + res->ramp_elapsed_ns);
 		c->wall_per_byte = wall / (double)(res->bytes_written_total + res->bytes_read_total);
 	}
 	return rc;
+}
+
+/* One sequential pass over the private virtual SSD (128 KiB, QD 32, based on spec s), once:
+ * what the probes after a writing phase see is a written drive, as in the run. */
+static void fill_once(struct plan_ctx *c, const struct job_spec *s)
+{
+	struct job_spec f = *s;
+	struct job_result res;
+
+	if (c->filled)
+		return;
+	c->filled = true;
+	f.rw = RW_WRITE;
+	f.nbs = 1;
+	f.bs[0].bs = 128 << 10;
+	f.bs[0].weight = 1;
+	f.qd = 32;
+	f.threads = 1;
+	f.range_start = 0;
+	f.range_end = c->ti->capacity;
+	f.seq_start = 0;
+	(void)probe(c, &f, c->ti->capacity, &res);
+	job_result_release(&res);
 }
 
 /* Write speed of a workload in bytes per second: a probe on a virtual SSD, else the default. */
@@ -115,12 +130,15 @@ static double speed_of(struct plan_ctx *c, const struct profile_workload *w, con
 	if (profile_workload_resolve(w, c->ti->capacity, c->ti->logical_block_size, 1.0, &s, e,
 				     sizeof(e)))
 		return bps;
+	if (c->wrote)
+		fill_once(c, &s);
 	if (!probe(c, &s, c->ti->capacity / 16 < PROBE_MAX_BYTES ? c->ti->capacity / 16
 								  : PROBE_MAX_BYTES,
 		   &res) &&
 	    job_bw(&res) > 0) {
 		bps = job_bw(&res);
-		*how = "probed on a fresh virtual SSD: optimistic once the drive is full";
+		*how = c->filled ? "probed on a filled copy of the virtual SSD"
+				 : "probed on a fresh virtual SSD: optimistic once the drive is full";
 	}
 	job_result_release(&res);
 	return bps;
@@ -158,22 +176,8 @@ static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w)
 	out = s.threads * s.qd;
 	if (!c->virt)
 		return (uint64_t)((double)out * mean_bs(&s) / REAL_DEFAULT_BPS * 1e9);
-	if (c->fill && !c->filled) {
-		struct job_spec f = s;
-
-		c->filled = true;
-		f.rw = RW_WRITE;
-		f.nbs = 1;
-		f.bs[0].bs = 128 << 10;
-		f.bs[0].weight = 1;
-		f.qd = 32;
-		f.threads = 1;
-		f.range_start = 0;
-		f.range_end = c->ti->capacity;
-		f.seq_start = 0;
-		(void)probe(c, &f, c->ti->capacity, &res);
-		job_result_release(&res);
-	}
+	if (c->fill)
+		fill_once(c, &s);
 	/* A few queues' worth, so that the time per I/O is that of a full queue. */
 	amount = (uint64_t)(4.0 * out * mean_bs(&s));
 	if (amount > PROBE_MAX_BYTES)
@@ -307,6 +311,8 @@ static void plan_phase(struct plan_ctx *c, const struct profile_phase *ph, int *
 	default:
 		break;
 	}
+	if (by && c->fill)
+		c->wrote = true;
 	if (hi) {
 		units_fmt_duration(lo, a, sizeof(a));
 		units_fmt_duration(hi, b, sizeof(b));
