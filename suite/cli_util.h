@@ -7,9 +7,10 @@
  *   - a list of strings collected from a repeatable option (--set KEY=VALUE);
  *   - the stop flag: SIGINT/SIGTERM set a flag that the runner and the engine check at safe
  *     points; a second signal restores the default action so that a user can still force quit;
- *   - progress: on a terminal one line rewritten in place (phase, round, cell, bytes written,
- *     current IOPS, ETA of the job, ETA of the whole run); otherwise one log line every N
- *     seconds. This is the only place where
+ *   - progress: on a terminal one line rewritten in place (phase, round or chunk, cell, bytes
+ *     written, current IOPS, ETA of the job and of the whole run; on a virtual SSD the target
+ *     time done and left and a wall-clock ETA from the simulator's measured speed); otherwise
+ *     the last line of each phase and one every N seconds. This is the only place where
  *     wall time is read for display (the runner works in the target's clock);
  *   - shell quoting for the "resume with: ..." command line, and UTC time stamps;
  *   - what `run` and `resume` share: the safety gate for profiles that write to a real target,
@@ -76,7 +77,24 @@ struct cli_progress_state {
 	uint64_t eta_run_lo_ns, eta_run_hi_ns;
 	bool eta_run_known;
 	bool replay;	 /* resume: replaying without recording */
+	unsigned repeat; /* with phase_index, what "one line per phase" tells apart */
+	bool chunk;	 /* round is a chunk number of a write phase, of nchunks (0 = unknown) */
+	unsigned nchunks;
+	/* A virtual-time target: its clock is not the wall clock, so the line gives the target
+	 * time done and left and the wall-clock ETA (cli_wall_eta) instead of the job's ETA. */
+	bool virt;
+	uint64_t target_done_ns;
+	uint64_t wall_lo_ns, wall_hi_ns;
+	bool wall_known; /* false until the simulator's speed is measured */
 };
+
+/*
+ * The wall-clock ETA of a virtual-time run: the target time left (lo .. hi) at the speed seen
+ * so far, wall_ns of wall time for target_ns of target time. Pure. False (outputs untouched)
+ * when there is no speed yet.
+ */
+bool cli_wall_eta(uint64_t wall_ns, uint64_t target_ns, uint64_t left_lo_ns, uint64_t left_hi_ns,
+		  uint64_t *wall_lo_ns, uint64_t *wall_hi_ns);
 
 struct cli_progress {
 	FILE *f;
@@ -85,16 +103,21 @@ struct cli_progress {
 	uint64_t interval_ns;
 	uint64_t last_ns; /* wall clock of the last line */
 	size_t last_len;  /* length of the last in-place line, to blank it */
+	/* Not a terminal: the latest line, printed when the phase changes (the phase's last
+	 * state), every interval_ns, and at the end; never twice. */
+	char pending[320];
+	unsigned pend_phase, pend_repeat;
 };
 
 /* f is usually stderr; tty decides in-place updates; interval_ns is the log-line period. */
 void cli_progress_init(struct cli_progress *p, FILE *f, bool quiet, uint64_t interval_ns);
-/* Prints the line (on a terminal at most 10 times a second; otherwise every interval_ns). */
+/* Prints the line (on a terminal at most 10 times a second; otherwise the last line of each
+ * phase and one every interval_ns). */
 void cli_progress_update(struct cli_progress *p, const struct cli_progress_state *s);
 /* Prints a message on its own line, clearing an in-place line first. */
 void cli_progress_note(struct cli_progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-/* Ends an in-place line with a newline. */
+/* Ends an in-place line with a newline; not on a terminal, prints the pending last line. */
 void cli_progress_finish(struct cli_progress *p);
 /* Formats one progress line into buf (without newline); exposed for tests. */
 const char *cli_progress_format(const struct cli_progress_state *s, char *buf, size_t len);
@@ -110,6 +133,8 @@ const char *cli_utc_stamp(char *buf, size_t len);
 const char *cli_utc_iso(char *buf, size_t len);
 /* Wall clock (CLOCK_REALTIME) in ns since the epoch, for records of resume gaps. */
 uint64_t cli_wall_ns(void);
+/* CLOCK_MONOTONIC in ns: wall durations for display (progress, plan's simulator speed). */
+uint64_t cli_mono_ns(void);
 
 /* ---- run and resume --------------------------------------------------------------------- */
 

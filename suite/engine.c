@@ -195,6 +195,7 @@ static void finalize_one(struct shared *sh, uint64_t end_ns)
 			.total_ns = sh->s->time_ns,
 			.bytes = sh->measured_bytes_cum,
 			.total_bytes = sh->amount_total,
+			.written = sh->written_cum,
 			.iops = (double)(r->d[0].ios + r->d[1].ios) * 1e9 / (double)sh->interval_ns,
 		};
 		sh->h->progress(&p, sh->h->arg);

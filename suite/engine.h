@@ -128,6 +128,7 @@ struct job_result {
 struct engine_progress {
 	uint64_t t_ns, total_ns; /* total_ns 0 when the job is amount-bound */
 	uint64_t bytes, total_bytes;
+	uint64_t written; /* bytes written so far, ramp included (reads not counted) */
 	double iops;
 };
 typedef void (*engine_progress_fn)(const struct engine_progress *p, void *arg);

@@ -10,6 +10,7 @@
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -33,6 +34,12 @@
  * saturated submitter still loses some time to preemption on a busy host, and kernel work done
  * by io_uring's own workers is not charged to us. */
 #define HOST_LIMITED_SHARE 0.8
+/* A cell shorter than this many drains of its queue is warned about; shorter than one drain it
+ * is refused (issue 9, point 2): its figures would describe the drain, not the workload. */
+#define DRAIN_WARN_FACTOR 10.0
+/* Headroom in the suggested --time-scale: a drain measured in round 1 grows as the drive
+ * settles (4% from round 1 to 25 of snia-iops on sim:client-tlc). */
+#define DRAIN_SCALE_HEADROOM 1.25
 
 enum fault_point { FAULT_NONE = 0, FAULT_CELL, FAULT_BEFORE, FAULT_AFTER, FAULT_TORN, FAULT_BOUNDARY };
 
@@ -84,6 +91,9 @@ struct runner {
 	size_t neta;
 	uint64_t eta_io_bytes, eta_io_ns;
 	uint64_t eta_job_ns; /* the length of the step about to start, when time-bound */
+	uint64_t run_t0_ns, job_t0_ns; /* target clock at the run's and the job's start */
+	bool in_chunks;		       /* the steps are chunks of a write phase */
+	unsigned nchunks;	       /* how many (0 = unknown) */
 
 	/* The ramp-end snapshot: a phase's first job, when it has a ramp, stores one when its
 	 * measured part starts, so that the phase's WA can leave the ramp out (analyze.c). */
@@ -662,6 +672,57 @@ static void eta_run(struct runner *r, uint64_t job_ns, uint64_t job_bytes, uint6
 
 /* ---- running jobs ----------------------------------------------------------------------- */
 
+uint64_t runner_drain_ns(unsigned outstanding, uint64_t elapsed_ns, uint64_t ios)
+{
+	if (!ios)
+		return 0;
+	return (uint64_t)((double)outstanding * (double)elapsed_ns / (double)ios + 0.5);
+}
+
+/* The drain of a recorded job (its own figures, so that a resumed walk decides the same). */
+static uint64_t rec_drain_ns(struct json_object *rec, unsigned outstanding)
+{
+	struct json_object *tot;
+	uint64_t ios = 0;
+
+	if (!rec || !json_object_object_get_ex(rec, "total", &tot) ||
+	    jsonnum_get_u64(tot, "ios", &ios))
+		return 0;
+	return runner_drain_ns(outstanding, rec_get_u64(rec, "elapsed_ns"), ios);
+}
+
+/* A time-bound job's planned time, how long it ran past it and its drain (docs/results-
+ * format.md). */
+static int add_overrun(struct json_object *rec, const struct job_spec *s,
+		       const struct job_result *res)
+{
+	uint64_t ios = res->d[0].ios + res->d[1].ios;
+
+	if (!s->time_ns)
+		return 0;
+	if (jsonnum_add(rec, "planned_ns", json_object_new_uint64(s->time_ns)) ||
+	    jsonnum_add(rec, "overrun_ns",
+			json_object_new_uint64(res->elapsed_ns > s->time_ns
+						       ? res->elapsed_ns - s->time_ns
+						       : 0)) ||
+	    jsonnum_add(rec, "drain_ns",
+			json_object_new_uint64(runner_drain_ns(s->threads * s->qd,
+							       res->elapsed_ns, ios))))
+		return -ENOMEM;
+	return 0;
+}
+
+double runner_scale_for(double user_scale, double ratio)
+{
+	double v = (user_scale > 0 ? user_scale : 1.0) * ratio * DRAIN_SCALE_HEADROOM, e;
+
+	if (!(v > 0))
+		return 0;
+	/* Up to two significant digits, so that the printed value is never below the need. */
+	e = pow(10.0, floor(log10(v)) - 1);
+	return ceil(v / e - 1e-9) * e;
+}
+
 static void on_engine_progress(const struct engine_progress *ep, void *arg)
 {
 	struct runner *r = arg;
@@ -683,7 +744,9 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 	if (r->o.progress) {
 		struct runner_progress p = r->prog;
 
-		p.bytes_written = r->bytes_written + ep->bytes;
+		/* Writes only: ep->bytes counts the reads of a mixed or read cell too. */
+		p.bytes_written = r->bytes_written + ep->written;
+		p.target_done_ns = r->job_t0_ns - r->run_t0_ns + ep->t_ns;
 		r->o.progress(&p, r->o.arg);
 	}
 }
@@ -716,6 +779,10 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 	r->prog.bytes_written = r->bytes_written;
 	r->prog.iops = 0;
 	r->prog.eta_ns = 0;
+	r->prog.target_done_ns = target_now(r->t) - r->run_t0_ns;
+	r->prog.virtual_time = r->virt;
+	r->prog.chunk = r->in_chunks && round;
+	r->prog.nchunks = r->nchunks;
 	eta_run(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
 	if (r->o.progress)
 		r->o.progress(&r->prog, r->o.arg);
@@ -761,6 +828,7 @@ static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
 		return rc;
 	}
 	r->fault_armed_cell = armed;
+	r->job_t0_ns = target_now(r->t);
 	rc = engine_run(r->t, spec, &h, res);
 	if (r->fault_armed_cell) /* the job made no progress call: die right after it instead */
 		fault_die();
@@ -878,7 +946,7 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	rec = step_record(r, w, kind, round, cell, t0, target_now(r->t), &res,
 			  host_limited(r, spec, &res) ? RESULTS_F_HOST_LIMITED : 0);
 	if (!rec || jsonnum_add(rec, "seed", json_object_new_uint64(spec->seed)) ||
-	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale))) {
+	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale)) || add_overrun(rec, spec, &res)) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1129,6 +1197,13 @@ static int exec_write(struct runner *r, const struct where *w)
 		chunk_ns = scale_ns(r, r->o.chunk_ns ? r->o.chunk_ns : RUNNER_CHUNK_NS);
 	else
 		cbytes = runner_chunk_bytes(r->t, &r->o);
+	/* For the progress line's "chunk 3/29" (a write_until may stop earlier on max_time). */
+	r->nchunks = cbytes && total_bytes ? (unsigned)((total_bytes + cbytes - 1) / cbytes)
+		     : chunk_ns && total_ns && !(w->ph->kind->type == PHASE_WRITE_UNTIL &&
+						  pw->round_time_ns)
+			     ? (unsigned)(((max_ns && max_ns < total_ns ? max_ns : total_ns) +
+					   chunk_ns - 1) / chunk_ns)
+			     : 0;
 	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
 		if (pw->max_time_ns && !spec.time_ns)
 			spec.time_ns = max_ns;
@@ -1171,7 +1246,9 @@ static int exec_write(struct runner *r, const struct where *w)
 		r->eta_left_ns = left_ns != UINT64_MAX ? left_ns : 0;
 		r->eta_done_bytes = done_bytes;
 		r->eta_done_ns = done_ns;
+		r->in_chunks = true;
 		rc = job_step(r, w, kind, round, "", &s, false, series, &rec);
+		r->in_chunks = false;
 		r->series_off_ns = r->series_off_bytes = 0;
 		r->eta_left_bytes = r->eta_left_ns = r->eta_done_bytes = r->eta_done_ns = 0;
 		if (rc)
@@ -1237,14 +1314,44 @@ static int check_no_io(struct runner *r, const char *key, struct json_object *re
 	return -EIO;
 }
 
+/*
+ * After round 1 (issue 9, point 2): a cell whose planned time is below one drain of its queue
+ * (runner_drain_ns) measures the drain, not the workload: the run is refused, naming the
+ * smallest --time-scale that gives every cell of round 1 one drain (with headroom); below
+ * DRAIN_WARN_FACTOR drains it is warned about. ratio = drain / planned of the worst cell.
+ */
+static int drain_check(struct runner *r, const struct where *w, const char *cell, double ratio,
+		       uint64_t drain, uint64_t planned, unsigned outstanding)
+{
+	char d[32], pl[32];
+	double s1 = runner_scale_for(r->o.time_scale, ratio);
+	double s10 = runner_scale_for(r->o.time_scale, ratio * DRAIN_WARN_FACTOR);
+
+	units_fmt_duration(drain, d, sizeof(d));
+	units_fmt_duration(planned, pl, sizeof(pl));
+	if (ratio > 1) {
+		fail(r, "refused: phase %d, cell %s: its planned %s are shorter than draining its %u "
+			"in-flight I/Os (%s in round 1), so its figures would measure the drain; "
+			"run with --time-scale %g or more (%g or more for %g drains per cell)",
+		     w->phase, cell, pl, outstanding, d, s1, s10, DRAIN_WARN_FACTOR);
+		return -EDOM;
+	}
+	note(r, "warning: phase %d, cell %s: its planned %s are less than %g drains of its %u "
+		"in-flight I/Os (%s in round 1): the drain inflates it; --time-scale %g or more avoids "
+		"this",
+	     w->phase, cell, pl, DRAIN_WARN_FACTOR, outstanding, d, s10);
+	return 0;
+}
+
 static int exec_rounds(struct runner *r, const struct where *w)
 {
 	const struct phase_rounds *pr = w->ph->data;
 	struct profile_cell *cells = NULL;
 	double *track = NULL;
-	size_t ncells = 0;
-	unsigned max_rounds;
-	uint64_t cell_ns;
+	size_t ncells = 0, worst_cell = 0;
+	unsigned max_rounds, worst_out = 0;
+	uint64_t cell_ns, worst_drain = 0, worst_planned = 0;
+	double worst = 0;
 	int rc;
 
 	rc = profile_rounds_cells(pr, &cells, &ncells);
@@ -1305,6 +1412,17 @@ static int exec_rounds(struct runner *r, const struct where *w)
 				json_object_put(rec);
 				goto out;
 			}
+			if (round == 1 && spec.time_ns) {
+				uint64_t d = rec_drain_ns(rec, spec.threads * spec.qd);
+
+				if ((double)d / (double)spec.time_ns > worst) {
+					worst = (double)d / (double)spec.time_ns;
+					worst_cell = c;
+					worst_drain = d;
+					worst_planned = spec.time_ns;
+					worst_out = spec.threads * spec.qd;
+				}
+			}
 			if (pr->has_steady_state && c == pr->tracked_cell) {
 				double v = 0;
 
@@ -1317,6 +1435,12 @@ static int exec_rounds(struct runner *r, const struct where *w)
 			json_object_put(rec);
 		}
 		r->eta_extra_ns = 0;
+		if (round == 1 && worst * DRAIN_WARN_FACTOR > 1) {
+			rc = drain_check(r, w, cells[worst_cell].key, worst, worst_drain, worst_planned,
+					 worst_out);
+			if (rc)
+				goto out;
+		}
 		if (pr->has_steady_state) {
 			struct ss_result ss;
 
@@ -1615,6 +1739,7 @@ int runner_execute(struct runner *r, char *err, size_t errlen)
 	if (err && errlen)
 		err[0] = '\0';
 	assert(r->state == RUNNER_OPEN);
+	r->run_t0_ns = target_now(r->t);
 	if (!r->resumed) {
 		set_state(r, RUNNER_RECORD);
 		rc = store_snapshot(r, "run-start", -1, 0);

@@ -141,6 +141,14 @@ struct runner_progress {
 	 */
 	uint64_t eta_run_lo_ns, eta_run_hi_ns;
 	bool eta_run_known;
+	/* Target time this process has run so far (the CLI turns it and its own wall clock into
+	 * the simulator's speed, for a wall-clock ETA where the clocks differ). */
+	uint64_t target_done_ns;
+	bool virtual_time;
+	/* A chunk of a precondition / write_until: `round` is the chunk number, nchunks how many
+	 * the phase has (0 = unknown: a write_until that stops on a condition). */
+	bool chunk;
+	unsigned nchunks;
 };
 typedef void (*runner_progress_fn)(const struct runner_progress *p, void *arg);
 
@@ -206,8 +214,10 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 
 /*
  * Walks the plan. Returns 0 when every step is recorded (DONE), -EINTR when the stop flag was
- * seen (STOPPED: everything finished is on disk), other -errno on failure (FAILED; err says
- * which step and why; records so far are kept).
+ * seen (STOPPED: everything finished is on disk), -EDOM when a cell is shorter than its drain
+ * (FAILED, refused: a resume with the same scale would be refused again; err names the
+ * --time-scale that works), other -errno on failure (FAILED; err says which step and why;
+ * records so far are kept).
  */
 int runner_execute(struct runner *r, char *err, size_t errlen);
 
@@ -240,6 +250,19 @@ uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o)
  * settle when the purge will be a discard (method discard, or a target without a real purge,
  * TARGET_CAP_PURGE), else 0. */
 uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge *pp);
+
+/*
+ * The drain of a job (issue 9, point 2): how long its in-flight I/Os take to complete after it
+ * stops issuing, estimated as outstanding I/Os x the mean time per completed I/O (elapsed /
+ * ios); by Little's law that is the mean latency of a full queue. 0 when nothing completed. A
+ * time-bound job's record carries it ("drain_ns") with "planned_ns" and "overrun_ns"; a rounds
+ * phase whose round-1 cell is planned below one drain is refused, below 10 warned about.
+ */
+uint64_t runner_drain_ns(unsigned outstanding, uint64_t elapsed_ns, uint64_t ios);
+
+/* The --time-scale that stretches a cell whose drain / planned time is `ratio` under
+ * user_scale (0 = 1) to one drain, with 25% headroom, rounded up to two significant digits. */
+double runner_scale_for(double user_scale, double ratio);
 
 /* Effective duration scale: user time_scale (0 = 1) x the target's time_scale (0 = 1). */
 double runner_time_scale(const struct target *t, const struct runner_opts *o);

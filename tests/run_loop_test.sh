@@ -62,12 +62,13 @@ rc=$?
 [ "$(sectors_written)" = "$w0" ] || fail "run without --yes-destroy wrote to $dev"
 
 # plan writes nothing, and its time-bound durations follow the scale and the --set: 2 rounds x
-# 6 cells x 1 s x 0.25 = 3 s; idle 2 s x 0.25 = 500 ms; the fill of 64 MiB at the stated
-# 100 MB/s = 671 ms.
+# 6 cells x 1 s x 0.25 = 3 s, plus each cell's drain at the stated 100 MB/s (8 in flight:
+# 8 x 4 KiB = 327.68 us, 8 x 64 KiB = 5.24288 ms; 3 mixes x 2 rounds x their sum = 33.42 ms):
+# 3.03 s; idle 2 s x 0.25 = 500 ms; the fill of 64 MiB at 100 MB/s = 671 ms.
 "$SSDLAB" plan smoke --target "$dev" --time-scale 0.25 --set phases.1.rounds.count=2 \
 	>"$tmp/plan.out" 2>&1 || fail "plan failed: $(cat "$tmp/plan.out")"
 grep -q "conservative default" "$tmp/plan.out" || fail "plan does not state its speed assumption"
-grep -Eq "^ *1 rounds +time-bound +3.00 s " "$tmp/plan.out" || fail "plan: rounds not 3.00 s"
+grep -Eq "^ *1 rounds +time-bound +3.03 s " "$tmp/plan.out" || fail "plan: rounds not 3.03 s"
 grep -Eq "^ *2 idle +- +500.00 ms " "$tmp/plan.out" || fail "plan: idle not 500.00 ms"
 grep -Eq "^ *0 precondition +64 MiB +671.09 ms " "$tmp/plan.out" || fail "plan: fill not 671.09 ms"
 [ "$(sectors_written)" = "$w0" ] || fail "plan wrote to $dev"

@@ -125,6 +125,80 @@ static void test_progress_format(void **state)
 	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)), want);
 }
 
+/*
+ * Issue 9, point 7, with hand-worked values: on a virtual SSD the line gives both clocks (the
+ * target time done and left, and a wall-clock ETA); a chunk of a write phase says "chunk 3/29";
+ * no "0 IOPS" while I/O runs (a step that has just started, an interval without completions).
+ */
+static void test_progress_two_clocks(void **state)
+{
+	struct cli_progress_state s = {
+		.phase = "precondition", .phase_index = 1, .nphases = 6, .round = 3, .chunk = true,
+		.nchunks = 29, .bytes_written = 3ull << 30, .iops = 12345.6, .eta_ns = 1500000,
+		.eta_run_lo_ns = 60000000000ull, .eta_run_hi_ns = 90000000000ull,
+		.eta_run_known = true, .virt = true, .target_done_ns = 48000000000ull,
+	};
+	char buf[320];
+	uint64_t lo = 7, hi = 7;
+
+	(void)state;
+	/* 2 s of wall time for 80 s of target time: 40 s .. 120 s left take 1 s .. 3 s; 1 s for
+	 * 32 s: 60 s .. 90 s left take 1.875 s .. 2.8125 s. */
+	assert_false(cli_wall_eta(2000000000ull, 0, 1, 2, &lo, &hi));
+	assert_int_equal(lo, 7);
+	assert_true(cli_wall_eta(2000000000ull, 80000000000ull, 40000000000ull, 120000000000ull,
+				 &lo, &hi));
+	assert_int_equal(lo, 1000000000ull);
+	assert_int_equal(hi, 3000000000ull);
+
+	s.wall_known = cli_wall_eta(1000000000ull, 32000000000ull, s.eta_run_lo_ns,
+				    s.eta_run_hi_ns, &s.wall_lo_ns, &s.wall_hi_ns);
+	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)),
+			    "[2/6] precondition chunk 3/29 | 3 GiB written | 12346 IOPS | "
+			    "target 48.00 s done, 1m00s..1m30s left | wall ETA 1.88 s..2.81 s");
+	/* A step that has just started: no figure, not "0 IOPS"; no speed yet: wall "?". */
+	s.iops = 0;
+	s.wall_known = false;
+	s.nchunks = 0;
+	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)),
+			    "[2/6] precondition chunk 3 | 3 GiB written | "
+			    "target 48.00 s done, 1m00s..1m30s left | wall ETA ?");
+	s.chunk = false;
+	s.phase = "rounds";
+	s.cell = "bs=4k";
+	assert_null(strstr(cli_progress_format(&s, buf, sizeof(buf)), "IOPS"));
+	assert_non_null(strstr(buf, "[2/6] rounds round 3 bs=4k |"));
+}
+
+/* Not on a terminal: the last line of each phase, once, and nothing stale (issue 9, point 7). */
+static void test_progress_log(void **state)
+{
+	static const unsigned phases[] = {0, 0, 0, 1, 1, 2};
+	struct cli_progress p;
+	struct cli_progress_state s = {.phase = "rounds", .nphases = 3, .eta_run_known = true};
+	char text[2048] = "", want[2048] = "", line[320];
+	FILE *f = tmpfile();
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	cli_progress_init(&p, f, false, 3600000000000ull); /* no periodic line in this test */
+	for (size_t i = 0; i < sizeof(phases) / sizeof(phases[0]); i++) {
+		s.phase_index = phases[i];
+		s.iops = 1000.0 * (double)(i + 1);
+		cli_progress_update(&p, &s);
+		if (i + 1 == sizeof(phases) / sizeof(phases[0]) || phases[i + 1] != phases[i])
+			snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s\n",
+				 cli_progress_format(&s, line, sizeof(line)));
+	}
+	cli_progress_finish(&p);
+	rewind(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	assert_string_equal(text, want);
+}
+
 static void test_option_values(void **state)
 {
 	uint64_t v = 7, ns = 7;
@@ -202,6 +276,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shell_quote),    cmocka_unit_test(test_shell_join_and_space),
 		cmocka_unit_test(test_progress_format), cmocka_unit_test(test_option_values),
+		cmocka_unit_test(test_progress_two_clocks), cmocka_unit_test(test_progress_log),
 		cmocka_unit_test(test_exit_codes),     cmocka_unit_test(test_stop_flag),
 		cmocka_unit_test(test_strlist),
 	};
