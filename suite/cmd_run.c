@@ -39,6 +39,7 @@ static void usage(FILE *f)
 		"  --set KEY=VALUE     override a profile value by its path, e.g.\n"
 		"                      --set phases.2.rounds.cell_time=30s (repeatable)\n"
 		"  --seed N            run seed (default: the profile's, else 1)\n"
+		"  --size SIZE         create a file target of this size when it does not exist\n"
 		"  --chunk SIZE        record a precondition / write_until amount in chunks of SIZE\n"
 		"                      (default 16g, scaled like durations on the virtual SSD); a\n"
 		"                      crash loses at most the chunk in flight\n"
@@ -95,6 +96,7 @@ int cmd_run(int argc, char **argv)
 		{"set", required_argument, NULL, 's'},
 		{"seed", required_argument, NULL, 'e'},
 		{"chunk", required_argument, NULL, 'c'},
+		{"size", required_argument, NULL, 'z'},
 		{"yes-destroy", required_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
@@ -114,7 +116,8 @@ int cmd_run(int argc, char **argv)
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:S:s:e:c:y:qvh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'o': out = optarg; break;
@@ -149,15 +152,24 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'z':
+			if (cli_opt_size("run", "--size", optarg, &to.size))
+				goto out;
+			if (!to.size) {
+				cli_error("run", "--size must be positive");
+				goto out;
+			}
+			break;
 		case 'y': yes = optarg; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); code = EXIT_OK; goto out;
-		default: usage(stderr); goto out;
+		default: code = cli_opt_reject("run", c, argv); goto out;
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		cli_error("run", optind >= argc ? "no PROFILE given (see ssdlab run --help)"
+						: "one PROFILE expected, got more (see ssdlab run --help)");
 		goto out;
 	}
 	code = cli_load_profile("run", argv[optind], &sets, &p);
@@ -170,12 +182,15 @@ int cmd_run(int argc, char **argv)
 	code = cli_precheck_target("run", target_spec, p, 0);
 	if (code)
 		goto out;
-	to.writable = profile_writes(p);
+	/* --size creates a file target that does not exist yet (as in io); an existing target
+	 * keeps its size. */
+	to.create = to.size && access(target_spec, F_OK) && strncmp(target_spec, "sim:", 4);
+	to.writable = profile_writes(p) || to.create;
 	to.seed = cr.seed;
 	rc = target_open(target_spec, &to, &t, err, sizeof(err));
 	if (rc) {
 		cli_error("run", "%s", err);
-		code = rc == -EBUSY ? EXIT_SAFETY : EXIT_FAILED;
+		code = cli_open_exit_code(rc);
 		goto out;
 	}
 	code = cli_confirm_target("run", t, p, yes);

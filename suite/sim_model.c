@@ -217,6 +217,12 @@ static int from_doc(const struct ydoc *doc, const char *file, struct sim_model *
 	r.write_cache = c->write_cache;
 	if (!doc->root)
 		return ydoc_errorf(err, NULL, "empty model file");
+	/* A path that is not a model at all (sim:../../etc/passwd) must not have its first line
+	 * echoed into the error: say what was expected, never what the file holds. */
+	if (doc->root->type != YDOC_MAPPING)
+		return ydoc_errorf(err, doc->root,
+				   "not a model file: expected a YAML mapping of model settings "
+				   "such as user_capacity and channels (see `ssdlab models`)");
 	ret = ydoc_map_read(doc->root, "the model", top_keys, &r, &present, err);
 	if (ret)
 		return ret;
