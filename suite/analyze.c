@@ -947,6 +947,42 @@ static const struct analyze_pass passes[] = {
     {"headline", pass_headline},
 };
 
+/*
+ * Every record must be one the analysis understands: a record it skipped would silently change
+ * the figures (a cell dropped from a steady-state window). The kinds the runner writes
+ * (runner.c: job_step and plain_step callers, the resume marker); a new kind is added here with
+ * the pass that reads it. Returns 0, or -EBADMSG naming the line (records are one a line).
+ */
+static int check_records(const char *dir, const struct results_records *rr, char *err,
+			 size_t errlen)
+{
+	static const char *const known[] = {"cell",  "precondition", "write_until", "purge",
+					    "trim",  "idle",	     "resume"};
+	struct rkey k;
+
+	for (size_t i = 0; i < rr->n; i++) {
+		bool ok = false;
+
+		if (rkey_of(rr->rec[i], &k)) {
+			set_err(err, errlen,
+				"%s/records.jsonl: line %zu lacks a key field (phase, repeat, round, "
+				"cell and kind are required)",
+				dir, i + 1);
+			return -EBADMSG;
+		}
+		for (size_t j = 0; j < sizeof(known) / sizeof(known[0]) && !ok; j++)
+			ok = !strcmp(k.kind, known[j]);
+		if (!ok) {
+			set_err(err, errlen,
+				"%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected cell, "
+				"precondition, write_until, purge, trim, idle or resume)",
+				dir, i + 1, k.kind);
+			return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
 int analyze_dir(const char *dir, struct json_object **out, char *err, size_t errlen)
 {
 	struct analyze_input in;
@@ -972,6 +1008,9 @@ int analyze_dir(const char *dir, struct json_object **out, char *err, size_t err
 			set_err(err, errlen, "%s/records.jsonl: %s", dir, strerror(-rc));
 		goto out;
 	}
+	rc = check_records(dir, &in.records, err, errlen);
+	if (rc)
+		goto out;
 	rc = results_read_snapshots(dir, &in.snapshots);
 	if (rc) {
 		set_err(err, errlen, "%s/snapshots: %s", dir,

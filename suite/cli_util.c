@@ -574,7 +574,8 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		analyze_print_details(summary, stdout);
 	if (!c->quiet)
 		analyze_print_headline(summary, stdout);
-	printf("results: %s\n", c->dir);
+	if (!c->quiet) /* --quiet prints nothing but errors; the directory is the one asked for */
+		printf("results: %s\n", c->dir);
 	code = EXIT_OK;
 out:
 	json_object_put(summary);

@@ -9,6 +9,7 @@
  * the interrupted round (runner.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -64,6 +65,23 @@ static struct json_object *jobj(struct json_object *o, const char *k)
  * Never destroy the wrong disk: the device under the recorded name must be the one recorded.
  * Each identity field that was known at the start must be the same now. 0 or EXIT_SAFETY.
  */
+/* A run is complete when its last snapshot is the runner's "run-end": the runner stores it
+ * only after the last phase, and a resume that finishes stores it again. Anything unreadable
+ * counts as incomplete, so that the resume itself reports the problem. */
+static bool run_complete(const char *dir)
+{
+	struct results_snapshots ss = {0};
+	bool done = false;
+
+	if (!results_read_snapshots(dir, &ss) && ss.n) {
+		const char *label = jstr(ss.snap[ss.n - 1], "label");
+
+		done = label && !strcmp(label, "run-end");
+	}
+	results_snapshots_release(&ss);
+	return done;
+}
+
 static int same_device(struct json_object *mt, const struct target_info *ti)
 {
 	static const struct {
@@ -122,18 +140,20 @@ int cmd_resume(int argc, char **argv)
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:y:qvh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:y:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'y': yes = optarg; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return cli_opt_reject("resume", c, argv);
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		cli_error("resume", optind >= argc ? "no results DIR given (see ssdlab resume --help)"
+						: "one DIR expected, got more (see ssdlab resume --help)");
 		return EXIT_USAGE;
 	}
 	cr.dir = argv[optind];
@@ -141,6 +161,19 @@ int cmd_resume(int argc, char **argv)
 	if (rc) {
 		cli_error("resume", "%s: cannot read manifest.json: %s", cr.dir, strerror(-rc));
 		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	}
+	/* Nothing is opened, replayed or written for a finished run. */
+	if (run_complete(cr.dir)) {
+		char sum[4200];
+
+		snprintf(sum, sizeof(sum), "%s/summary.json", cr.dir);
+		if (!cr.quiet && !access(sum, F_OK))
+			printf("ssdlab resume: nothing to resume, the run is complete (%s)\n", sum);
+		else if (!cr.quiet)
+			printf("ssdlab resume: nothing to resume, the run is complete; its summary is "
+			       "missing: `ssdlab analyze %s` writes it\n", cr.dir);
+		code = EXIT_OK;
+		goto out;
 	}
 	text = jstr(jobj(m, "profile"), "text");
 	ppath = jstr(jobj(m, "profile"), "path");
