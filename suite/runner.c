@@ -846,8 +846,8 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 		goto out;
 	}
 	if (series && res.nseries) {
-		rc = results_write_series_at(r->res, series, res.series, res.nseries,
-					     r->series_off_ns, r->series_off_bytes);
+		rc = results_append_series(r->res, series, round, res.series, res.nseries,
+					   r->series_off_ns, r->series_off_bytes);
 		if (rc) {
 			fail(r, "writing series %s: %s", series, strerror(-rc));
 			goto out;
@@ -996,13 +996,11 @@ static int exec_idle(struct runner *r, const struct where *w)
 	return plain_step(r, w, "idle", act_idle);
 }
 
-static void series_name(const struct where *w, const char *kind, unsigned round, char *buf,
-			size_t len)
+/* One file per phase and repeat, its chunks appended in round order; numbers zero-padded so
+ * that the files sort in the order of the run. */
+static void series_name(const struct where *w, const char *kind, char *buf, size_t len)
 {
-	if (round)
-		snprintf(buf, len, "phase-%d-rep-%u-%s-round-%u", w->phase, w->repeat, kind, round);
-	else
-		snprintf(buf, len, "phase-%d-rep-%u-%s", w->phase, w->repeat, kind);
+	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
 }
 
 /* A small virtual SSD standing for a big drive writes the same share of it per chunk; whole
@@ -1027,8 +1025,8 @@ uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o)
  *   an amount of time             RUNNER_CHUNK_NS (opts.chunk_ns), scaled like every duration
  *   an amount of bytes            runner_chunk_bytes() (deterministic: the same on any device)
  * and ends earlier when the amount or max_time is reached. Its series rows are offset by the
- * chunks before it (t_ns, total_bytes_written), so the chunk files in round order are one
- * continuous series.
+ * chunks before it (t_ns, total_bytes_written) and appended to the phase's one series file, so
+ * that it is one continuous series.
  *
  * A phase with neither a byte nor a time amount (one pass over the range) is one step (round
  * 0), and so is a phase that an older version recorded as one step, found in K by a resume.
@@ -1062,7 +1060,7 @@ static int exec_write(struct runner *r, const struct where *w)
 	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
 		if (pw->max_time_ns && !spec.time_ns)
 			spec.time_ns = max_ns;
-		series_name(w, kind, 0, series, sizeof(series));
+		series_name(w, kind, series, sizeof(series));
 		return job_step(r, w, kind, 0, "", &spec, false, series, NULL);
 	}
 	for (unsigned round = 1;; round++) {
@@ -1094,7 +1092,7 @@ static int exec_write(struct runner *r, const struct where *w)
 		if (rc)
 			return rc;
 		s.seed = runner_step_seed(spec.seed, key);
-		series_name(w, kind, round, series, sizeof(series));
+		series_name(w, kind, series, sizeof(series));
 		r->series_off_ns = done_elapsed;
 		r->series_off_bytes = done_bytes;
 		r->eta_left_bytes = total_bytes ? total_bytes - done_bytes : 0;
