@@ -40,7 +40,7 @@ static void usage(FILE *f)
 		   "  --target T          the target, when its name changed since the run (it must\n"
 		   "                      still be the same device: model, serial, WWN, capacity)\n"
 		   "  --yes-destroy=ID    confirm again for a real target (serial, WWN or path)\n"
-		   "  --quiet             no progress line, no headline\n"
+		   "  --quiet             print nothing but errors\n"
 		"  --verbose           also the per-phase lines before the headline\n"
 		   "  --help\n");
 }
