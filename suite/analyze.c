@@ -587,6 +587,44 @@ static int pass_wa(const struct analyze_input *in, struct json_object *summary, 
 
 /* ---- pass: flags ---------------------------------------------------------------------------- */
 
+/*
+ * Reads that say nothing about the flash: flags.reads_unmapped sums the records' reads_unmapped
+ * (a target that knows its map counts the reads of never-written or trimmed LBAs), null when no
+ * record has it; flags.reads_without_fill copies the manifest's mark of a run that only reads a
+ * real target (whose map nobody can see).
+ */
+static int flag_reads_unmapped(const struct analyze_input *in, struct json_object *f)
+{
+	uint64_t bytes = 0, of = 0, n = 0, hit = 0;
+	struct json_object *o, *x;
+
+	for (size_t i = 0; i < in->records.n; i++) {
+		uint64_t b, ob;
+
+		if (!json_object_object_get_ex(in->records.rec[i], "reads_unmapped", &x) ||
+		    jsonnum_get_u64(x, "bytes", &b) || jsonnum_get_u64(x, "of_bytes", &ob))
+			continue;
+		n++;
+		hit += b > 0;
+		bytes += b;
+		of += ob;
+	}
+	x = json_object_object_get_ex(in->manifest, "reads_without_fill", &x) ? x : NULL;
+	if (jsonnum_add(f, "reads_without_fill",
+			json_object_new_boolean(x && json_object_get_boolean(x))))
+		return -ENOMEM;
+	if (!n)
+		return jsonnum_add(f, "reads_unmapped", NULL);
+	o = json_object_new_object();
+	if (jsonnum_add(f, "reads_unmapped", o) || !o ||
+	    jsonnum_add(o, "bytes", json_object_new_uint64(bytes)) ||
+	    jsonnum_add(o, "of_bytes", json_object_new_uint64(of)) ||
+	    jsonnum_add(o, "fraction", of ? jsonnum_new((double)bytes / (double)of) : NULL) ||
+	    add_int(o, "records", (int64_t)n) || add_int(o, "records_with_unmapped", (int64_t)hit))
+		return -ENOMEM;
+	return 0;
+}
+
 static int pass_flags(const struct analyze_input *in, struct json_object *summary, char *err,
 		      size_t errlen)
 {
@@ -650,6 +688,8 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 		    add_str(e, "kind", k.kind) || add_str(e, "cell", k.cell))
 			return -ENOMEM;
 	}
+	if (flag_reads_unmapped(in, f))
+		return -ENOMEM;
 	if (jsonnum_add(f, "resumed", json_object_new_boolean(resumes > 0)) ||
 	    add_int(f, "resumes", (int64_t)resumes) || add_int(f, "io_errors", (int64_t)errors) ||
 	    jsonnum_add(f, "torn_last_line_dropped",
@@ -1084,6 +1124,32 @@ static const char *fmt(double v, int decimals, char *buf, size_t len)
 	return units_fmt_double(v, decimals, buf, len);
 }
 
+/* Reads of unmapped LBAs, and a read-only run on a real target that nobody filled. */
+static void print_unmapped_flags(struct json_object *flags, FILE *f)
+{
+	struct json_object *x;
+	char a[48], b[48];
+	int64_t hit = 0, n = 0;
+
+	if (json_object_object_get_ex(flags, "reads_unmapped", &x) && x &&
+	    (int_of(x, "records_with_unmapped", &hit), int_of(x, "records", &n), hit > 0)) {
+		uint64_t bytes = 0;
+
+		(void)jsonnum_get_u64(x, "bytes", &bytes);
+		units_fmt_size(bytes, b, sizeof(b));
+		fprintf(f,
+			"FLAG: %s%% of the bytes read (%s, in %" PRId64 " of %" PRId64
+			" measurements) were of never-written or trimmed LBAs, answered without "
+			"reading the flash: those read figures say nothing about the NAND (fill the "
+			"range first)\n",
+			fmt(100 * num_or_nan(x, "fraction"), 1, a, sizeof(a)), b, hit, n);
+	}
+	if (json_object_object_get_ex(flags, "reads_without_fill", &x) && json_object_get_boolean(x))
+		fprintf(f, "FLAG: a read-only run with no fill: on a fresh or trimmed SSD, reads of "
+			   "never-written LBAs do not touch the NAND, and nothing here shows how "
+			   "much of the range held data\n");
+}
+
 /* The findings a reader must not miss: printed with the headline. */
 static void print_flags(struct json_object *summary, FILE *f)
 {
@@ -1109,6 +1175,7 @@ static void print_flags(struct json_object *summary, FILE *f)
 			fprintf(
 			    f,
 			    "FLAG: a torn last record line was dropped (an interrupted write)\n");
+		print_unmapped_flags(flags, f);
 	}
 }
 

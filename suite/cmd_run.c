@@ -6,6 +6,8 @@
  * are printed with where the results are (cli_run_and_analyze).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "devinfo.h"
 #include "jsonnum.h"
 #include "profile.h"
 #include "results.h"
@@ -86,6 +89,41 @@ static int manifest_add_cli(struct json_object *m, int argc, char **argv,
 		rc = jsonnum_add(m, "confirmed_by",
 				 yes_destroy ? json_object_new_string(yes_destroy) : NULL);
 	return rc;
+}
+
+/*
+ * A profile that only reads, on a real target: a fresh or trimmed SSD answers never-written LBAs
+ * without touching the NAND, and unlike the virtual SSD nobody can see its map. Warns (a file's
+ * holes, which read as zeros without any I/O, are counted) and marks the manifest, so that the
+ * summary flags it. Returns 0 or -ENOMEM.
+ */
+static int warn_reads_without_fill(const struct profile *p, struct target *t,
+				   struct json_object *manifest, bool quiet)
+{
+	const struct target_info *ti = target_info(t);
+	uint64_t holes = 0;
+	char what[PATH_MAX + 128] = "";
+
+	if (profile_writes(p) || !strcmp(ti->kind, "sim"))
+		return 0;
+	if (!strcmp(ti->kind, "file")) {
+		int fd = open(ti->path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0 && !devinfo_file_unwritten(fd, ti->capacity, &holes) && holes)
+			snprintf(what, sizeof(what), "; %" PRIu64 " bytes of %s are holes or unwritten "
+						     "extents, read as zeros without any I/O",
+				 holes, ti->path);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"ssdlab run: warning: '%s' only reads %s and nothing fills it first: on a "
+			"fresh or trimmed SSD, never-written LBAs are answered without touching the "
+			"NAND%s (fill it first, e.g. ssdlab io %s --rw write --bs 1m --qd 8 --amount "
+			"1x --yes-destroy=...)\n",
+			p->name ? p->name : "?", ti->path, what, ti->path);
+	return jsonnum_add(manifest, "reads_without_fill", json_object_new_boolean(true));
 }
 
 int cmd_run(int argc, char **argv)
@@ -231,6 +269,7 @@ int cmd_run(int argc, char **argv)
 							     .seed = cr.seed,
 							     .chunk_bytes = cr.chunk_bytes});
 	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
+	    warn_reads_without_fill(p, t, manifest, cr.quiet) ||
 	    (rc = results_write_manifest(res, manifest))) {
 		cli_error("run", "writing the manifest in %s failed", dir);
 		code = EXIT_FAILED;

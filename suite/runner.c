@@ -782,6 +782,26 @@ static int resolve(struct runner *r, const struct profile_workload *pw, const ch
  * K record in REPLAY/RERUN, the new one in RECORD) for decisions that depend on the figures;
  * NULL when a real target skipped a step it could not find figures for (never: K has them).
  */
+/* "reads_unmapped": {bytes, of_bytes, fraction} of the job, from the target's running totals
+ * taken before it (results-format.md); only for a job that read something. */
+static int add_reads_unmapped(struct runner *r, struct json_object *rec, uint64_t unmapped0,
+			      uint64_t read0)
+{
+	uint64_t unmapped = unmapped0, read = read0;
+	struct json_object *o;
+
+	if (target_read_unmapped(r->t, &unmapped, &read) || read == read0)
+		return 0;
+	o = json_object_new_object();
+	if (jsonnum_add(rec, "reads_unmapped", o) || !o ||
+	    jsonnum_add(o, "bytes", json_object_new_uint64(unmapped - unmapped0)) ||
+	    jsonnum_add(o, "of_bytes", json_object_new_uint64(read - read0)) ||
+	    jsonnum_add(o, "fraction",
+			jsonnum_new((double)(unmapped - unmapped0) / (double)(read - read0))))
+		return -ENOMEM;
+	return 0;
+}
+
 static int job_step(struct runner *r, const struct where *w, const char *kind, unsigned round,
 		    const char *cell, struct job_spec *spec, bool in_rerun, const char *series,
 		    struct json_object **out_rec)
@@ -790,8 +810,8 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	struct json_object *krec = NULL, *rec = NULL;
 	enum runner_state mode;
 	struct job_result res;
-	uint64_t t0;
-	bool execute;
+	uint64_t t0, unmapped0 = 0, read0 = 0;
+	bool execute, has_unmapped;
 	int rc;
 
 	rc = step_key(w->phase, w->repeat, round, cell, kind, key, sizeof(key));
@@ -815,6 +835,9 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	progress_step(r, w, round, cell);
 	r->eta_job_ns = 0;
 	t0 = target_now(r->t);
+	/* Reads the target answered without its flash (a fresh drive's never-written LBAs):
+	 * counted by a target that knows its map, over the whole job. */
+	has_unmapped = !target_read_unmapped(r->t, &unmapped0, &read0);
 	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
 				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
 		     &res, key);
@@ -841,7 +864,8 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	rec = step_record(r, w, kind, round, cell, t0, target_now(r->t), &res,
 			  host_limited(r, spec, &res) ? RESULTS_F_HOST_LIMITED : 0);
 	if (!rec || jsonnum_add(rec, "seed", json_object_new_uint64(spec->seed)) ||
-	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale))) {
+	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale)) ||
+	    (has_unmapped && add_reads_unmapped(r, rec, unmapped0, read0))) {
 		rc = -ENOMEM;
 		goto out;
 	}
