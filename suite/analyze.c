@@ -1132,9 +1132,10 @@ static void print_unmapped_flags(struct json_object *flags, FILE *f)
 	int64_t hit = 0, n = 0;
 
 	if (json_object_object_get_ex(flags, "reads_unmapped", &x) && x &&
-	    (int_of(x, "records_with_unmapped", &hit), int_of(x, "records", &n), hit > 0)) {
+	    !int_of(x, "records_with_unmapped", &hit) && hit > 0) {
 		uint64_t bytes = 0;
 
+		(void)int_of(x, "records", &n);
 		(void)jsonnum_get_u64(x, "bytes", &bytes);
 		units_fmt_size(bytes, b, sizeof(b));
 		fprintf(f,

@@ -19,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include "analyze.h"
 #include "cli.h"
 #include "cli_util.h"
 #include "jsonnum.h"
@@ -164,15 +165,31 @@ int cmd_resume(int argc, char **argv)
 	}
 	/* Nothing is opened, replayed or written for a finished run. */
 	if (run_complete(cr.dir)) {
+		struct json_object *summary = NULL;
 		char sum[4200];
 
 		snprintf(sum, sizeof(sum), "%s/summary.json", cr.dir);
-		if (!cr.quiet && !access(sum, F_OK))
-			printf("ssdlab resume: nothing to resume, the run is complete (%s)\n", sum);
-		else if (!cr.quiet)
-			printf("ssdlab resume: nothing to resume, the run is complete; its summary is "
-			       "missing: `ssdlab analyze %s` writes it\n", cr.dir);
 		code = EXIT_OK;
+		if (!access(sum, F_OK)) {
+			if (!cr.quiet)
+				printf("ssdlab resume: nothing to resume, the run is complete (%s)\n",
+				       sum);
+			goto out;
+		}
+		/* Killed after its last record but before its summary: the analysis is all that
+		 * is left to do. */
+		rc = analyze_write(cr.dir, &summary, err, sizeof(err));
+		if (rc) {
+			cli_error("resume", "the run is complete but its analysis failed: %s",
+				  err[0] ? err : strerror(-rc));
+			code = EXIT_FAILED;
+		} else if (!cr.quiet) {
+			printf("ssdlab resume: nothing to resume, the run is complete; its summary "
+			       "was missing and is written now\n");
+			analyze_print_headline(summary, stdout);
+			printf("results: %s\n", cr.dir);
+		}
+		json_object_put(summary);
 		goto out;
 	}
 	text = jstr(jobj(m, "profile"), "text");

@@ -124,6 +124,16 @@ lines "resume of a finished run, one line" "$tmp/out" 1
 lines "resume of a finished run, no progress" "$tmp/err" 0
 after=$(md5sum <"$tmp/quiet/records.jsonl"; ls "$tmp/quiet/snapshots" | md5sum)
 [ "$before" = "$after" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: resume of a finished run changed it"; }
+# Killed after its last record but before its summary: resume writes the summary, the same.
+mv "$tmp/quiet/summary.json" "$tmp/quiet.summary.json"
+check "resume of a finished run without summary" 0 "$ssdlab" resume "$tmp/quiet"
+contains "resume writes the missing summary" "$tmp/out" "its summary was missing and is written now"
+if cmp -s "$tmp/quiet/summary.json" "$tmp/quiet.summary.json"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: the summary resume wrote differs from the run's"
+fi
 
 check "io --time 0" 2 "$ssdlab" io sim:client-tlc --time 0
 contains "io --time 0 says why" "$tmp/err" "--time must be longer than 0"

@@ -659,46 +659,50 @@ static char *series_digest(const char *path)
  * them twice, and so does a chunk after a torn last line. */
 static void test_series_append(void **state)
 {
+	static const struct {
+		const char *name;
+		unsigned round, nrows;
+		uint64_t off; /* chunks before: 1 s and 1000 bytes each */
+		bool torn;    /* append a torn line first (a crash cut a write) */
+		const char *want;
+	} steps[] = {
+	    {"pre", 1, 2, 0, false, "1000000000 1000 1;2000000000 2000 1;"},
+	    {"pre", 2, 3, 2, false,
+	     "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;4000000000 4000 2;"
+	     "5000000000 5000 2;"},
+	    /* resumed: chunk 2 runs again (after a crash before its record) */
+	    {"pre", 2, 1, 2, false, "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;"},
+	    {"pre", 3, 1, 3, true,
+	     "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;4000000000 4000 3;"},
+	    /* a phase of one step (round 0) run again replaces its rows */
+	    {"one", 0, 2, 0, false, "1000000000 1000 0;2000000000 2000 0;"},
+	    {"one", 0, 1, 0, false, "1000000000 1000 0;"},
+	};
 	struct fixture *f = *state;
 	struct series_row rows[3];
 	struct results *r;
-	char path[4096], *d;
-	FILE *fp;
 
 	chunk_rows(rows, 3);
 	assert_int_equal(results_create(f->run, &r), 0);
-	snprintf(path, sizeof(path), "%s/series/phase-01-rep-00-precondition.csv", f->run);
-	assert_int_equal(results_append_series(r, "phase-01-rep-00-precondition", 1, rows, 2, 0, 0), 0);
-	assert_int_equal(results_append_series(r, "phase-01-rep-00-precondition", 2, rows, 3,
-					       2000000000, 2000), 0);
-	d = series_digest(path);
-	assert_string_equal(d, "1000000000 1000 1;2000000000 2000 1;"
-			       "3000000000 3000 2;4000000000 4000 2;5000000000 5000 2;");
-	free(d);
-	/* Resumed: chunk 2 runs again (after a crash before its record). */
-	assert_int_equal(results_append_series(r, "phase-01-rep-00-precondition", 2, rows, 1,
-					       2000000000, 2000), 0);
-	d = series_digest(path);
-	assert_string_equal(d, "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;");
-	free(d);
-	/* A torn last line (the crash cut a write of chunk 3), then chunk 3 again. */
-	fp = fopen(path, "a");
-	assert_non_null(fp);
-	fputs("6000000000,100", fp);
-	fclose(fp);
-	assert_int_equal(results_append_series(r, "phase-01-rep-00-precondition", 3, rows, 1,
-					       3000000000, 3000), 0);
-	d = series_digest(path);
-	assert_string_equal(d, "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;"
-			       "4000000000 4000 3;");
-	free(d);
-	/* A phase of one step (round 0) run again replaces its rows. */
-	assert_int_equal(results_append_series(r, "one", 0, rows, 2, 0, 0), 0);
-	assert_int_equal(results_append_series(r, "one", 0, rows, 1, 0, 0), 0);
-	snprintf(path, sizeof(path), "%s/series/one.csv", f->run);
-	d = series_digest(path);
-	assert_string_equal(d, "1000000000 1000 0;");
-	free(d);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		char path[4096], *d;
+
+		snprintf(path, sizeof(path), "%s/series/%s.csv", f->run, steps[i].name);
+		if (steps[i].torn) {
+			FILE *fp = fopen(path, "a");
+
+			assert_non_null(fp);
+			fputs("6000000000,100", fp);
+			fclose(fp);
+		}
+		assert_int_equal(results_append_series(r, steps[i].name, steps[i].round, rows,
+						       steps[i].nrows, steps[i].off * 1000000000,
+						       steps[i].off * 1000),
+				 0);
+		d = series_digest(path);
+		assert_string_equal(d, steps[i].want);
+		free(d);
+	}
 	results_close(r);
 }
 
