@@ -142,6 +142,17 @@ check "io weights not summing to 100" 0 "$ssdlab" io sim:client-tlc --bs 4k/70:6
 contains "io weights note" "$tmp/err" "weights 70+20 = 90, normalised to 4 KiB 77.8%, 64 KiB 22.2%"
 check "io weights summing to 100" 0 "$ssdlab" io sim:client-tlc --bs 4k/70:64k/30 --time 10ms
 lines "io weights summing to 100, no note" "$tmp/err" 0
+# ... and in a profile, check and plan say the same.
+cat >"$tmp/weights.yaml" <<'YAML'
+name: weights
+destructive: true
+phases:
+  - rounds: {rw: randwrite, bs: 4k/70:64k/20, cell_time: 1s, count: 1}
+YAML
+for c in check plan; do
+	check "$c weights not summing to 100" 0 "$ssdlab" "$c" "$tmp/weights.yaml"
+	contains "$c weights note" "$tmp/out" "4k/70:64k/20 (weights 70+20 = 90, normalised to 4 KiB 77.8%, 64 KiB 22.2%)"
+done
 check "io --amount 1m" 2 "$ssdlab" io sim:client-tlc --amount 1m
 contains "io --amount 1m says why" "$tmp/err" "'1m' would be ambiguous: say 1MiB or 1min"
 
