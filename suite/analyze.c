@@ -653,6 +653,44 @@ static int flag_purges(const struct analyze_input *in, struct json_object *f)
 	return 0;
 }
 
+/*
+ * Reads that say nothing about the flash: flags.reads_unmapped sums the records' reads_unmapped
+ * (a target that knows its map counts the reads of never-written or trimmed LBAs), null when no
+ * record has it; flags.reads_without_fill copies the manifest's mark of a run that only reads a
+ * real target (whose map nobody can see).
+ */
+static int flag_reads_unmapped(const struct analyze_input *in, struct json_object *f)
+{
+	uint64_t bytes = 0, of = 0, n = 0, hit = 0;
+	struct json_object *o, *x;
+
+	for (size_t i = 0; i < in->records.n; i++) {
+		uint64_t b, ob;
+
+		if (!json_object_object_get_ex(in->records.rec[i], "reads_unmapped", &x) ||
+		    jsonnum_get_u64(x, "bytes", &b) || jsonnum_get_u64(x, "of_bytes", &ob))
+			continue;
+		n++;
+		hit += b > 0;
+		bytes += b;
+		of += ob;
+	}
+	x = json_object_object_get_ex(in->manifest, "reads_without_fill", &x) ? x : NULL;
+	if (jsonnum_add(f, "reads_without_fill",
+			json_object_new_boolean(x && json_object_get_boolean(x))))
+		return -ENOMEM;
+	if (!n)
+		return jsonnum_add(f, "reads_unmapped", NULL);
+	o = json_object_new_object();
+	if (jsonnum_add(f, "reads_unmapped", o) || !o ||
+	    jsonnum_add(o, "bytes", json_object_new_uint64(bytes)) ||
+	    jsonnum_add(o, "of_bytes", json_object_new_uint64(of)) ||
+	    jsonnum_add(o, "fraction", of ? jsonnum_new((double)bytes / (double)of) : NULL) ||
+	    add_int(o, "records", (int64_t)n) || add_int(o, "records_with_unmapped", (int64_t)hit))
+		return -ENOMEM;
+	return 0;
+}
+
 static int pass_flags(const struct analyze_input *in, struct json_object *summary, char *err,
 		      size_t errlen)
 {
@@ -727,6 +765,8 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 		    add_str(e, "kind", k.kind) || add_str(e, "cell", k.cell))
 			return -ENOMEM;
 	}
+	if (flag_reads_unmapped(in, f))
+		return -ENOMEM;
 	if (jsonnum_add(f, "resumed", json_object_new_boolean(resumes > 0)) ||
 	    add_int(f, "resumes", (int64_t)resumes) || add_int(f, "io_errors", (int64_t)errors) ||
 	    jsonnum_add(f, "torn_last_line_dropped",
@@ -1366,6 +1406,42 @@ static const struct analyze_pass passes[] = {
     {"headline", pass_headline},
 };
 
+/*
+ * Every record must be one the analysis understands: a record it skipped would silently change
+ * the figures (a cell dropped from a steady-state window). The kinds the runner writes
+ * (runner.c: job_step and plain_step callers, the resume marker); a new kind is added here with
+ * the pass that reads it. Returns 0, or -EBADMSG naming the line (records are one a line).
+ */
+static int check_records(const char *dir, const struct results_records *rr, char *err,
+			 size_t errlen)
+{
+	static const char *const known[] = {"cell",  "precondition", "write_until", "purge",
+					    "trim",  "idle",	     "resume"};
+	struct rkey k;
+
+	for (size_t i = 0; i < rr->n; i++) {
+		bool ok = false;
+
+		if (rkey_of(rr->rec[i], &k)) {
+			set_err(err, errlen,
+				"%s/records.jsonl: line %zu lacks a key field (phase, repeat, round, "
+				"cell and kind are required)",
+				dir, i + 1);
+			return -EBADMSG;
+		}
+		for (size_t j = 0; j < sizeof(known) / sizeof(known[0]) && !ok; j++)
+			ok = !strcmp(k.kind, known[j]);
+		if (!ok) {
+			set_err(err, errlen,
+				"%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected cell, "
+				"precondition, write_until, purge, trim, idle or resume)",
+				dir, i + 1, k.kind);
+			return -EBADMSG;
+		}
+	}
+	return 0;
+}
+
 int analyze_dir(const char *dir, struct json_object **out, char *err, size_t errlen)
 {
 	struct analyze_input in;
@@ -1391,6 +1467,9 @@ int analyze_dir(const char *dir, struct json_object **out, char *err, size_t err
 			set_err(err, errlen, "%s/records.jsonl: %s", dir, strerror(-rc));
 		goto out;
 	}
+	rc = check_records(dir, &in.records, err, errlen);
+	if (rc)
+		goto out;
 	rc = results_read_snapshots(dir, &in.snapshots);
 	if (rc) {
 		set_err(err, errlen, "%s/snapshots: %s", dir,
@@ -1485,6 +1564,33 @@ static void print_purge_flags(struct json_object *arr, FILE *f)
 	}
 }
 
+/* Reads of unmapped LBAs, and a read-only run on a real target that nobody filled. */
+static void print_unmapped_flags(struct json_object *flags, FILE *f)
+{
+	struct json_object *x;
+	char a[48], b[48];
+	int64_t hit = 0, n = 0;
+
+	if (json_object_object_get_ex(flags, "reads_unmapped", &x) && x &&
+	    !int_of(x, "records_with_unmapped", &hit) && hit > 0) {
+		uint64_t bytes = 0;
+
+		(void)int_of(x, "records", &n);
+		(void)jsonnum_get_u64(x, "bytes", &bytes);
+		units_fmt_size(bytes, b, sizeof(b));
+		fprintf(f,
+			"FLAG: %s%% of the bytes read (%s, in %" PRId64 " of %" PRId64
+			" measurements) were of never-written or trimmed LBAs, answered without "
+			"reading the flash: those read figures say nothing about the NAND (fill the "
+			"range first)\n",
+			fmt(100 * num_or_nan(x, "fraction"), 1, a, sizeof(a)), b, hit, n);
+	}
+	if (json_object_object_get_ex(flags, "reads_without_fill", &x) && json_object_get_boolean(x))
+		fprintf(f, "FLAG: a read-only run with no fill: on a fresh or trimmed SSD, reads of "
+			   "never-written LBAs do not touch the NAND, and nothing here shows how "
+			   "much of the range held data\n");
+}
+
 /* The findings a reader must not miss: printed with the headline. */
 static void print_flags(struct json_object *summary, FILE *f)
 {
@@ -1518,6 +1624,7 @@ static void print_flags(struct json_object *summary, FILE *f)
 			    "FLAG: a torn last record line was dropped (an interrupted write)\n");
 		if (json_object_object_get_ex(flags, "purge_not_pts", &arr))
 			print_purge_flags(arr, f);
+		print_unmapped_flags(flags, f);
 	}
 }
 

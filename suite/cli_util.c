@@ -8,10 +8,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -64,6 +66,30 @@ int cli_opt_duration(const char *cmd, const char *opt, const char *arg, uint64_t
 	int rc = units_parse_duration(arg, ns);
 
 	return rc ? opt_fail(cmd, opt, arg, rc, units_expect_duration()) : 0;
+}
+
+int cli_opt_reject(const char *cmd, int c, char **argv)
+{
+	const char *opt = optind > 0 ? argv[optind - 1] : "?";
+
+	if (c == ':')
+		cli_error(cmd, "%s needs a value (see ssdlab %s --help)", opt, cmd);
+	else
+		cli_error(cmd, "unknown option '%s' (see ssdlab %s --help)", opt, cmd);
+	return EXIT_USAGE;
+}
+
+int cli_open_exit_code(int rc)
+{
+	switch (rc) {
+	case -EBUSY:
+	case -EPERM: return EXIT_SAFETY;
+	case -ENOENT:
+	case -EINVAL:
+	case -EISDIR: return EXIT_USAGE;
+	case -ENOTSUP: return EXIT_CAPABILITY;
+	default: return EXIT_FAILED;
+	}
 }
 
 int cli_strlist_add(struct cli_strlist *l, const char *s)
@@ -445,9 +471,14 @@ int cli_precheck_target(const char *cmd, const char *spec, const struct profile 
 	struct safety_opts so = {.probe_excl = true};
 	char reason[1024] = "";
 	unsigned waited = 0;
+	struct stat st;
 	int rc;
 
 	if (!profile_writes(p) || !strncmp(spec, "sim:", 4))
+		return 0;
+	/* A directory or a character device cannot be a target at all: that is bad usage, which
+	 * target_open reports (exit 2, as io does), not a safety refusal. */
+	if (!stat(spec, &st) && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
 		return 0;
 	for (;;) {
 		rc = safety_check_in_use(spec, &so, reason, sizeof(reason));
@@ -609,7 +640,8 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		analyze_print_details(summary, stdout);
 	if (!c->quiet)
 		analyze_print_headline(summary, stdout);
-	printf("results: %s\n", c->dir);
+	if (!c->quiet) /* --quiet prints nothing but errors; the directory is the one asked for */
+		printf("results: %s\n", c->dir);
 	code = EXIT_OK;
 out:
 	json_object_put(summary);

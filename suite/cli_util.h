@@ -37,6 +37,16 @@ int cli_opt_double(const char *cmd, const char *opt, const char *arg, double *v)
 int cli_opt_size(const char *cmd, const char *opt, const char *arg, uint64_t *bytes);
 int cli_opt_duration(const char *cmd, const char *opt, const char *arg, uint64_t *ns);
 
+/* The one-line answer to what getopt_long() rejected (call it with opterr = 0 and an optstring
+ * that starts with ':'): c is getopt's ':' (a value is missing) or '?' (unknown option); names
+ * the option and points to `ssdlab CMD --help`. Returns EXIT_USAGE. */
+int cli_opt_reject(const char *cmd, int c, char **argv);
+
+/* The exit code for a target_open() failure: not found, invalid or a directory is bad usage (2),
+ * in use or not permitted is a safety refusal (3), unsupported a missing capability (4), the
+ * rest a failure (1). Shared by io and run so that the same target gets the same code. */
+int cli_open_exit_code(int rc);
+
 /* A growable list of strings (copies). cli_strlist_release frees the copies; accepts NULL. */
 struct cli_strlist {
 	char **v;

@@ -54,10 +54,11 @@ static void usage(FILE *f)
 		"\n"
 		"  --rw MODE             read, write, randread, randwrite, randrw, rw (default randread)\n"
 		"  --rwmix-read N        percent of reads in randrw/rw (default 50)\n"
-		"  --bs SIZE[/W:...]     block size, or a weighted split such as 4k/70:64k/30 (4k)\n"
+		"  --bs SIZE[/W:...]     block size, or a weighted split such as 4k/70:64k/30 (4k);\n"
+		"                        weights are relative (a note says what they came to)\n"
 		"  --qd N                I/Os in flight per thread, 1..1024 (1)\n"
 		"  --threads N           threads, each with its own queue (1)\n"
-		"  --time DURATION       run for this long after the ramp (10s unless --amount)\n"
+		"  --time DURATION       run for this long after the ramp, > 0 (10s unless --amount)\n"
 		"  --amount AMOUNT       stop after this much I/O: 10g, or 2x the capacity\n"
 		"  --ramp TIME|AMOUNT    run first without counting: 5s, 1g or 1x\n"
 		"  --range RANGE         LBA range: 0-50%%, 1g-2g (whole target)\n"
@@ -234,6 +235,13 @@ static int parse_args(int argc, char **argv, struct io_opts *o)
 		case OPT_TIME:
 			if (cli_opt_duration(CMD, "--time", arg, &v))
 				return EXIT_USAGE;
+			/* 0 would mean "no time given" below and silently run the 10 s default. */
+			if (!v) {
+				cli_error(CMD, "--time must be longer than 0, got '%s' (to stop after "
+					       "an amount of I/O, give --amount)",
+					  arg);
+				return EXIT_USAGE;
+			}
 			o->s.time_ns = v;
 			break;
 		case OPT_AMOUNT:
@@ -297,12 +305,8 @@ static int parse_args(int argc, char **argv, struct io_opts *o)
 		case OPT_HELP:
 		case 'h':
 			return -1;
-		case ':':
-			cli_error(CMD, "%s needs a value (see ssdlab io --help)", argv[optind - 1]);
-			return EXIT_USAGE;
 		default:
-			cli_error(CMD, "unknown option '%s' (see ssdlab io --help)", argv[optind - 1]);
-			return EXIT_USAGE;
+			return cli_opt_reject(CMD, c, argv);
 		}
 	}
 	if (optind != argc - 1) {
@@ -311,6 +315,8 @@ static int parse_args(int argc, char **argv, struct io_opts *o)
 		return EXIT_USAGE;
 	}
 	o->target = argv[optind];
+	if (bs_split_normalised(o->s.bs, o->s.nbs, err, sizeof(err)))
+		fprintf(stderr, "ssdlab io: note: --bs %s\n", err);
 	if (o->length.kind == AMOUNT_TIME) { /* --amount 60s means --time 60s */
 		o->s.time_ns = o->length.ns;
 		o->length.kind = AMOUNT_NONE;
@@ -330,23 +336,6 @@ static bool job_reads(const struct job_spec *s)
 {
 	return s->rw == RW_READ || s->rw == RW_RANDREAD ||
 	       ((s->rw == RW_RANDRW || s->rw == RW_RW) && s->rwmix_read > 0);
-}
-
-static int exit_for_open_error(int rc)
-{
-	switch (rc) {
-	case -EBUSY:
-	case -EPERM:
-		return EXIT_SAFETY;
-	case -ENOENT:
-	case -EINVAL:
-	case -EISDIR:
-		return EXIT_USAGE;
-	case -ENOTSUP:
-		return EXIT_CAPABILITY;
-	default:
-		return EXIT_FAILED;
-	}
 }
 
 /* Lengths that depend on the capacity: --amount 2x, --ramp 1x, --range. */
@@ -821,7 +810,7 @@ int cmd_io(int argc, char **argv)
 
 	/* Step 1 of the safety gate before even opening: a mounted device is refused with the
 	 * mount point rather than with a bare EBUSY from O_EXCL. */
-	if (writes && exists && !is_sim) {
+	if (writes && exists && !is_sim && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
 		/* probe_excl: a device another program holds O_EXCL is named as such. */
 		struct safety_opts so = {.probe_excl = true};
 
@@ -839,7 +828,7 @@ int cmd_io(int argc, char **argv)
 	rc = target_open(o.target, &oo, &t, err, sizeof(err));
 	if (rc) {
 		cli_error(CMD, "%s", err);
-		return exit_for_open_error(rc);
+		return cli_open_exit_code(rc);
 	}
 	ret = resolve(&o, target_info(t));
 	if (ret)

@@ -9,6 +9,7 @@
  * the interrupted round (runner.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include <json-c/json.h>
 
+#include "analyze.h"
 #include "cli.h"
 #include "cli_util.h"
 #include "jsonnum.h"
@@ -39,7 +41,7 @@ static void usage(FILE *f)
 		   "  --target T          the target, when its name changed since the run (it must\n"
 		   "                      still be the same device: model, serial, WWN, capacity)\n"
 		   "  --yes-destroy=ID    confirm again for a real target (serial, WWN or path)\n"
-		   "  --quiet             no progress line, no headline\n"
+		   "  --quiet             print nothing but errors\n"
 		"  --verbose           also the per-phase lines before the headline\n"
 		   "  --help\n");
 }
@@ -64,6 +66,23 @@ static struct json_object *jobj(struct json_object *o, const char *k)
  * Never destroy the wrong disk: the device under the recorded name must be the one recorded.
  * Each identity field that was known at the start must be the same now. 0 or EXIT_SAFETY.
  */
+/* A run is complete when its last snapshot is the runner's "run-end": the runner stores it
+ * only after the last phase, and a resume that finishes stores it again. Anything unreadable
+ * counts as incomplete, so that the resume itself reports the problem. */
+static bool run_complete(const char *dir)
+{
+	struct results_snapshots ss = {0};
+	bool done = false;
+
+	if (!results_read_snapshots(dir, &ss) && ss.n) {
+		const char *label = jstr(ss.snap[ss.n - 1], "label");
+
+		done = label && !strcmp(label, "run-end");
+	}
+	results_snapshots_release(&ss);
+	return done;
+}
+
 static int same_device(struct json_object *mt, const struct target_info *ti)
 {
 	static const struct {
@@ -122,18 +141,20 @@ int cmd_resume(int argc, char **argv)
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:y:qvh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:y:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'y': yes = optarg; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
-		default: usage(stderr); return EXIT_USAGE;
+		default: return cli_opt_reject("resume", c, argv);
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		cli_error("resume", optind >= argc ? "no results DIR given (see ssdlab resume --help)"
+						: "one DIR expected, got more (see ssdlab resume --help)");
 		return EXIT_USAGE;
 	}
 	cr.dir = argv[optind];
@@ -141,6 +162,35 @@ int cmd_resume(int argc, char **argv)
 	if (rc) {
 		cli_error("resume", "%s: cannot read manifest.json: %s", cr.dir, strerror(-rc));
 		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	}
+	/* Nothing is opened, replayed or written for a finished run. */
+	if (run_complete(cr.dir)) {
+		struct json_object *summary = NULL;
+		char sum[4200];
+
+		snprintf(sum, sizeof(sum), "%s/summary.json", cr.dir);
+		code = EXIT_OK;
+		if (!access(sum, F_OK)) {
+			if (!cr.quiet)
+				printf("ssdlab resume: nothing to resume, the run is complete (%s)\n",
+				       sum);
+			goto out;
+		}
+		/* Killed after its last record but before its summary: the analysis is all that
+		 * is left to do. */
+		rc = analyze_write(cr.dir, &summary, err, sizeof(err));
+		if (rc) {
+			cli_error("resume", "the run is complete but its analysis failed: %s",
+				  err[0] ? err : strerror(-rc));
+			code = EXIT_FAILED;
+		} else if (!cr.quiet) {
+			printf("ssdlab resume: nothing to resume, the run is complete; its summary "
+			       "was missing and is written now\n");
+			analyze_print_headline(summary, stdout);
+			printf("results: %s\n", cr.dir);
+		}
+		json_object_put(summary);
+		goto out;
 	}
 	text = jstr(jobj(m, "profile"), "text");
 	ppath = jstr(jobj(m, "profile"), "path");

@@ -6,6 +6,8 @@
  * are printed with where the results are (cli_run_and_analyze).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #include "cli.h"
 #include "cli_util.h"
+#include "devinfo.h"
 #include "jsonnum.h"
 #include "profile.h"
 #include "results.h"
@@ -39,12 +42,14 @@ static void usage(FILE *f)
 		"  --set KEY=VALUE     override a profile value by its path, e.g.\n"
 		"                      --set phases.2.rounds.cell_time=30s (repeatable)\n"
 		"  --seed N            run seed (default: the profile's, else 1)\n"
+		"  --size SIZE         create a file target of this size when it does not exist\n"
 		"  --chunk SIZE        record a precondition / write_until amount in chunks of SIZE\n"
 		"                      (default 16g, scaled like durations on the virtual SSD); a\n"
 		"                      crash loses at most the chunk in flight\n"
 		"  --yes-destroy=ID    confirm destroying the data on a real target: its serial or\n"
 		"                      WWN, or its path where it reports neither\n"
-		"  --quiet             no progress line, no headline\n"
+		"  --quiet             print nothing but errors (no progress, headline or\n"
+		"                      results line)\n"
 		"  --verbose           also the per-phase lines before the headline\n"
 		"  --help\n\n"
 		"Ctrl-C stops at a safe point (exit 130) and prints the command that resumes.\n"
@@ -86,6 +91,41 @@ static int manifest_add_cli(struct json_object *m, int argc, char **argv,
 	return rc;
 }
 
+/*
+ * A profile that only reads, on a real target: a fresh or trimmed SSD answers never-written LBAs
+ * without touching the NAND, and unlike the virtual SSD nobody can see its map. Warns (a file's
+ * holes, which read as zeros without any I/O, are counted) and marks the manifest, so that the
+ * summary flags it. Returns 0 or -ENOMEM.
+ */
+static int warn_reads_without_fill(const struct profile *p, struct target *t,
+				   struct json_object *manifest, bool quiet)
+{
+	const struct target_info *ti = target_info(t);
+	uint64_t holes = 0;
+	char what[PATH_MAX + 128] = "";
+
+	if (profile_writes(p) || !strcmp(ti->kind, "sim"))
+		return 0;
+	if (!strcmp(ti->kind, "file")) {
+		int fd = open(ti->path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0 && !devinfo_file_unwritten(fd, ti->capacity, &holes) && holes)
+			snprintf(what, sizeof(what), "; %" PRIu64 " bytes of %s are holes or unwritten "
+						     "extents, read as zeros without any I/O",
+				 holes, ti->path);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"ssdlab run: warning: '%s' only reads %s and nothing fills it first: on a "
+			"fresh or trimmed SSD, never-written LBAs are answered without touching the "
+			"NAND%s (fill it first, e.g. ssdlab io %s --rw write --bs 1m --qd 8 --amount "
+			"1x --yes-destroy=...)\n",
+			p->name ? p->name : "?", ti->path, what, ti->path);
+	return jsonnum_add(manifest, "reads_without_fill", json_object_new_boolean(true));
+}
+
 int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -95,6 +135,7 @@ int cmd_run(int argc, char **argv)
 		{"set", required_argument, NULL, 's'},
 		{"seed", required_argument, NULL, 'e'},
 		{"chunk", required_argument, NULL, 'c'},
+		{"size", required_argument, NULL, 'z'},
 		{"yes-destroy", required_argument, NULL, 'y'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
@@ -114,7 +155,8 @@ int cmd_run(int argc, char **argv)
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:S:s:e:c:y:qvh", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'o': out = optarg; break;
@@ -149,15 +191,24 @@ int cmd_run(int argc, char **argv)
 				goto out;
 			}
 			break;
+		case 'z':
+			if (cli_opt_size("run", "--size", optarg, &to.size))
+				goto out;
+			if (!to.size) {
+				cli_error("run", "--size must be positive");
+				goto out;
+			}
+			break;
 		case 'y': yes = optarg; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); code = EXIT_OK; goto out;
-		default: usage(stderr); goto out;
+		default: code = cli_opt_reject("run", c, argv); goto out;
 		}
 	}
 	if (optind != argc - 1) {
-		usage(stderr);
+		cli_error("run", optind >= argc ? "no PROFILE given (see ssdlab run --help)"
+						: "one PROFILE expected, got more (see ssdlab run --help)");
 		goto out;
 	}
 	code = cli_load_profile("run", argv[optind], &sets, &p);
@@ -170,12 +221,15 @@ int cmd_run(int argc, char **argv)
 	code = cli_precheck_target("run", target_spec, p, 0);
 	if (code)
 		goto out;
-	to.writable = profile_writes(p);
+	/* --size creates a file target that does not exist yet (as in io); an existing target
+	 * keeps its size. */
+	to.create = to.size && access(target_spec, F_OK) && strncmp(target_spec, "sim:", 4);
+	to.writable = profile_writes(p) || to.create;
 	to.seed = cr.seed;
 	rc = target_open(target_spec, &to, &t, err, sizeof(err));
 	if (rc) {
 		cli_error("run", "%s", err);
-		code = rc == -EBUSY ? EXIT_SAFETY : EXIT_FAILED;
+		code = cli_open_exit_code(rc);
 		goto out;
 	}
 	code = cli_confirm_target("run", t, p, yes);
@@ -215,6 +269,7 @@ int cmd_run(int argc, char **argv)
 							     .seed = cr.seed,
 							     .chunk_bytes = cr.chunk_bytes});
 	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
+	    warn_reads_without_fill(p, t, manifest, cr.quiet) ||
 	    (rc = results_write_manifest(res, manifest))) {
 		cli_error("run", "writing the manifest in %s failed", dir);
 		code = EXIT_FAILED;

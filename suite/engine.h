@@ -178,5 +178,12 @@ const char *rw_mode_name(enum rw_mode m);
 int rw_mode_parse(const char *s, enum rw_mode *m);
 /* "4k" or "4k/70:64k/30" */
 int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, size_t len);
+/*
+ * How a weighted split is normalised, for a note to the user: weights are relative and need not
+ * sum to 100, so "4k/70:64k/20" means 77.8% 4k and 22.2% 64k. Writes "weights 70+20 = 90,
+ * normalised to 4k 77.8%, 64k 22.2%" into buf and returns buf; returns NULL (buf untouched)
+ * when there is nothing to say: one block size, or weights that already sum to 100.
+ */
+const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf, size_t len);
 
 #endif

@@ -125,3 +125,27 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
 	*n = cnt;
 	return 0;
 }
+
+const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf, size_t len)
+{
+	uint64_t sum = 0;
+	size_t pos;
+	char v[32], pct[32];
+
+	for (unsigned i = 0; i < n; i++)
+		sum += b[i].weight;
+	if (n < 2 || sum == 100 || !len)
+		return NULL;
+	pos = (size_t)snprintf(buf, len, "weights ");
+	for (unsigned i = 0; i < n && pos < len; i++)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%u", i ? "+" : "", b[i].weight);
+	if (pos < len)
+		pos += (size_t)snprintf(buf + pos, len - pos, " = %llu, normalised to",
+					(unsigned long long)sum);
+	for (unsigned i = 0; i < n && pos < len; i++)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s %s %s%%", i ? "," : "",
+					units_fmt_size(b[i].bs, v, sizeof(v)),
+					units_fmt_double(100.0 * b[i].weight / (double)sum, 1, pct,
+							 sizeof(pct)));
+	return buf;
+}

@@ -57,6 +57,13 @@ static size_t wl_desc_skip(const struct profile_workload *w, bool skip_rw, bool 
 		if (i + 1 == s->nbs && pos < len)
 			pos += (size_t)snprintf(buf + pos, len - pos, " ");
 	}
+	/* Weights are relative: say what a split that does not sum to 100 comes to. */
+	if (!skip_bs && pos < len) {
+		char note[256];
+
+		if (bs_split_normalised(s->bs, s->nbs, note, sizeof(note)))
+			pos += (size_t)snprintf(buf + pos, len - pos, "(%s) ", note);
+	}
 	if (pos < len)
 		pos += (size_t)snprintf(buf + pos, len - pos, "qd %u x %u thread%s", s->qd,
 					s->threads, s->threads == 1 ? "" : "s");

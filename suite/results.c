@@ -1140,60 +1140,164 @@ static void sb_printf(struct sbuf *s, const char *fmt, ...)
 	}
 }
 
-int results_write_series(struct results *r, const char *name, const struct series_row *rows,
-			 size_t n)
-{
-	return results_write_series_at(r, name, rows, n, 0, 0);
-}
-
-int results_write_series_at(struct results *r, const char *name, const struct series_row *rows,
-			    size_t n, uint64_t t_off_ns, uint64_t bytes_off)
+static void series_header(struct sbuf *sb)
 {
 	static const char *const dn[2] = {"read", "write"};
-	struct sbuf sb = {0};
-	char safe[128], file[160], *path, a[48], b[48];
-	uint64_t prev = 0;
-	int rc;
 
-	if (!r || !name || (n && !rows))
-		return -EINVAL;
-	rc = results_safe_name(name, safe, sizeof(safe));
-	if (rc)
-		return rc;
-	snprintf(file, sizeof(file), "series/%s.csv", safe);
-	sb_printf(&sb, "t_ns,interval_ns");
+	sb_printf(sb, "t_ns,interval_ns");
 	for (int d = 0; d < 2; d++)
-		sb_printf(&sb,
+		sb_printf(sb,
 			  ",%s_ios,%s_bytes,%s_iops,%s_bw_bps,%s_lat_mean_ns,%s_lat_p99_ns,"
 			  "%s_lat_max_ns",
 			  dn[d], dn[d], dn[d], dn[d], dn[d], dn[d], dn[d]);
-	sb_printf(&sb, ",total_bytes_written\n");
+	sb_printf(sb, ",total_bytes_written,round\n");
+}
+
+static void series_rows(struct sbuf *sb, const struct series_row *rows, size_t n,
+			uint64_t t_off_ns, uint64_t bytes_off, unsigned round)
+{
+	uint64_t prev = 0;
+	char a[48], b[48];
+
 	for (size_t i = 0; i < n; i++) {
 		const struct series_row *row = &rows[i];
 		uint64_t dt = row->t_ns > prev ? row->t_ns - prev : 0;
 
-		sb_printf(&sb, "%" PRIu64 ",%" PRIu64, row->t_ns + t_off_ns, dt);
+		sb_printf(sb, "%" PRIu64 ",%" PRIu64, row->t_ns + t_off_ns, dt);
 		for (int d = 0; d < 2; d++) {
 			/* units_fmt_double: '.' whatever the locale (units.h). */
 			sb_printf(
-			    &sb, ",%" PRIu64 ",%" PRIu64 ",%s,%s,", row->d[d].ios, row->d[d].bytes,
+			    sb, ",%" PRIu64 ",%" PRIu64 ",%s,%s,", row->d[d].ios, row->d[d].bytes,
 			    dt ? units_fmt_double(rate(row->d[d].ios, dt), 3, a, sizeof(a)) : "",
 			    dt ? units_fmt_double(rate(row->d[d].bytes, dt), 3, b, sizeof(b)) : "");
-			sb_printf(&sb, "%s,%" PRIu64 ",%" PRIu64,
+			sb_printf(sb, "%s,%" PRIu64 ",%" PRIu64,
 				  row->d[d].ios
 				      ? units_fmt_double(row->d[d].lat_mean_ns, 1, a, sizeof(a))
 				      : "",
 				  row->d[d].lat_p99_ns, row->d[d].lat_max_ns);
 		}
-		sb_printf(&sb, ",%" PRIu64 "\n", row->total_bytes_written + bytes_off);
+		sb_printf(sb, ",%" PRIu64 ",%u\n", row->total_bytes_written + bytes_off, round);
 		prev = row->t_ns;
 	}
-	rc = sb.err;
-	path = rc ? NULL : path_join(r->path, file);
-	if (!rc && !path)
-		rc = -ENOMEM;
+}
+
+static char *series_path(struct results *r, const char *name, int *rc)
+{
+	char safe[128], file[160];
+	char *path;
+
+	*rc = results_safe_name(name, safe, sizeof(safe));
+	if (*rc)
+		return NULL;
+	snprintf(file, sizeof(file), "series/%s.csv", safe);
+	path = path_join(r->path, file);
+	if (!path)
+		*rc = -ENOMEM;
+	return path;
+}
+
+int results_write_series(struct results *r, const char *name, const struct series_row *rows,
+			 size_t n)
+{
+	struct sbuf sb = {0};
+	char *path;
+	int rc;
+
+	if (!r || !name || (n && !rows))
+		return -EINVAL;
+	path = series_path(r, name, &rc);
+	if (!path)
+		return rc;
+	series_header(&sb);
+	series_rows(&sb, rows, n, 0, 0, 0);
+	rc = sb.err ? sb.err : atomic_write(path, sb.b, sb.len);
+	free(path);
+	free(sb.b);
+	return rc;
+}
+
+/* The round (last field) of the CSV line [l, e); -1 when it has none (a header, a torn line). */
+static long line_round(const char *l, const char *e)
+{
+	const char *c = e;
+	char *end;
+	long v;
+
+	while (c > l && c[-1] != ',')
+		c--;
+	if (c == l || c == e || c[0] < '0' || c[0] > '9')
+		return -1;
+	v = strtol(c, &end, 10);
+	return end == e ? v : -1;
+}
+
+/* Whether the file at fd ends with a complete data line of a round below `round` (the usual
+ * case, and then the new rows are appended): reads only its last 4 KiB, since a long phase's
+ * series grows to many MiB. */
+static bool series_tail_before(int fd, unsigned round)
+{
+	char buf[4097], *e, *l;
+	off_t size = lseek(fd, 0, SEEK_END), at;
+	ssize_t got;
+
+	if (size <= 0)
+		return false;
+	at = size > 4096 ? size - 4096 : 0;
+	got = pread(fd, buf, (size_t)(size - at), at);
+	if (got != size - at || buf[got - 1] != '\n')
+		return false; /* a torn last line */
+	buf[got] = 0;
+	e = buf + got - 1;
+	for (l = e; l > buf && l[-1] != '\n'; l--)
+		;
+	if (l == buf && at > 0)
+		return false; /* a line longer than 4 KiB: not ours */
+	return line_round(l, e) >= 0 && line_round(l, e) < (long)round;
+}
+
+int results_append_series(struct results *r, const char *name, unsigned round,
+			  const struct series_row *rows, size_t n, uint64_t t_off_ns,
+			  uint64_t bytes_off)
+{
+	struct sbuf sb = {0};
+	char *path, *old = NULL;
+	size_t oldlen = 0;
+	int rc, fd = -1;
+
+	if (!r || !name || (n && !rows))
+		return -EINVAL;
+	path = series_path(r, name, &rc);
+	if (!path)
+		return rc;
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0 && series_tail_before(fd, round)) {
+		series_rows(&sb, rows, n, t_off_ns, bytes_off, round);
+		rc = sb.err ? sb.err : write_all(fd, sb.b, sb.len);
+		if (!rc && fsync(fd))
+			rc = -errno;
+		goto out;
+	}
+	/* New, or the rows of this round (or later) are there already: a resumed chunk that ran
+	 * before the crash. Keep the header and the earlier rounds' complete lines, replace the
+	 * rest, atomically. */
+	series_header(&sb);
+	rc = fd >= 0 ? read_file(path, &old, &oldlen) : 0;
+	for (const char *l = old ? strchr(old, '\n') : NULL; !rc && l && *++l;) {
+		const char *e = strchr(l, '\n');
+		long lr = e ? line_round(l, e) : -1;
+
+		if (lr < 0 || lr >= (long)round)
+			break;
+		sb_printf(&sb, "%.*s\n", (int)(e - l), l);
+		l = e;
+	}
+	series_rows(&sb, rows, n, t_off_ns, bytes_off, round);
 	if (!rc)
-		rc = atomic_write(path, sb.b, sb.len);
+		rc = sb.err ? sb.err : atomic_write(path, sb.b, sb.len);
+out:
+	if (fd >= 0)
+		close(fd);
+	free(old);
 	free(path);
 	free(sb.b);
 	return rc;

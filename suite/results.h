@@ -226,20 +226,24 @@ int results_record_metric(struct json_object *rec, const char *metric, double *v
 /*
  * Writes series/<name>.csv atomically (name is made safe with results_safe_name): a header line
  * and one line per row: t_ns,interval_ns, per direction ios,bytes,iops,bw_bps,lat_mean_ns,
- * lat_p99_ns,lat_max_ns, then total_bytes_written; rates computed over the row's own interval
- * (t_ns minus the previous row's t_ns). Rewriting the same name replaces the file (a resumed
- * measurement rewrites its series).
+ * lat_p99_ns,lat_max_ns, then total_bytes_written and round (0 here); rates computed over the
+ * row's own interval (t_ns minus the previous row's t_ns). Rewriting the same name replaces the
+ * file.
  */
 int results_write_series(struct results *r, const char *name, const struct series_row *rows,
 			 size_t n);
 /*
- * The same, for one chunk of a longer measurement (a precondition or write_until recorded in
- * chunks): t_off_ns is added to every t_ns and bytes_off to every total_bytes_written (the
- * chunks before it), while interval_ns and the rates stay those of the chunk's own rows, so that
- * the chunk files of a phase, in round order, read as one continuous series.
+ * The same for one step of a measurement recorded in steps (a precondition or write_until in
+ * chunks, round = the chunk, 0 for a phase of one step): the rows go to the end of the phase's
+ * one file with `round` in their last column, t_off_ns added to every t_ns and bytes_off to every
+ * total_bytes_written (the chunks before it), while interval_ns and the rates stay those of the
+ * chunk's own rows, so that the file reads as one continuous series. Resume-safe: rows of this
+ * round or later already in the file (a chunk that ran before a crash but was not recorded) and
+ * a torn last line are replaced, never duplicated; the usual append reads only the file's tail.
  */
-int results_write_series_at(struct results *r, const char *name, const struct series_row *rows,
-			    size_t n, uint64_t t_off_ns, uint64_t bytes_off);
+int results_append_series(struct results *r, const char *name, unsigned round,
+			  const struct series_row *rows, size_t n, uint64_t t_off_ns,
+			  uint64_t bytes_off);
 
 /*
  * Writes snapshots/NNNN-<label>.json atomically, NNNN being the next sequence number in the

@@ -880,6 +880,26 @@ static int resolve(struct runner *r, const struct profile_workload *pw, const ch
  * K record in REPLAY/RERUN, the new one in RECORD) for decisions that depend on the figures;
  * NULL when a real target skipped a step it could not find figures for (never: K has them).
  */
+/* "reads_unmapped": {bytes, of_bytes, fraction} of the job, from the target's running totals
+ * taken before it (results-format.md); only for a job that read something. */
+static int add_reads_unmapped(struct runner *r, struct json_object *rec, uint64_t unmapped0,
+			      uint64_t read0)
+{
+	uint64_t unmapped = unmapped0, read = read0;
+	struct json_object *o;
+
+	if (target_read_unmapped(r->t, &unmapped, &read) || read == read0)
+		return 0;
+	o = json_object_new_object();
+	if (jsonnum_add(rec, "reads_unmapped", o) || !o ||
+	    jsonnum_add(o, "bytes", json_object_new_uint64(unmapped - unmapped0)) ||
+	    jsonnum_add(o, "of_bytes", json_object_new_uint64(read - read0)) ||
+	    jsonnum_add(o, "fraction",
+			jsonnum_new((double)(unmapped - unmapped0) / (double)(read - read0))))
+		return -ENOMEM;
+	return 0;
+}
+
 static int job_step(struct runner *r, const struct where *w, const char *kind, unsigned round,
 		    const char *cell, struct job_spec *spec, bool in_rerun, const char *series,
 		    struct json_object **out_rec)
@@ -888,8 +908,8 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	struct json_object *krec = NULL, *rec = NULL;
 	enum runner_state mode;
 	struct job_result res;
-	uint64_t t0;
-	bool execute, first = r->phase_unstarted == w;
+	uint64_t t0, unmapped0 = 0, read0 = 0;
+	bool execute, has_unmapped, first = r->phase_unstarted == w;
 	int rc;
 
 	r->phase_unstarted = NULL;
@@ -917,6 +937,9 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	r->ramp_mark = first && mode == RUNNER_RECORD && (spec->ramp_ns || spec->ramp_bytes) ? w
 										     : NULL;
 	r->ramp_mark_rc = 0;
+	/* Reads the target answered without its flash (a fresh drive's never-written LBAs):
+	 * counted by a target that knows its map, over the whole job. */
+	has_unmapped = !target_read_unmapped(r->t, &unmapped0, &read0);
 	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
 				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
 		     &res, key);
@@ -946,13 +969,14 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	rec = step_record(r, w, kind, round, cell, t0, target_now(r->t), &res,
 			  host_limited(r, spec, &res) ? RESULTS_F_HOST_LIMITED : 0);
 	if (!rec || jsonnum_add(rec, "seed", json_object_new_uint64(spec->seed)) ||
-	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale)) || add_overrun(rec, spec, &res)) {
+	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale)) || add_overrun(rec, spec, &res) ||
+	    (has_unmapped && add_reads_unmapped(r, rec, unmapped0, read0))) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	if (series && res.nseries) {
-		rc = results_write_series_at(r->res, series, res.series, res.nseries,
-					     r->series_off_ns, r->series_off_bytes);
+		rc = results_append_series(r->res, series, round, res.series, res.nseries,
+					   r->series_off_ns, r->series_off_bytes);
 		if (rc) {
 			fail(r, "writing series %s: %s", series, strerror(-rc));
 			goto out;
@@ -1134,13 +1158,11 @@ static int exec_idle(struct runner *r, const struct where *w)
 	return plain_step(r, w, "idle", act_idle);
 }
 
-static void series_name(const struct where *w, const char *kind, unsigned round, char *buf,
-			size_t len)
+/* One file per phase and repeat, its chunks appended in round order; numbers zero-padded so
+ * that the files sort in the order of the run. */
+static void series_name(const struct where *w, const char *kind, char *buf, size_t len)
 {
-	if (round)
-		snprintf(buf, len, "phase-%d-rep-%u-%s-round-%u", w->phase, w->repeat, kind, round);
-	else
-		snprintf(buf, len, "phase-%d-rep-%u-%s", w->phase, w->repeat, kind);
+	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
 }
 
 /* A small virtual SSD standing for a big drive writes the same share of it per chunk; whole
@@ -1165,8 +1187,8 @@ uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o)
  *   an amount of time             RUNNER_CHUNK_NS (opts.chunk_ns), scaled like every duration
  *   an amount of bytes            runner_chunk_bytes() (deterministic: the same on any device)
  * and ends earlier when the amount or max_time is reached. Its series rows are offset by the
- * chunks before it (t_ns, total_bytes_written), so the chunk files in round order are one
- * continuous series.
+ * chunks before it (t_ns, total_bytes_written) and appended to the phase's one series file, so
+ * that it is one continuous series.
  *
  * A phase with neither a byte nor a time amount (one pass over the range) is one step (round
  * 0), and so is a phase that an older version recorded as one step, found in K by a resume.
@@ -1207,7 +1229,7 @@ static int exec_write(struct runner *r, const struct where *w)
 	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
 		if (pw->max_time_ns && !spec.time_ns)
 			spec.time_ns = max_ns;
-		series_name(w, kind, 0, series, sizeof(series));
+		series_name(w, kind, series, sizeof(series));
 		return job_step(r, w, kind, 0, "", &spec, false, series, NULL);
 	}
 	for (unsigned round = 1;; round++) {
@@ -1239,7 +1261,7 @@ static int exec_write(struct runner *r, const struct where *w)
 		if (rc)
 			return rc;
 		s.seed = runner_step_seed(spec.seed, key);
-		series_name(w, kind, round, series, sizeof(series));
+		series_name(w, kind, series, sizeof(series));
 		r->series_off_ns = done_elapsed;
 		r->series_off_bytes = done_bytes;
 		r->eta_left_bytes = total_bytes ? total_bytes - done_bytes : 0;

@@ -604,6 +604,26 @@ static bool first_holder(const struct bdev *b, char *out, size_t len)
 	return found;
 }
 
+/* When the device a refusal names is not the one the user gave, says how they are related, so
+ * that "writing p2" refused for "p1 is mounted" reads as what it is. Appended to the reason. */
+static int same_disk(struct ctx *c, int rc, const struct bdev *target, const struct bdev *named,
+		     const struct bdev *disk)
+{
+	size_t n = c->reason ? strnlen(c->reason, c->len) : 0;
+
+	if (!c->reason || !c->len || !strcmp(target->name, named->name))
+		return rc;
+	if (!strcmp(target->name, disk->name))
+		snprintf(c->reason + n, c->len - n, "; /dev/%s is a partition of /dev/%s",
+			 named->name, disk->name);
+	else if (!strcmp(named->name, disk->name))
+		snprintf(c->reason + n, c->len - n, "; /dev/%s is on that disk", target->name);
+	else
+		snprintf(c->reason + n, c->len - n, "; /dev/%s is on the same disk, /dev/%s",
+			 target->name, disk->name);
+	return rc;
+}
+
 static int check_blockdev(struct ctx *c, const char *path, const struct stat *st, bool excl)
 {
 	struct devset set = {0}, root = {0};
@@ -640,7 +660,11 @@ static int check_blockdev(struct ctx *c, const char *path, const struct stat *st
 	rc = root_devices(c, &root, rootname, sizeof(rootname));
 	if (rc)
 		goto out;
-	for (size_t i = 0; i < set.n; i++) {
+	/* The partitions first (set.v[0] is the disk): the root's disk is in `root` too, and
+	 * naming the disk would hide which partition holds "/". */
+	for (size_t k = 1; k <= set.n; k++) {
+		size_t i = k % set.n;
+
 		if (devset_find(&root, set.v[i].major, set.v[i].minor) < 0)
 			continue;
 		if (strcmp(set.v[i].name, rootname) == 0)
@@ -648,6 +672,7 @@ static int check_blockdev(struct ctx *c, const char *path, const struct stat *st
 		else
 			rc = fail(c, -EPERM, "/dev/%s holds the root filesystem (/ is on /dev/%s)",
 				  set.v[i].name, rootname);
+		rc = same_disk(c, rc, &b, &set.v[i], &disk);
 		goto out;
 	}
 
@@ -656,6 +681,7 @@ static int check_blockdev(struct ctx *c, const char *path, const struct stat *st
 		goto out;
 	if (rc > 0) {
 		rc = fail(c, -EPERM, "/dev/%s is mounted on %s", set.v[idx].name, mp);
+		rc = same_disk(c, rc, &b, &set.v[idx], &disk);
 		goto out;
 	}
 
@@ -674,12 +700,14 @@ static int check_blockdev(struct ctx *c, const char *path, const struct stat *st
 			idx = i < 0 ? 0 : (size_t)i;
 		}
 		rc = fail(c, -EPERM, "/dev/%s is used as swap", set.v[idx].name);
+		rc = same_disk(c, rc, &b, &set.v[idx], &disk);
 		goto out;
 	}
 
 	for (size_t i = 0; i < set.n; i++) {
 		if (first_holder(&set.v[i], label, sizeof(label))) {
 			rc = fail(c, -EPERM, "/dev/%s is held by %s", set.v[i].name, label);
+			rc = same_disk(c, rc, &b, &set.v[i], &disk);
 			goto out;
 		}
 	}

@@ -89,6 +89,7 @@ struct sim_ssd {
 	uint64_t valid_units, slc_valid_units;
 	bool wcache, sync; /* volatile write cache on; sync = off and no PLP: ack when programmed */
 	uint64_t host_w_bytes, host_r_bytes, nand_w[4], nand_r_pages, gc_runs, idle_gc_runs, folds;
+	uint64_t host_r_unmapped; /* bytes of host reads of unmapped units (see sim_counters) */
 	uint64_t rng[4];
 };
 
@@ -1103,6 +1104,20 @@ void sim_prefetch(const struct sim_ssd *s, uint64_t offset, bool deep)
 		__builtin_prefetch(&s->vbits[p >> 6], 1);
 }
 
+/* Bytes of [offset, offset + len) in units that hold no data (never written or trimmed). */
+static uint64_t unmapped_bytes(const struct sim_ssd *s, uint64_t offset, uint64_t len)
+{
+	uint64_t n = 0, end = offset + len;
+
+	for (uint64_t l = offset >> s->mu_shift; l << s->mu_shift < end; l++) {
+		uint64_t lo = l << s->mu_shift, hi = (l + 1) << s->mu_shift;
+
+		if (s->fwd[l] == NIL)
+			n += (hi < end ? hi : end) - (lo > offset ? lo : offset);
+	}
+	return n;
+}
+
 int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint64_t *done)
 {
 	uint32_t first, last, lastpage = NIL;
@@ -1114,6 +1129,7 @@ int sim_read(struct sim_ssd *s, uint64_t offset, uint64_t len, uint64_t t, uint6
 		t = s->now;
 	sim_advance(s, t);
 	s->host_r_bytes += len;
+	s->host_r_unmapped += unmapped_bytes(s, offset, len);
 	if (!s->cfg.timed) {
 		*done = t;
 		return 0;
@@ -1429,6 +1445,7 @@ void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c)
 	}
 	c->host_bytes_written = s->host_w_bytes;
 	c->host_bytes_read = s->host_r_bytes;
+	c->host_bytes_read_unmapped = s->host_r_unmapped;
 	c->nand_bytes_written_host = s->nand_w[W_HOST] * mu;
 	c->nand_bytes_written_gc = s->nand_w[W_GC] * mu;
 	c->nand_bytes_written_fold = s->nand_w[W_FOLD] * mu;

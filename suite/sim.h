@@ -109,6 +109,9 @@ struct sim_config {
 struct sim_counters {
 	uint64_t host_bytes_written;
 	uint64_t host_bytes_read;
+	/* Of host_bytes_read, the bytes of never-written or trimmed units: answered without a
+	 * NAND read, so they say nothing about the flash (a fresh drive's reads). */
+	uint64_t host_bytes_read_unmapped;
 	uint64_t nand_bytes_written; /* host + gc + fold + pad */
 	uint64_t nand_bytes_written_host;
 	uint64_t nand_bytes_written_gc;

@@ -217,6 +217,12 @@ static int from_doc(const struct ydoc *doc, const char *file, struct sim_model *
 	r.write_cache = c->write_cache;
 	if (!doc->root)
 		return ydoc_errorf(err, NULL, "empty model file");
+	/* A path that is not a model at all (sim:../../etc/passwd) must not have its first line
+	 * echoed into the error: say what was expected, never what the file holds. */
+	if (doc->root->type != YDOC_MAPPING)
+		return ydoc_errorf(err, doc->root,
+				   "not a model file: expected a YAML mapping of model settings "
+				   "such as user_capacity and channels (see `ssdlab models`)");
 	ret = ydoc_map_read(doc->root, "the model", top_keys, &r, &present, err);
 	if (ret)
 		return ret;
@@ -249,6 +255,15 @@ static int from_doc(const struct ydoc *doc, const char *file, struct sim_model *
 		snprintf(m.name, sizeof(m.name), "%s", r.name);
 	else
 		base_name(file, m.name, sizeof(m.name));
+	/* Texts are shown whole or refused, never cut: a cut citation misleads. */
+	if (r.description && strlen(r.description) >= sizeof(m.description))
+		return ydoc_errorf(err, ydoc_map_key(doc->root, "description"),
+				   "description is %zu characters long: at most %zu", strlen(r.description),
+				   sizeof(m.description) - 1);
+	if (r.sources && strlen(r.sources) >= sizeof(m.sources))
+		return ydoc_errorf(err, ydoc_map_key(doc->root, "sources"),
+				   "sources is %zu characters long: at most %zu", strlen(r.sources),
+				   sizeof(m.sources) - 1);
 	snprintf(m.description, sizeof(m.description), "%s", r.description ? r.description : "");
 	snprintf(m.sources, sizeof(m.sources), "%s", r.sources ? r.sources : "");
 	*out = m;

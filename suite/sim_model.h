@@ -30,7 +30,7 @@
 struct sim_model {
 	char name[64];
 	char description[256];
-	char sources[512];
+	char sources[4096]; /* printed whole by `ssdlab models NAME`; longer is an error */
 	char path[PATH_MAX]; /* the file it was read from ("" for a string) */
 	struct sim_config cfg;
 };

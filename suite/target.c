@@ -209,3 +209,10 @@ int target_set_write_cache(struct target *t, bool on)
 	}
 	return t->ops->set_write_cache(t, on);
 }
+
+int target_read_unmapped(struct target *t, uint64_t *unmapped, uint64_t *read)
+{
+	if (!t->ops->read_unmapped)
+		return -EOPNOTSUPP;
+	return t->ops->read_unmapped(t, unmapped, read);
+}

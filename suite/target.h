@@ -120,6 +120,8 @@ struct target_ops {
 	int (*flush)(struct target *t);
 	/* volatile write cache on or off (for SNIA PTS "write cache disabled" preconditioning) */
 	int (*set_write_cache)(struct target *t, bool on);
+	/* running totals of bytes read and of those that hit unmapped LBAs (see below) */
+	int (*read_unmapped)(struct target *t, uint64_t *unmapped, uint64_t *read);
 };
 
 /*
@@ -162,6 +164,13 @@ int target_flush(struct target *t);
  * first. -EOPNOTSUPP (with a reason in target_error()) for a target that cannot.
  */
 int target_set_write_cache(struct target *t, bool on);
+/*
+ * Running totals since the target was opened: bytes read by the host, and of those the bytes of
+ * LBAs that hold no data (never written, trimmed), which a drive answers without reading the
+ * flash. Only a target that knows its map has it (the virtual SSD); others return -EOPNOTSUPP
+ * and leave the outputs untouched. Callers take the difference over a span.
+ */
+int target_read_unmapped(struct target *t, uint64_t *unmapped, uint64_t *read);
 
 /*
  * For implementations: the reason a hook failed ("printf"-style), returned by target_open() in

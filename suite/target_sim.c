@@ -357,6 +357,16 @@ static int sim_snapshot(struct target *t, struct snapshot *s)
 	return s->raw ? 0 : -ENOMEM;
 }
 
+static int sim_read_unmapped_hook(struct target *t, uint64_t *unmapped, uint64_t *read)
+{
+	struct sim_counters c;
+
+	sim_get_counters(st_of(t)->ssd, &c);
+	*unmapped = c.host_bytes_read_unmapped;
+	*read = c.host_bytes_read;
+	return 0;
+}
+
 const struct target_ops target_sim_ops = {
 	.name = "sim",
 	.caps = TARGET_CAP_VIRTUAL_TIME | TARGET_CAP_DISCARD | TARGET_CAP_PURGE |
@@ -375,4 +385,5 @@ const struct target_ops target_sim_ops = {
 	.set_capacity = sim_set_capacity_hook,
 	.flush = sim_flush_hook,
 	.set_write_cache = sim_set_write_cache_hook,
+	.read_unmapped = sim_read_unmapped_hook,
 };

@@ -265,8 +265,8 @@ static int uring_open(struct target *t, const char *spec, const struct target_op
 		if (rc == -ENOENT && o->create && o->size) {
 			rc = open_file(t, u, spec, o, true);
 		} else if (rc == -ENOENT) {
-			target_set_error(t, "%s does not exist (give a size to create a file target)",
-					 spec);
+			target_set_error(t, "%s does not exist (give --size SIZE to create a file "
+					 "target)", spec);
 		} else {
 			target_set_error(t, "%s: %s", spec, strerror(-rc));
 		}
@@ -275,8 +275,9 @@ static int uring_open(struct target *t, const char *spec, const struct target_op
 	} else if (S_ISREG(st.st_mode)) {
 		rc = open_file(t, u, spec, o, false);
 	} else {
-		target_set_error(t, "%s is neither a block device nor a regular file", spec);
-		rc = -EINVAL;
+		target_set_error(t, "%s is %s: expected a block device, a regular file or sim:MODEL",
+				 spec, S_ISDIR(st.st_mode) ? "a directory" : "neither a block device nor a regular file");
+		rc = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 	}
 	if (!rc && !target_info(t)->capacity) {
 		target_set_error(t, "%s has a size of 0 bytes", spec);

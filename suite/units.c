@@ -659,7 +659,7 @@ const char *units_expect_percent(void)
 
 const char *units_expect_amount(void)
 {
-	return "an amount such as 2x (of capacity), 10g or 24h (write 1MiB or 1min, not 1m)";
+	return "an amount such as 2x (of capacity), 10g or 24h ('1m' would be ambiguous: say 1MiB or 1min)";
 }
 
 const char *units_expect_range(void)

@@ -814,7 +814,7 @@ static int check_bounds(const struct ydoc_node *n, const struct ydoc_key *k, dou
 
 	if (!k->bounded || (v >= k->min && v <= k->max))
 		return 0;
-	return ydoc_errorf(err, n, "%s out of range: %s (expected %s to %s)", k->name, n->text,
+	return ydoc_errorf(err, n, "%s %s is outside %s to %s", k->name, n->text,
 			   bound_fmt(k, k->min, lo, sizeof(lo)),
 			   bound_fmt(k, k->max, hi, sizeof(hi)));
 }
@@ -843,7 +843,7 @@ static int unit_error(const struct ydoc_node *n, const struct ydoc_key *k, int r
 	char unit[32], g[64];
 
 	if (ret == -ERANGE)
-		return ydoc_errorf(err, n, "%s out of range: %s (expected %s)", k->name, n->text,
+		return ydoc_errorf(err, n, "invalid %s %s (expected %s)", k->name, n->text,
 				   key_expect(k));
 	if (ret == -EINVAL && bad_unit(n->text, unit, sizeof(unit)))
 		return ydoc_errorf(err, n, "bad unit '%s' in %s: expected %s", unit,

@@ -4,7 +4,8 @@
 # analyze_cli_test: `ssdlab analyze` as users call it, on a results directory written by hand:
 # --help, usage errors (exit 2), the headline, summary.json written and reproduced byte for byte
 # (--check), --check noticing an edited summary (exit 1), --stdout writing nothing, a torn last
-# record line reported but left in place, a corrupt middle line refused (exit 1) with its number.
+# record line reported but left in place, a corrupt middle line refused (exit 1) with its number,
+# and so is a record of an unknown kind or without its key fields.
 set -u
 
 : "${SSDLAB:?SSDLAB must point to the ssdlab binary}"
@@ -86,4 +87,17 @@ printf '\n' >>"$run/records.jsonl"
 rec 7 bs=4k 100 >>"$run/records.jsonl"
 expect_rc 1 "corrupt middle line" "$SSDLAB" analyze "$run"
 grep -q 'line 13 is corrupt' "$tmp/err" || { cat "$tmp/err"; fail "the error names line 13"; }
+
+# A record of a kind the analysis does not know is refused with its line, not skipped (a
+# skipped record would silently change the figures); so is one without its key fields.
+head -n 12 "$run/records.jsonl" >"$tmp/rec12"
+cp "$tmp/rec12" "$run/records.jsonl"
+rec 7 bs=4k 100 | sed 's/"kind":"cell"/"kind":"cel"/' >>"$run/records.jsonl"
+rec 8 bs=4k 100 >>"$run/records.jsonl"
+expect_rc 1 "unknown record kind" "$SSDLAB" analyze "$run"
+grep -q "line 13 has an unknown kind 'cel'" "$tmp/err" || { cat "$tmp/err"; fail "the error names line 13 and its kind"; }
+cp "$tmp/rec12" "$run/records.jsonl"
+rec 7 bs=4k 100 | sed 's/"round":7,//' >>"$run/records.jsonl"
+expect_rc 1 "record without a key field" "$SSDLAB" analyze "$run"
+grep -q "line 13 lacks a key field" "$tmp/err" || { cat "$tmp/err"; fail "the error names line 13"; }
 echo "ok"

@@ -81,5 +81,109 @@ contains "profiles lists demo" "$tmp/out" "^ *demo "
 check "models" 0 "$ssdlab" models
 contains "models lists client-tlc" "$tmp/out" "^client-tlc "
 
+# Issue 9, point 10: exit codes and messages.
+lines() { # name file count
+	local n
+	n=$(wc -l <"$2")
+	if [ "$n" -eq "$3" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $1: $n lines, expected $3"
+		sed 's/^/  | /' "$2" | head -20
+	fi
+}
+check "run unknown model" 2 "$ssdlab" run demo --target sim:nonexistent
+contains "run unknown model named" "$tmp/err" "no such model"
+check "run directory target" 2 "$ssdlab" run demo --target "$tmp"
+contains "run directory target named" "$tmp/err" "is a directory: expected a block device"
+check "io directory target, writing" 2 "$ssdlab" io "$tmp" --rw write
+check "run new file without --size" 2 "$ssdlab" run smoke --target "$tmp/new.img"
+contains "run new file names --size" "$tmp/err" "give --size SIZE"
+check "run --size creates the file" 0 "$ssdlab" run smoke --target "$tmp/new.img" --size 16m \
+	--time-scale 0.01 --out "$tmp/r-size"
+size=$(stat -c %s "$tmp/new.img" 2>/dev/null)
+[ "$size" = 16777216 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --size 16m made '$size' bytes"; }
+check "run unknown option" 2 "$ssdlab" run demo --frobnicate
+contains "run unknown option named" "$tmp/err" "unknown option '--frobnicate' (see ssdlab run --help)"
+lines "run unknown option, one line" "$tmp/err" 1
+check "run option without its value" 2 "$ssdlab" run demo --target
+lines "run option without its value, one line" "$tmp/err" 1
+check "resume unknown option" 2 "$ssdlab" resume --frobnicate "$tmp"
+lines "resume unknown option, one line" "$tmp/err" 1
+
+# --quiet prints nothing (errors would still go to stderr), and resuming the finished run says
+# so without replaying or appending anything.
+check "run --quiet" 0 "$ssdlab" run demo --quiet --out "$tmp/quiet"
+lines "run --quiet stdout" "$tmp/out" 0
+lines "run --quiet stderr" "$tmp/err" 0
+before=$(md5sum <"$tmp/quiet/records.jsonl"; ls "$tmp/quiet/snapshots" | md5sum)
+check "resume of a finished run" 0 "$ssdlab" resume "$tmp/quiet"
+contains "resume of a finished run says so" "$tmp/out" "nothing to resume, the run is complete"
+lines "resume of a finished run, one line" "$tmp/out" 1
+lines "resume of a finished run, no progress" "$tmp/err" 0
+after=$(md5sum <"$tmp/quiet/records.jsonl"; ls "$tmp/quiet/snapshots" | md5sum)
+[ "$before" = "$after" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: resume of a finished run changed it"; }
+# Killed after its last record but before its summary: resume writes the summary, the same.
+mv "$tmp/quiet/summary.json" "$tmp/quiet.summary.json"
+check "resume of a finished run without summary" 0 "$ssdlab" resume "$tmp/quiet"
+contains "resume writes the missing summary" "$tmp/out" "its summary was missing and is written now"
+if cmp -s "$tmp/quiet/summary.json" "$tmp/quiet.summary.json"; then
+	pass=$((pass + 1))
+else
+	fail=$((fail + 1))
+	echo "FAIL: the summary resume wrote differs from the run's"
+fi
+
+check "io --time 0" 2 "$ssdlab" io sim:client-tlc --time 0
+contains "io --time 0 says why" "$tmp/err" "--time must be longer than 0"
+# Weights are relative: 70+20 = 90 is kept, and the note says what it became (70/90, 20/90).
+check "io weights not summing to 100" 0 "$ssdlab" io sim:client-tlc --bs 4k/70:64k/20 --time 10ms
+contains "io weights note" "$tmp/err" "weights 70+20 = 90, normalised to 4 KiB 77.8%, 64 KiB 22.2%"
+check "io weights summing to 100" 0 "$ssdlab" io sim:client-tlc --bs 4k/70:64k/30 --time 10ms
+lines "io weights summing to 100, no note" "$tmp/err" 0
+# ... and in a profile, check and plan say the same.
+cat >"$tmp/weights.yaml" <<'YAML'
+name: weights
+destructive: true
+phases:
+  - rounds: {rw: randwrite, bs: 4k/70:64k/20, cell_time: 1s, count: 1}
+YAML
+for c in check plan; do
+	check "$c weights not summing to 100" 0 "$ssdlab" "$c" "$tmp/weights.yaml"
+	contains "$c weights note" "$tmp/out" "4k/70:64k/20 (weights 70+20 = 90, normalised to 4 KiB 77.8%, 64 KiB 22.2%)"
+done
+check "io --amount 1m" 2 "$ssdlab" io sim:client-tlc --amount 1m
+contains "io --amount 1m says why" "$tmp/err" "'1m' would be ambiguous: say 1MiB or 1min"
+
+# A file that is not a model: named, with what was expected, never its content.
+printf 'secret-first-line:x:0:0:root:/root:/bin/bash\nmore\n' >"$tmp/notamodel"
+check "io sim:FILE not a model" 2 "$ssdlab" io "sim:$tmp/notamodel"
+contains "not a model named" "$tmp/err" "notamodel:1:1: not a model file: expected a YAML mapping"
+if grep -q secret "$tmp/err"; then
+	fail=$((fail + 1))
+	echo "FAIL: the error echoes the file's content"
+else
+	pass=$((pass + 1))
+fi
+
+# Every model's sources are printed whole (as the YAML folds them) and cite no file outside the
+# project (a path in them must exist in the source tree).
+for m in $("$ssdlab" models | awk 'NR > 1 && /^[a-z0-9-]+ +[0-9]/ {print $1}'); do
+	check "models $m" 0 "$ssdlab" models "$m"
+	f=$(awk '/^  file: /{print $2}' "$tmp/out")
+	if python3 - "$f" "$tmp/out" <<'EOF'; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+import os, re, sys, yaml
+want = yaml.safe_load(open(sys.argv[1]))["sources"]
+got = [l[len("  sources: "):].rstrip("\n") for l in open(sys.argv[2]) if l.startswith("  sources: ")]
+if got != [want]:
+    sys.exit(f"FAIL: {sys.argv[1]}: sources printed {len(got[0]) if got else 0} of {len(want)} characters")
+root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(sys.argv[1]))))
+for p in re.findall(r"[\w.-]+/[\w./-]+\.(?:md|c|h|yaml|sh|py)\b", want):
+    if not os.path.exists(os.path.join(root, p)):
+        sys.exit(f"FAIL: {sys.argv[1]}: sources cite {p}, which is not in the project")
+EOF
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -97,6 +97,31 @@ sys.exit(0 if ok else 1)
 EOF
 }
 
+# check_series DIR REF WHAT: the precondition has one series file, its chunks (last column) in
+# order 1..4 with no row twice, t_ns rising, ending at the capacity written; on the virtual SSD
+# (exact replay) the same rows as the uninterrupted run.
+check_series() {
+	python3 - "$1" "$2" "$virt" <<'EOF' || fail "$3: precondition series wrong"
+import json, os, sys
+d, ref, virt = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+cap = json.load(open(d + "/manifest.json"))["target"]["capacity"]
+files = sorted(f for f in os.listdir(d + "/series") if "precondition" in f)
+if files != ["phase-00-rep-00-precondition.csv"]:
+    sys.exit("series files %r, expected one" % files)
+rows = [l.split(",") for l in open(d + "/series/" + files[0]).read().split("\n")[1:] if l]
+rounds = [int(r[-1]) for r in rows]
+t = [int(r[0]) for r in rows]
+if sorted(set(rounds)) != [1, 2, 3, 4] or rounds != sorted(rounds):
+    sys.exit("chunks in the series: %r" % sorted(set(rounds)))
+if any(b <= a for a, b in zip(t, t[1:])):
+    sys.exit("t_ns does not rise: a chunk's rows are there twice")
+if int(rows[-1][-2]) != cap:
+    sys.exit("the series ends at %s bytes written, not %d" % (rows[-1][-2], cap))
+if virt and open(d + "/series/" + files[0]).read() != open(ref + "/series/" + files[0]).read():
+    sys.exit("the series differs from the uninterrupted run's")
+EOF
+}
+
 finish() { # finish NAME TARGET WHAT REF: resume until done, then compare with the reference
 	local name=$1 target=$2 what=$3 ref=$4 rc complete=0
 	# A kill after the last record (while the summary was written) leaves nothing to resume:
@@ -115,6 +140,7 @@ finish() { # finish NAME TARGET WHAT REF: resume until done, then compare with t
 		fail "$what: no resume record"
 	check_keys "$tmp/$name" "$tmp/$ref" "$what"
 	check_chunks "$tmp/$name" "$what"
+	check_series "$tmp/$name" "$tmp/$ref" "$what"
 	check_analyze "$tmp/$name" "$what"
 	[ "$complete" = 1 ] || grep -q '"resumed"' "$tmp/$name/summary.json" ||
 		fail "$what: the summary does not flag the resume"
@@ -142,7 +168,7 @@ expect_exit 2 "run with a --set path that does not exist" "$SSDLAB" run "$tmp/p.
 expect_exit 2 "run with --time-scale 0" "$SSDLAB" run "$tmp/p.yaml" --time-scale 0
 expect_exit 2 "run into a non-empty directory" "$SSDLAB" run "$tmp/p.yaml" \
 	--target sim:client-tlc --out "$tmp/notaresult"
-expect_exit 1 "run on a file that does not exist" "$SSDLAB" run "$tmp/p.yaml" \
+expect_exit 2 "run on a file that does not exist" "$SSDLAB" run "$tmp/p.yaml" \
 	--target "$tmp/missing.img" --yes-destroy="$tmp/missing.img" --out "$tmp/missing-run"
 [ -e "$tmp/missing-run" ] && fail "a refused run created its results directory"
 expect_exit 0 "run --help" "$SSDLAB" run --help
@@ -169,6 +195,7 @@ for target in "${targets[@]}"; do
 	n=$(keys "$tmp/$ref" | wc -l)
 	[ "$n" = 23 ] || fail "$tag: the reference run has $n records, expected 4 + 12 + 1 + 2 x 3 = 23"
 	check_chunks "$tmp/$ref" "$tag reference"
+	check_series "$tmp/$ref" "$tmp/$ref" "$tag reference"
 
 	# Named kill points, spread over the phases (records 1-4 are the precondition's chunks,
 	# 5-16 the rounds, 17 the idle, 18-23 the repeat; snapshot 4 is the start of the rounds

@@ -132,17 +132,24 @@ if sum(r["bytes_written_total"] for r in pre) != m["target"]["capacity"]:
     bad("precondition chunks write %d bytes, not the capacity" %
         sum(r["bytes_written_total"] for r in pre))
 # The series interval is scaled like every duration: the precondition's series has one row
-# per (1 s x effective scale) of target time, as many as the real drive would give; its chunk
-# files follow on from each other (t_ns and total_bytes_written continue).
+# per (1 s x effective scale) of target time, as many as the real drive would give; its chunks
+# are one file, in round order, following on from each other (t_ns and total_bytes_written
+# continue; the last column is the chunk).
+import os
+files = sorted(os.listdir(d + "/series"))
+if [f for f in files if "precondition" in f] != ["phase-01-rep-00-precondition.csv"]:
+    bad("the precondition's series files are %r, expected one" % files)
 rows, last_t, last_b = 0, 0, 0
+lines = open(d + "/series/phase-01-rep-00-precondition.csv").read().split()[1:]
 for i in range(1, len(pre) + 1):
-    lines = open(d + "/series/phase-1-rep-0-precondition-round-%d.csv" % i).read().split()[1:]
-    rows += len(lines)
-    if lines:
-        first = lines[0].split(",")
-        if int(first[0]) <= last_t:
-            bad("chunk %d's series starts at t_ns %s, not after %d" % (i, first[0], last_t))
-        last_t, last_b = int(lines[-1].split(",")[0]), int(lines[-1].split(",")[-1])
+    chunk = [l.split(",") for l in lines if l.split(",")[-1] == str(i)]
+    rows += len(chunk)
+    if chunk:
+        if int(chunk[0][0]) <= last_t:
+            bad("chunk %d's series starts at t_ns %s, not after %d" % (i, chunk[0][0], last_t))
+        last_t, last_b = int(chunk[-1][0]), int(chunk[-1][-2])
+if rows != len(lines):
+    bad("the precondition's series has %d rows of no chunk" % (len(lines) - rows))
 if last_b != m["target"]["capacity"]:
     bad("the precondition's series ends at %d bytes written, not the capacity" % last_b)
 want = sum(r["elapsed_ns"] for r in pre) / (1e9 * ts["effective"])

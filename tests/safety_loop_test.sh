@@ -71,23 +71,28 @@ attach() {
 	losetup -f --show -P "$img"
 }
 
-# One Linux partition from sector 2048 to the end: sfdisk where present, else a hand-made MBR
-# (partition entry at byte 446: status, CHS, type 0x83, CHS, first LBA, sector count; 55 AA).
+# Two Linux partitions, p1 from sector 2048 (P1_SECTORS long) and p2 after it to the end: sfdisk
+# where present, else a hand-made MBR (partition entries at bytes 446 and 462: status, CHS,
+# type 0x83, CHS, first LBA, sector count; 55 AA).
+P1_SECTORS=$((32 * 2048 - 2048))
 partition() {
 	local img=$1 start=2048 sectors count
 	if command -v sfdisk >/dev/null; then
-		echo 'start=2048, type=83' | sfdisk -q "$img" >/dev/null
+		printf 'start=2048, size=%d, type=83\ntype=83\n' $P1_SECTORS | sfdisk -q "$img" >/dev/null
 		return
 	fi
 	sectors=$(($(stat -c %s "$img") / 512))
-	count=$((sectors - start))
+	count=$((sectors - start - P1_SECTORS))
 	le32() {
 		printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $((($1 >> 8) & 255)) \
 			$((($1 >> 16) & 255)) $((($1 >> 24) & 255))
 	}
 	# shellcheck disable=SC2059 # the format carries the \x escapes on purpose
-	printf "\\x00\\xfe\\xff\\xff\\x83\\xfe\\xff\\xff$(le32 $start)$(le32 $count)" |
+	printf "\\x00\\xfe\\xff\\xff\\x83\\xfe\\xff\\xff$(le32 $start)$(le32 $P1_SECTORS)" |
 		dd of="$img" bs=1 seek=446 conv=notrunc status=none
+	# shellcheck disable=SC2059
+	printf "\\x00\\xfe\\xff\\xff\\x83\\xfe\\xff\\xff$(le32 $((start + P1_SECTORS)))$(le32 $count)" |
+		dd of="$img" bs=1 seek=462 conv=notrunc status=none
 	printf '\x55\xaa' | dd of="$img" bs=1 seek=510 conv=notrunc status=none
 }
 
@@ -148,9 +153,11 @@ PARTED=$(attach parted partition) || skip "cannot attach a partitioned loop devi
 # safety check needs: the kernel's partition of the loop device.
 if ! wait_node "${PARTED}p1" && command -v addpart >/dev/null; then
 	echo "note: the kernel did not read the partition table; adding ${PARTED}p1 with addpart"
-	addpart "$PARTED" 1 2048 $((64 * 2048 - 2048))
+	addpart "$PARTED" 1 2048 $P1_SECTORS
+	addpart "$PARTED" 2 $((2048 + P1_SECTORS)) $((64 * 2048 - 2048 - P1_SECTORS))
 fi
 wait_node "${PARTED}p1" || skip "no partition node ${PARTED}p1 (no partition table support, no addpart)"
+wait_node "${PARTED}p2" || skip "no partition node ${PARTED}p2 (no partition table support, no addpart)"
 mkfs.ext4 -q -F "${PARTED}p1" >/dev/null 2>&1 || skip "mkfs.ext4 failed on ${PARTED}p1"
 mount "${PARTED}p1" "$MNT/b" || skip "cannot mount ${PARTED}p1"
 
@@ -187,6 +194,10 @@ for c in "${CMDS[@]}"; do
 	expect 3 "$MOUNTED is mounted on $MNT/a" -- "$c" "$MOUNTED" --yes-destroy="$MOUNTED"
 	expect 3 "${PARTED}p1 is mounted on $MNT/b" -- "$c" "$PARTED" --yes-destroy="$PARTED"
 	expect 3 "${PARTED}p1 is mounted on $MNT/b" -- "$c" "${PARTED}p1" --yes-destroy="${PARTED}p1"
+	# p2 is free but shares the disk with the mounted p1: the reason names p1, and says that p2
+	# is on the same disk (issue 9)
+	expect 3 "${PARTED}p1 is mounted on $MNT/b; ${PARTED}p2 is on the same disk, $PARTED" -- \
+		"$c" "${PARTED}p2" --yes-destroy="${PARTED}p2"
 	[ -n "$SWAP" ] && expect 3 "$SWAP is used as swap" -- "$c" "$SWAP" --yes-destroy="$SWAP"
 	expect 3 "is the backing file of $FREE" -- "$c" "$WORK/free.img" --yes-destroy="$WORK/free.img"
 	# not confirmed, or confirmed for something else

@@ -82,22 +82,22 @@ static const struct bad bad_profiles[] = {
 	 "bad unit 'fortnights' in '5 fortnights': expected a duration such as 60s, 5m or 24h"},
 	{HDR "  - idle: {}\n", 4, 11, "missing required key 'time' in idle"},
 	{HDR "  - precondition: {amount: 1m}\n", 4, 28,
-	 "bad unit 'm' in '1m': expected an amount such as 2x (of capacity), 10g or 24h (write "
-	 "1MiB or 1min, not 1m)"},
+	 "bad unit 'm' in '1m': expected an amount such as 2x (of capacity), 10g or 24h ('1m' "
+	 "would be ambiguous: say 1MiB or 1min)"},
 	{HDR "  - precondition: {bs: 1000}\n", 4, 24, "block size '1000' is not a multiple of 512"},
 	/* 20 */
 	{HDR "  - precondition: {bs: 4k/70:64k}\n", 4, 24,
 	 "give every block size of the split a weight (4k/70:64k/30) or none"},
-	{HDR "  - precondition: {qd: 2000}\n", 4, 24, "qd out of range: 2000 (expected 1 to 1024)"},
+	{HDR "  - precondition: {qd: 2000}\n", 4, 24, "qd 2000 is outside 1 to 1024"},
 	{HDR "  - precondition: {queue: {threads: 65, depth: 8}}\n", 4, 37,
-	 "threads out of range: 65 (expected 1 to 64)"},
+	 "threads 65 is outside 1 to 64"},
 	{HDR "  - precondition: {queue: {depth: 8}, qd: 4}\n", 4, 20,
 	 "give either queue: {threads, depth} or qd/threads, not both"},
 	{HDR "  - precondition: {rw: randread}\n", 4, 24,
 	 "precondition writes: expected rw write or randwrite, got randread"},
 	/* 25 */
 	{HDR "  - precondition: {range: 60%-20%}\n", 4, 27,
-	 "range out of range: 60%-20% (expected a range such as 0-50%, 25%-75% or 1g-2g)"},
+	 "invalid range 60%-20% (expected a range such as 0-50%, 25%-75% or 1g-2g)"},
 	{HDR "  - write_until: {rw: randwrite}\n", 4, 18, "missing required key 'amount' in write_until"},
 	{HDR "  - write_until: {amount: 1x, pattern: sequential}\n", 4, 40,
 	 "expected random or zeros (the data pattern; sequential access is rw: write or read), "
@@ -113,7 +113,7 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - write_until: {amount: 1x, rw: write, rwmix_read: 30}\n", 4, 54,
 	 "rwmix_read applies to rw: randrw or rw, not write (leave rw out to follow the mix)"},
 	{HDR "  - write_until: {amount: 1x, compressibility: 150%}\n", 4, 48,
-	 "compressibility out of range: 150% (expected a percentage from 0% to 100% such as 20%)"},
+	 "invalid compressibility 150% (expected a percentage from 0% to 100% such as 20%)"},
 	/* 33: rounds */
 	{HDR "  - rounds:\n      rw: randwrite\n      cell_tme: 60s\n      count: 3\n", 6, 7,
 	 "unknown key 'cell_tme' in rounds (did you mean 'cell_time'?)"},
@@ -169,12 +169,12 @@ static const struct bad bad_profiles[] = {
 	/* 50 */
 	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
 	     "      steady_state: {max_data_excursion: 0%}\n",
-	 7, 42, "max_data_excursion out of range: 0% (expected 0.10% to 100%)"},
+	 7, 42, "max_data_excursion 0% is outside 0.10% to 100%"},
 	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n      count: 1\n"
 	     "      pre_write: {rw: randwrite}\n",
 	 8, 18, "missing required key 'amount' in pre_write"},
 	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n      count: 0\n", 7, 14,
-	 "count out of range: 0 (expected 1 to 10000)"},
+	 "count 0 is outside 1 to 10000"},
 	/* 53: repeat */
 	{HDR "  - repeat: {count: 2, phases: []}\n", 4, 32,
 	 "repeat.phases is empty: at least one phase is needed"},

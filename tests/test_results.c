@@ -573,13 +573,13 @@ static void test_series(void **state)
 	const char *want =
 	    "t_ns,interval_ns,read_ios,read_bytes,read_iops,read_bw_bps,read_lat_mean_ns,"
 	    "read_lat_p99_ns,read_lat_max_ns,write_ios,write_bytes,write_iops,write_bw_bps,"
-	    "write_lat_mean_ns,write_lat_p99_ns,write_lat_max_ns,total_bytes_written\n"
+	    "write_lat_mean_ns,write_lat_p99_ns,write_lat_max_ns,total_bytes_written,round\n"
 	    /* 10 reads of 4 KiB in 1 s; 3 writes in 1 s */
 	    "1000000000,1000000000,10,40960,10.000,40960.000,1500.5,3000,4000,3,12288,3.000,"
-	    "12288.000,20000.2,30000,40000,12288\n"
+	    "12288.000,20000.2,30000,40000,12288,0\n"
 	    /* second row over 0.5 s: 5 writes -> 10 IOPS, 20480 B -> 40960 B/s */
 	    "1500000000,500000000,0,0,0.000,0.000,,0,0,5,20480,10.000,40960.000,12345.7,20000,"
-	    "25000,32768\n";
+	    "25000,32768,0\n";
 
 	memset(rows, 0, sizeof(rows));
 	rows[0].t_ns = 1000000000;
@@ -614,6 +614,95 @@ static void test_series(void **state)
 	text = slurp(path, NULL);
 	assert_int_equal(strlen(text), strchr(strchr(want, '\n') + 1, '\n') + 1 - want);
 	free(text);
+	results_close(r);
+}
+
+/* The rows of one chunk: n rows of 1 s each, 1000 bytes written in each. */
+static void chunk_rows(struct series_row *rows, size_t n)
+{
+	memset(rows, 0, n * sizeof(*rows));
+	for (size_t i = 0; i < n; i++) {
+		rows[i].t_ns = (i + 1) * 1000000000ull;
+		rows[i].d[1].ios = 1;
+		rows[i].d[1].bytes = 1000;
+		rows[i].total_bytes_written = (i + 1) * 1000;
+	}
+}
+
+/* "t_ns total round" of every data line, for comparing by hand. */
+static char *series_digest(const char *path)
+{
+	char *text = slurp(path, NULL), *out, *o;
+
+	assert_non_null(text);
+	out = o = calloc(1, strlen(text) + 1);
+	assert_non_null(out);
+	for (char *l = strchr(text, '\n') + 1; *l;) {
+		char *e = strchr(l, '\n'), *f[18];
+		int n = 0;
+
+		assert_non_null(e);
+		*e = 0;
+		for (char *c = l; n < 18 && c; c = strchr(c, ','), c = c ? c + 1 : NULL)
+			f[n++] = c;
+		assert_int_equal(n, 18);
+		o += sprintf(o, "%llu %llu %llu;", strtoull(f[0], NULL, 10), strtoull(f[16], NULL, 10),
+			     strtoull(f[17], NULL, 10));
+		l = e + 1;
+	}
+	free(text);
+	return out;
+}
+
+/* A chunked phase has one series file: chunks are appended with their round and offsets; a chunk
+ * run again after a crash (its rows written, its record not) replaces its rows rather than adding
+ * them twice, and so does a chunk after a torn last line. */
+static void test_series_append(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned round, nrows;
+		uint64_t off; /* chunks before: 1 s and 1000 bytes each */
+		bool torn;    /* append a torn line first (a crash cut a write) */
+		const char *want;
+	} steps[] = {
+	    {"pre", 1, 2, 0, false, "1000000000 1000 1;2000000000 2000 1;"},
+	    {"pre", 2, 3, 2, false,
+	     "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;4000000000 4000 2;"
+	     "5000000000 5000 2;"},
+	    /* resumed: chunk 2 runs again (after a crash before its record) */
+	    {"pre", 2, 1, 2, false, "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;"},
+	    {"pre", 3, 1, 3, true,
+	     "1000000000 1000 1;2000000000 2000 1;3000000000 3000 2;4000000000 4000 3;"},
+	    /* a phase of one step (round 0) run again replaces its rows */
+	    {"one", 0, 2, 0, false, "1000000000 1000 0;2000000000 2000 0;"},
+	    {"one", 0, 1, 0, false, "1000000000 1000 0;"},
+	};
+	struct fixture *f = *state;
+	struct series_row rows[3];
+	struct results *r;
+
+	chunk_rows(rows, 3);
+	assert_int_equal(results_create(f->run, &r), 0);
+	for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		char path[4096], *d;
+
+		snprintf(path, sizeof(path), "%s/series/%s.csv", f->run, steps[i].name);
+		if (steps[i].torn) {
+			FILE *fp = fopen(path, "a");
+
+			assert_non_null(fp);
+			fputs("6000000000,100", fp);
+			fclose(fp);
+		}
+		assert_int_equal(results_append_series(r, steps[i].name, steps[i].round, rows,
+						       steps[i].nrows, steps[i].off * 1000000000,
+						       steps[i].off * 1000),
+				 0);
+		d = series_digest(path);
+		assert_string_equal(d, steps[i].want);
+		free(d);
+	}
 	results_close(r);
 }
 
@@ -708,7 +797,7 @@ static void test_comma_locale(void **state)
 	text = slurp(path, NULL);
 	line = strchr(text, '\n') + 1;
 	assert_string_equal(line, "3000000000,3000000000,10,10,3.333,3.333,1.3,0,0,0,0,0.000,0.000,"
-				  ",0,0,0\n");
+				  ",0,0,0,0\n");
 	free(text);
 	/* And it reads back in this locale too. */
 	assert_int_equal(results_read_json_file(path, &back), -EBADMSG); /* CSV is not JSON */
@@ -738,6 +827,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_torn_middle_line, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_failed_append, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_series, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_series_append, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_snapshots, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_comma_locale, setup, teardown),
 	};

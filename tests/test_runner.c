@@ -193,12 +193,14 @@ static void assert_expected_keys(const char *dir)
 		assert_string_equal(keys[i], expected_keys[i]);
 }
 
-/* The last line's field `col` (0-based) of a series CSV and the first data line's t_ns; -1 when
- * the file has no data line. */
-static int series_ends(const char *path, int col, uint64_t *first_t, uint64_t *last_val)
+/* Of the data lines of chunk `round` in a phase's series CSV (round: the last column): the first
+ * line's t_ns and the last line's total_bytes_written (column 16: after t_ns, interval_ns and 7
+ * read and 7 write columns); -1 when it has none. Rounds must come in order, none twice. */
+static int series_round(const char *path, unsigned round, uint64_t *first_t, uint64_t *last_val)
 {
 	char line[4096];
 	FILE *fp = fopen(path, "r");
+	unsigned prev = 0;
 	int rows = 0;
 
 	if (!fp)
@@ -208,11 +210,18 @@ static int series_ends(const char *path, int col, uint64_t *first_t, uint64_t *l
 		return -1;
 	}
 	while (fgets(line, sizeof(line), fp)) {
-		char *c = line;
+		char *c = line, *last = strrchr(line, ',');
+		unsigned r;
 
+		assert_non_null(last);
+		r = (unsigned)strtoul(last + 1, NULL, 10);
+		assert_true(r >= prev); /* in round order: a chunk's rows are not added twice */
+		prev = r;
+		if (r != round)
+			continue;
 		if (!rows++)
 			*first_t = strtoull(line, NULL, 10);
-		for (int i = 0; i < col && c; i++) {
+		for (int i = 0; i < 16 && c; i++) {
 			c = strchr(c, ',');
 			if (c)
 				c++;
@@ -252,10 +261,8 @@ static void assert_chunks(const struct fixture *f, const char *dir, bool series)
 		assert_int_equal(b, cap / NCHUNKS);
 		sum += b;
 		assert_int_equal(next % cap, sum % cap);
-		snprintf(path, sizeof(path), "%s/series/phase-0-rep-0-precondition-round-%u.csv", dir,
-			 n);
-		/* column 16: total_bytes_written (t_ns, interval_ns, 7 read and 7 write columns) */
-		if (series && !series_ends(path, 16, &t0, &last)) {
+		snprintf(path, sizeof(path), "%s/series/phase-00-rep-00-precondition.csv", dir);
+		if (series && !series_round(path, n, &t0, &last)) {
 			assert_true(t0 > elapsed);
 			assert_true(t0 <= elapsed + e);
 			assert_int_equal(last, sum);

@@ -312,11 +312,14 @@ struct in_use_case {
 };
 
 static const struct in_use_case in_use_cases[] = {
-    {"/dev/vda", false, -EPERM, "/dev/vda holds the root filesystem (/ is on /dev/dm-0)"},
-    {"/dev/vda1", false, -EPERM, "/dev/vda holds the root filesystem"},
+    {"/dev/vda", false, -EPERM,
+     "/dev/vda2 holds the root filesystem (/ is on /dev/dm-0); /dev/vda2 is a partition of /dev/vda"},
+    /* vda1 is free: the refusal names vda2, which holds "/", not the disk */
+    {"/dev/vda1", false, -EPERM,
+     "/dev/vda2 holds the root filesystem (/ is on /dev/dm-0); /dev/vda1 is on the same disk, /dev/vda"},
     {"/dev/mapper/root", false, -EPERM, "/dev/dm-0 holds the root filesystem"},
-    {"/dev/sdb", false, -EPERM, "/dev/sdb1 is mounted on /mnt/my disk"},
-    {"/dev/sdb2", false, -EPERM, "/dev/sdb1 is mounted on /mnt/my disk"},
+    {"/dev/sdb", false, -EPERM, "/dev/sdb1 is mounted on /mnt/my disk; /dev/sdb1 is a partition of /dev/sdb"},
+    {"/dev/sdb2", false, -EPERM, "/dev/sdb1 is mounted on /mnt/my disk; /dev/sdb2 is on the same disk, /dev/sdb"},
     {"/dev/sdc", false, -EPERM, "/dev/sdc is used as swap"},
     {"/dev/sdf", false, -EPERM, "/dev/sdf1 is used as swap"},
     {"/dev/sdd", false, -EPERM, "/dev/sdd1 is held by md0"},
@@ -389,7 +392,7 @@ static void test_root_on_whole_disk(void **state)
 	assert_string_equal(reason, "/dev/sde holds the root filesystem");
 	/* dm-0 no longer holds "/", but it still holds vda2 */
 	assert_int_equal(safety_check_in_use("/dev/vda", &o, reason, sizeof(reason)), -EPERM);
-	assert_string_equal(reason, "/dev/vda2 is held by dm-0 (root)");
+	assert_string_equal(reason, "/dev/vda2 is held by dm-0 (root); /dev/vda2 is a partition of /dev/vda");
 }
 
 /* Root on dm-2 over md1 over (sdj1, sdk): both physical disks hold the root filesystem, found
@@ -399,8 +402,9 @@ static void test_root_through_stack(void **state)
 	static const struct {
 		const char *path, *reason;
 	} cases[] = {
-	    {"/dev/sdj", "/dev/sdj holds the root filesystem (/ is on /dev/dm-2)"},
-	    {"/dev/sdj1", "/dev/sdj holds the root filesystem (/ is on /dev/dm-2)"},
+	    {"/dev/sdj", "/dev/sdj1 holds the root filesystem (/ is on /dev/dm-2); /dev/sdj1 is a "
+			 "partition of /dev/sdj"},
+	    {"/dev/sdj1", "/dev/sdj1 holds the root filesystem (/ is on /dev/dm-2)"},
 	    {"/dev/sdk", "/dev/sdk holds the root filesystem (/ is on /dev/dm-2)"},
 	    {"/dev/md1", "/dev/md1 holds the root filesystem (/ is on /dev/dm-2)"},
 	    {"/dev/sde", ""},

@@ -153,6 +153,41 @@ static void test_sequential_wa_one(void **state)
 	}
 }
 
+/* Reads of never-written or trimmed units are counted, byte for byte, including the part of a
+ * unit a read covers at either end (worked by hand below, 4 KiB units). */
+static void test_reads_unmapped(void **state)
+{
+	static const struct {
+		uint64_t offset, len, unmapped; /* after units 1 and 2 written, unit 2 trimmed */
+	} reads[] = {
+	    {0, MU, MU},		  /* unit 0: never written */
+	    {MU, MU, 0},		  /* unit 1: written */
+	    {2 * MU, MU, MU},		  /* unit 2: trimmed */
+	    {MU - 512, 1024, 512},	  /* last 512 B of unit 0, first 512 B of unit 1 */
+	    {MU + 512, 2 * MU, MU + 512}, /* 3.5 KiB of unit 1, all of unit 2, 512 B of unit 3 */
+	    {0, 4 * MU, 3 * MU},	  /* units 0, 2, 3 */
+	};
+	struct sim_config c;
+	struct sim_counters a, b;
+	struct sim_ssd *s;
+	uint64_t done;
+
+	(void)state;
+	small_config(&c);
+	s = make(&c);
+	write_seq(s, MU, 3 * MU, MU);
+	assert_int_equal(sim_discard(s, 2 * MU, MU), 0);
+	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++) {
+		sim_get_counters(s, &a);
+		assert_int_equal(sim_read(s, reads[i].offset, reads[i].len, sim_now(s), &done), 0);
+		sim_get_counters(s, &b);
+		assert_int_equal(b.host_bytes_read - a.host_bytes_read, reads[i].len);
+		assert_int_equal(b.host_bytes_read_unmapped - a.host_bytes_read_unmapped,
+				 reads[i].unmapped);
+	}
+	sim_free(s);
+}
+
 static void test_discard_then_fill(void **state)
 {
 	struct sim_config c;
@@ -384,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_spare_counts_every_block),
 		cmocka_unit_test(test_io_bounds),
+		cmocka_unit_test(test_reads_unmapped),
 		cmocka_unit_test(test_sequential_wa_one),
 		cmocka_unit_test(test_discard_then_fill),
 		cmocka_unit_test(test_purge),

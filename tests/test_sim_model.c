@@ -136,6 +136,47 @@ static void test_errors(void **state)
 	}
 }
 
+/* A model's sources are kept whole (a 1000-character citation is not cut at 512) or refused
+ * with their line when they do not fit; a file that is not a model (sim:../../etc/passwd) is
+ * refused without its content in the message. */
+static void test_sources_whole_and_non_model(void **state)
+{
+	static const char passwd[] = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/:/bin/sh\n";
+	struct sim_model m;
+	struct ydoc_error e;
+	size_t n = 1000, len;
+	char *text = malloc(8192), buf[1024];
+
+	(void)state;
+	assert_non_null(text);
+	len = (size_t)snprintf(text, 8192, "user_capacity: 256m\nop: 10%%\nsources: ");
+	for (size_t i = 0; i < n; i++)
+		text[len++] = (char)('a' + i % 26);
+	text[len++] = '\n';
+	text[len] = 0;
+	if (sim_model_parse(text, len, "m.yaml", &m, &e))
+		fail_msg("%s", ydoc_error_format(&e, buf, sizeof(buf)));
+	assert_int_equal(strlen(m.sources), n);
+	assert_int_equal(m.sources[n - 1], 'a' + (n - 1) % 26);
+
+	n = sizeof(m.sources); /* one more than fits */
+	len = (size_t)snprintf(text, 8192, "user_capacity: 256m\nop: 10%%\nsources: ");
+	for (size_t i = 0; i < n; i++)
+		text[len++] = 'x';
+	text[len++] = '\n';
+	text[len] = 0;
+	assert_int_equal(sim_model_parse(text, len, "m.yaml", &m, &e), -EINVAL);
+	assert_int_equal(e.line, 3);
+	assert_non_null(strstr(e.msg, "sources is 4096 characters long"));
+
+	assert_int_equal(sim_model_parse(passwd, strlen(passwd), "passwd", &m, &e), -EINVAL);
+	ydoc_error_format(&e, buf, sizeof(buf));
+	printf("%s\n", buf);
+	assert_non_null(strstr(buf, "passwd:1:1: not a model file"));
+	assert_null(strstr(buf, "root"));
+	free(text);
+}
+
 /* Sequential 128 KiB writes at queue depth 32 from fresh, in windows of `win` bytes. */
 static void seq_rates(struct sim_ssd *s, uint64_t total, uint64_t win, double *rates, size_t *n)
 {
@@ -499,6 +540,7 @@ int main(void)
 		cmocka_unit_test(test_enterprise_op),
 		cmocka_unit_test(test_load_by_path_and_missing),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_sources_whole_and_non_model),
 		cmocka_unit_test(test_client_tlc_shape),
 		cmocka_unit_test(test_scale_dimensionless),
 		cmocka_unit_test(test_target),

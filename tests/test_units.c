@@ -459,6 +459,39 @@ static void test_bs_split(void **state)
 	}
 }
 
+/* Weights are relative: the note tells the user what a split that does not sum to 100 became,
+ * with each share recomputed by hand (70/90 = 77.8%, 20/90 = 22.2%). */
+static void test_bs_split_normalised(void **state)
+{
+	static const struct {
+		const char *split;
+		const char *note; /* NULL: nothing to say */
+	} cases[] = {
+	    {"4k", NULL},
+	    {"4k/70:64k/30", NULL},
+	    {"4k/70:64k/20", "weights 70+20 = 90, normalised to 4 KiB 77.8%, 64 KiB 22.2%"},
+	    {"4k:8k:16k", "weights 1+1+1 = 3, normalised to 4 KiB 33.3%, 8 KiB 33.3%, 16 KiB 33.3%"},
+	    {"4k/1:1m/3", "weights 1+3 = 4, normalised to 4 KiB 25.0%, 1 MiB 75.0%"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct bs_split b[JOB_MAX_BS];
+		unsigned n = 0;
+		char err[128], buf[256] = "untouched";
+		const char *got;
+
+		assert_int_equal(bs_split_parse(cases[i].split, b, &n, err, sizeof(err)), 0);
+		got = bs_split_normalised(b, n, buf, sizeof(buf));
+		if (!cases[i].note) {
+			assert_null(got);
+			assert_string_equal(buf, "untouched");
+		} else {
+			assert_non_null(got);
+			assert_string_equal(got, cases[i].note);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -467,6 +500,7 @@ int main(void)
 	    cmocka_unit_test(test_double),   cmocka_unit_test(test_amount),
 	    cmocka_unit_test(test_range),    cmocka_unit_test(test_fmt),
 	    cmocka_unit_test(test_rw_modes), cmocka_unit_test(test_bs_split),
+	    cmocka_unit_test(test_bs_split_normalised),
 	    cmocka_unit_test(test_locale),
 	};
 
