@@ -66,7 +66,7 @@ EOF
 }
 
 # 1. Fresh: everything read is unmapped.
-"$SSDLAB" run readonly --target sim:client-tlc --time-scale 0.01 --out "$tmp/fresh" \
+"$SSDLAB" run readonly --target sim:client-tlc --time-scale 0.25 --out "$tmp/fresh" \
 	>"$tmp/fresh.out" 2>"$tmp/fresh.err" || fail "readonly on a fresh sim failed: $(cat "$tmp/fresh.err")"
 check_unmapped "$tmp/fresh" 1 0 || fail "fresh: reads_unmapped"
 grep -q "FLAG: 100.0% of the bytes read" "$tmp/fresh.out" ||
@@ -87,7 +87,7 @@ phases:
       queue: {threads: 1, depth: 32}
       count: 3
 EOF
-"$SSDLAB" run "$tmp/filled.yaml" --target sim:client-tlc --time-scale 0.01 --out "$tmp/filled" \
+"$SSDLAB" run "$tmp/filled.yaml" --target sim:client-tlc --time-scale 0.25 --out "$tmp/filled" \
 	>"$tmp/filled.out" 2>"$tmp/filled.err" || fail "filled run failed: $(cat "$tmp/filled.err")"
 check_unmapped "$tmp/filled" 0 0 || fail "filled: reads_unmapped"
 grep -q "FLAG: .*never-written" "$tmp/filled.out" && fail "filled: flagged: $(cat "$tmp/filled.out")"
@@ -101,7 +101,7 @@ phases:
   - trim: {range: 0-50%}
   - rounds: {rw: randread, bs: 4k, cell_time: 10s, queue: {threads: 1, depth: 32}, count: 3}
 EOF
-"$SSDLAB" run "$tmp/half.yaml" --target sim:client-tlc --time-scale 0.01 --out "$tmp/half" \
+"$SSDLAB" run "$tmp/half.yaml" --target sim:client-tlc --time-scale 0.25 --out "$tmp/half" \
 	>"$tmp/half.out" 2>"$tmp/half.err" || fail "half-trimmed run failed: $(cat "$tmp/half.err")"
 check_unmapped "$tmp/half" 0.5 binomial || fail "half trimmed: reads_unmapped"
 
