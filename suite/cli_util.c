@@ -238,7 +238,9 @@ const char *cli_progress_format(const struct cli_progress_state *s, char *buf, s
 
 		snprintf(iops, sizeof(iops), " | %s IOPS", units_fmt_double(s->iops, 0, n, sizeof(n)));
 	}
-	if (s->round && s->chunk && s->nchunks)
+	if (s->round && s->chunk && s->nchunks && s->nchunks_at_most)
+		snprintf(round, sizeof(round), " chunk %u of at most %u", s->round, s->nchunks);
+	else if (s->round && s->chunk && s->nchunks)
 		snprintf(round, sizeof(round), " chunk %u/%u", s->round, s->nchunks);
 	else if (s->round && s->chunk)
 		snprintf(round, sizeof(round), " chunk %u", s->round);
@@ -544,6 +546,7 @@ static void ui_progress(const struct runner_progress *rp, void *arg)
 		.eta_run_known = rp->eta_run_known,
 		.replay = rp->state == RUNNER_REPLAY || rp->state == RUNNER_RERUN,
 		.repeat = rp->repeat, .chunk = rp->chunk, .nchunks = rp->nchunks,
+		.nchunks_at_most = rp->nchunks_at_most,
 		.virt = rp->virtual_time, .target_done_ns = rp->target_done_ns,
 	};
 

@@ -90,6 +90,7 @@ struct cli_progress_state {
 	unsigned repeat; /* with phase_index, what "one line per phase" tells apart */
 	bool chunk;	 /* round is a chunk number of a write phase, of nchunks (0 = unknown) */
 	unsigned nchunks;
+	bool nchunks_at_most; /* nchunks is an upper bound ("chunk 3 of at most 1440") */
 	/* A virtual-time target: its clock is not the wall clock, so the line gives the target
 	 * time done and left and the wall-clock ETA (cli_wall_eta) instead of the job's ETA. */
 	bool virt;

@@ -94,6 +94,7 @@ struct runner {
 	uint64_t run_t0_ns, job_t0_ns; /* target clock at the run's and the job's start */
 	bool in_chunks;		       /* the steps are chunks of a write phase */
 	unsigned nchunks;	       /* how many (0 = unknown) */
+	bool nchunks_at_most;	       /* nchunks is an upper bound (an amount or max_time first) */
 
 	/* The ramp-end snapshot: a phase's first job, when it has a ramp, stores one when its
 	 * measured part starts, so that the phase's WA can leave the ramp out (analyze.c). */
@@ -783,6 +784,7 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 	r->prog.virtual_time = r->virt;
 	r->prog.chunk = r->in_chunks && round;
 	r->prog.nchunks = r->nchunks;
+	r->prog.nchunks_at_most = r->nchunks_at_most;
 	eta_run(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
 	if (r->o.progress)
 		r->o.progress(&r->prog, r->o.arg);
@@ -1219,13 +1221,20 @@ static int exec_write(struct runner *r, const struct where *w)
 		chunk_ns = scale_ns(r, r->o.chunk_ns ? r->o.chunk_ns : RUNNER_CHUNK_NS);
 	else
 		cbytes = runner_chunk_bytes(r->t, &r->o);
-	/* For the progress line's "chunk 3/29" (a write_until may stop earlier on max_time). */
+	/* For the progress line's "chunk 3/29" (a write_until may stop earlier on max_time). A
+	 * WSAT-style write_until (round_time, until an amount or max_time) has at most
+	 * max_time / round_time chunks: "chunk 1062 of at most 1440". */
 	r->nchunks = cbytes && total_bytes ? (unsigned)((total_bytes + cbytes - 1) / cbytes)
 		     : chunk_ns && total_ns && !(w->ph->kind->type == PHASE_WRITE_UNTIL &&
 						  pw->round_time_ns)
 			     ? (unsigned)(((max_ns && max_ns < total_ns ? max_ns : total_ns) +
 					   chunk_ns - 1) / chunk_ns)
 			     : 0;
+	r->nchunks_at_most = false;
+	if (!r->nchunks && chunk_ns && max_ns) {
+		r->nchunks = (unsigned)((max_ns + chunk_ns - 1) / chunk_ns);
+		r->nchunks_at_most = true;
+	}
 	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
 		if (pw->max_time_ns && !spec.time_ns)
 			spec.time_ns = max_ns;

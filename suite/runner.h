@@ -15,8 +15,8 @@
  *                 fill at the last chunk's seq_next, the bytes or the time left). Without an
  *                 amount (one pass over the range): 1 step (round 0)
  *   write_until   the same (kind "write_until"), the chunk being the phase's round_time when
- *                 it has one (WSAT); its time series goes to series/, one file per chunk
- *                 (offset so that the files in round order are one continuous series)
+ *                 it has one (WSAT); its time series goes to series/, one file per phase
+ *                 (the chunks appended in order: one continuous series with a round column)
  *   rounds        per round: the pre-write (not a step: conditioning, not recorded), then one
  *                 step per cell (kind "cell"); after each round the steady-state rule (ss.h)
  *                 runs on the tracked cell's metric, or the rounds stop at `count`
@@ -146,9 +146,12 @@ struct runner_progress {
 	uint64_t target_done_ns;
 	bool virtual_time;
 	/* A chunk of a precondition / write_until: `round` is the chunk number, nchunks how many
-	 * the phase has (0 = unknown: a write_until that stops on a condition). */
+	 * the phase has (0 = unknown: a write_until that stops on a condition); with
+	 * nchunks_at_most, an upper bound (WSAT's rounds until an amount or max_time, whichever
+	 * comes first: max_time / round_time). */
 	bool chunk;
 	unsigned nchunks;
+	bool nchunks_at_most;
 };
 typedef void (*runner_progress_fn)(const struct runner_progress *p, void *arg);
 

@@ -163,6 +163,12 @@ static void test_progress_two_clocks(void **state)
 	assert_string_equal(cli_progress_format(&s, buf, sizeof(buf)),
 			    "[2/6] precondition chunk 3 | 3 GiB written | "
 			    "target 48.00 s done, 1m00s..1m30s left | wall ETA ?");
+	/* WSAT: rounds until an amount or max_time, so the count is only a bound. */
+	s.phase = "write_until";
+	s.nchunks = 1440;
+	s.nchunks_at_most = true;
+	assert_non_null(strstr(cli_progress_format(&s, buf, sizeof(buf)),
+			       "[2/6] write_until chunk 3 of at most 1440 | "));
 	s.chunk = false;
 	s.phase = "rounds";
 	s.cell = "bs=4k";
