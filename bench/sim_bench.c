@@ -26,8 +26,8 @@
 #define CALLGRIND_STOP_INSTRUMENTATION
 #endif
 
-#include "sim.h"
-#include "units.h"
+#include "sim/sim.h"
+#include "base/units.h"
 
 /* The thread's CPU time: on a shared machine the wall clock also counts other people's work,
  * and "per wall-clock second on one core" is what a core spent on us. */

@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 # io_zram_test: `ssdlab io` on a zram device that this test creates (hot_add) and removes.
 # zram has no non-blocking submission, so io_uring hands every I/O to its io-wq workers, and the
 # uring target submits such I/O with IOSQE_ASYNC so that several workers run it at once (see
-# suite/target_uring.c). Checks: reads, writes and a mix at queue depth 16 move exactly the
+# suite/targets/target_uring.c). Checks: reads, writes and a mix at queue depth 16 move exactly the
 # bytes that /sys/block/zramN/stat saw (the probe for non-blocking support reads nothing); a
 # read at QD16 runs on more than one io-wq worker but no more than there are CPUs when the
 # machine has 2 or more CPUs (with one worker every punted I/O would be serialized); a queue

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 
 /* splitmix64: the tests' own workload randomness, independent of the simulator's. */
 uint64_t tl_splitmix(uint64_t *x);

@@ -36,9 +36,9 @@
 #include <json-c/json.h>
 #include <json-c/json_pointer.h>
 
-#include "analyze.h"
-#include "hist.h"
-#include "results.h"
+#include "analysis/analyze.h"
+#include "base/hist.h"
+#include "results/results.h"
 #include "testutil.h"
 
 struct fixture {

@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "cli.h"
-#include "cli_util.h"
-#include "units.h"
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "base/units.h"
 
 /* cli_error() lives in main.c, which a test does not link: keep the last message instead. */
 static char last_error[512];

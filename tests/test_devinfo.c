@@ -27,7 +27,7 @@
 
 #include <cmocka.h>
 
-#include "devinfo.h"
+#include "host/devinfo.h"
 #include "testutil.h"
 
 /* "nvme.VID-<serial hex>-<model hex>-NSID", drivers/nvme/host/core.c wwid_show(). */

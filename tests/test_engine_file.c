@@ -30,8 +30,8 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
-#include "target.h"
+#include "engine/engine.h"
+#include "targets/target.h"
 #include "testutil.h"
 
 #define KiB 1024ull

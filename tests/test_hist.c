@@ -19,7 +19,7 @@
 #include <gsl/gsl_rng.h>
 #include <json-c/json.h>
 
-#include "hist.h"
+#include "base/hist.h"
 #include "testutil.h"
 
 #define NSAMPLES 200000

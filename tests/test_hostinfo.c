@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "hostinfo.h"
+#include "host/hostinfo.h"
 #include "testutil.h"
 
 static char *root;

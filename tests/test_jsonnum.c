@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "jsonnum.h"
+#include "base/jsonnum.h"
 
 static const struct {
 	double v;

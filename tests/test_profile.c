@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 #include "testutil.h"
 
 static struct profile *parse_ok(const char *text, const char *const *sets, size_t nsets)

@@ -28,8 +28,8 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "hist.h"
-#include "results.h"
+#include "base/hist.h"
+#include "results/results.h"
 #include "testutil.h"
 
 struct fixture {

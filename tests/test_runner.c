@@ -28,11 +28,11 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "jsonnum.h"
-#include "profile.h"
-#include "results.h"
-#include "runner.h"
-#include "target.h"
+#include "base/jsonnum.h"
+#include "profile/profile.h"
+#include "results/results.h"
+#include "run/runner.h"
+#include "targets/target.h"
 #include "testutil.h"
 
 /* 1 precondition, 2 rounds x 2 cells (each after a pre-write), idle, repeat 2 x (trim, 1 round

@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "safety.h"
+#include "host/safety.h"
 #include "testutil.h"
 
 /* A device node of the fake /dev, or "/" with the device it lives on. */

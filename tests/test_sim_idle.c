@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 #include "sim_testlib.h"
 #include "testutil.h"
 

@@ -21,10 +21,10 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "sim_model.h"
+#include "sim/sim_model.h"
 #include "sim_testlib.h"
-#include "snapshot.h"
-#include "target.h"
+#include "results/snapshot.h"
+#include "targets/target.h"
 #include "testutil.h"
 
 #define SEC 1000000000ULL

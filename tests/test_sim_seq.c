@@ -22,7 +22,7 @@
 
 #include <cmocka.h>
 
-#include "sim_model.h"
+#include "sim/sim_model.h"
 #include "sim_testlib.h"
 #include "testutil.h"
 

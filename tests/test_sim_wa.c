@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "sim.h"
+#include "sim/sim.h"
 #include "sim_testlib.h"
 #include "testutil.h"
 

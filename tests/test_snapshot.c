@@ -17,7 +17,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "snapshot.h"
+#include "results/snapshot.h"
 
 static void test_set_get(void **state)
 {

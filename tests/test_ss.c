@@ -17,7 +17,7 @@
 #include <gsl/gsl_errno.h>
 #include <json-c/json.h>
 
-#include "ss.h"
+#include "analysis/ss.h"
 
 #define MAXN 32
 

@@ -18,9 +18,9 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "testutil.h"
-#include "units.h"
+#include "base/units.h"
 
 struct u64_case {
 	const char *in;

@@ -22,7 +22,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "testutil.h"
-#include "workload.h"
+#include "engine/workload.h"
 
 #define KiB 1024ull
 #define MiB (1024ull * KiB)

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
-#include "ydoc.h"
+#include "base/ydoc.h"
 
 static struct ydoc *parse_ok(const char *text)
 {

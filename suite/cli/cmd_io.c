@@ -1,0 +1,924 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_io: `ssdlab io TARGET`, one ad-hoc job from the command line for people who come from
+ * fio, dd and hdparm. It opens the target, passes every write through the safety gate, makes
+ * sure a file is written before it is read, runs the engine once and prints the figures as text
+ * or as one JSON object (json-c, "schema": 1).
+ *
+ * Order of checks before any I/O: options (exit 2) -> the device is not in use (exit 3) ->
+ * open -> the job fits the target, e.g. no 512 B I/O on a 4Kn device (exit 2) -> the user
+ * confirmed the write for this device (exit 3) -> a file to be read has no holes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "host/devinfo.h"
+#include "engine/engine.h"
+#include "host/safety.h"
+#include "results/snapshot.h"
+#include "targets/target.h"
+#include "base/units.h"
+
+#define CMD "io"
+
+struct io_opts {
+	const char *target;
+	struct job_spec s;
+	struct amount length; /* --time / --amount */
+	struct amount ramp;
+	struct range range;
+	bool have_range;
+	uint64_t create_size;
+	const char *yes_destroy;
+	bool json;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ssdlab io TARGET [options]\n"
+		"\n"
+		"Runs one job on a block device, a regular file or a virtual SSD (sim:MODEL) through\n"
+		"io_uring with O_DIRECT and prints IOPS, bandwidth and latency percentiles.\n"
+		"\n"
+		"  --rw MODE             read, write, randread, randwrite, randrw, rw (default randread)\n"
+		"  --rwmix-read N        percent of reads in randrw/rw (default 50)\n"
+		"  --bs SIZE[/W:...]     block size, or a weighted split such as 4k/70:64k/30 (4k);\n"
+		"                        weights are relative (a note says what they came to)\n"
+		"  --qd N                I/Os in flight per thread, 1..1024 (1)\n"
+		"  --threads N           threads, each with its own queue (1)\n"
+		"  --time DURATION       run for this long after the ramp, > 0 (10s unless --amount)\n"
+		"  --amount AMOUNT       stop after this much I/O: 10g, or 2x the capacity\n"
+		"  --ramp TIME|AMOUNT    run first without counting: 5s, 1g or 1x\n"
+		"  --range RANGE         LBA range: 0-50%%, 1g-2g (whole target)\n"
+		"  --random-distribution uniform | zoned:IO/RANGE:... e.g. zoned:50/5:30/15:20/80\n"
+		"  --pattern P           random (incompressible, default) or zeros\n"
+		"  --compressibility N%% make each 4 KiB block N%% zeros\n"
+		"  --seed N              PRNG seed (recorded; default 1)\n"
+		"  --size SIZE           create a file target of this size when it does not exist\n"
+		"  --sqpoll, --hipri     io_uring submission polling / polled completions\n"
+		"  --yes-destroy=ID      confirm writing: the device's serial (or WWN), or its path when\n"
+		"                        it reports none; files ssdlab creates need no confirmation\n"
+		"  --json                print one JSON object\n"
+		"\n"
+		"exit codes: 0 ok, 1 I/O error, 2 bad usage, 3 refused for safety, 4 not supported,\n"
+		"            130 interrupted\n");
+}
+
+enum {
+	OPT_RW = 256,
+	OPT_RWMIX,
+	OPT_BS,
+	OPT_QD,
+	OPT_THREADS,
+	OPT_TIME,
+	OPT_AMOUNT,
+	OPT_RAMP,
+	OPT_RANGE,
+	OPT_DIST,
+	OPT_PATTERN,
+	OPT_COMPRESS,
+	OPT_SEED,
+	OPT_SIZE,
+	OPT_SQPOLL,
+	OPT_HIPRI,
+	OPT_YES,
+	OPT_JSON,
+	OPT_HELP,
+};
+
+static const struct option long_opts[] = {
+	{"rw", required_argument, NULL, OPT_RW},
+	{"rwmix-read", required_argument, NULL, OPT_RWMIX},
+	{"bs", required_argument, NULL, OPT_BS},
+	{"qd", required_argument, NULL, OPT_QD},
+	{"iodepth", required_argument, NULL, OPT_QD},
+	{"threads", required_argument, NULL, OPT_THREADS},
+	{"time", required_argument, NULL, OPT_TIME},
+	{"amount", required_argument, NULL, OPT_AMOUNT},
+	{"ramp", required_argument, NULL, OPT_RAMP},
+	{"range", required_argument, NULL, OPT_RANGE},
+	{"random-distribution", required_argument, NULL, OPT_DIST},
+	{"pattern", required_argument, NULL, OPT_PATTERN},
+	{"compressibility", required_argument, NULL, OPT_COMPRESS},
+	{"seed", required_argument, NULL, OPT_SEED},
+	{"size", required_argument, NULL, OPT_SIZE},
+	{"sqpoll", no_argument, NULL, OPT_SQPOLL},
+	{"hipri", no_argument, NULL, OPT_HIPRI},
+	{"yes-destroy", required_argument, NULL, OPT_YES},
+	{"json", no_argument, NULL, OPT_JSON},
+	{"help", no_argument, NULL, OPT_HELP},
+	{NULL, 0, NULL, 0},
+};
+
+/* "zoned:50/5:30/15:20/80" -> zones (percent of I/O / percent of range). */
+static int parse_dist(const char *arg, struct job_spec *s)
+{
+	char buf[256], *save = NULL;
+	unsigned n = 0;
+
+	if (!strcmp(arg, "uniform")) {
+		s->dist = DIST_UNIFORM;
+		return 0;
+	}
+	if (strncmp(arg, "zoned:", 6) || strlen(arg) >= sizeof(buf))
+		goto bad;
+	snprintf(buf, sizeof(buf), "%s", arg + 6);
+	for (char *tok = strtok_r(buf, ":", &save); tok; tok = strtok_r(NULL, ":", &save)) {
+		char *slash = strchr(tok, '/');
+		double io, rg;
+
+		if (!slash || n == JOB_MAX_ZONES)
+			goto bad;
+		*slash = 0;
+		if (units_parse_double(tok, &io) || units_parse_double(slash + 1, &rg))
+			goto bad;
+		s->zones[n].io_frac = io / 100;
+		s->zones[n].range_frac = rg / 100;
+		n++;
+	}
+	if (!n)
+		goto bad;
+	s->dist = DIST_ZONED;
+	s->nzones = n;
+	return 0;
+bad:
+	cli_error(CMD, "--random-distribution: expected uniform or zoned:IO%%/RANGE%%:..., such as "
+		       "zoned:50/5:30/15:20/80, got '%s'",
+		  arg);
+	return -EINVAL;
+}
+
+static int parse_u32_opt(const char *opt, const char *arg, unsigned lo, unsigned hi, unsigned *v)
+{
+	uint64_t x;
+
+	if (cli_opt_u64(CMD, opt, arg, &x))
+		return -EINVAL;
+	if (x < lo || x > hi) {
+		cli_error(CMD, "%s: expected %u..%u, got %s", opt, lo, hi, arg);
+		return -ERANGE;
+	}
+	*v = (unsigned)x;
+	return 0;
+}
+
+static int parse_amount_opt(const char *opt, const char *arg, struct amount *a)
+{
+	if (units_parse_amount(arg, a)) {
+		cli_error(CMD, "%s: expected %s, got '%s'", opt, units_expect_amount(), arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Returns 0, or the exit code to return (with the message printed), or -1 for --help. */
+static int parse_args(int argc, char **argv, struct io_opts *o)
+{
+	char err[256];
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->s.rw = RW_RANDREAD;
+	o->s.rwmix_read = 50;
+	o->s.bs[0].bs = 4096;
+	o->s.bs[0].weight = 1;
+	o->s.nbs = 1;
+	o->s.qd = 1;
+	o->s.threads = 1;
+	o->s.seed = 1;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", long_opts, NULL)) != -1) {
+		const char *arg = optarg;
+		double d;
+		uint64_t v;
+
+		switch (c) {
+		case OPT_RW:
+			if (rw_mode_parse(arg, &o->s.rw)) {
+				cli_error(CMD, "--rw: expected read, write, randread, randwrite, randrw "
+					       "or rw, got '%s'",
+					  arg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_RWMIX:
+			if (parse_u32_opt("--rwmix-read", arg, 0, 100, &o->s.rwmix_read))
+				return EXIT_USAGE;
+			break;
+		case OPT_BS:
+			if (bs_split_parse(arg, o->s.bs, &o->s.nbs, err, sizeof(err))) {
+				cli_error(CMD, "--bs: %s", err);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_QD:
+			if (parse_u32_opt("--qd", arg, 1, 1024, &o->s.qd))
+				return EXIT_USAGE;
+			break;
+		case OPT_THREADS:
+			if (parse_u32_opt("--threads", arg, 1, 64, &o->s.threads))
+				return EXIT_USAGE;
+			break;
+		case OPT_TIME:
+			if (cli_opt_duration(CMD, "--time", arg, &v))
+				return EXIT_USAGE;
+			/* 0 would mean "no time given" below and silently run the 10 s default. */
+			if (!v) {
+				cli_error(CMD, "--time must be longer than 0, got '%s' (to stop after "
+					       "an amount of I/O, give --amount)",
+					  arg);
+				return EXIT_USAGE;
+			}
+			o->s.time_ns = v;
+			break;
+		case OPT_AMOUNT:
+			if (parse_amount_opt("--amount", arg, &o->length))
+				return EXIT_USAGE;
+			break;
+		case OPT_RAMP:
+			if (parse_amount_opt("--ramp", arg, &o->ramp))
+				return EXIT_USAGE;
+			break;
+		case OPT_RANGE:
+			if (units_parse_range(arg, &o->range)) {
+				cli_error(CMD, "--range: expected %s, got '%s'", units_expect_range(),
+					  arg);
+				return EXIT_USAGE;
+			}
+			o->have_range = true;
+			break;
+		case OPT_DIST:
+			if (parse_dist(arg, &o->s))
+				return EXIT_USAGE;
+			break;
+		case OPT_PATTERN:
+			if (!strcmp(arg, "zeros")) {
+				o->s.pattern = PATTERN_ZEROS;
+			} else if (!strcmp(arg, "random")) {
+				o->s.pattern = PATTERN_RANDOM;
+			} else {
+				cli_error(CMD, "--pattern: expected random or zeros, got '%s'", arg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_COMPRESS:
+			if (units_parse_percent(arg, &d) || d < 0 || d > 1) {
+				cli_error(CMD, "--compressibility: expected %s, got '%s'",
+					  units_expect_percent(), arg);
+				return EXIT_USAGE;
+			}
+			o->s.compressibility = (unsigned)(d * 100 + 0.5);
+			break;
+		case OPT_SEED:
+			if (cli_opt_u64(CMD, "--seed", arg, &o->s.seed))
+				return EXIT_USAGE;
+			break;
+		case OPT_SIZE:
+			if (cli_opt_size(CMD, "--size", arg, &o->create_size))
+				return EXIT_USAGE;
+			break;
+		case OPT_SQPOLL:
+			o->s.sqpoll = true;
+			break;
+		case OPT_HIPRI:
+			o->s.hipri = true;
+			break;
+		case OPT_YES:
+			o->yes_destroy = arg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_HELP:
+		case 'h':
+			return -1;
+		default:
+			return cli_opt_reject(CMD, c, argv);
+		}
+	}
+	if (optind != argc - 1) {
+		cli_error(CMD, optind >= argc ? "no TARGET given (see ssdlab io --help)"
+					      : "one TARGET expected, got more (see ssdlab io --help)");
+		return EXIT_USAGE;
+	}
+	o->target = argv[optind];
+	if (bs_split_normalised(o->s.bs, o->s.nbs, err, sizeof(err)))
+		fprintf(stderr, "ssdlab io: note: --bs %s\n", err);
+	if (o->length.kind == AMOUNT_TIME) { /* --amount 60s means --time 60s */
+		o->s.time_ns = o->length.ns;
+		o->length.kind = AMOUNT_NONE;
+	}
+	if (!o->s.time_ns && o->length.kind == AMOUNT_NONE)
+		o->s.time_ns = 10ull * 1000000000u;
+	return 0;
+}
+
+static bool job_writes(const struct job_spec *s)
+{
+	return s->rw == RW_WRITE || s->rw == RW_RANDWRITE ||
+	       ((s->rw == RW_RANDRW || s->rw == RW_RW) && s->rwmix_read < 100);
+}
+
+static bool job_reads(const struct job_spec *s)
+{
+	return s->rw == RW_READ || s->rw == RW_RANDREAD ||
+	       ((s->rw == RW_RANDRW || s->rw == RW_RW) && s->rwmix_read > 0);
+}
+
+/* Lengths that depend on the capacity: --amount 2x, --ramp 1x, --range. */
+static int resolve(struct io_opts *o, const struct target_info *ti)
+{
+	uint32_t lbs = ti->logical_block_size ? ti->logical_block_size : 512;
+	struct range whole = {.percent = true, .lo = 0, .hi = 1};
+	int rc;
+
+	rc = range_resolve(o->have_range ? &o->range : &whole, ti->capacity, lbs, &o->s.range_start,
+			   &o->s.range_end);
+	if (rc) {
+		cli_error(CMD, "--range: the range is empty or past the capacity of %" PRIu64 " bytes",
+			  ti->capacity);
+		return EXIT_USAGE;
+	}
+	if (o->length.kind != AMOUNT_NONE)
+		o->s.amount_bytes = amount_bytes(&o->length, ti->capacity);
+	if (o->ramp.kind == AMOUNT_TIME)
+		o->s.ramp_ns = o->ramp.ns;
+	else if (o->ramp.kind != AMOUNT_NONE)
+		o->s.ramp_bytes = amount_bytes(&o->ramp, ti->capacity);
+	return 0;
+}
+
+/* Writes a file that ssdlab just created, so that reads reach the device (an extended file
+ * reads back zeros from the page cache's point of view without any I/O). */
+static int fill_file(struct target *t, const struct io_opts *o, volatile sig_atomic_t *stop)
+{
+	const struct target_info *ti = target_info(t);
+	struct engine_hooks h = {.stop = stop};
+	struct job_spec f;
+	struct job_result r;
+	int rc;
+
+	memset(&f, 0, sizeof(f));
+	f.rw = RW_WRITE;
+	/* The largest block that divides the size, so that one pass covers every byte. */
+	f.bs[0].bs = ti->logical_block_size ? ti->logical_block_size : 512;
+	for (uint32_t b = 1u << 20; b > f.bs[0].bs; b >>= 1)
+		if (ti->capacity % b == 0 && b % f.bs[0].bs == 0) {
+			f.bs[0].bs = b;
+			break;
+		}
+	f.bs[0].weight = 1;
+	f.nbs = 1;
+	f.qd = 8;
+	f.threads = 1;
+	f.range_end = ti->capacity;
+	f.seed = o->s.seed;
+	f.pattern = o->s.pattern;
+	f.compressibility = o->s.compressibility;
+	if (!o->json)
+		fprintf(stderr, "ssdlab io: filling the new file %s (%" PRIu64 " bytes) before reading it\n",
+			ti->path, ti->capacity);
+	rc = engine_run(t, &f, &h, &r);
+	if (!rc && r.error)
+		rc = r.error;
+	if (rc)
+		cli_error(CMD, "filling %s failed: %s", ti->path, r.errmsg);
+	else if (r.interrupted)
+		rc = -EINTR;
+	job_result_release(&r);
+	if (!rc)
+		rc = target_flush(t);
+	return rc;
+}
+
+/* An existing file about to be read must have no holes or unwritten extents. */
+static int check_file_written(const struct target_info *ti)
+{
+	uint64_t unwritten = 0;
+	int fd = open(ti->path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return 0; /* the target is open; this check is best effort */
+	rc = devinfo_file_unwritten(fd, ti->capacity, &unwritten);
+	close(fd);
+	if (!rc && unwritten) {
+		cli_error(CMD,
+			  "%s has %" PRIu64 " bytes of holes or unwritten (fallocated) extents: "
+			  "reading them returns zeros without touching the device. Write the file "
+			  "first, e.g. ssdlab io %s --rw write --bs 1m --qd 8 --amount 1x "
+			  "--yes-destroy=%s",
+			  ti->path, unwritten, ti->path, ti->path);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- output ----------------------------------------------------------------------------- */
+
+static void add(struct json_object *o, const char *k, struct json_object *v)
+{
+	json_object_object_add(o, k, v);
+}
+
+static struct json_object *lat_json(const struct hist *h)
+{
+	static const struct {
+		const char *name;
+		double p;
+	} pct[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}, {"p99.99", 99.99}};
+	struct json_object *o = json_object_new_object();
+
+	add(o, "mean", json_object_new_double(hist_mean(h)));
+	add(o, "min", json_object_new_uint64(h->count ? h->min : 0));
+	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
+		add(o, pct[i].name, json_object_new_uint64(hist_percentile(h, pct[i].p)));
+	add(o, "max", json_object_new_uint64(h->max));
+	return o;
+}
+
+static double per_s(uint64_t n, uint64_t ns)
+{
+	return ns ? (double)n * 1e9 / (double)ns : 0;
+}
+
+static struct json_object *dir_json(const struct dir_stats *d, uint64_t elapsed)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "ios", json_object_new_uint64(d->ios));
+	add(o, "bytes", json_object_new_uint64(d->bytes));
+	add(o, "iops", json_object_new_double(per_s(d->ios, elapsed)));
+	add(o, "bw_bytes_per_s", json_object_new_double(per_s(d->bytes, elapsed)));
+	add(o, "lat_ns", lat_json(&d->lat));
+	return o;
+}
+
+static struct json_object *info_json(const struct target_info *ti)
+{
+	struct json_object *o = json_object_new_object();
+
+	add(o, "kind", json_object_new_string(ti->kind));
+	add(o, "path", json_object_new_string(ti->path));
+	add(o, "model", json_object_new_string(ti->model));
+	add(o, "serial", json_object_new_string(ti->serial));
+	add(o, "wwn", json_object_new_string(ti->wwn));
+	add(o, "firmware", json_object_new_string(ti->firmware));
+	add(o, "capacity", json_object_new_uint64(ti->capacity));
+	add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size));
+	add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size));
+	add(o, "rotational", json_object_new_boolean(ti->rotational));
+	add(o, "scheduler", json_object_new_string(ti->scheduler));
+	add(o, "nomerges", json_object_new_int(ti->nomerges));
+	add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth));
+	add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab));
+	return o;
+}
+
+static struct json_object *job_json(const struct job_spec *s)
+{
+	struct json_object *o = json_object_new_object(), *bs = json_object_new_array();
+
+	add(o, "rw", json_object_new_string(rw_mode_name(s->rw)));
+	add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read));
+	for (unsigned i = 0; i < s->nbs; i++) {
+		struct json_object *b = json_object_new_object();
+
+		add(b, "bs", json_object_new_int64(s->bs[i].bs));
+		add(b, "weight", json_object_new_int64(s->bs[i].weight));
+		json_object_array_add(bs, b);
+	}
+	add(o, "bs", bs);
+	add(o, "qd", json_object_new_int((int)s->qd));
+	add(o, "threads", json_object_new_int((int)s->threads));
+	add(o, "range_start", json_object_new_uint64(s->range_start));
+	add(o, "range_end", json_object_new_uint64(s->range_end));
+	add(o, "time_ns", json_object_new_uint64(s->time_ns));
+	add(o, "amount_bytes", json_object_new_uint64(s->amount_bytes));
+	add(o, "ramp_ns", json_object_new_uint64(s->ramp_ns));
+	add(o, "ramp_bytes", json_object_new_uint64(s->ramp_bytes));
+	add(o, "seed", json_object_new_uint64(s->seed));
+	add(o, "random_distribution",
+	    json_object_new_string(s->dist == DIST_ZONED ? "zoned" : "uniform"));
+	add(o, "pattern", json_object_new_string(s->pattern == PATTERN_ZEROS ? "zeros" : "random"));
+	add(o, "compressibility", json_object_new_int((int)s->compressibility));
+	add(o, "sqpoll", json_object_new_boolean(s->sqpoll));
+	add(o, "hipri", json_object_new_boolean(s->hipri));
+	return o;
+}
+
+/* The time series: one row per interval, per direction (garbage-collection stalls show here,
+ * not in the means). */
+static struct json_object *series_json(const struct job_result *r, uint64_t interval)
+{
+	static const char *const names[2] = {"read", "write"};
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < r->nseries; i++) {
+		const struct series_row *row = &r->series[i];
+		uint64_t span = i ? row->t_ns - r->series[i - 1].t_ns : row->t_ns;
+		struct json_object *o = json_object_new_object();
+
+		if (!span)
+			span = interval;
+		add(o, "t_ns", json_object_new_uint64(row->t_ns));
+		for (int d = 0; d < 2; d++) {
+			struct json_object *x;
+
+			if (!row->d[d].ios && !r->d[d].ios)
+				continue;
+			x = json_object_new_object();
+			add(x, "iops", json_object_new_double(per_s(row->d[d].ios, span)));
+			add(x, "bw_bytes_per_s", json_object_new_double(per_s(row->d[d].bytes, span)));
+			add(x, "lat_mean_ns", json_object_new_double(row->d[d].lat_mean_ns));
+			add(x, "lat_p99_ns", json_object_new_uint64(row->d[d].lat_p99_ns));
+			add(x, "lat_max_ns", json_object_new_uint64(row->d[d].lat_max_ns));
+			add(o, names[d], x);
+		}
+		add(o, "total_bytes_written", json_object_new_uint64(row->total_bytes_written));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static double counter_delta(const struct snapshot *a, const struct snapshot *b, const char *name,
+			    bool *ok)
+{
+	const struct counter *x = snapshot_get(a, name), *y = snapshot_get(b, name);
+
+	if (!x || !y) {
+		*ok = false;
+		return 0;
+	}
+	return y->value - x->value;
+}
+
+/* smart_delta{,_total} and wa{,_total}: the counters' change from a to b, when the target has
+ * them. */
+static void add_counters(struct json_object *j, const char *delta_key, const char *wa_key,
+			 const struct snapshot *a, const struct snapshot *b)
+{
+	bool ok = true;
+	double h = counter_delta(a, b, "host_bytes_written", &ok);
+	double n = counter_delta(a, b, "nand_bytes_written", &ok);
+	double wa;
+
+	if (!ok)
+		return;
+	{
+		struct json_object *d = json_object_new_object();
+
+		add(d, "host_bytes_written", json_object_new_double(h));
+		add(d, "nand_bytes_written", json_object_new_double(n));
+		add(j, delta_key, d);
+	}
+	if (!snapshot_wa(a, b, &wa))
+		add(j, wa_key, json_object_new_double(wa));
+}
+
+/* snap: at the start, at the end of the ramp (where the figures start), at the end. */
+static void print_json(const struct io_opts *o, const struct target_info *ti,
+		       const struct job_result *r, const struct snapshot *snap)
+{
+	struct json_object *j = json_object_new_object(), *ctx, *cpu;
+	struct hist *all = malloc(sizeof(*all));
+	uint64_t ios = r->d[0].ios + r->d[1].ios;
+
+	add(j, "schema", json_object_new_int(1));
+	add(j, "target", info_json(ti));
+	add(j, "job", job_json(&o->s));
+	add(j, "iops", json_object_new_double(job_iops(r)));
+	add(j, "bw_bytes_per_s", json_object_new_double(job_bw(r)));
+	add(j, "bytes_read", json_object_new_uint64(r->d[IO_READ].bytes));
+	add(j, "bytes_written", json_object_new_uint64(r->d[IO_WRITE].bytes));
+	add(j, "bytes_read_total", json_object_new_uint64(r->bytes_read_total));
+	add(j, "bytes_written_total", json_object_new_uint64(r->bytes_written_total));
+	add(j, "elapsed_ns", json_object_new_uint64(r->elapsed_ns));
+	add(j, "ramp_elapsed_ns", json_object_new_uint64(r->ramp_elapsed_ns));
+	if (all) {
+		hist_init(all);
+		hist_merge(all, &r->d[0].lat);
+		hist_merge(all, &r->d[1].lat);
+		add(j, "lat_ns", lat_json(all));
+		free(all);
+	}
+	if (r->d[IO_READ].ios)
+		add(j, "read", dir_json(&r->d[IO_READ], r->elapsed_ns));
+	if (r->d[IO_WRITE].ios)
+		add(j, "write", dir_json(&r->d[IO_WRITE], r->elapsed_ns));
+	cpu = json_object_new_object();
+	add(cpu, "user_s", json_object_new_double(r->cpu_user_s));
+	add(cpu, "sys_s", json_object_new_double(r->cpu_sys_s));
+	add(cpu, "us_per_io",
+	    json_object_new_double(ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0));
+	add(j, "cpu", cpu);
+	ctx = json_object_new_object();
+	add(ctx, "clock_source", json_object_new_string(r->clock_source));
+	add(ctx, "clock_read_ns", json_object_new_double(r->clock_read_ns));
+	add(ctx, "effective_qd", json_object_new_int64(r->effective_qd));
+	add(ctx, "foreign_sectors_read", json_object_new_uint64(r->foreign_sectors_read));
+	add(ctx, "foreign_sectors_written", json_object_new_uint64(r->foreign_sectors_written));
+	add(j, "context", ctx);
+	/* The measured part, like every other figure; and the whole job, ramp included. */
+	add_counters(j, "smart_delta", "wa", &snap[1], &snap[2]);
+	add_counters(j, "smart_delta_total", "wa_total", &snap[0], &snap[2]);
+	add(j, "series", series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u));
+	if (r->error) {
+		struct json_object *e = json_object_new_object();
+
+		add(e, "errno", json_object_new_int(-r->error));
+		add(e, "offset", json_object_new_uint64(r->err_offset));
+		add(e, "length", json_object_new_int64(r->err_len));
+		add(e, "message", json_object_new_string(r->errmsg));
+		add(j, "error", e);
+	}
+	add(j, "interrupted", json_object_new_boolean(r->interrupted));
+	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+								JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(j);
+}
+
+static const char *dur(uint64_t ns, char *buf, size_t len)
+{
+	return units_fmt_duration(ns, buf, len);
+}
+
+static void print_dir(const char *name, const struct dir_stats *d, uint64_t elapsed)
+{
+	char b[6][32], mb[32];
+
+	if (!d->ios)
+		return;
+	printf("  %-5s: %s IOPS, %s MB/s (%" PRIu64 " I/Os, %" PRIu64 " bytes)\n", name,
+	       units_fmt_double(per_s(d->ios, elapsed), 0, b[0], sizeof(b[0])),
+	       units_fmt_double(per_s(d->bytes, elapsed) / 1e6, 1, mb, sizeof(mb)), d->ios, d->bytes);
+	printf("         lat mean %s  p50 %s  p99 %s  p99.9 %s  p99.99 %s  max %s\n",
+	       dur((uint64_t)hist_mean(&d->lat), b[0], sizeof(b[0])),
+	       dur(hist_percentile(&d->lat, 50), b[1], sizeof(b[1])),
+	       dur(hist_percentile(&d->lat, 99), b[2], sizeof(b[2])),
+	       dur(hist_percentile(&d->lat, 99.9), b[3], sizeof(b[3])),
+	       dur(hist_percentile(&d->lat, 99.99), b[4], sizeof(b[4])),
+	       dur(d->lat.max, b[5], sizeof(b[5])));
+}
+
+static void print_text(const struct io_opts *o, const struct target_info *ti,
+		       const struct job_result *r, const struct snapshot *snap)
+{
+	char b[4][32];
+	uint64_t ios = r->d[0].ios + r->d[1].ios;
+	double wa, wa_total;
+
+	printf("ssdlab io %s (%s%s%s, %s, %" PRIu32 " B sectors): %s, qd %u x %u thread%s, %s\n",
+	       ti->path, ti->kind, *ti->model ? " " : "", ti->model,
+	       units_fmt_size(ti->capacity, b[0], sizeof(b[0])), ti->logical_block_size,
+	       rw_mode_name(o->s.rw), o->s.qd, o->s.threads, o->s.threads == 1 ? "" : "s",
+	       dur(r->elapsed_ns, b[1], sizeof(b[1])));
+	printf("  total: %s IOPS, %s MB/s\n", units_fmt_double(job_iops(r), 0, b[2], sizeof(b[2])),
+	       units_fmt_double(job_bw(r) / 1e6, 1, b[3], sizeof(b[3])));
+	print_dir("read", &r->d[IO_READ], r->elapsed_ns);
+	print_dir("write", &r->d[IO_WRITE], r->elapsed_ns);
+	printf("  cpu  : user %s s, sys %s s (%s us per I/O)\n",
+	       units_fmt_double(r->cpu_user_s, 2, b[0], sizeof(b[0])),
+	       units_fmt_double(r->cpu_sys_s, 2, b[1], sizeof(b[1])),
+	       units_fmt_double(ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0, 2,
+				b[2], sizeof(b[2])));
+	printf("  setup: %s, %s ns per clock read, effective qd %u, scheduler %s, nomerges %d, "
+	       "nr_requests %" PRIu32 "\n",
+	       r->clock_source, units_fmt_double(r->clock_read_ns, 1, b[0], sizeof(b[0])),
+	       r->effective_qd, *ti->scheduler ? ti->scheduler : "?", ti->nomerges,
+	       ti->hw_queue_depth);
+	if (r->foreign_sectors_read || r->foreign_sectors_written)
+		printf("  WARNING: other processes did I/O on the device during the job: %" PRIu64
+		       " bytes read, %" PRIu64 " bytes written beyond ours\n",
+		       r->foreign_sectors_read * 512, r->foreign_sectors_written * 512);
+	if (!snapshot_wa(&snap[1], &snap[2], &wa)) {
+		printf("  write amplification: %s", units_fmt_double(wa, 3, b[0], sizeof(b[0])));
+		if ((o->s.ramp_ns || o->s.ramp_bytes) && !snapshot_wa(&snap[0], &snap[2], &wa_total))
+			printf(" (after the ramp; %s over the whole job)",
+			       units_fmt_double(wa_total, 3, b[1], sizeof(b[1])));
+		printf("\n");
+	}
+}
+
+/* Progress on a terminal: one line rewritten in place, about once per interval. */
+struct progress_ctx {
+	char cell[96];
+	size_t last_len;
+};
+
+static void on_progress(const struct engine_progress *ep, void *arg)
+{
+	struct progress_ctx *pc = arg;
+	char t[32], total[32], bytes[32], iops[32], line[256];
+	int n;
+
+	units_fmt_duration(ep->t_ns, t, sizeof(t));
+	units_fmt_size(ep->bytes, bytes, sizeof(bytes));
+	units_fmt_double(ep->iops, 0, iops, sizeof(iops));
+	if (ep->total_ns) {
+		units_fmt_duration(ep->total_ns, total, sizeof(total));
+		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s, %s, %s IOPS", pc->cell, t,
+			     total, bytes, iops);
+	} else {
+		units_fmt_size(ep->total_bytes, total, sizeof(total));
+		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s (%s), %s IOPS", pc->cell,
+			     bytes, total, t, iops);
+	}
+	if (n < 0)
+		return;
+	/* Pad with blanks over a longer previous line. */
+	fprintf(stderr, "\r%s%*s", line, pc->last_len > (size_t)n ? (int)(pc->last_len - (size_t)n) : 0,
+		"");
+	fflush(stderr);
+	pc->last_len = (size_t)n;
+}
+
+/* The engine's hooks: progress (pc first, so that on_progress may take the whole context) and
+ * the snapshot at the start of the measured part. */
+struct run_ctx {
+	struct progress_ctx pc;
+	struct target *t;
+	struct snapshot *mark; /* filled at the measured start */
+};
+
+static void on_measure_start(uint64_t t_ns, void *arg)
+{
+	struct run_ctx *rc = arg;
+
+	(void)t_ns;
+	if (target_snapshot(rc->t, rc->mark))
+		memset(rc->mark, 0, sizeof(*rc->mark));
+	snprintf(rc->mark->label, sizeof(rc->mark->label), "ramp-end");
+}
+
+/* ---- the command ------------------------------------------------------------------------ */
+
+static int confirm_write(const struct io_opts *o, const struct target_info *ti)
+{
+	struct safety_opts so = {.yes_destroy = o->yes_destroy, .allow_prompt = true};
+	char reason[4096] = ""; /* names the WWN twice, which may be 1024 long */
+	int rc = safety_confirm_destructive(ti, "write", &so, reason, sizeof(reason));
+
+	if (rc) {
+		cli_error(CMD, "refusing to write to %s: %s", ti->path,
+			  *reason ? reason : strerror(-rc));
+		return EXIT_SAFETY;
+	}
+	return 0;
+}
+
+int cmd_io(int argc, char **argv)
+{
+	struct io_opts o;
+	struct target *t = NULL;
+	struct target_open_opts oo = {0};
+	struct job_result r;
+	struct snapshot *snap = NULL;
+	struct cli_stop stop = {0};
+	struct run_ctx ctx;
+	struct progress_ctx *pc = &ctx.pc;
+	struct engine_hooks hooks = {0};
+	char why[256];
+	const char *no_io;
+	struct stat st;
+	char err[512];
+	bool exists, writes, is_sim;
+	int rc, ret;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc < 0) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (rc)
+		return rc;
+	writes = job_writes(&o.s);
+	is_sim = !strncmp(o.target, "sim:", 4);
+	exists = !stat(o.target, &st);
+
+	/* Step 1 of the safety gate before even opening: a mounted device is refused with the
+	 * mount point rather than with a bare EBUSY from O_EXCL. */
+	if (writes && exists && !is_sim && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
+		/* probe_excl: a device another program holds O_EXCL is named as such. */
+		struct safety_opts so = {.probe_excl = true};
+
+		rc = safety_check_in_use(o.target, &so, err, sizeof(err));
+		if (rc) {
+			cli_error(CMD, "refusing to write to %s: %s", o.target,
+				  *err ? err : strerror(-rc));
+			return EXIT_SAFETY;
+		}
+	}
+	oo.writable = writes || (!exists && o.create_size);
+	oo.create = !exists && o.create_size;
+	oo.size = o.create_size;
+	oo.seed = o.s.seed;
+	rc = target_open(o.target, &oo, &t, err, sizeof(err));
+	if (rc) {
+		cli_error(CMD, "%s", err);
+		return cli_open_exit_code(rc);
+	}
+	ret = resolve(&o, target_info(t));
+	if (ret)
+		goto out;
+	rc = job_validate(&o.s, target_info(t), err, sizeof(err));
+	if (rc) {
+		cli_error(CMD, "%s: %s", o.target, err);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if (writes) {
+		ret = confirm_write(&o, target_info(t));
+		if (ret)
+			goto out;
+	}
+	if (cli_signals_install(&stop) == 0)
+		hooks.stop = &stop.flag;
+	if (job_reads(&o.s) && !strcmp(target_info(t)->kind, "file")) {
+		if (target_info(t)->created_by_ssdlab) {
+			rc = fill_file(t, &o, hooks.stop);
+			if (rc) {
+				ret = rc == -EINTR ? EXIT_INTERRUPTED : EXIT_FAILED;
+				goto out;
+			}
+		} else {
+			ret = check_file_written(target_info(t));
+			if (ret)
+				goto out;
+		}
+	}
+
+	snap = calloc(3, sizeof(*snap));
+	if (!snap) {
+		ret = EXIT_FAILED;
+		goto out;
+	}
+	if (target_snapshot(t, &snap[0]))
+		memset(&snap[0], 0, sizeof(snap[0]));
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.t = t;
+	ctx.mark = &snap[1];
+	hooks.measure_start = on_measure_start;
+	hooks.arg = &ctx;
+	if (isatty(STDERR_FILENO) && !o.json &&
+	    (o.s.time_ns + o.s.ramp_ns > 3000000000ull || o.s.amount_bytes)) {
+		snprintf(pc->cell, sizeof(pc->cell), "%s qd %u x %u", rw_mode_name(o.s.rw), o.s.qd,
+			 o.s.threads);
+		hooks.progress = on_progress;
+	}
+	rc = engine_run(t, &o.s, &hooks, &r);
+	if (pc->last_len)
+		fputc('\n', stderr);
+	if (rc) {
+		cli_error(CMD, "%s: %s", o.target, r.errmsg);
+		ret = rc == -EOPNOTSUPP || rc == -ENOTSUP ? EXIT_CAPABILITY
+		      : rc == -EINVAL			  ? EXIT_USAGE
+							  : EXIT_FAILED;
+		job_result_release(&r);
+		goto out;
+	}
+	if (target_snapshot(t, &snap[2]))
+		memset(&snap[2], 0, sizeof(snap[2]));
+	no_io = job_no_io_reason(&r, why, sizeof(why));
+	if (no_io) { /* 0 IOPS would be a figure; there is none */
+		cli_error(CMD, "%s: %s", o.target, no_io);
+		ret = EXIT_FAILED;
+		job_result_release(&r);
+		goto out;
+	}
+	if (o.json)
+		print_json(&o, target_info(t), &r, snap);
+	else
+		print_text(&o, target_info(t), &r, snap);
+	ret = EXIT_OK;
+	if (r.error) {
+		cli_error(CMD, "%s: %s (the job stopped there)", o.target, r.errmsg);
+		ret = EXIT_FAILED;
+	} else if (r.interrupted) {
+		cli_error(CMD, "interrupted");
+		ret = EXIT_INTERRUPTED;
+	}
+	job_result_release(&r);
+out:
+	if (snap) {
+		for (int i = 0; i < 3; i++)
+			snapshot_release(&snap[i]);
+		free(snap);
+	}
+	if (hooks.stop)
+		cli_signals_restore();
+	target_close(t);
+	return ret;
+}

@@ -1,0 +1,462 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ssdlab plan PROFILE --target T`: what a run would do, without writing anything: the phases
+ * in the runner's numbering, the bytes each writes and an estimated duration in the target's
+ * time. Time-bound parts are exact (after the time scale); amounts need a speed: on a virtual
+ * SSD a short probe of the phase's own workload on a private, fresh copy of the model (fresh:
+ * the estimate is optimistic once the drive is full), on a real device a conservative default
+ * that is stated as such (nothing may be written to find out). Rounds to steady state are
+ * given as a range: the window (5 rounds) to max_rounds (25).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "engine/engine.h"
+#include "profile/profile.h"
+#include "run/runner.h"
+#include "targets/target.h"
+#include "base/units.h"
+
+#define DEFAULT_TARGET "sim:client-tlc"
+/* A real device's write speed when we may not measure it: slower than any SSD, so that an
+ * estimate errs on the long side. */
+#define REAL_DEFAULT_BPS (100.0 * 1000 * 1000)
+/* A probe writes at most this much of a virtual SSD (a small share of a small model). */
+#define PROBE_MAX_BYTES (64ull << 20)
+
+struct plan_ctx {
+	struct target *t;
+	const struct target_info *ti;
+	double scale;
+	bool virt;
+	uint64_t seed;
+	uint64_t total_bytes;
+	uint64_t min_ns, max_ns;
+	bool bytes_lower_bound;
+	const struct runner_opts *ro;
+	/* Wall-clock estimate on a virtual SSD: each part's target time x the wall / target time
+	 * ratio of its own probe (the simulator's measured speed on this machine). */
+	uint64_t wall_lo_ns, wall_hi_ns;
+	double wall_ratio;    /* wall / target time of the last probe; 0 = none */
+	double wall_per_byte; /* wall ns per byte moved in the last probe */
+	bool fill;	   /* the profile writes: probe cells on a filled copy, as the run sees it */
+	bool filled;
+	bool wrote; /* a phase planned so far writes: later probes run on a filled copy */
+	/* The worst cell (drain / planned) for the refusal and warning runner.c will give. */
+	double worst;
+	char worst_cell[96];
+	int worst_phase;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ssdlab plan PROFILE [--target T] [--set KEY=VALUE]... [--time-scale F]\n"
+		   "                   [--chunk SIZE]\n\n"
+		   "Shows the phases of a profile on a target, the bytes each writes and an\n"
+		   "estimated duration (target time), and the chunks a long writing phase is\n"
+		   "recorded in (--chunk as for run); nothing is written. Default target "
+		   DEFAULT_TARGET ".\n");
+}
+
+/* Runs s (time_ns 0, amount `amount`) on the private virtual SSD; 0 and res filled (release it)
+ * when it ran without error. Sets c->wall_ratio from its wall and target time. */
+static int probe(struct plan_ctx *c, struct job_spec *s, uint64_t amount, struct job_result *res)
+{
+	char e[256];
+	uint64_t w0;
+	int rc;
+
+	s->time_ns = 0;
+	s->ramp_ns = s->ramp_bytes = 0;
+	s->amount_bytes = amount;
+	s->seed = c->seed;
+	memset(res, 0, sizeof(*res));
+	rc = job_validate(s, c->ti, e, sizeof(e));
+	if (rc)
+		return rc;
+	w0 = cli_mono_ns();
+	rc = engine_run(c->t, s, NULL, res);
+	if (!rc && (res->error || !res->elapsed_ns))
+		rc = -EIO;
+	if (!rc) {
+		double wall = (double)(cli_mono_ns() - w0);
+
+		c->wall_ratio = wall / (double)(res->elapsed_ns + res->ramp_elapsed_ns);
+		c->wall_per_byte = wall / (double)(res->bytes_written_total + res->bytes_read_total);
+	}
+	return rc;
+}
+
+/* One sequential pass over the private virtual SSD (128 KiB, QD 32, based on spec s), once:
+ * what the probes after a writing phase see is a written drive, as in the run. */
+static void fill_once(struct plan_ctx *c, const struct job_spec *s)
+{
+	struct job_spec f = *s;
+	struct job_result res;
+
+	if (c->filled)
+		return;
+	c->filled = true;
+	f.rw = RW_WRITE;
+	f.nbs = 1;
+	f.bs[0].bs = 128 << 10;
+	f.bs[0].weight = 1;
+	f.qd = 32;
+	f.threads = 1;
+	f.range_start = 0;
+	f.range_end = c->ti->capacity;
+	f.seq_start = 0;
+	(void)probe(c, &f, c->ti->capacity, &res);
+	job_result_release(&res);
+}
+
+/* Write speed of a workload in bytes per second: a probe on a virtual SSD, else the default. */
+static double speed_of(struct plan_ctx *c, const struct profile_workload *w, const char **how)
+{
+	struct job_spec s;
+	struct job_result res;
+	char e[256];
+	double bps = REAL_DEFAULT_BPS;
+
+	*how = "assumed 100 MB/s: a conservative default for a real device";
+	if (!c->virt)
+		return bps;
+	if (profile_workload_resolve(w, c->ti->capacity, c->ti->logical_block_size, 1.0, &s, e,
+				     sizeof(e)))
+		return bps;
+	if (c->wrote)
+		fill_once(c, &s);
+	if (!probe(c, &s, c->ti->capacity / 16 < PROBE_MAX_BYTES ? c->ti->capacity / 16
+								  : PROBE_MAX_BYTES,
+		   &res) &&
+	    job_bw(&res) > 0) {
+		bps = job_bw(&res);
+		*how = c->filled ? "probed on a filled copy of the virtual SSD"
+				 : "probed on a fresh virtual SSD: optimistic once the drive is full";
+	}
+	job_result_release(&res);
+	return bps;
+}
+
+/* Mean block size of a spec's split, for a drain at an assumed speed. */
+static double mean_bs(const struct job_spec *s)
+{
+	double sum = 0, wsum = 0;
+
+	for (unsigned i = 0; i < s->nbs; i++) {
+		sum += (double)s->bs[i].bs * s->bs[i].weight;
+		wsum += s->bs[i].weight;
+	}
+	return wsum > 0 ? sum / wsum : 4096;
+}
+
+/*
+ * The drain of a time-bound cell (runner_drain_ns: outstanding I/Os x time per I/O): on a
+ * virtual SSD from a probe of the cell's own workload (after one sequential fill of the private
+ * copy when the profile writes, since a run's cells follow its preconditioning), elsewhere at
+ * the assumed speed. The run takes about planned + drain per cell (issue 9, point 2).
+ */
+static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w)
+{
+	struct job_spec s;
+	struct job_result res;
+	char e[256];
+	uint64_t d = 0, amount;
+	unsigned out;
+
+	if (profile_workload_resolve(w, c->ti->capacity, c->ti->logical_block_size, c->scale, &s,
+				     e, sizeof(e)))
+		return 0;
+	out = s.threads * s.qd;
+	if (!c->virt)
+		return (uint64_t)((double)out * mean_bs(&s) / REAL_DEFAULT_BPS * 1e9);
+	if (c->fill)
+		fill_once(c, &s);
+	/* A few queues' worth, so that the time per I/O is that of a full queue. */
+	amount = (uint64_t)(4.0 * out * mean_bs(&s));
+	if (amount > PROBE_MAX_BYTES)
+		amount = PROBE_MAX_BYTES;
+	if (!probe(c, &s, amount, &res))
+		d = runner_drain_ns(out, res.elapsed_ns, res.d[0].ios + res.d[1].ios);
+	job_result_release(&res);
+	return d;
+}
+
+static void line(int phase, int depth, const char *kind, const char *desc, const char *bytes,
+		 const char *dur)
+{
+	printf("%3d %*s%-13s %-12s %-22s %s\n", phase, depth * 2, "", kind, bytes, dur, desc);
+}
+
+static uint64_t ns_of_bytes(uint64_t bytes, double bps)
+{
+	return bps > 0 ? (uint64_t)((double)bytes / bps * 1e9) : 0;
+}
+
+/* Duration of a workload of a given length: time-bound exactly, amount-bound at a speed. */
+static uint64_t workload_ns(struct plan_ctx *c, const struct profile_workload *w,
+			    const char **how)
+{
+	uint64_t b;
+
+	if (w->length.kind == AMOUNT_TIME)
+		return (uint64_t)((double)w->length.ns * c->scale);
+	b = amount_bytes(&w->length, c->ti->capacity);
+	if (!b)
+		b = c->ti->capacity; /* one pass */
+	return ns_of_bytes(b, speed_of(c, w, how));
+}
+
+static void walk(struct plan_ctx *c, const struct phase_list *l, int *next, int depth,
+		 uint64_t mult);
+
+static void plan_phase(struct plan_ctx *c, const struct profile_phase *ph, int *next, int depth,
+		       uint64_t mult)
+{
+	const struct phase_kind *k = ph->kind;
+	char desc[512] = "", bytes[48] = "-", dur[96] = "-", a[32], b[32];
+	const char *how = NULL;
+	uint64_t by = 0, lo = 0, hi = 0;
+	double wall_lo = -1, wall_hi = -1; /* < 0: the part's target time x its probe's ratio */
+	int phase = (*next)++;
+	int rc = k->bytes ? k->bytes(ph->data, c->ti->capacity, &by) : 0;
+
+	if (k->describe)
+		k->describe(ph->data, desc, sizeof(desc));
+	if (rc == -ENODATA)
+		snprintf(bytes, sizeof(bytes), "time-bound");
+	else if (by) {
+		units_fmt_size(by, bytes, sizeof(bytes));
+	}
+
+	switch (k->type) {
+	case PHASE_PRECONDITION:
+	case PHASE_WRITE_UNTIL: {
+		const struct phase_write *pw = ph->data;
+
+		c->wall_ratio = c->wall_per_byte = 0;
+		lo = hi = workload_ns(c, &pw->w, &how);
+		if (pw->max_time_ns && (uint64_t)((double)pw->max_time_ns * c->scale) < lo)
+			lo = hi = (uint64_t)((double)pw->max_time_ns * c->scale);
+		else if (by) /* the simulator's cost is per I/O, not per target second: an
+			      * amount's wall time does not grow when a full drive slows down */
+			wall_lo = wall_hi = (double)by * c->wall_per_byte;
+		/* How a crash-safe run records it (runner.h): chunks of bytes for a byte amount
+		 * (a round_time of write_until cuts by time instead). */
+		if (by && !(k->type == PHASE_WRITE_UNTIL && pw->round_time_ns)) {
+			uint64_t cb = runner_chunk_bytes(c->t, c->ro);
+
+			units_fmt_size(cb, a, sizeof(a));
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+				 "; recorded in %" PRIu64 " chunks of %s", (by + cb - 1) / cb, a);
+		}
+		break;
+	}
+	case PHASE_ROUNDS: {
+		const struct phase_rounds *pr = ph->data;
+		struct profile_cell *cells = NULL;
+		size_t n = 0;
+		uint64_t round_ns;
+		double round_wall = 0;
+
+		if (profile_rounds_cells(pr, &cells, &n))
+			break;
+		round_ns = 0;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t cell = workload_ns(c, &cells[i].w, &how), d = 0;
+
+			if (cells[i].w.length.kind == AMOUNT_TIME && cell) {
+				d = drain_of(c, &cells[i].w);
+				if ((double)d / (double)cell > c->worst) {
+					c->worst = (double)d / (double)cell;
+					c->worst_phase = phase;
+					snprintf(c->worst_cell, sizeof(c->worst_cell), "%s",
+						 cells[i].key);
+				}
+			}
+			round_ns += cell + d;
+			round_wall += (double)(cell + d) * c->wall_ratio;
+		}
+		if (pr->has_pre_write) {
+			uint64_t pw = workload_ns(c, &pr->pre_write, &how);
+
+			round_ns += pw;
+			round_wall += (double)pw * c->wall_ratio;
+		}
+		free(cells);
+		wall_lo = round_wall * (pr->has_steady_state ? pr->ss.window : pr->count);
+		wall_hi = round_wall * (pr->has_steady_state ? pr->ss.max_rounds : pr->count);
+		lo = round_ns * (pr->has_steady_state ? pr->ss.window : pr->count);
+		hi = round_ns * (pr->has_steady_state ? pr->ss.max_rounds : pr->count);
+		break;
+	}
+	case PHASE_IDLE:
+		lo = hi = (uint64_t)((double)((const struct phase_idle *)ph->data)->time_ns *
+				     c->scale);
+		wall_lo = wall_hi = 0; /* the simulator skips idle time (its GC work aside) */
+		break;
+	case PHASE_PURGE: /* a discard here (no real purge), then its settle idle */
+		lo = hi = (uint64_t)((double)runner_purge_settle_ns(c->t, ph->data) * c->scale);
+		if (lo)
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+				 "; a discard on this target, not a PTS purge");
+		break;
+	case PHASE_REPEAT: {
+		const struct phase_repeat *rp = ph->data;
+
+		line(phase, depth, k->name, desc, bytes, "");
+		walk(c, &rp->phases, next, depth + 1, mult * rp->count);
+		return;
+	}
+	default:
+		break;
+	}
+	if (by && c->fill)
+		c->wrote = true;
+	if (hi) {
+		units_fmt_duration(lo, a, sizeof(a));
+		units_fmt_duration(hi, b, sizeof(b));
+		if (lo == hi)
+			snprintf(dur, sizeof(dur), "%s", a);
+		else
+			snprintf(dur, sizeof(dur), "%s .. %s", a, b);
+	}
+	c->min_ns += lo * mult;
+	c->max_ns += hi * mult;
+	if (wall_lo < 0) {
+		wall_lo = (double)lo * c->wall_ratio;
+		wall_hi = (double)hi * c->wall_ratio;
+	}
+	c->wall_lo_ns += (uint64_t)(wall_lo * (double)mult);
+	c->wall_hi_ns += (uint64_t)(wall_hi * (double)mult);
+	line(phase, depth, k->name, desc, bytes, dur);
+	if (how)
+		printf("%*s(speed %s)\n", 36 + depth * 2, "", how);
+}
+
+static void walk(struct plan_ctx *c, const struct phase_list *l, int *next, int depth,
+		 uint64_t mult)
+{
+	for (size_t i = 0; i < l->n; i++)
+		plan_phase(c, &l->v[i], next, depth, mult);
+}
+
+/* What runner.c's check after round 1 will say about the worst cell (estimated here). */
+static void plan_drain_note(const struct plan_ctx *c)
+{
+	double s1 = runner_scale_for(c->ro->time_scale, c->worst);
+	double s10 = runner_scale_for(c->ro->time_scale, c->worst * 10);
+
+	if (c->worst > 1)
+		printf("refusal expected: phase %d, cell %s is planned shorter than the drain of its "
+		       "queue (estimated); run with --time-scale %g or more (%g for 10 drains)\n",
+		       c->worst_phase, c->worst_cell, s1, s10);
+	else if (c->worst > 0.1)
+		printf("warning: phase %d, cell %s is planned for less than 10 drains of its queue "
+		       "(estimated); --time-scale %g or more avoids this\n",
+		       c->worst_phase, c->worst_cell, s10);
+}
+
+int cmd_plan(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"target", required_argument, NULL, 't'},
+		{"set", required_argument, NULL, 's'},
+		{"time-scale", required_argument, NULL, 'S'},
+		{"chunk", required_argument, NULL, 'c'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *target_spec = DEFAULT_TARGET;
+	struct cli_strlist sets = {0};
+	struct target_open_opts to = {0};
+	struct runner_opts ro = {.time_scale = 1.0};
+	struct plan_ctx pc = {0};
+	struct profile *p = NULL;
+	struct target *t = NULL;
+	char err[1024] = "", a[32], b[32], cap[32];
+	int c, rc, next = 0, code = EXIT_USAGE;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:s:S:c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': target_spec = optarg; break;
+		case 's':
+			if (cli_strlist_add(&sets, optarg)) {
+				code = EXIT_FAILED;
+				goto out;
+			}
+			break;
+		case 'S':
+			if (cli_opt_double("plan", "--time-scale", optarg, &ro.time_scale) ||
+			    !(ro.time_scale > 0))
+				goto out;
+			break;
+		case 'c':
+			if (cli_opt_size("plan", "--chunk", optarg, &ro.chunk_bytes) ||
+			    !ro.chunk_bytes)
+				goto out;
+			break;
+		case 'h': usage(stdout); code = EXIT_OK; goto out;
+		default: usage(stderr); goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		usage(stderr);
+		goto out;
+	}
+	code = cli_load_profile("plan", argv[optind], &sets, &p);
+	if (code)
+		goto out;
+	code = EXIT_USAGE;
+	/* Read-only: plan never writes to a real target (a virtual SSD is private memory). */
+	to.writable = false;
+	to.seed = p->defaults.seed ? p->defaults.seed : 1;
+	rc = target_open(target_spec, &to, &t, err, sizeof(err));
+	if (rc) {
+		cli_error("plan", "%s", err);
+		code = EXIT_FAILED;
+		goto out;
+	}
+	pc.t = t;
+	pc.ti = target_info(t);
+	pc.virt = target_caps(t) & TARGET_CAP_VIRTUAL_TIME;
+	pc.scale = runner_time_scale(t, &ro);
+	pc.ro = &ro;
+	pc.seed = to.seed;
+	pc.fill = profile_writes(p);
+	printf("plan: %s on %s (%s, capacity %s%s), durations x%g%s\n", p->name, target_spec,
+	       pc.ti->kind, units_fmt_size(pc.ti->capacity, cap, sizeof(cap)),
+	       profile_writes(p) ? ", DESTRUCTIVE" : ", read-only", pc.scale,
+	       pc.virt ? " (target time: the virtual SSD runs faster than real time)" : "");
+	printf("  # phase         writes       duration               settings\n");
+	walk(&pc, &p->phases, &next, 0, 1);
+	pc.bytes_lower_bound = profile_bytes_written(p, pc.ti->capacity, &pc.total_bytes) == -ENODATA;
+	units_fmt_size(pc.total_bytes, cap, sizeof(cap));
+	units_fmt_duration(pc.min_ns, a, sizeof(a));
+	units_fmt_duration(pc.max_ns, b, sizeof(b));
+	printf("total: writes %s%s; duration %s%s%s (target time)\n",
+	       pc.bytes_lower_bound ? "at least " : "", cap, a, pc.min_ns == pc.max_ns ? "" : " .. ",
+	       pc.min_ns == pc.max_ns ? "" : b);
+	if (pc.virt) {
+		units_fmt_duration(pc.wall_lo_ns, a, sizeof(a));
+		units_fmt_duration(pc.wall_hi_ns, b, sizeof(b));
+		printf("wall clock: about %s%s%s on this machine (the simulator's speed in the "
+		       "probes)\n",
+		       a, pc.wall_lo_ns == pc.wall_hi_ns ? "" : " .. ",
+		       pc.wall_lo_ns == pc.wall_hi_ns ? "" : b);
+	}
+	plan_drain_note(&pc);
+	code = EXIT_OK;
+out:
+	target_close(t);
+	profile_free(p);
+	cli_strlist_release(&sets);
+	return code;
+}

@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ssdlab run PROFILE --target T`: loads and validates a profile, opens the target, passes the
+ * safety gate for profiles that write to a real target, creates the results directory and its
+ * manifest, and hands over to the runner; at the end the analysis runs and the headline figures
+ * are printed with where the results are (cli_run_and_analyze).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "cli/cli.h"
+#include "cli/cli_util.h"
+#include "host/devinfo.h"
+#include "base/jsonnum.h"
+#include "profile/profile.h"
+#include "results/results.h"
+#include "run/runner.h"
+#include "targets/target.h"
+
+#define DEFAULT_TARGET "sim:client-tlc"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: ssdlab run PROFILE [--target T] [options]\n\n"
+		"Runs a profile (a path or a bundled name, see `ssdlab profiles`) on a target and\n"
+		"writes a results directory; at the end the analysis runs and the headline figures\n"
+		"are printed.\n\n"
+		"  --target T          block device, file or sim:MODEL (default " DEFAULT_TARGET ")\n"
+		"  --out DIR           results directory (default\n"
+		"                      results/<profile>-<target>-<UTC time>/)\n"
+		"  --time-scale F      multiply every duration of the profile by F (smoke runs)\n"
+		"  --set KEY=VALUE     override a profile value by its path, e.g.\n"
+		"                      --set phases.2.rounds.cell_time=30s (repeatable)\n"
+		"  --seed N            run seed (default: the profile's, else 1)\n"
+		"  --size SIZE         create a file target of this size when it does not exist\n"
+		"  --chunk SIZE        record a precondition / write_until amount in chunks of SIZE\n"
+		"                      (default 16g, scaled like durations on the virtual SSD); a\n"
+		"                      crash loses at most the chunk in flight\n"
+		"  --yes-destroy=ID    confirm destroying the data on a real target: its serial or\n"
+		"                      WWN, or its path where it reports neither\n"
+		"  --quiet             print nothing but errors (no progress, headline or\n"
+		"                      results line)\n"
+		"  --verbose           also the per-phase lines before the headline\n"
+		"  --help\n\n"
+		"Ctrl-C stops at a safe point (exit 130) and prints the command that resumes.\n"
+		"Exit codes: 0 ok (also when steady state was not reached: flagged), 1 run failed,\n"
+		"2 bad usage or profile, 3 refused for safety, 4 target lacks a capability, 130\n"
+		"interrupted.\n");
+}
+
+/* The CLI's part of the manifest: how the run was asked for. */
+static int manifest_add_cli(struct json_object *m, int argc, char **argv,
+			    const struct cli_strlist *sets, const char *yes_destroy)
+{
+	struct json_object *cl = json_object_new_array(), *sa = json_object_new_array();
+	char when[32];
+	int rc;
+
+	if (!cl || !sa) {
+		json_object_put(cl);
+		json_object_put(sa);
+		return -ENOMEM;
+	}
+	json_object_array_add(cl, json_object_new_string("ssdlab"));
+	for (int i = 0; i < argc; i++)
+		json_object_array_add(cl, json_object_new_string(argv[i]));
+	for (size_t i = 0; i < sets->n; i++)
+		json_object_array_add(sa, json_object_new_string(sets->v[i]));
+	rc = jsonnum_add(m, "command_line", cl);
+	if (rc) {
+		json_object_put(sa);
+		return rc;
+	}
+	rc = jsonnum_add(m, "sets", sa);
+	if (!rc)
+		rc = jsonnum_add(m, "started_utc",
+				 json_object_new_string(cli_utc_iso(when, sizeof(when))));
+	if (!rc)
+		rc = jsonnum_add(m, "confirmed_by",
+				 yes_destroy ? json_object_new_string(yes_destroy) : NULL);
+	return rc;
+}
+
+/*
+ * A profile that only reads, on a real target: a fresh or trimmed SSD answers never-written LBAs
+ * without touching the NAND, and unlike the virtual SSD nobody can see its map. Warns (a file's
+ * holes, which read as zeros without any I/O, are counted) and marks the manifest, so that the
+ * summary flags it. Returns 0 or -ENOMEM.
+ */
+static int warn_reads_without_fill(const struct profile *p, struct target *t,
+				   struct json_object *manifest, bool quiet)
+{
+	const struct target_info *ti = target_info(t);
+	uint64_t holes = 0;
+	char what[PATH_MAX + 128] = "";
+
+	if (profile_writes(p) || !strcmp(ti->kind, "sim"))
+		return 0;
+	if (!strcmp(ti->kind, "file")) {
+		int fd = open(ti->path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0 && !devinfo_file_unwritten(fd, ti->capacity, &holes) && holes)
+			snprintf(what, sizeof(what), "; %" PRIu64 " bytes of %s are holes or unwritten "
+						     "extents, read as zeros without any I/O",
+				 holes, ti->path);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"ssdlab run: warning: '%s' only reads %s and nothing fills it first: on a "
+			"fresh or trimmed SSD, never-written LBAs are answered without touching the "
+			"NAND%s (fill it first, e.g. ssdlab io %s --rw write --bs 1m --qd 8 --amount "
+			"1x --yes-destroy=...)\n",
+			p->name ? p->name : "?", ti->path, what, ti->path);
+	return jsonnum_add(manifest, "reads_without_fill", json_object_new_boolean(true));
+}
+
+int cmd_run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"target", required_argument, NULL, 't'},
+		{"out", required_argument, NULL, 'o'},
+		{"time-scale", required_argument, NULL, 'S'},
+		{"set", required_argument, NULL, 's'},
+		{"seed", required_argument, NULL, 'e'},
+		{"chunk", required_argument, NULL, 'c'},
+		{"size", required_argument, NULL, 'z'},
+		{"yes-destroy", required_argument, NULL, 'y'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"verbose", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *target_spec = DEFAULT_TARGET, *out = NULL, *yes = NULL;
+	struct cli_strlist sets = {0};
+	struct cli_run cr = {.cmd = "run", .time_scale = 1.0};
+	struct target_open_opts to = {0};
+	struct json_object *manifest = NULL;
+	struct results *res = NULL;
+	struct profile *p = NULL;
+	struct target *t = NULL;
+	char dir[4096], err[1024] = "";
+	bool have_seed = false;
+	int c, rc, lock = -1, code = EXIT_USAGE;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:qvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': target_spec = optarg; break;
+		case 'o': out = optarg; break;
+		case 'S':
+			if (cli_opt_double("run", "--time-scale", optarg, &cr.time_scale))
+				goto out;
+			if (!(cr.time_scale > 0)) {
+				cli_error("run", "--time-scale must be positive");
+				goto out;
+			}
+			break;
+		case 's':
+			if (!strchr(optarg, '=')) {
+				cli_error("run", "--set needs KEY=VALUE, got '%s'", optarg);
+				goto out;
+			}
+			if (cli_strlist_add(&sets, optarg)) {
+				code = EXIT_FAILED;
+				goto out;
+			}
+			break;
+		case 'e':
+			if (cli_opt_u64("run", "--seed", optarg, &cr.seed))
+				goto out;
+			have_seed = true;
+			break;
+		case 'c':
+			if (cli_opt_size("run", "--chunk", optarg, &cr.chunk_bytes))
+				goto out;
+			if (!cr.chunk_bytes) {
+				cli_error("run", "--chunk must be positive");
+				goto out;
+			}
+			break;
+		case 'z':
+			if (cli_opt_size("run", "--size", optarg, &to.size))
+				goto out;
+			if (!to.size) {
+				cli_error("run", "--size must be positive");
+				goto out;
+			}
+			break;
+		case 'y': yes = optarg; break;
+		case 'q': cr.quiet = true; break;
+		case 'v': cr.verbose = true; break;
+		case 'h': usage(stdout); code = EXIT_OK; goto out;
+		default: code = cli_opt_reject("run", c, argv); goto out;
+		}
+	}
+	if (optind != argc - 1) {
+		cli_error("run", optind >= argc ? "no PROFILE given (see ssdlab run --help)"
+						: "one PROFILE expected, got more (see ssdlab run --help)");
+		goto out;
+	}
+	code = cli_load_profile("run", argv[optind], &sets, &p);
+	if (code)
+		goto out;
+	code = EXIT_USAGE;
+	if (!have_seed)
+		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
+
+	code = cli_precheck_target("run", target_spec, p, 0);
+	if (code)
+		goto out;
+	/* --size creates a file target that does not exist yet (as in io); an existing target
+	 * keeps its size. */
+	to.create = to.size && access(target_spec, F_OK) && strncmp(target_spec, "sim:", 4);
+	to.writable = profile_writes(p) || to.create;
+	to.seed = cr.seed;
+	rc = target_open(target_spec, &to, &t, err, sizeof(err));
+	if (rc) {
+		cli_error("run", "%s", err);
+		code = cli_open_exit_code(rc);
+		goto out;
+	}
+	code = cli_confirm_target("run", t, p, yes);
+	if (code)
+		goto out;
+
+	if (out) {
+		snprintf(dir, sizeof(dir), "%s", out);
+	} else {
+		rc = results_default_dir(NULL, p->name, target_spec, (int64_t)time(NULL), dir,
+					 sizeof(dir));
+		if (rc) {
+			cli_error("run", "cannot name the results directory: %s", strerror(-rc));
+			code = EXIT_FAILED;
+			goto out;
+		}
+	}
+	rc = results_create(dir, &res);
+	if (rc) {
+		cli_error("run", "%s: %s%s", dir, strerror(-rc),
+			  rc == -EEXIST ? " (not empty: results of two runs are never mixed)" : "");
+		code = rc == -EEXIST ? EXIT_USAGE : EXIT_FAILED;
+		goto out;
+	}
+	/* Fresh and empty, so nobody else can hold it yet; held so that a `resume` started while
+	 * this run is still going is refused. */
+	lock = cli_lock_dir(dir);
+	if (lock < 0) {
+		cli_error("run", "%s: cannot lock: %s", dir, strerror(-lock));
+		code = EXIT_FAILED;
+		goto out;
+	}
+	cr.dir = dir;
+	cr.yes_destroy = yes;
+	manifest = runner_manifest_new(p, target_spec, t,
+				       &(struct runner_opts){.time_scale = cr.time_scale,
+							     .seed = cr.seed,
+							     .chunk_bytes = cr.chunk_bytes});
+	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
+	    warn_reads_without_fill(p, t, manifest, cr.quiet) ||
+	    (rc = results_write_manifest(res, manifest))) {
+		cli_error("run", "writing the manifest in %s failed", dir);
+		code = EXIT_FAILED;
+		goto out;
+	}
+	if (!cr.quiet)
+		fprintf(stderr, "ssdlab run: %s on %s -> %s\n", p->name, target_spec, dir);
+	code = cli_run_and_analyze(&cr, p, t, res, NULL, false);
+out:
+	json_object_put(manifest);
+	results_close(res);
+	target_close(t);
+	profile_free(p);
+	cli_strlist_release(&sets);
+	if (lock >= 0)
+		close(lock);
+	return code;
+}

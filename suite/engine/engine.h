@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * engine: runs one job (a workload for a time or an amount) on a target and measures it.
+ *
+ * A job is what fio calls a job and SNIA calls a cell: rw mode, mix, block-size split, queue
+ * depth x threads, LBA range, access distribution, data pattern, length. The engine keeps `qd`
+ * I/Os in flight per thread (one target queue per thread; a virtual-time target gets a single
+ * queue of depth threads x qd), stamps each I/O just before submission and takes its latency
+ * when the completion is seen, all in the target's clock. Nothing is allocated per I/O.
+ *
+ * It fills a job_result: per-direction counts and latency histograms (ramp excluded), a time
+ * series per interval, CPU time, and the first I/O error (offset, length, errno) after which the
+ * job stops cleanly.
+ */
+#ifndef SSDLAB_ENGINE_H
+#define SSDLAB_ENGINE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/hist.h"
+#include "targets/target.h"
+
+enum rw_mode {
+	RW_READ = 0,   /* sequential */
+	RW_WRITE,      /* sequential */
+	RW_RANDREAD,
+	RW_RANDWRITE,
+	RW_RANDRW,     /* random mixed, rwmix_read percent reads */
+	RW_RW,	       /* sequential mixed */
+};
+
+enum rand_dist { DIST_UNIFORM = 0, DIST_ZONED };
+enum data_pattern { PATTERN_RANDOM = 0, PATTERN_ZEROS };
+
+#define JOB_MAX_BS 16
+#define JOB_MAX_ZONES 16
+
+struct bs_split {
+	uint32_t bs;
+	uint32_t weight; /* relative; need not sum to 100 */
+};
+
+struct zone_split {
+	double io_frac;	   /* share of the I/Os ... */
+	double range_frac; /* ... that go to this share of the range (in order, from the start) */
+};
+
+struct job_spec {
+	enum rw_mode rw;
+	unsigned rwmix_read; /* percent of reads for mixed modes */
+	struct bs_split bs[JOB_MAX_BS];
+	unsigned nbs;
+	unsigned qd;	  /* per thread, 1..1024 */
+	unsigned threads; /* 1..64 */
+
+	/* Length: time_ns, or amount_bytes (both 0 = one pass over the range). */
+	uint64_t time_ns;
+	uint64_t amount_bytes;
+	/* Ramp (not counted in the figures): time or bytes. */
+	uint64_t ramp_ns;
+	uint64_t ramp_bytes;
+
+	uint64_t range_start, range_end; /* bytes, [start, end), already resolved and aligned */
+	uint64_t seq_start;		 /* sequential: first offset (resume a fill); 0 = range_start */
+	uint64_t seed;
+
+	enum rand_dist dist;
+	struct zone_split zones[JOB_MAX_ZONES];
+	unsigned nzones;
+
+	enum data_pattern pattern;
+	unsigned compressibility; /* percent, 0 = incompressible */
+
+	uint64_t interval_ns; /* time-series interval; 0 = 1 s */
+	bool sqpoll;
+	bool hipri;
+};
+
+struct dir_stats {
+	uint64_t ios;
+	uint64_t bytes;
+	struct hist lat;
+};
+
+/* One time-series row: per direction, figures of the completions in (t_ns - interval, t_ns]
+ * (the last row ends at the end of the job). */
+struct series_row {
+	uint64_t t_ns; /* since the job's start (after ramp) */
+	struct {
+		uint64_t ios, bytes;
+		double lat_mean_ns;
+		uint64_t lat_p99_ns, lat_max_ns;
+	} d[2];
+	uint64_t total_bytes_written; /* since the job's start, ramp included */
+};
+
+struct job_result {
+	struct dir_stats d[2]; /* IO_READ, IO_WRITE; ramp excluded */
+	uint64_t elapsed_ns;   /* measured part, target clock */
+	uint64_t ramp_elapsed_ns;
+	uint64_t time_ns; /* the spec's time_ns (the window asked for); 0 = amount-bound */
+	uint64_t bytes_written_total; /* ramp included (what the drive saw) */
+	uint64_t bytes_read_total;
+	/* CPU time of the process over the measured part (from the moment it starts to the end of
+	 * the job), the span of d[]: queue setup and the ramp are not in it. */
+	double cpu_user_s, cpu_sys_s;
+	struct series_row *series; /* owned */
+	size_t nseries;
+	uint64_t seq_next; /* sequential: next offset, for continuing a fill */
+
+	/* Recorded context. */
+	char clock_source[32]; /* "CLOCK_MONOTONIC (tsc)" or "virtual" */
+	double clock_read_ns;  /* measured cost of one clock read */
+	unsigned effective_qd; /* mean in-flight I/Os */
+	uint64_t foreign_sectors_read, foreign_sectors_written; /* other processes' I/O, /sys/block/X/stat */
+
+	/* The first error, after which the job stopped. */
+	int error; /* 0 or -errno */
+	uint64_t err_offset;
+	uint32_t err_len;
+	char errmsg[256];
+	bool interrupted; /* the stop flag was raised */
+};
+
+/* Progress, called about once per target second (or per series interval on a sim). */
+struct engine_progress {
+	uint64_t t_ns, total_ns; /* total_ns 0 when the job is amount-bound */
+	uint64_t bytes, total_bytes;
+	uint64_t written; /* bytes written so far, ramp included (reads not counted) */
+	double iops;
+};
+typedef void (*engine_progress_fn)(const struct engine_progress *p, void *arg);
+/*
+ * Called once per job, when the measured part starts: after every queue is open and, with a
+ * ramp, when the first worker leaves it, before the first measured I/O is submitted (t_ns: the
+ * target's clock). It runs on a worker thread while other workers may still have ramp I/O in
+ * flight; a snapshot taken here brackets the measured part (cmd_io, the runner's ramp-end).
+ * Not called when setup fails.
+ */
+typedef void (*engine_measure_fn)(uint64_t t_ns, void *arg);
+
+struct engine_hooks {
+	engine_progress_fn progress;
+	engine_measure_fn measure_start; /* may be NULL */
+	void *arg;			 /* for both callbacks */
+	volatile sig_atomic_t *stop; /* checked between batches; may be NULL */
+};
+
+/* Checks a spec against the target (block size vs logical block size, range, qd...). On -EINVAL
+ * writes the reason into err. */
+int job_validate(const struct job_spec *s, const struct target_info *ti, char *err, size_t len);
+
+/*
+ * Runs the job. Returns 0 when it ran (res->error may still report an I/O error; the caller
+ * decides), -errno on setup failure with res->errmsg set. res must be released with
+ * job_result_release().
+ */
+int engine_run(struct target *t, const struct job_spec *s, const struct engine_hooks *h,
+	       struct job_result *res);
+void job_result_release(struct job_result *res);
+
+/*
+ * A job that ran without error or interruption but measured no I/O (every I/O outlasted its
+ * window): writes why into buf and returns buf; NULL when the job has figures (or stopped for
+ * another reason, reported elsewhere). Such a job has no figures and must not be reported as
+ * 0 IOPS.
+ */
+const char *job_no_io_reason(const struct job_result *r, char *buf, size_t len);
+
+/* IOPS and bandwidth of the measured part. */
+double job_iops(const struct job_result *r);
+double job_bw(const struct job_result *r); /* bytes per second */
+
+/* Text for rw modes (for errors and JSON). */
+const char *rw_mode_name(enum rw_mode m);
+int rw_mode_parse(const char *s, enum rw_mode *m);
+/* "4k" or "4k/70:64k/30" */
+int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, size_t len);
+/*
+ * How a weighted split is normalised, for a note to the user: weights are relative and need not
+ * sum to 100, so "4k/70:64k/20" means 77.8% 4k and 22.2% 64k. Writes "weights 70+20 = 90,
+ * normalised to 4k 77.8%, 64k 22.2%" into buf and returns buf; returns NULL (buf untouched)
+ * when there is nothing to say: one block size, or weights that already sum to 100.
+ */
+const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,263 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * results: the results directory of a run, a documented format (docs/results-format.md) that
+ * users' scripts and `ssdlab analyze` read back, so it is built for crash safety first:
+ *
+ *   results/<profile>-<target safe name>-<UTC time>/
+ *     manifest.json     written first, atomically (temp file + fsync + rename + fsync of the dir)
+ *     records.jsonl     one JSON object per finished measurement, one line each, appended with a
+ *                       single write(2) and fsync'ed before the next measurement starts, so that a
+ *                       crash (kill -9, power loss) leaves at most a torn LAST line
+ *     series/NAME.csv   time series, '.' as the decimal point whatever the locale
+ *     snapshots/N-L.json counter snapshots (snapshot.h), one file each, in the order taken
+ *     summary.json      analyze.h's output
+ * Every JSON file and every record carries "schema": RESULTS_SCHEMA. Every whole-file write
+ * (manifest, series, snapshots, summary) is atomic: a reader sees the old file or the new one.
+ *
+ * Numbers: JSON numbers are written locale-independently in the shortest form that reads back
+ * to the same double (jsonnum.h; so the runner's steady-state decision and a later analyze see
+ * the very same values); NaN and infinities are written as null.
+ *
+ * All functions return 0 or -errno; output parameters are untouched on failure. Nothing here
+ * reads the wall clock: results_default_dir() is given the time by its caller.
+ */
+#ifndef SSDLAB_RESULTS_H
+#define SSDLAB_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/engine.h"
+#include "results/snapshot.h"
+#include "analysis/ss.h"
+
+struct json_object;
+
+#define RESULTS_SCHEMA 1
+
+/* An open results directory (opaque). */
+struct results;
+
+/* ---- names ---------------------------------------------------------------------------------- */
+
+/*
+ * Turns any text into a name safe for a directory: [A-Za-z0-9._+-] are kept, every other run of
+ * bytes becomes one '-', leading '-'/'.' and trailing '-' are dropped ("/dev/sdb" -> "dev-sdb",
+ * "sim:client-tlc" -> "sim-client-tlc"). -EINVAL when nothing is left, -ENAMETOOLONG when it does
+ * not fit in len (including the NUL).
+ */
+int results_safe_name(const char *in, char *out, size_t len);
+
+/*
+ * The default directory: "<base>/<safe profile>-<safe target>-<YYYYmmddTHHMMSSZ>" for the UTC
+ * time unix_s (the caller reads the clock: this is the CLI edge's business). base NULL means
+ * "results". -EINVAL / -ENAMETOOLONG as above.
+ */
+int results_default_dir(const char *base, const char *profile, const char *target, int64_t unix_s,
+			char *out, size_t len);
+
+/* ---- lifecycle ------------------------------------------------------------------------------ */
+
+/*
+ * Creates the directory (and missing parents, mode 0755) with series/ and snapshots/, for a new
+ * run. -EEXIST when dir exists and is not empty (never mix two runs). On success *out is an open
+ * handle (close with results_close).
+ */
+int results_create(const char *dir, struct results **out);
+
+/* Records read back from records.jsonl. */
+struct results_records {
+	struct json_object **rec; /* n owned objects, in file order */
+	size_t n;
+	bool torn_last;	      /* the last line was torn (incomplete) and was dropped */
+	uint64_t torn_bytes;  /* its length in bytes */
+	uint64_t valid_bytes; /* length of the valid prefix of the file */
+	unsigned bad_line;    /* on -EBADMSG: the 1-based number of the bad line */
+};
+
+/*
+ * Opens an existing results directory to append to it (resume). Reads records.jsonl (missing =
+ * no records yet); when its last line is torn, truncates the file to the valid prefix and
+ * fsyncs it, so that appends continue a clean file, and reports that in *rr. When rr is not
+ * NULL it receives the records (release with results_records_release). -ENOENT when dir has no
+ * manifest.json; -EBADMSG when a line other than the last is not a valid record (rr->bad_line
+ * says which; the file is left as it is); -EBUSY when another handle (another process, e.g.
+ * the run being resumed, still alive) has the directory open: one writer per directory, by an
+ * flock on records.jsonl that results_create takes as well and results_close (or death) drops.
+ */
+int results_open(const char *dir, struct results **out, struct results_records *rr);
+
+/* Closes the handle; accepts NULL. Everything written is already durable. */
+void results_close(struct results *r);
+
+/* The directory's path as given to create/open. */
+const char *results_path(const struct results *r);
+
+/* ---- whole files ---------------------------------------------------------------------------- */
+
+/*
+ * Writes o to path atomically: path.tmp, fsync, rename over path, fsync of the directory.
+ * Pretty-printed, '/' not escaped, a final newline. Adds "schema": RESULTS_SCHEMA to o when it
+ * has no "schema" key (o is modified).
+ */
+int results_write_json_file(const char *path, struct json_object *o);
+
+/* Reads a JSON file (any top-level type); -EBADMSG when it does not parse. *out is owned. */
+int results_read_json_file(const char *path, struct json_object **out);
+
+/*
+ * manifest.json: written first, before any measurement (see results_write_json_file). When the
+ * manifest has no "host" key, adds the host state (hostinfo.h, read from "/"), and when it has
+ * no "link" key and its "target" is {"kind": "blockdev", "path": P}, the link of P, so that
+ * every manifest records them (docs/results-format.md).
+ */
+int results_write_manifest(struct results *r, struct json_object *manifest);
+int results_read_manifest(const char *dir, struct json_object **manifest);
+
+/* summary.json (analyze.h writes it; anybody may read it). */
+int results_write_summary(const char *dir, struct json_object *summary);
+
+/*
+ * Declares a steady-state tracked series in the manifest (call before results_write_manifest):
+ * appends {"phase":P,"repeat":R,"cell":CELL,"metric":METRIC,"params":{...}} to the manifest's
+ * "steady_state" array (created if absent). analyze judges the records of that phase and cell
+ * with those params. metric: see results_record_metric().
+ */
+int results_manifest_add_ss_track(struct json_object *manifest, int phase, unsigned repeat,
+				  const char *cell, const char *metric,
+				  const struct ss_params *params);
+
+/* ---- records -------------------------------------------------------------------------------- */
+
+enum results_flag {
+	RESULTS_F_HOST_LIMITED = 1u << 0, /* the host (CPU), not the device, was the limit */
+	RESULTS_F_IO_ERROR = 1u << 1,	  /* the job stopped at an I/O error (see "error") */
+	RESULTS_F_RESUMED = 1u << 2,	  /* first measurement after a resume */
+	RESULTS_F_SHORT = 1u << 3,	  /* ended early (stop flag); normally not recorded */
+	RESULTS_F_NO_IO = 1u << 4,	  /* no I/O measured (see "no_io_reason"); no figures */
+};
+
+/*
+ * What a record holds besides the I/O figures. Strings are borrowed for the call.
+ * Record kinds (docs/results-format.md): "cell" (one cell of a round), "precondition",
+ * "write_until", "idle", "trim", "purge", "resume" (a resume point: the gap, no I/O).
+ */
+struct results_record {
+	const char *kind;
+	int phase;		   /* index in the resolved plan, 0-based */
+	const char *phase_kind;	   /* the phase's kind ("rounds", "precondition", ...) */
+	unsigned repeat;	   /* iteration of the enclosing repeat, 0-based; 0 when none */
+	unsigned round;		   /* 1-based round of a rounds phase; 0 otherwise */
+	const char *cell;	   /* cell key, e.g. "rwmix_read=0,bs=4k"; NULL = "" (not a cell) */
+	uint64_t start_ns, end_ns; /* target clock at the start and the end */
+	const struct job_result *job; /* I/O figures; NULL for a record without I/O */
+	unsigned flags;		      /* enum results_flag */
+};
+
+/*
+ * Builds the JSON object of a record: schema, kind, phase, phase_kind, repeat, round, cell,
+ * start_ns, end_ns, flags (array of names) and, with a job, elapsed_ns, ramp_ns, bytes read and
+ * written in total (ramp included), cpu_user_s, cpu_sys_s, effective_qd, clock_source,
+ * per direction "read"/"write" {ios, bytes, iops, bw_bps, lat_ns {mean, min, p50, p90, p95, p99,
+ * p99_9, p99_99, p99_999, max} (null without I/O), hist (hist_to_json)}, "total" {ios, bytes,
+ * iops, bw_bps} and "error" {errno (its name, e.g. "EIO"), offset, len, message} when the job
+ * failed. A job that measured no I/O without an error gets the flag no_io (set here, whatever
+ * rec->flags says), "no_io_reason" (job_no_io_reason()) and null rates and latencies: never
+ * 0 IOPS. Returns a new object (the caller may add keys before appending)
+ * or NULL on ENOMEM.
+ */
+struct json_object *results_record_to_json(const struct results_record *rec);
+
+/*
+ * The "lat_ns" object of a histogram, the same in records and in summary.json: {mean, min, p50,
+ * p90, p95, p99, p99_9, p99_99, p99_999, max} in ns (nearest-rank percentiles from the bins).
+ * NULL (JSON null) for an empty histogram, and on ENOMEM.
+ */
+struct json_object *results_lat_json(const struct hist *h);
+
+/*
+ * {ios, bytes, iops, bw_bps[, lat_ns]}: counts and rates over elapsed_ns (rates null when it is
+ * 0), plus results_lat_json(h) when h is not NULL. New object or NULL on ENOMEM.
+ */
+struct json_object *results_figures_json(uint64_t ios, uint64_t bytes, uint64_t elapsed_ns,
+					 const struct hist *h);
+
+/*
+ * Appends one record as one line: serialized compactly, a single write(2) of line + '\n' (so a
+ * crash leaves at most a torn last line), then fsync. Adds "schema" when absent. -EIO/-ENOSPC
+ * etc. from the kernel; a short write is retried for the rest, and a failed retry leaves a torn
+ * last line that results_open() drops.
+ */
+int results_append_record(struct results *r, struct json_object *rec);
+
+/*
+ * Reads records.jsonl of dir into *rr without changing the file: a missing file is 0 records;
+ * an incomplete or unparsable LAST line (no '\n', or not a JSON object) is torn: dropped and
+ * reported in rr->torn_last / torn_bytes; an unparsable line before the last is -EBADMSG with
+ * rr->bad_line set (and nothing else of *rr filled). Empty lines are errors too (never written).
+ */
+int results_read_records(const char *dir, struct results_records *rr);
+void results_records_release(struct results_records *rr); /* accepts NULL and empty */
+
+/*
+ * A record's key "phase=P,repeat=R,round=N,cell=C,kind=K" into buf (resume compares the key sets
+ * of two runs; a duplicate key is a bug). -EINVAL when the record lacks a key field,
+ * -ENAMETOOLONG when buf is too small.
+ */
+int results_record_key(struct json_object *rec, char *buf, size_t len);
+
+/*
+ * A metric of a record, computed from its raw figures (ios, bytes, elapsed_ns, hist), never from
+ * derived ones, so that every reader computes the same value:
+ *   [read_|write_]iops       I/Os per second of the measured part (no prefix: both directions)
+ *   [read_|write_]bw         bytes per second
+ *   [read_|write_]lat_mean   mean latency, ns (no prefix: over both directions' histograms)
+ *   [read_|write_]lat_pNN    percentile from the histogram(s), e.g. lat_p99, lat_p99_9 (or
+ *                            lat_p99.9), ns
+ *   [read_|write_]lat_max    ns
+ * -EINVAL for an unknown metric, -ENODATA when the record has no such figures (no I/O, no
+ * elapsed time, an empty histogram).
+ */
+int results_record_metric(struct json_object *rec, const char *metric, double *v);
+
+/* ---- series and snapshots ------------------------------------------------------------------- */
+
+/*
+ * Writes series/<name>.csv atomically (name is made safe with results_safe_name): a header line
+ * and one line per row: t_ns,interval_ns, per direction ios,bytes,iops,bw_bps,lat_mean_ns,
+ * lat_p99_ns,lat_max_ns, then total_bytes_written and round (0 here); rates computed over the
+ * row's own interval (t_ns minus the previous row's t_ns). Rewriting the same name replaces the
+ * file.
+ */
+int results_write_series(struct results *r, const char *name, const struct series_row *rows,
+			 size_t n);
+/*
+ * The same for one step of a measurement recorded in steps (a precondition or write_until in
+ * chunks, round = the chunk, 0 for a phase of one step): the rows go to the end of the phase's
+ * one file with `round` in their last column, t_off_ns added to every t_ns and bytes_off to every
+ * total_bytes_written (the chunks before it), while interval_ns and the rates stay those of the
+ * chunk's own rows, so that the file reads as one continuous series. Resume-safe: rows of this
+ * round or later already in the file (a chunk that ran before a crash but was not recorded) and
+ * a torn last line are replaced, never duplicated; the usual append reads only the file's tail.
+ */
+int results_append_series(struct results *r, const char *name, unsigned round,
+			  const struct series_row *rows, size_t n, uint64_t t_off_ns,
+			  uint64_t bytes_off);
+
+/*
+ * Writes snapshots/NNNN-<label>.json atomically, NNNN being the next sequence number in the
+ * directory (so files sort in the order taken, across resumes): snapshot_to_json(s) plus
+ * "phase", "repeat" and "seq". Pass phase -1 for a snapshot outside any phase (run start/end).
+ */
+int results_write_snapshot(struct results *r, const struct snapshot *s, int phase, unsigned repeat);
+
+/* Snapshots read back in file-name order: n owned JSON objects as written above. */
+struct results_snapshots {
+	struct json_object **snap;
+	size_t n;
+};
+int results_read_snapshots(const char *dir, struct results_snapshots *out);
+void results_snapshots_release(struct results_snapshots *s); /* accepts NULL and empty */
+
+#endif

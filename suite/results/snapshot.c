@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * snapshot: counter snapshots in one format for every source (see snapshot.h). The JSON form,
+ * a contract of the results directory (docs/results-format.md):
+ *
+ *   {"schema": 1, "source": "sim", "label": "phase-2-end", "target_ns": 123,
+ *    "counters": {"host_bytes_written": {"value": 4096, "unit": "bytes"}, ...},
+ *    "raw": <the source's own data, any JSON, optional>}
+ *
+ * Counters keep the order in which the source set them, so the same snapshot always serializes
+ * to the same bytes.
+ */
+#include "results/snapshot.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/jsonnum.h"
+
+#define SNAPSHOT_SCHEMA 1
+
+/* Copies src into a fixed field; -ENAMETOOLONG rather than silently truncating a counter name. */
+static int copy_field(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= len)
+		return -ENAMETOOLONG;
+	memcpy(dst, src, n + 1);
+	return 0;
+}
+
+void snapshot_init(struct snapshot *s, const char *source)
+{
+	memset(s, 0, sizeof(*s));
+	/* A source name is ours (a literal), not user data: truncation cannot lose information. */
+	snprintf(s->source, sizeof(s->source), "%s", source ? source : "none");
+}
+
+void snapshot_release(struct snapshot *s)
+{
+	if (!s)
+		return;
+	json_object_put(s->raw);
+	s->raw = NULL;
+}
+
+const struct counter *snapshot_get(const struct snapshot *s, const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!strcmp(s->c[i].name, name))
+			return &s->c[i];
+	return NULL;
+}
+
+int snapshot_set(struct snapshot *s, const char *name, const char *unit, double value)
+{
+	struct counter c;
+	size_t i;
+
+	memset(&c, 0, sizeof(c));
+	if (!name || !*name || !unit)
+		return -EINVAL;
+	if (copy_field(c.name, sizeof(c.name), name) || copy_field(c.unit, sizeof(c.unit), unit))
+		return -ENAMETOOLONG;
+	c.value = value;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->c[i].name, name))
+			break;
+	if (i == s->n && s->n == SNAPSHOT_MAX_COUNTERS)
+		return -ENOSPC;
+	s->c[i] = c;
+	if (i == s->n)
+		s->n++;
+	return 0;
+}
+
+struct json_object *snapshot_to_json(const struct snapshot *s)
+{
+	struct json_object *o = json_object_new_object(), *cs = NULL;
+
+	if (!o)
+		return NULL;
+	if (jsonnum_add(o, "schema", json_object_new_int(SNAPSHOT_SCHEMA)) ||
+	    jsonnum_add(o, "source", json_object_new_string(s->source)) ||
+	    jsonnum_add(o, "label", json_object_new_string(s->label)) ||
+	    jsonnum_add(o, "target_ns", json_object_new_uint64(s->target_ns)))
+		goto fail;
+	cs = json_object_new_object();
+	if (jsonnum_add(o, "counters", cs) || !cs)
+		goto fail;
+	for (size_t i = 0; i < s->n; i++) {
+		struct json_object *c = json_object_new_object();
+
+		if (jsonnum_add(cs, s->c[i].name, c) || !c ||
+		    jsonnum_add(c, "value", jsonnum_new(s->c[i].value)) ||
+		    jsonnum_add(c, "unit", json_object_new_string(s->c[i].unit)))
+			goto fail;
+	}
+	if (s->raw && jsonnum_add(o, "raw", json_object_get(s->raw)))
+		goto fail;
+	return o;
+fail:
+	json_object_put(o);
+	return NULL;
+}
+
+static int get_string(struct json_object *o, const char *key, char *dst, size_t len)
+{
+	struct json_object *x;
+
+	if (!json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_string))
+		return -EINVAL;
+	return copy_field(dst, len, json_object_get_string(x)) ? -EINVAL : 0;
+}
+
+int snapshot_from_json(struct json_object *o, struct snapshot *out)
+{
+	struct snapshot s;
+	struct json_object *cs, *raw;
+	uint64_t schema;
+
+	if (!o || !json_object_is_type(o, json_type_object))
+		return -EINVAL;
+	memset(&s, 0, sizeof(s));
+	if (jsonnum_get_u64(o, "schema", &schema) || schema != SNAPSHOT_SCHEMA)
+		return -EINVAL;
+	if (get_string(o, "source", s.source, sizeof(s.source)) ||
+	    get_string(o, "label", s.label, sizeof(s.label)) ||
+	    jsonnum_get_u64(o, "target_ns", &s.target_ns))
+		return -EINVAL;
+	if (!json_object_object_get_ex(o, "counters", &cs) ||
+	    !json_object_is_type(cs, json_type_object))
+		return -EINVAL;
+	json_object_object_foreach(cs, name, c)
+	{
+		char unit[sizeof(s.c[0].unit)];
+		double v;
+		int rc;
+
+		/* A counter written as null (a NaN) is not a value we can use: refuse the file. */
+		if (!json_object_is_type(c, json_type_object) || jsonnum_get(c, "value", &v) ||
+		    get_string(c, "unit", unit, sizeof(unit)))
+			return -EINVAL;
+		rc = snapshot_set(&s, name, unit, v);
+		if (rc)
+			return rc == -ENOSPC ? -ENOSPC : -EINVAL;
+	}
+	if (json_object_object_get_ex(o, "raw", &raw) && raw)
+		s.raw = json_object_get(raw);
+	*out = s;
+	return 0;
+}
+
+/* A counter's change from a to b; -ENODATA when either side lacks it. */
+static int delta(const struct snapshot *a, const struct snapshot *b, const char *name, double *d)
+{
+	const struct counter *ca = snapshot_get(a, name), *cb = snapshot_get(b, name);
+
+	if (!ca || !cb || !isfinite(ca->value) || !isfinite(cb->value))
+		return -ENODATA;
+	*d = cb->value - ca->value;
+	return 0;
+}
+
+int snapshot_wa(const struct snapshot *a, const struct snapshot *b, double *wa)
+{
+	double host, nand;
+
+	if (delta(a, b, "host_bytes_written", &host) || delta(a, b, "nand_bytes_written", &nand))
+		return -ENODATA;
+	/*
+	 * Nothing written, or a counter that went backwards (a sim reset by a purge, a drive that
+	 * wrapped a counter): no meaningful ratio.
+	 */
+	if (!(host > 0) || nand < 0)
+		return -ENODATA;
+	*wa = nand / host;
+	return 0;
+}

@@ -1,0 +1,1829 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner: walks a profile's phases on a target in the target's clock, one record per finished
+ * step, and resumes after any interruption. The states, the invariants and the resume rules are
+ * in runner.h; this file follows them. Phase kinds are executed through one table keyed by
+ * enum phase_type (`kind_exec`), the runner-side half of profile.h's phase registry.
+ */
+#include "run/runner.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "config.h"
+#include "base/jsonnum.h"
+#include "results/snapshot.h"
+#include "analysis/ss.h"
+#include "base/units.h"
+
+#define KEY_MAX 256
+/* Real-target idles are cut into slices so that the stop flag is seen within a second. */
+#define IDLE_SLICE_NS 1000000000ull
+/* A cell is host-limited when the CPU time ssdlab used reaches this share of the time the
+ * threads had (threads x elapsed): the device was waiting for us, not we for it. Not 1.0: a
+ * saturated submitter still loses some time to preemption on a busy host, and kernel work done
+ * by io_uring's own workers is not charged to us. */
+#define HOST_LIMITED_SHARE 0.8
+/* A cell shorter than this many drains of its queue is warned about; shorter than one drain it
+ * is refused (issue 9, point 2): its figures would describe the drain, not the workload. */
+#define DRAIN_WARN_FACTOR 10.0
+/* Headroom in the suggested --time-scale: a drain measured in round 1 grows as the drive
+ * settles (4% from round 1 to 25 of snia-iops on sim:client-tlc). */
+#define DRAIN_SCALE_HEADROOM 1.25
+
+enum fault_point { FAULT_NONE = 0, FAULT_CELL, FAULT_BEFORE, FAULT_AFTER, FAULT_TORN, FAULT_BOUNDARY };
+
+/* A walk position: which phase (depth-first number), which repeat iteration. */
+struct where {
+	int phase;
+	unsigned repeat;
+	const struct profile_phase *ph;
+};
+
+struct runner {
+	const struct profile *p;
+	struct target *t;
+	struct results *res;
+	struct runner_opts o;
+	enum runner_state state;
+	bool virt;	    /* virtual-time target: replay executes, a real one skips */
+	bool resumed;
+	double scale;	    /* effective duration scale */
+	int nphases;
+
+	/* K: the records already in records.jsonl, in file order, with their keys. */
+	struct json_object **krec;
+	char (*kkey)[KEY_MAX];
+	size_t nk, kpos;
+	unsigned nresume; /* resume records in K */
+	uint64_t last_end_ns, last_wall_ns;
+	bool have_last;
+
+	bool flag_next_resumed; /* the next recorded measurement gets RESULTS_F_RESUMED */
+	bool diverged;		/* a virtual SSD's replay did not reproduce a record */
+	bool wrote_anything;
+
+	size_t recorded, replayed, rerun;
+	uint64_t bytes_written;
+
+	/* Progress of the step in flight. */
+	struct runner_progress prog;
+	uint64_t eta_extra_ns; /* target time of the rest of the round after this job */
+	/* What a chunked write phase has left, this chunk included (bytes, time; 0 = no bound). */
+	uint64_t eta_left_bytes, eta_left_ns;
+	uint64_t eta_done_bytes, eta_done_ns; /* what its chunks before this one did */
+	/* Offsets of a chunk's series rows: the chunks before it (exec_write). */
+	uint64_t series_off_ns, series_off_bytes;
+
+	/* Whole-run ETA: the phase instances in walk order, and the I/O this run has executed
+	 * (bytes and target time of jobs, for the speed of amount-bound parts). */
+	struct eta_item *eta;
+	size_t neta;
+	uint64_t eta_io_bytes, eta_io_ns;
+	uint64_t eta_job_ns; /* the length of the step about to start, when time-bound */
+	uint64_t run_t0_ns, job_t0_ns; /* target clock at the run's and the job's start */
+	bool in_chunks;		       /* the steps are chunks of a write phase */
+	unsigned nchunks;	       /* how many (0 = unknown) */
+	bool nchunks_at_most;	       /* nchunks is an upper bound (an amount or max_time first) */
+
+	/* The ramp-end snapshot: a phase's first job, when it has a ramp, stores one when its
+	 * measured part starts, so that the phase's WA can leave the ramp out (analyze.c). */
+	const struct where *phase_unstarted; /* the phase whose first job has not run yet */
+	const struct where *ramp_mark;	     /* the job in flight stores the snapshot */
+	int ramp_mark_rc;
+
+	/* Test hook. */
+	enum fault_point fault;
+	unsigned fault_n;
+	unsigned fault_seen[6];
+	bool fault_armed_cell; /* the current job is the N-th recorded step */
+
+	char *err;
+	size_t errlen;
+};
+
+static int walk_list(struct runner *r, const struct phase_list *l, int *next_phase,
+		     unsigned repeat);
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+const char *runner_state_name(enum runner_state s)
+{
+	static const char *const names[] = {
+		[RUNNER_OPEN] = "open",	    [RUNNER_REPLAY] = "replay", [RUNNER_RERUN] = "rerun",
+		[RUNNER_RECORD] = "record", [RUNNER_STOPPED] = "stopped", [RUNNER_FAILED] = "failed",
+		[RUNNER_DONE] = "done",
+	};
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+static void fail(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct runner *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!r->err || !r->errlen || r->err[0])
+		return; /* keep the first (root) cause */
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+}
+
+static void note(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(struct runner *r, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!r->o.note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	r->o.note(buf, r->o.arg);
+}
+
+static bool stop_raised(const struct runner *r)
+{
+	return r->o.stop && *r->o.stop;
+}
+
+/* splitmix64 finalizer: spreads the FNV hash of a key over all 64 bits. */
+static uint64_t mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+uint64_t runner_step_seed(uint64_t run_seed, const char *key)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
+
+	for (const unsigned char *c = (const unsigned char *)key; *c; c++) {
+		h ^= *c;
+		h *= 0x100000001b3ull;
+	}
+	return mix64(h ^ mix64(run_seed));
+}
+
+double runner_time_scale(const struct target *t, const struct runner_opts *o)
+{
+	double user = o && o->time_scale > 0 ? o->time_scale : 1.0;
+	double tgt = t ? target_info(t)->time_scale : 1.0;
+
+	return user * (tgt > 0 ? tgt : 1.0);
+}
+
+static uint64_t scale_ns(const struct runner *r, uint64_t ns)
+{
+	double v = (double)ns * r->scale;
+
+	return v >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+/* The key of a step, exactly as results_record_key() prints it for the record. */
+static int step_key(int phase, unsigned repeat, unsigned round, const char *cell,
+		    const char *kind, char *buf, size_t len)
+{
+	struct json_object *o = json_object_new_object();
+	int rc = -ENOMEM;
+
+	if (!o)
+		return rc;
+	if (jsonnum_add(o, "phase", json_object_new_int(phase)) ||
+	    jsonnum_add(o, "repeat", json_object_new_int64(repeat)) ||
+	    jsonnum_add(o, "round", json_object_new_int64(round)) ||
+	    jsonnum_add(o, "cell", json_object_new_string(cell ? cell : "")) ||
+	    jsonnum_add(o, "kind", json_object_new_string(kind)))
+		goto out;
+	rc = results_record_key(o, buf, len);
+out:
+	json_object_put(o);
+	return rc;
+}
+
+static bool is_resume_record(struct json_object *rec)
+{
+	struct json_object *k;
+
+	return json_object_object_get_ex(rec, "kind", &k) &&
+	       !strcmp(json_object_get_string(k), "resume");
+}
+
+/* Skips resume records at the K cursor (they are not steps). */
+static void k_skip_resume(struct runner *r)
+{
+	while (r->kpos < r->nk && is_resume_record(r->krec[r->kpos]))
+		r->kpos++;
+}
+
+/* The K record of this key when it is the next one in K, else NULL (and K is not advanced). */
+static struct json_object *k_peek(struct runner *r, const char *key)
+{
+	k_skip_resume(r);
+	if (r->kpos < r->nk && !strcmp(r->kkey[r->kpos], key))
+		return r->krec[r->kpos];
+	return NULL;
+}
+
+static bool k_exhausted(struct runner *r)
+{
+	k_skip_resume(r);
+	return r->kpos >= r->nk;
+}
+
+static uint64_t rec_get_u64(struct json_object *rec, const char *k)
+{
+	uint64_t v = 0;
+
+	if (rec)
+		(void)jsonnum_get_u64(rec, k, &v);
+	return v;
+}
+
+/* ---- the test hook ---------------------------------------------------------------------- */
+
+static void fault_parse(struct runner *r, const char *spec)
+{
+	static const struct {
+		const char *name;
+		enum fault_point p;
+	} points[] = {
+		{"cell", FAULT_CELL},	{"before-record", FAULT_BEFORE}, {"after-record", FAULT_AFTER},
+		{"torn", FAULT_TORN},	{"boundary", FAULT_BOUNDARY},
+	};
+	const char *colon;
+	size_t n;
+
+	if (!spec || !*spec)
+		return;
+	colon = strchr(spec, ':');
+	n = colon ? (size_t)(colon - spec) : strlen(spec);
+	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++)
+		if (strlen(points[i].name) == n && !strncmp(spec, points[i].name, n))
+			r->fault = points[i].p;
+	r->fault_n = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 1;
+	if (!r->fault_n)
+		r->fault_n = 1;
+}
+
+/* Counts an occurrence of p; true when this is the one to die at. */
+static bool fault_hit(struct runner *r, enum fault_point p)
+{
+	if (r->fault != p)
+		return false;
+	return ++r->fault_seen[p] == r->fault_n;
+}
+
+static void fault_die(void)
+{
+	raise(SIGKILL);
+	_exit(137); /* not reached */
+}
+
+/* Writes the first half of the record's line without a newline, then dies: what a crash in the
+ * middle of the append leaves behind. */
+static void fault_torn(struct runner *r, struct json_object *rec)
+{
+	char path[4096];
+	const char *text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/records.jsonl", results_path(r->res));
+	f = fopen(path, "a");
+	if (f && text) {
+		fwrite(text, 1, strlen(text) / 2, f);
+		fflush(f);
+		fsync(fileno(f));
+	}
+	fault_die();
+}
+
+/* ---- state and records ------------------------------------------------------------------ */
+
+static void set_state(struct runner *r, enum runner_state s)
+{
+	/* The legal transitions of runner.h's table. */
+	assert(r->state != RUNNER_STOPPED && r->state != RUNNER_FAILED && r->state != RUNNER_DONE);
+	assert(!(r->state == RUNNER_RECORD && (s == RUNNER_REPLAY || s == RUNNER_RERUN)));
+	assert(!(r->state == RUNNER_RERUN && s == RUNNER_REPLAY));
+	r->state = s;
+}
+
+/* Without the fault hook: the ramp-end snapshot is not a boundary the crash tests count. */
+static int write_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
+{
+	struct snapshot s;
+	int rc;
+
+	snapshot_init(&s, "none");
+	rc = target_snapshot(r->t, &s);
+	if (rc) {
+		/* A snapshot the target cannot give is recorded as such, not a failure. */
+		snapshot_release(&s);
+		snapshot_init(&s, "none");
+		note(r, "snapshot %s: %s (stored without counters)", label, strerror(-rc));
+	}
+	snprintf(s.label, sizeof(s.label), "%s", label);
+	if (!s.target_ns)
+		s.target_ns = target_now(r->t);
+	rc = results_write_snapshot(r->res, &s, phase, repeat);
+	snapshot_release(&s);
+	if (rc)
+		fail(r, "writing snapshot %s: %s", label, strerror(-rc));
+	return rc;
+}
+
+static int store_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
+{
+	if (fault_hit(r, FAULT_BOUNDARY))
+		fault_die();
+	return write_snapshot(r, label, phase, repeat);
+}
+
+/* The resume record: where the walk picked up again and how long the drive was left alone. */
+static int append_resume_record(struct runner *r, const struct where *w, unsigned round)
+{
+	struct results_record rr = {
+		.kind = "resume", .phase = w->phase, .phase_kind = w->ph->kind->name,
+		.repeat = w->repeat, .round = round,
+	};
+	char cell[32], label[48];
+	struct json_object *o;
+	uint64_t now = target_now(r->t);
+	int rc;
+
+	snprintf(cell, sizeof(cell), "resume-%u", r->nresume + 1);
+	rr.cell = cell;
+	rr.start_ns = rr.end_ns = now;
+	o = results_record_to_json(&rr);
+	if (!o)
+		return -ENOMEM;
+	rc = jsonnum_add(o, "resume", json_object_new_int64(r->nresume + 1));
+	if (!rc && r->o.wall_ns)
+		rc = jsonnum_add(o, "wall_ns", json_object_new_uint64(r->o.wall_ns()));
+	if (!rc && r->have_last && r->o.wall_ns && r->last_wall_ns)
+		rc = jsonnum_add(o, "gap_wall_ns",
+				 json_object_new_uint64(r->o.wall_ns() - r->last_wall_ns));
+	/* CLOCK_MONOTONIC restarts at boot: a target clock behind the last record means the gap is
+	 * unknown in target time. A virtual target's clock was rebuilt by the replay. */
+	if (!rc && r->have_last && !r->virt && now >= r->last_end_ns)
+		rc = jsonnum_add(o, "gap_target_ns", json_object_new_uint64(now - r->last_end_ns));
+	if (!rc)
+		rc = jsonnum_add(o, "sim_replayed", json_object_new_boolean(r->virt));
+	if (!rc)
+		rc = jsonnum_add(o, "steps_replayed", json_object_new_uint64(r->replayed));
+	if (!rc && r->virt)
+		rc = jsonnum_add(o, "replay_diverged", json_object_new_boolean(r->diverged));
+	if (!rc)
+		rc = results_append_record(r->res, o);
+	json_object_put(o);
+	if (rc) {
+		fail(r, "appending the resume record: %s", strerror(-rc));
+		return rc;
+	}
+	r->nresume++;
+	r->flag_next_resumed = true;
+	snprintf(label, sizeof(label), "resume-%u", r->nresume);
+	return store_snapshot(r, label, -1, 0);
+}
+
+/*
+ * Decides how the step with this key runs: returns RUNNER_REPLAY (in K, outside the interrupted
+ * round), RUNNER_RERUN (in K, inside it) or RUNNER_RECORD; moves the state machine and appends
+ * the resume record on the way into RECORD/RERUN of a resumed run. in_rerun says whether the
+ * step belongs to a round being re-run. *krec gets the K record for REPLAY/RERUN.
+ */
+static int step_mode(struct runner *r, const struct where *w, unsigned round, const char *key,
+		     bool in_rerun, struct json_object **krec, enum runner_state *mode)
+{
+	struct json_object *k = k_peek(r, key);
+	int rc;
+
+	if (k) {
+		assert(r->state == RUNNER_REPLAY || r->state == RUNNER_RERUN);
+		r->kpos++;
+		*krec = k;
+		*mode = in_rerun ? RUNNER_RERUN : RUNNER_REPLAY;
+		return 0;
+	}
+	if (!k_exhausted(r)) {
+		/* I6: a step not in K while K still has records: they belong to another plan. */
+		fail(r, "records.jsonl does not fit the plan: expected %s, found %s", key,
+		     r->kkey[r->kpos]);
+		return -EINVAL;
+	}
+	if (r->state != RUNNER_RECORD) {
+		if (r->resumed && r->state != RUNNER_RERUN) {
+			rc = append_resume_record(r, w, round);
+			if (rc)
+				return rc;
+		}
+		set_state(r, RUNNER_RECORD);
+	}
+	*krec = NULL;
+	*mode = RUNNER_RECORD;
+	return 0;
+}
+
+/* Enters RERUN for a round partly in K (I6), appending the resume record first. */
+static int enter_rerun(struct runner *r, const struct where *w, unsigned round)
+{
+	int rc;
+
+	if (r->state == RUNNER_RERUN)
+		return 0;
+	assert(r->state == RUNNER_REPLAY);
+	rc = append_resume_record(r, w, round);
+	if (rc)
+		return rc;
+	set_state(r, RUNNER_RERUN);
+	note(r, "resume: re-running round %u of phase %d from its first cell", round, w->phase);
+	return 0;
+}
+
+/* Appends a step's record (I1, I2), with the test hooks around the append. */
+static int append_step(struct runner *r, struct json_object *rec, const char *key)
+{
+	int rc;
+
+	/* I1/I6: recording starts only once every record of K has been walked past. */
+	assert(r->state == RUNNER_RECORD && k_exhausted(r));
+	if (r->o.wall_ns && (rc = jsonnum_add(rec, "wall_ns",
+					      json_object_new_uint64(r->o.wall_ns()))))
+		return rc;
+	if (fault_hit(r, FAULT_BEFORE))
+		fault_die();
+	if (fault_hit(r, FAULT_TORN))
+		fault_torn(r, rec);
+	rc = results_append_record(r->res, rec);
+	if (rc) {
+		fail(r, "appending record %s: %s", key, strerror(-rc));
+		return rc;
+	}
+	r->recorded++;
+	r->wrote_anything = true;
+	if (fault_hit(r, FAULT_AFTER))
+		fault_die();
+	return 0;
+}
+
+/* A record for a step; flags include "resumed" for the first measurement after a resume. */
+static struct json_object *step_record(struct runner *r, const struct where *w, const char *kind,
+				       unsigned round, const char *cell, uint64_t start_ns,
+				       uint64_t end_ns, const struct job_result *job, unsigned flags)
+{
+	struct results_record rr = {
+		.kind = kind, .phase = w->phase, .phase_kind = w->ph->kind->name,
+		.repeat = w->repeat, .round = round, .cell = cell, .start_ns = start_ns,
+		.end_ns = end_ns, .job = job, .flags = flags,
+	};
+
+	struct json_object *o;
+
+	if (job && r->flag_next_resumed) {
+		rr.flags |= RESULTS_F_RESUMED;
+		r->flag_next_resumed = false;
+	}
+	o = results_record_to_json(&rr);
+	/* The first measurement after a resume also says whether the re-run cells of the
+	 * interrupted round reproduced theirs (known only now, after the resume record). */
+	if (o && (rr.flags & RESULTS_F_RESUMED) && r->virt &&
+	    jsonnum_add(o, "replay_diverged", json_object_new_boolean(r->diverged))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* ---- whole-run ETA ---------------------------------------------------------------------- */
+
+/*
+ * What one phase instance (a phase in one repeat iteration, in walk order) will take: a time
+ * part known in advance (scaled) plus a byte part that takes bytes / speed; a rounds phase per
+ * round, times rounds_lo .. rounds_hi rounds (window .. max_rounds to steady state, or count).
+ */
+struct eta_item {
+	int phase;
+	unsigned repeat;
+	enum phase_type type;
+	uint64_t ns, bytes;	 /* the whole phase, or one round of a rounds phase */
+	uint64_t cap_ns;	 /* max_time of a write phase; 0 = none */
+	unsigned rounds_lo, rounds_hi;
+};
+
+/* Adds a workload's length: time to *ns, bytes to *bytes (one pass = the capacity). */
+static void eta_length(const struct runner *r, const struct amount *a, uint64_t *ns,
+		       uint64_t *bytes)
+{
+	uint64_t cap = target_info(r->t)->capacity;
+
+	if (a->kind == AMOUNT_TIME)
+		*ns += scale_ns(r, a->ns);
+	else
+		*bytes += a->kind == AMOUNT_NONE ? cap : amount_bytes(a, cap);
+}
+
+static int eta_build(struct runner *r, const struct phase_list *l, int *next_phase,
+		     unsigned repeat)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct profile_phase *ph = &l->v[i];
+		struct eta_item e = {.phase = (*next_phase)++, .repeat = repeat,
+				     .type = ph->kind->type, .rounds_lo = 1, .rounds_hi = 1};
+		struct eta_item *grown;
+
+		if (e.type == PHASE_REPEAT) {
+			const struct phase_repeat *rp = ph->data;
+			int first = *next_phase, rc = 0;
+
+			for (unsigned k = 0; k < rp->count && !rc; k++) {
+				*next_phase = first;
+				rc = eta_build(r, &rp->phases, next_phase, repeat * rp->count + k);
+			}
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (e.type == PHASE_IDLE) {
+			e.ns = scale_ns(r, ((const struct phase_idle *)ph->data)->time_ns);
+		} else if (e.type == PHASE_PURGE) {
+			e.ns = scale_ns(r, runner_purge_settle_ns(r->t, ph->data));
+		} else if (e.type == PHASE_PRECONDITION || e.type == PHASE_WRITE_UNTIL) {
+			const struct phase_write *pw = ph->data;
+
+			eta_length(r, &pw->w.length, &e.ns, &e.bytes);
+			e.cap_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
+		} else if (e.type == PHASE_ROUNDS) {
+			const struct phase_rounds *pr = ph->data;
+			struct profile_cell *cells = NULL;
+			size_t n = 0;
+
+			if (profile_rounds_cells(pr, &cells, &n))
+				return -ENOMEM;
+			for (size_t c = 0; c < n; c++)
+				eta_length(r, &cells[c].w.length, &e.ns, &e.bytes);
+			free(cells);
+			if (pr->has_pre_write)
+				eta_length(r, &pr->pre_write.length, &e.ns, &e.bytes);
+			e.rounds_lo = pr->has_steady_state ? pr->ss.window : pr->count;
+			e.rounds_hi = pr->has_steady_state ? pr->ss.max_rounds : pr->count;
+		}
+		grown = realloc(r->eta, (r->neta + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		r->eta = grown;
+		r->eta[r->neta++] = e;
+	}
+	return 0;
+}
+
+/* Target ns for `bytes` at `bps`; 0 and *known = false without a speed. */
+static uint64_t eta_bytes_ns(uint64_t bytes, double bps, bool *known)
+{
+	if (!bytes)
+		return 0;
+	if (!(bps > 0)) {
+		*known = false;
+		return 0;
+	}
+	return (uint64_t)((double)bytes / bps * 1e9);
+}
+
+/* One phase instance from its start: [lo, hi]. */
+static void eta_item_ns(const struct eta_item *e, double bps, bool *known, uint64_t *lo,
+			uint64_t *hi)
+{
+	uint64_t one = e->ns + eta_bytes_ns(e->bytes, bps, known);
+
+	if (e->cap_ns && one > e->cap_ns)
+		one = e->cap_ns;
+	*lo += one * e->rounds_lo;
+	*hi += one * e->rounds_hi;
+}
+
+/*
+ * Fills prog.eta_run_*: the current job's rest (job_ns, or for a write phase in chunks the rest
+ * of the phase at the speed so far), the rounds of the current rounds phase after this one, and
+ * every phase instance after the current one. bps: the I/O speed this run has seen (bytes over
+ * target time of executed jobs, the current one included).
+ */
+static void eta_run(struct runner *r, uint64_t job_ns, uint64_t job_bytes, uint64_t job_t_ns)
+{
+	double bps = r->eta_io_ns + job_t_ns
+			     ? (double)(r->eta_io_bytes + job_bytes) * 1e9 /
+				       (double)(r->eta_io_ns + job_t_ns)
+			     : 0;
+	uint64_t lo = 0, hi = 0;
+	bool known = true;
+	size_t cur = r->neta;
+
+	for (size_t i = 0; i < r->neta; i++)
+		if (r->eta[i].phase == r->prog.phase && r->eta[i].repeat == r->prog.repeat)
+			cur = i;
+	if (cur < r->neta) {
+		const struct eta_item *e = &r->eta[cur];
+
+		if (e->type == PHASE_PRECONDITION || e->type == PHASE_WRITE_UNTIL) {
+			/* The phase's own pace: a random fill is much slower than the sequential
+			 * one before it. */
+			uint64_t pb = r->eta_done_bytes + job_bytes, pt = r->eta_done_ns + job_t_ns;
+			double pbps = pb && pt ? (double)pb * 1e9 / (double)pt : bps;
+
+			if (r->eta_left_ns)
+				lo = r->eta_left_ns > job_t_ns ? r->eta_left_ns - job_t_ns : 0;
+			else if (r->eta_left_bytes > job_bytes)
+				lo = eta_bytes_ns(r->eta_left_bytes - job_bytes, pbps, &known);
+			else
+				lo = job_ns;
+			hi = lo;
+		} else if (e->type == PHASE_ROUNDS) {
+			struct eta_item rest = *e;
+			unsigned round = r->prog.round;
+
+			/* This round's rest is in job_ns (runner's eta_extra_ns). */
+			rest.rounds_lo = e->rounds_lo > round ? e->rounds_lo - round : 0;
+			rest.rounds_hi = e->rounds_hi > round ? e->rounds_hi - round : 0;
+			lo = hi = job_ns;
+			eta_item_ns(&rest, bps, &known, &lo, &hi);
+		} else if (e->type == PHASE_IDLE && !job_ns) {
+			eta_item_ns(e, bps, &known, &lo, &hi);
+		} else {
+			lo = hi = job_ns;
+		}
+	}
+	for (size_t i = cur + 1; i < r->neta; i++)
+		eta_item_ns(&r->eta[i], bps, &known, &lo, &hi);
+	r->prog.eta_run_lo_ns = lo;
+	r->prog.eta_run_hi_ns = hi;
+	r->prog.eta_run_known = known;
+}
+
+/* ---- running jobs ----------------------------------------------------------------------- */
+
+uint64_t runner_drain_ns(unsigned outstanding, uint64_t elapsed_ns, uint64_t ios)
+{
+	if (!ios)
+		return 0;
+	return (uint64_t)((double)outstanding * (double)elapsed_ns / (double)ios + 0.5);
+}
+
+/* The drain of a recorded job (its own figures, so that a resumed walk decides the same). */
+static uint64_t rec_drain_ns(struct json_object *rec, unsigned outstanding)
+{
+	struct json_object *tot;
+	uint64_t ios = 0;
+
+	if (!rec || !json_object_object_get_ex(rec, "total", &tot) ||
+	    jsonnum_get_u64(tot, "ios", &ios))
+		return 0;
+	return runner_drain_ns(outstanding, rec_get_u64(rec, "elapsed_ns"), ios);
+}
+
+/* A time-bound job's planned time, how long it ran past it and its drain (docs/results-
+ * format.md). */
+static int add_overrun(struct json_object *rec, const struct job_spec *s,
+		       const struct job_result *res)
+{
+	uint64_t ios = res->d[0].ios + res->d[1].ios;
+
+	if (!s->time_ns)
+		return 0;
+	if (jsonnum_add(rec, "planned_ns", json_object_new_uint64(s->time_ns)) ||
+	    jsonnum_add(rec, "overrun_ns",
+			json_object_new_uint64(res->elapsed_ns > s->time_ns
+						       ? res->elapsed_ns - s->time_ns
+						       : 0)) ||
+	    jsonnum_add(rec, "drain_ns",
+			json_object_new_uint64(runner_drain_ns(s->threads * s->qd,
+							       res->elapsed_ns, ios))))
+		return -ENOMEM;
+	return 0;
+}
+
+double runner_scale_for(double user_scale, double ratio)
+{
+	double v = (user_scale > 0 ? user_scale : 1.0) * ratio * DRAIN_SCALE_HEADROOM, e;
+
+	if (!(v > 0))
+		return 0;
+	/* Up to two significant digits, so that the printed value is never below the need. */
+	e = pow(10.0, floor(log10(v)) - 1);
+	return ceil(v / e - 1e-9) * e;
+}
+
+static void on_engine_progress(const struct engine_progress *ep, void *arg)
+{
+	struct runner *r = arg;
+
+	if (r->fault_armed_cell) {
+		r->fault_armed_cell = false;
+		fault_die();
+	}
+	r->prog.iops = ep->iops;
+	if (ep->total_ns)
+		r->prog.eta_ns = ep->total_ns > ep->t_ns ? ep->total_ns - ep->t_ns : 0;
+	else if (ep->total_bytes > ep->bytes && ep->bytes) /* amount-bound: at the pace so far */
+		r->prog.eta_ns = (uint64_t)((double)ep->t_ns * (double)(ep->total_bytes - ep->bytes) /
+					    (double)ep->bytes);
+	else
+		r->prog.eta_ns = 0;
+	r->prog.eta_ns += r->eta_extra_ns;
+	eta_run(r, r->prog.eta_ns, ep->bytes, ep->t_ns);
+	if (r->o.progress) {
+		struct runner_progress p = r->prog;
+
+		/* Writes only: ep->bytes counts the reads of a mixed or read cell too. */
+		p.bytes_written = r->bytes_written + ep->written;
+		p.target_done_ns = r->job_t0_ns - r->run_t0_ns + ep->t_ns;
+		r->o.progress(&p, r->o.arg);
+	}
+}
+
+/* The engine's measured part starts (on a worker thread): the ramp-end snapshot, if armed. */
+static void on_measure_start(uint64_t t_ns, void *arg)
+{
+	struct runner *r = arg;
+	const struct where *w = r->ramp_mark;
+	char label[64];
+
+	(void)t_ns;
+	if (!w)
+		return;
+	r->ramp_mark = NULL;
+	snprintf(label, sizeof(label), "phase-%d-%s-ramp-end", w->phase, w->ph->kind->name);
+	r->ramp_mark_rc = write_snapshot(r, label, w->phase, w->repeat);
+}
+
+static void progress_step(struct runner *r, const struct where *w, unsigned round,
+			  const char *cell)
+{
+	r->prog.state = r->state;
+	r->prog.phase_kind = w->ph->kind->name;
+	r->prog.phase = w->phase;
+	r->prog.nphases = r->nphases;
+	r->prog.repeat = w->repeat;
+	r->prog.round = round;
+	r->prog.cell = cell;
+	r->prog.bytes_written = r->bytes_written;
+	r->prog.iops = 0;
+	r->prog.eta_ns = 0;
+	r->prog.target_done_ns = target_now(r->t) - r->run_t0_ns;
+	r->prog.virtual_time = r->virt;
+	r->prog.chunk = r->in_chunks && round;
+	r->prog.nchunks = r->nchunks;
+	r->prog.nchunks_at_most = r->nchunks_at_most;
+	eta_run(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
+	if (r->o.progress)
+		r->o.progress(&r->prog, r->o.arg);
+}
+
+bool runner_host_limited(const struct job_result *res, unsigned threads, bool virtual_time,
+			 long ncpu)
+{
+	double wall = (double)res->elapsed_ns / 1e9; /* the span of the CPU time */
+	double t = threads ? threads : 1;
+
+	/* On a virtual-time target CPU time and device time are unrelated. */
+	if (virtual_time || wall <= 0)
+		return false;
+	if (ncpu > 0 && t > (double)ncpu)
+		t = (double)ncpu;
+	return res->cpu_user_s + res->cpu_sys_s >= HOST_LIMITED_SHARE * t * wall;
+}
+
+static bool host_limited(const struct runner *r, const struct job_spec *s,
+			 const struct job_result *res)
+{
+	return runner_host_limited(res, s->threads, r->virt, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/*
+ * Runs one engine job. Returns 0 when it ran to its end, -EINTR when the stop flag cut it short,
+ * -EIO (err set) on an I/O error, other -errno on setup failure. res is filled either way and
+ * must be released by the caller.
+ */
+static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
+		   struct job_result *res, const char *what)
+{
+	struct engine_hooks h = {.progress = on_engine_progress, .measure_start = on_measure_start,
+				 .arg = r, .stop = r->o.stop};
+	char verr[256] = "";
+	int rc;
+
+	memset(res, 0, sizeof(*res));
+	rc = job_validate(spec, target_info(r->t), verr, sizeof(verr));
+	if (rc) {
+		fail(r, "%s: %s", what, verr[0] ? verr : strerror(-rc));
+		return rc;
+	}
+	r->fault_armed_cell = armed;
+	r->job_t0_ns = target_now(r->t);
+	rc = engine_run(r->t, spec, &h, res);
+	if (r->fault_armed_cell) /* the job made no progress call: die right after it instead */
+		fault_die();
+	r->bytes_written += res->bytes_written_total;
+	r->eta_io_bytes += res->bytes_written_total + res->bytes_read_total;
+	r->eta_io_ns += res->elapsed_ns + res->ramp_elapsed_ns;
+	if (rc) {
+		fail(r, "%s: %s", what, res->errmsg[0] ? res->errmsg : strerror(-rc));
+		return rc;
+	}
+	if (res->interrupted || stop_raised(r))
+		return -EINTR;
+	if (res->error) {
+		fail(r, "%s: I/O error at offset %" PRIu64 " length %u: %s%s%s", what,
+		     res->err_offset, res->err_len, strerror(-res->error),
+		     res->errmsg[0] ? ": " : "", res->errmsg);
+		return -EIO;
+	}
+	return 0;
+}
+
+/* Resolves a workload for this target with the run's scale and a step seed. */
+static int resolve(struct runner *r, const struct profile_workload *pw, const char *key,
+		   struct job_spec *spec)
+{
+	const struct target_info *ti = target_info(r->t);
+	char e[256] = "";
+	int rc;
+
+	rc = profile_workload_resolve(pw, ti->capacity, ti->logical_block_size, r->scale, spec, e,
+				      sizeof(e));
+	if (rc) {
+		fail(r, "%s: %s", key, e[0] ? e : strerror(-rc));
+		return rc;
+	}
+	/* The series interval is a duration of the profile like the others: scaled, so that a
+	 * small model gives as many samples per cell as the drive it stands for (1 us at least). */
+	spec->interval_ns = scale_ns(r, pw->spec.interval_ns ? pw->spec.interval_ns : 1000000000ull);
+	if (spec->interval_ns < 1000)
+		spec->interval_ns = 1000;
+	/* Both the run seed (--seed, default the profile's) and a workload's own `seed:` count. */
+	spec->seed = runner_step_seed(r->o.seed ^ mix64(pw->spec.seed), key);
+	return 0;
+}
+
+/*
+ * One measured job step (precondition, write_until round, cell): decides the mode, runs or
+ * skips it, appends the record. *out_rec (optional) gets a reference to the step's record (the
+ * K record in REPLAY/RERUN, the new one in RECORD) for decisions that depend on the figures;
+ * NULL when a real target skipped a step it could not find figures for (never: K has them).
+ */
+/* "reads_unmapped": {bytes, of_bytes, fraction} of the job, from the target's running totals
+ * taken before it (results-format.md); only for a job that read something. */
+static int add_reads_unmapped(struct runner *r, struct json_object *rec, uint64_t unmapped0,
+			      uint64_t read0)
+{
+	uint64_t unmapped = unmapped0, read = read0;
+	struct json_object *o;
+
+	if (target_read_unmapped(r->t, &unmapped, &read) || read == read0)
+		return 0;
+	o = json_object_new_object();
+	if (jsonnum_add(rec, "reads_unmapped", o) || !o ||
+	    jsonnum_add(o, "bytes", json_object_new_uint64(unmapped - unmapped0)) ||
+	    jsonnum_add(o, "of_bytes", json_object_new_uint64(read - read0)) ||
+	    jsonnum_add(o, "fraction",
+			jsonnum_new((double)(unmapped - unmapped0) / (double)(read - read0))))
+		return -ENOMEM;
+	return 0;
+}
+
+static int job_step(struct runner *r, const struct where *w, const char *kind, unsigned round,
+		    const char *cell, struct job_spec *spec, bool in_rerun, const char *series,
+		    struct json_object **out_rec)
+{
+	char key[KEY_MAX];
+	struct json_object *krec = NULL, *rec = NULL;
+	enum runner_state mode;
+	struct job_result res;
+	uint64_t t0, unmapped0 = 0, read0 = 0;
+	bool execute, has_unmapped, first = r->phase_unstarted == w;
+	int rc;
+
+	r->phase_unstarted = NULL;
+	rc = step_key(w->phase, w->repeat, round, cell, kind, key, sizeof(key));
+	if (rc)
+		return rc;
+	rc = step_mode(r, w, round, key, in_rerun, &krec, &mode);
+	if (rc)
+		return rc;
+	/* A sim rebuilds its state by executing again; a real device skips outside a re-run. */
+	execute = mode == RUNNER_RECORD || mode == RUNNER_RERUN || r->virt;
+	if (mode == RUNNER_REPLAY)
+		r->replayed++;
+	else if (mode == RUNNER_RERUN)
+		r->rerun++;
+	if (!execute) {
+		if (out_rec)
+			*out_rec = json_object_get(krec);
+		return 0;
+	}
+	r->eta_job_ns = spec->time_ns;
+	progress_step(r, w, round, cell);
+	r->eta_job_ns = 0;
+	t0 = target_now(r->t);
+	r->ramp_mark = first && mode == RUNNER_RECORD && (spec->ramp_ns || spec->ramp_bytes) ? w
+										     : NULL;
+	r->ramp_mark_rc = 0;
+	/* Reads the target answered without its flash (a fresh drive's never-written LBAs):
+	 * counted by a target that knows its map, over the whole job. */
+	has_unmapped = !target_read_unmapped(r->t, &unmapped0, &read0);
+	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
+				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
+		     &res, key);
+	r->ramp_mark = NULL;
+	if (!rc)
+		rc = r->ramp_mark_rc;
+	if (rc)
+		goto out;
+	if (mode != RUNNER_RECORD) {
+		/* A virtual SSD replays exactly; if it does not, the model or ssdlab changed since
+		 * the run, and what follows is not comparable with what was recorded. The virtual
+		 * clock at both ends of the step pins the whole timeline before it. */
+		if (r->virt && !r->diverged &&
+		    (rec_get_u64(krec, "start_ns") != t0 ||
+		     rec_get_u64(krec, "end_ns") != target_now(r->t) ||
+		     rec_get_u64(krec, "bytes_written_total") != res.bytes_written_total)) {
+			r->diverged = true;
+			note(r, "warning: the replay of %s differs from its record: the virtual SSD "
+				"model or ssdlab changed since the run; the figures after the resume "
+				"are not comparable with those before",
+			     key);
+		}
+		if (out_rec)
+			*out_rec = json_object_get(krec);
+		goto out;
+	}
+	rec = step_record(r, w, kind, round, cell, t0, target_now(r->t), &res,
+			  host_limited(r, spec, &res) ? RESULTS_F_HOST_LIMITED : 0);
+	if (!rec || jsonnum_add(rec, "seed", json_object_new_uint64(spec->seed)) ||
+	    jsonnum_add(rec, "time_scale", jsonnum_new(r->scale)) || add_overrun(rec, spec, &res) ||
+	    (has_unmapped && add_reads_unmapped(r, rec, unmapped0, read0))) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (series && res.nseries) {
+		rc = results_append_series(r->res, series, round, res.series, res.nseries,
+					   r->series_off_ns, r->series_off_bytes);
+		if (rc) {
+			fail(r, "writing series %s: %s", series, strerror(-rc));
+			goto out;
+		}
+	}
+	rc = append_step(r, rec, key);
+	if (!rc && out_rec)
+		*out_rec = json_object_get(rec);
+out:
+	json_object_put(rec);
+	job_result_release(&res);
+	return rc;
+}
+
+/* A step without I/O (purge, trim, idle): mode, then `act` when it must execute. */
+typedef int (*act_fn)(struct runner *r, const struct where *w, struct json_object *rec);
+
+static int plain_step(struct runner *r, const struct where *w, const char *kind, act_fn act)
+{
+	char key[KEY_MAX];
+	struct json_object *krec = NULL, *rec = NULL;
+	enum runner_state mode;
+	uint64_t t0;
+	int rc;
+
+	rc = step_key(w->phase, w->repeat, 0, "", kind, key, sizeof(key));
+	if (rc)
+		return rc;
+	rc = step_mode(r, w, 0, key, false, &krec, &mode);
+	if (rc)
+		return rc;
+	if (mode != RUNNER_RECORD) {
+		r->replayed++;
+		return r->virt ? act(r, w, NULL) : 0;
+	}
+	progress_step(r, w, 0, NULL);
+	t0 = target_now(r->t);
+	rec = step_record(r, w, kind, 0, "", t0, t0, NULL, 0);
+	if (!rec)
+		return -ENOMEM;
+	rc = act(r, w, rec);
+	if (!rc) {
+		json_object_object_del(rec, "end_ns");
+		rc = jsonnum_add(rec, "end_ns", json_object_new_uint64(target_now(r->t)));
+	}
+	if (!rc)
+		rc = append_step(r, rec, key);
+	json_object_put(rec);
+	return rc;
+}
+
+/* ---- phase kinds ------------------------------------------------------------------------ */
+
+/* Idles ns of target time; a real device in slices, so that a stop is seen within one.
+ * 0, -EINTR when stopped, or -errno. */
+static int idle_for(struct runner *r, uint64_t left)
+{
+	int rc = 0;
+
+	while (left && !rc) {
+		uint64_t slice = r->virt || left < IDLE_SLICE_NS ? left : IDLE_SLICE_NS;
+
+		if (stop_raised(r))
+			return -EINTR;
+		rc = target_idle(r->t, slice);
+		left -= slice;
+	}
+	return rc == -EINTR || stop_raised(r) ? -EINTR : rc;
+}
+
+/* A purge that will only discard (no real purge on the target, or method discard). */
+static bool purge_discards(const struct target *t, const struct phase_purge *pp)
+{
+	return pp->method == PURGE_DISCARD || !(target_caps(t) & TARGET_CAP_PURGE);
+}
+
+uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge *pp)
+{
+	return purge_discards(t, pp) ? pp->settle_ns : 0;
+}
+
+/*
+ * A real purge where the target has one, else a full-device discard (what blkdiscard does),
+ * which is not a SNIA PTS purge: the record says so (pts_purge), and a settle idle follows,
+ * since drives carry out a large TRIM in the background after the command has returned.
+ */
+static int act_purge(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_purge *pp = w->ph->data;
+	const struct target_info *ti = target_info(r->t);
+	bool discard = purge_discards(r->t, pp);
+	uint64_t settle = scale_ns(r, runner_purge_settle_ns(r->t, pp));
+	char method[64] = "";
+	int rc;
+
+	if (discard)
+		snprintf(method, sizeof(method), "discard");
+	if (pp->method == PURGE_SIM && strcmp(ti->kind, "sim")) {
+		fail(r, "purge method 'sim' needs a virtual SSD target, not %s", ti->path);
+		return -EOPNOTSUPP;
+	}
+	rc = discard ? target_discard(r->t, 0, ti->capacity)
+		     : target_purge(r->t, method, sizeof(method));
+	if (rc) {
+		fail(r, "purge of %s failed (%s): %s", ti->path, method[0] ? method : "no method",
+		     strerror(-rc));
+		return rc;
+	}
+	rc = idle_for(r, settle);
+	if (rc) {
+		if (rc != -EINTR)
+			fail(r, "purge: the settle idle: %s", strerror(-rc));
+		return rc;
+	}
+	if (rec && (jsonnum_add(rec, "method", json_object_new_string(method)) ||
+		    jsonnum_add(rec, "pts_purge", json_object_new_boolean(!discard)) ||
+		    jsonnum_add(rec, "settle_ns", json_object_new_uint64(settle))))
+		return -ENOMEM;
+	return 0;
+}
+
+static int act_trim(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_trim *pt = w->ph->data;
+	const struct target_info *ti = target_info(r->t);
+	uint64_t start, end;
+	int rc;
+
+	rc = range_resolve(&pt->range, ti->capacity, ti->logical_block_size, &start, &end);
+	if (rc) {
+		fail(r, "trim: range does not fit the capacity of %s", ti->path);
+		return rc;
+	}
+	rc = target_discard(r->t, start, end - start);
+	if (rc == -EOPNOTSUPP) {
+		/* DESIGN.md: a target that cannot do something says so and the runner records it. */
+		note(r, "trim: %s does not support discard; recorded as unsupported", ti->path);
+		return rec ? jsonnum_add(rec, "unsupported", json_object_new_string(
+						"discard not supported by the target"))
+			   : 0;
+	}
+	if (rc) {
+		fail(r, "trim of %s failed: %s", ti->path, strerror(-rc));
+		return rc;
+	}
+	if (rec && (jsonnum_add(rec, "offset", json_object_new_uint64(start)) ||
+		    jsonnum_add(rec, "bytes", json_object_new_uint64(end - start))))
+		return -ENOMEM;
+	return 0;
+}
+
+static int act_idle(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_idle *pi = w->ph->data;
+	int rc = idle_for(r, scale_ns(r, pi->time_ns));
+
+	if (rc == -EINTR)
+		return -EINTR;
+	if (rc) {
+		fail(r, "idle: %s", strerror(-rc));
+		return rc;
+	}
+	return rec ? jsonnum_add(rec, "idle_ns", json_object_new_uint64(scale_ns(r, pi->time_ns)))
+		   : 0;
+}
+
+static int exec_purge(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "purge", act_purge);
+}
+
+static int exec_trim(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "trim", act_trim);
+}
+
+static int exec_idle(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "idle", act_idle);
+}
+
+/* One file per phase and repeat, its chunks appended in round order; numbers zero-padded so
+ * that the files sort in the order of the run. */
+static void series_name(const struct where *w, const char *kind, char *buf, size_t len)
+{
+	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
+}
+
+/* A small virtual SSD standing for a big drive writes the same share of it per chunk; whole
+ * MiB, so that a chunk ends on a whole I/O of any power-of-two block size up to 1 MiB. */
+uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o)
+{
+	double ts = target_info(t)->time_scale;
+	uint64_t c;
+
+	if (o && o->chunk_bytes)
+		return o->chunk_bytes;
+	c = (uint64_t)((double)RUNNER_CHUNK_BYTES * (ts > 0 && ts < 1 ? ts : 1.0));
+	c -= c % (1u << 20);
+	return c ? c : 1u << 20;
+}
+
+/*
+ * precondition and write_until, in chunks, each a step of its own (round = chunk number), so a
+ * crash loses at most the chunk in flight and the walk goes on from the chunks found in K: a
+ * sequential workload at the last chunk's seq_next, the bytes or the time left. A chunk is
+ *   write_until with round_time   round_time of target time (WSAT: one record per round)
+ *   an amount of time             RUNNER_CHUNK_NS (opts.chunk_ns), scaled like every duration
+ *   an amount of bytes            runner_chunk_bytes() (deterministic: the same on any device)
+ * and ends earlier when the amount or max_time is reached. Its series rows are offset by the
+ * chunks before it (t_ns, total_bytes_written) and appended to the phase's one series file, so
+ * that it is one continuous series.
+ *
+ * A phase with neither a byte nor a time amount (one pass over the range) is one step (round
+ * 0), and so is a phase that an older version recorded as one step, found in K by a resume.
+ */
+static int exec_write(struct runner *r, const struct where *w)
+{
+	const struct phase_write *pw = w->ph->data;
+	const char *kind = w->ph->kind->type == PHASE_PRECONDITION ? "precondition" : "write_until";
+	const struct target_info *ti = target_info(r->t);
+	uint64_t total_bytes, total_ns, max_ns, done_bytes = 0, done_ns = 0, done_elapsed = 0;
+	uint64_t seq_next = 0, chunk_ns = 0, cbytes = 0;
+	char key[KEY_MAX], series[128];
+	struct job_spec spec;
+	int rc;
+
+	rc = step_key(w->phase, w->repeat, 0, "", kind, key, sizeof(key));
+	if (rc)
+		return rc;
+	rc = resolve(r, &pw->w, key, &spec);
+	if (rc)
+		return rc;
+	total_bytes = amount_bytes(&pw->w.length, ti->capacity);
+	total_ns = pw->w.length.kind == AMOUNT_TIME ? scale_ns(r, pw->w.length.ns) : 0;
+	max_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
+	if (w->ph->kind->type == PHASE_WRITE_UNTIL && pw->round_time_ns)
+		chunk_ns = scale_ns(r, pw->round_time_ns);
+	else if (total_ns)
+		chunk_ns = scale_ns(r, r->o.chunk_ns ? r->o.chunk_ns : RUNNER_CHUNK_NS);
+	else
+		cbytes = runner_chunk_bytes(r->t, &r->o);
+	/* For the progress line's "chunk 3/29" (a write_until may stop earlier on max_time). A
+	 * WSAT-style write_until (round_time, until an amount or max_time) has at most
+	 * max_time / round_time chunks: "chunk 1062 of at most 1440". */
+	r->nchunks = cbytes && total_bytes ? (unsigned)((total_bytes + cbytes - 1) / cbytes)
+		     : chunk_ns && total_ns && !(w->ph->kind->type == PHASE_WRITE_UNTIL &&
+						  pw->round_time_ns)
+			     ? (unsigned)(((max_ns && max_ns < total_ns ? max_ns : total_ns) +
+					   chunk_ns - 1) / chunk_ns)
+			     : 0;
+	r->nchunks_at_most = false;
+	if (!r->nchunks && chunk_ns && max_ns) {
+		r->nchunks = (unsigned)((max_ns + chunk_ns - 1) / chunk_ns);
+		r->nchunks_at_most = true;
+	}
+	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
+		if (pw->max_time_ns && !spec.time_ns)
+			spec.time_ns = max_ns;
+		series_name(w, kind, series, sizeof(series));
+		return job_step(r, w, kind, 0, "", &spec, false, series, NULL);
+	}
+	for (unsigned round = 1;; round++) {
+		struct json_object *rec = NULL;
+		struct job_spec s = spec;
+		uint64_t left_ns = UINT64_MAX, b, e;
+
+		if ((total_bytes && done_bytes >= total_bytes) || (total_ns && done_ns >= total_ns) ||
+		    (max_ns && done_ns >= max_ns))
+			break;
+		if (total_ns)
+			left_ns = total_ns - done_ns;
+		if (max_ns && max_ns - done_ns < left_ns)
+			left_ns = max_ns - done_ns;
+		/* The engine ends a job at whichever comes first, time or amount (0 = no limit). */
+		s.time_ns = chunk_ns && chunk_ns < left_ns ? chunk_ns
+			    : left_ns != UINT64_MAX	   ? left_ns
+						   : 0;
+		s.amount_bytes = total_bytes ? total_bytes - done_bytes : 0;
+		if (cbytes && s.amount_bytes > cbytes)
+			s.amount_bytes = cbytes;
+		s.ramp_ns = s.ramp_bytes = 0;
+		if (round == 1) {
+			s.ramp_ns = spec.ramp_ns;
+			s.ramp_bytes = spec.ramp_bytes;
+		}
+		s.seq_start = seq_next;
+		rc = step_key(w->phase, w->repeat, round, "", kind, key, sizeof(key));
+		if (rc)
+			return rc;
+		s.seed = runner_step_seed(spec.seed, key);
+		series_name(w, kind, series, sizeof(series));
+		r->series_off_ns = done_elapsed;
+		r->series_off_bytes = done_bytes;
+		r->eta_left_bytes = total_bytes ? total_bytes - done_bytes : 0;
+		r->eta_left_ns = left_ns != UINT64_MAX ? left_ns : 0;
+		r->eta_done_bytes = done_bytes;
+		r->eta_done_ns = done_ns;
+		r->in_chunks = true;
+		rc = job_step(r, w, kind, round, "", &s, false, series, &rec);
+		r->in_chunks = false;
+		r->series_off_ns = r->series_off_bytes = 0;
+		r->eta_left_bytes = r->eta_left_ns = r->eta_done_bytes = r->eta_done_ns = 0;
+		if (rc)
+			return rc;
+		if (!rec)
+			break; /* nothing to go on (cannot happen: K records carry figures) */
+		b = rec_get_u64(rec, "bytes_written_total");
+		e = rec_get_u64(rec, "elapsed_ns");
+		done_bytes += b;
+		done_elapsed += e;
+		done_ns += e + rec_get_u64(rec, "ramp_ns");
+		seq_next = rec_get_u64(rec, "seq_next");
+		json_object_put(rec);
+		if (!b && !e)
+			break; /* a chunk that did nothing would loop forever */
+	}
+	return 0;
+}
+
+static const char *metric_of(enum ss_metric m)
+{
+	switch (m) {
+	case SS_METRIC_IOPS: return "iops";
+	case SS_METRIC_BW: return "bw";
+	case SS_METRIC_LAT_MEAN: return "lat_mean";
+	case SS_METRIC_LAT_P99: return "lat_p99";
+	}
+	return "iops";
+}
+
+/* How much of this round K already holds: 0, some (interrupted) or all cells. */
+static size_t round_in_k(struct runner *r, const struct where *w, unsigned round,
+			 const struct profile_cell *cells, size_t ncells)
+{
+	size_t pos, n = 0;
+	char key[KEY_MAX];
+
+	k_skip_resume(r);
+	pos = r->kpos;
+	for (size_t i = 0; i < ncells; i++) {
+		while (pos < r->nk && is_resume_record(r->krec[pos]))
+			pos++;
+		if (pos >= r->nk || step_key(w->phase, w->repeat, round, cells[i].key, "cell", key,
+					     sizeof(key)) ||
+		    strcmp(key, r->kkey[pos]))
+			break;
+		pos++;
+		n++;
+	}
+	return n;
+}
+
+/* A cell that measured no I/O has no figures to judge steady state by: the run stops there,
+ * naming the cell and why (on a resume too: its record is kept, flagged no_io). */
+static int check_no_io(struct runner *r, const char *key, struct json_object *rec)
+{
+	struct json_object *why;
+
+	if (!rec || !json_object_object_get_ex(rec, "no_io_reason", &why))
+		return 0;
+	fail(r, "%s: %s (a rounds phase needs a figure from every cell)", key,
+	     json_object_get_string(why));
+	return -EIO;
+}
+
+/*
+ * After round 1 (issue 9, point 2): a cell whose planned time is below one drain of its queue
+ * (runner_drain_ns) measures the drain, not the workload: the run is refused, naming the
+ * smallest --time-scale that gives every cell of round 1 one drain (with headroom); below
+ * DRAIN_WARN_FACTOR drains it is warned about. ratio = drain / planned of the worst cell.
+ */
+static int drain_check(struct runner *r, const struct where *w, const char *cell, double ratio,
+		       uint64_t drain, uint64_t planned, unsigned outstanding)
+{
+	char d[32], pl[32];
+	double s1 = runner_scale_for(r->o.time_scale, ratio);
+	double s10 = runner_scale_for(r->o.time_scale, ratio * DRAIN_WARN_FACTOR);
+
+	units_fmt_duration(drain, d, sizeof(d));
+	units_fmt_duration(planned, pl, sizeof(pl));
+	if (ratio > 1) {
+		fail(r, "refused: phase %d, cell %s: its planned %s are shorter than draining its %u "
+			"in-flight I/Os (%s in round 1), so its figures would measure the drain; "
+			"run with --time-scale %g or more (%g or more for %g drains per cell)",
+		     w->phase, cell, pl, outstanding, d, s1, s10, DRAIN_WARN_FACTOR);
+		return -EDOM;
+	}
+	note(r, "warning: phase %d, cell %s: its planned %s are less than %g drains of its %u "
+		"in-flight I/Os (%s in round 1): the drain inflates it; --time-scale %g or more avoids "
+		"this",
+	     w->phase, cell, pl, DRAIN_WARN_FACTOR, outstanding, d, s10);
+	return 0;
+}
+
+static int exec_rounds(struct runner *r, const struct where *w)
+{
+	const struct phase_rounds *pr = w->ph->data;
+	struct profile_cell *cells = NULL;
+	double *track = NULL;
+	size_t ncells = 0, worst_cell = 0;
+	unsigned max_rounds, worst_out = 0;
+	uint64_t cell_ns, worst_drain = 0, worst_planned = 0;
+	double worst = 0;
+	int rc;
+
+	rc = profile_rounds_cells(pr, &cells, &ncells);
+	if (rc) {
+		fail(r, "rounds: expanding the matrix: %s", strerror(-rc));
+		return rc;
+	}
+	max_rounds = pr->has_steady_state ? pr->ss.max_rounds : pr->count;
+	track = calloc(max_rounds ? max_rounds : 1, sizeof(*track));
+	if (!track) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	cell_ns = pr->base.length.kind == AMOUNT_TIME ? scale_ns(r, pr->base.length.ns) : 0;
+	for (unsigned round = 1; round <= max_rounds; round++) {
+		size_t have = r->state == RUNNER_RECORD ? 0 : round_in_k(r, w, round, cells, ncells);
+		bool rerun = have > 0 && have < ncells;
+		bool skip_all = have == ncells && !r->virt;
+
+		if (rerun) {
+			rc = enter_rerun(r, w, round);
+			if (rc)
+				goto out;
+		}
+		if (pr->has_pre_write && !skip_all) {
+			struct job_spec pre;
+			char key[KEY_MAX];
+			struct job_result res;
+
+			snprintf(key, sizeof(key), "phase=%d,repeat=%u,round=%u,pre_write", w->phase,
+				 w->repeat, round);
+			rc = resolve(r, &pr->pre_write, key, &pre);
+			if (rc)
+				goto out;
+			progress_step(r, w, round, "pre_write");
+			rc = run_job(r, &pre, false, &res, key);
+			job_result_release(&res);
+			if (rc)
+				goto out;
+		}
+		for (size_t c = 0; c < ncells; c++) {
+			struct json_object *rec = NULL;
+			char key[KEY_MAX];
+			struct job_spec spec;
+
+			rc = step_key(w->phase, w->repeat, round, cells[c].key, "cell", key,
+				      sizeof(key));
+			if (rc)
+				goto out;
+			rc = resolve(r, &cells[c].w, key, &spec);
+			if (rc)
+				goto out;
+			r->eta_extra_ns = cell_ns * (ncells - c - 1);
+			rc = job_step(r, w, "cell", round, cells[c].key, &spec, rerun, NULL, &rec);
+			if (!rc)
+				rc = check_no_io(r, key, rec);
+			if (rc) {
+				json_object_put(rec);
+				goto out;
+			}
+			if (round == 1 && spec.time_ns) {
+				uint64_t d = rec_drain_ns(rec, spec.threads * spec.qd);
+
+				if ((double)d / (double)spec.time_ns > worst) {
+					worst = (double)d / (double)spec.time_ns;
+					worst_cell = c;
+					worst_drain = d;
+					worst_planned = spec.time_ns;
+					worst_out = spec.threads * spec.qd;
+				}
+			}
+			if (pr->has_steady_state && c == pr->tracked_cell) {
+				double v = 0;
+
+				/* The decision uses the recorded figure, so a later analyze and a
+				 * resumed walk see exactly the same value (jsonnum round-trips). */
+				if (rec && results_record_metric(rec, metric_of(pr->track.metric), &v))
+					v = 0;
+				track[round - 1] = v;
+			}
+			json_object_put(rec);
+		}
+		r->eta_extra_ns = 0;
+		if (round == 1 && worst * DRAIN_WARN_FACTOR > 1) {
+			rc = drain_check(r, w, cells[worst_cell].key, worst, worst_drain, worst_planned,
+					 worst_out);
+			if (rc)
+				goto out;
+		}
+		if (pr->has_steady_state) {
+			struct ss_result ss;
+
+			rc = ss_check(track, round, 1, &pr->ss, &ss);
+			if (rc) {
+				fail(r, "steady-state check failed: %s", strerror(-rc));
+				goto out;
+			}
+			if (ss.stop) {
+				if (r->state == RUNNER_RECORD)
+					note(r, "phase %d: steady state %s after round %u (window %u-%u, "
+						"avg %.1f)",
+					     w->phase, ss.reached ? "reached" : "NOT reached", round,
+					     ss.first_round, ss.last_round, ss.average);
+				break;
+			}
+		}
+	}
+out:
+	r->eta_extra_ns = 0;
+	free(track);
+	free(cells);
+	return rc;
+}
+
+static int exec_repeat(struct runner *r, const struct where *w, int *next_phase)
+{
+	const struct phase_repeat *rp = w->ph->data;
+	int first = *next_phase;
+	int rc = 0;
+
+	for (unsigned i = 0; i < rp->count && !rc; i++) {
+		*next_phase = first;
+		rc = walk_list(r, &rp->phases, next_phase, w->repeat * rp->count + i);
+	}
+	return rc;
+}
+
+/* The runner-side table of phase kinds: one execution hook per profile.h phase type. */
+typedef int (*exec_fn)(struct runner *r, const struct where *w);
+static const exec_fn kind_exec[] = {
+	[PHASE_PURGE] = exec_purge,   [PHASE_PRECONDITION] = exec_write,
+	[PHASE_WRITE_UNTIL] = exec_write, [PHASE_ROUNDS] = exec_rounds,
+	[PHASE_IDLE] = exec_idle,     [PHASE_TRIM] = exec_trim,
+	[PHASE_REPEAT] = NULL, /* walks its body: exec_repeat */
+};
+
+static int phase_boundary(struct runner *r, const struct where *w, const char *when)
+{
+	char label[64];
+
+	/* Boundaries inside a replayed stretch were stored the first time. */
+	if (r->state != RUNNER_RECORD && !k_exhausted(r))
+		return 0;
+	if (r->state != RUNNER_RECORD && !strcmp(when, "end"))
+		return 0;
+	snprintf(label, sizeof(label), "phase-%d-%s-%s", w->phase, w->ph->kind->name, when);
+	return store_snapshot(r, label, w->phase, w->repeat);
+}
+
+static int walk_list(struct runner *r, const struct phase_list *l, int *next_phase,
+		     unsigned repeat)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		struct where w = {.phase = (*next_phase)++, .repeat = repeat, .ph = &l->v[i]};
+		enum phase_type type = w.ph->kind->type;
+		int rc;
+
+		if (stop_raised(r))
+			return -EINTR;
+		if (type == PHASE_REPEAT) {
+			rc = exec_repeat(r, &w, next_phase);
+		} else if ((unsigned)type < sizeof(kind_exec) / sizeof(kind_exec[0]) &&
+			   kind_exec[type]) {
+			rc = phase_boundary(r, &w, "start");
+			r->phase_unstarted = &w;
+			if (!rc)
+				rc = kind_exec[type](r, &w);
+			r->phase_unstarted = NULL;
+			if (!rc)
+				rc = phase_boundary(r, &w, "end");
+		} else {
+			fail(r, "phase kind '%s' cannot be run by this version", w.ph->kind->name);
+			rc = -EOPNOTSUPP;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- manifest --------------------------------------------------------------------------- */
+
+static int count_phases(const struct phase_list *l)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		n++;
+		if (l->v[i].kind->type == PHASE_REPEAT)
+			n += count_phases(&((const struct phase_repeat *)l->v[i].data)->phases);
+	}
+	return n;
+}
+
+/* Declares every steady-state tracked series: one per rounds phase and repeat iteration. */
+static int add_tracks(struct json_object *m, const struct phase_list *l, int *next_phase,
+		      unsigned repeat)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct profile_phase *ph = &l->v[i];
+		int phase = (*next_phase)++;
+		int rc = 0;
+
+		if (ph->kind->type == PHASE_REPEAT) {
+			const struct phase_repeat *rp = ph->data;
+			int first = *next_phase;
+
+			for (unsigned k = 0; k < rp->count && !rc; k++) {
+				*next_phase = first;
+				rc = add_tracks(m, &rp->phases, next_phase, repeat * rp->count + k);
+			}
+		} else if (ph->kind->type == PHASE_ROUNDS) {
+			const struct phase_rounds *pr = ph->data;
+			struct profile_cell *cells = NULL;
+			size_t n = 0;
+
+			if (!pr->has_steady_state)
+				continue;
+			rc = profile_rounds_cells(pr, &cells, &n);
+			if (!rc && pr->tracked_cell < n)
+				rc = results_manifest_add_ss_track(m, phase, repeat,
+								   cells[pr->tracked_cell].key,
+								   metric_of(pr->track.metric),
+								   &pr->ss);
+			free(cells);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static struct json_object *target_json(const char *spec, const struct target_info *ti)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if (jsonnum_add(o, "spec", json_object_new_string(spec)) ||
+	    jsonnum_add(o, "kind", json_object_new_string(ti->kind)) ||
+	    jsonnum_add(o, "path", json_object_new_string(ti->path)) ||
+	    jsonnum_add(o, "safe_name", json_object_new_string(ti->safe_name)) ||
+	    jsonnum_add(o, "model", json_object_new_string(ti->model)) ||
+	    jsonnum_add(o, "serial", json_object_new_string(ti->serial)) ||
+	    jsonnum_add(o, "wwn", json_object_new_string(ti->wwn)) ||
+	    jsonnum_add(o, "firmware", json_object_new_string(ti->firmware)) ||
+	    jsonnum_add(o, "capacity", json_object_new_uint64(ti->capacity)) ||
+	    jsonnum_add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size)) ||
+	    jsonnum_add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size)) ||
+	    jsonnum_add(o, "rotational", json_object_new_boolean(ti->rotational)) ||
+	    jsonnum_add(o, "scheduler", json_object_new_string(ti->scheduler)) ||
+	    jsonnum_add(o, "nomerges", json_object_new_int(ti->nomerges)) ||
+	    jsonnum_add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth)) ||
+	    jsonnum_add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab)) ||
+	    jsonnum_add(o, "time_scale", jsonnum_new(ti->time_scale))) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* The chunks of long writing phases, as the run uses them, so that a resume cuts the same. */
+static struct json_object *chunks_json(const struct target *t, const struct runner_opts *o)
+{
+	struct json_object *c = json_object_new_object();
+
+	if (c && (jsonnum_add(c, "bytes", json_object_new_uint64(runner_chunk_bytes(t, o))) ||
+		  jsonnum_add(c, "time_ns", json_object_new_uint64(o && o->chunk_ns
+									? o->chunk_ns
+									: RUNNER_CHUNK_NS)))) {
+		json_object_put(c);
+		return NULL;
+	}
+	return c;
+}
+
+struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
+					struct target *t, const struct runner_opts *o)
+{
+	struct json_object *m = json_object_new_object(), *prof = NULL, *ts = NULL;
+	const struct target_info *ti = target_info(t);
+	int next = 0, rc;
+
+	if (!m)
+		return NULL;
+	prof = json_object_new_object();
+	ts = json_object_new_object();
+	if (!prof || !ts)
+		goto fail;
+	if (jsonnum_add(prof, "name", json_object_new_string(p->name ? p->name : "")) ||
+	    jsonnum_add(prof, "path", json_object_new_string(p->path ? p->path : "")) ||
+	    jsonnum_add(prof, "text", json_object_new_string_len(p->text ? p->text : "",
+								 p->text ? (int)p->text_len : 0)))
+		goto fail;
+	if (jsonnum_add(ts, "user", jsonnum_new(o && o->time_scale > 0 ? o->time_scale : 1.0)) ||
+	    jsonnum_add(ts, "target", jsonnum_new(ti->time_scale)) ||
+	    jsonnum_add(ts, "effective", jsonnum_new(runner_time_scale(t, o))))
+		goto fail;
+	/* jsonnum_add takes ownership even on failure: clear each pointer as it is handed over. */
+	if (jsonnum_add(m, "schema", json_object_new_int(RESULTS_SCHEMA)) ||
+	    jsonnum_add(m, "ssdlab_version", json_object_new_string(SSDLAB_VERSION)))
+		goto fail;
+	rc = jsonnum_add(m, "profile", prof);
+	prof = NULL;
+	if (rc)
+		goto fail;
+	rc = jsonnum_add(m, "time_scale", ts);
+	ts = NULL;
+	rc = jsonnum_add(m, "chunks", chunks_json(t, o));
+	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
+	    jsonnum_add(m, "target", target_json(target_spec, ti)) ||
+	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
+	    add_tracks(m, &p->phases, &next, 0))
+		goto fail;
+	return m;
+fail:
+	json_object_put(prof);
+	json_object_put(ts);
+	json_object_put(m);
+	return NULL;
+}
+
+/* ---- lifecycle -------------------------------------------------------------------------- */
+
+int runner_new(const struct profile *p, struct target *t, struct results *res,
+	       const struct runner_opts *o, const struct results_records *records, bool resumed,
+	       struct runner **out, char *err, size_t errlen)
+{
+	size_t n = records ? records->n : 0;
+	struct runner *r = calloc(1, sizeof(*r));
+	int rc = -ENOMEM;
+
+	if (!r)
+		return -ENOMEM;
+	r->p = p;
+	r->t = t;
+	r->res = res;
+	if (o)
+		r->o = *o;
+	r->virt = target_caps(t) & TARGET_CAP_VIRTUAL_TIME;
+	r->resumed = resumed || n > 0;
+	r->scale = runner_time_scale(t, o);
+	r->nphases = count_phases(&p->phases);
+	r->state = RUNNER_OPEN;
+	{
+		int next = 0;
+
+		if (eta_build(r, &p->phases, &next, 0))
+			goto fail;
+	}
+	fault_parse(r, r->o.debug_fault);
+	if (n) {
+		r->krec = calloc(n, sizeof(*r->krec));
+		r->kkey = calloc(n, sizeof(*r->kkey));
+		if (!r->krec || !r->kkey)
+			goto fail;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rc = results_record_key(records->rec[i], r->kkey[i], KEY_MAX);
+		if (rc) {
+			snprintf(err, errlen, "record %zu of records.jsonl has no valid key", i + 1);
+			goto fail;
+		}
+		r->krec[i] = json_object_get(records->rec[i]);
+		r->nk++;
+		if (is_resume_record(records->rec[i]))
+			r->nresume++;
+		r->last_end_ns = rec_get_u64(records->rec[i], "end_ns");
+		r->last_wall_ns = rec_get_u64(records->rec[i], "wall_ns");
+		r->have_last = true;
+	}
+	*out = r;
+	return 0;
+fail:
+	runner_free(r);
+	return rc;
+}
+
+int runner_execute(struct runner *r, char *err, size_t errlen)
+{
+	int next = 0, rc;
+
+	r->err = err;
+	r->errlen = errlen;
+	if (err && errlen)
+		err[0] = '\0';
+	assert(r->state == RUNNER_OPEN);
+	r->run_t0_ns = target_now(r->t);
+	if (!r->resumed) {
+		set_state(r, RUNNER_RECORD);
+		rc = store_snapshot(r, "run-start", -1, 0);
+	} else {
+		set_state(r, RUNNER_REPLAY);
+		rc = 0;
+		if (k_exhausted(r) && r->nk)
+			note(r, "resume: %zu records kept; continuing", r->nk);
+		else if (r->nk)
+			note(r, "resume: %zu records kept; %s up to the interruption", r->nk,
+			     r->virt ? "replaying the virtual SSD" : "skipping what is recorded");
+	}
+	if (!rc)
+		rc = walk_list(r, &r->p->phases, &next, 0);
+	if (!rc && !k_exhausted(r)) {
+		fail(r, "records.jsonl holds %s, which is past the end of the plan",
+		     r->kkey[r->kpos]);
+		rc = -EINVAL;
+	}
+	if (!rc && (r->state == RUNNER_RECORD || r->wrote_anything))
+		rc = store_snapshot(r, "run-end", -1, 0);
+	if (rc == -EINTR)
+		set_state(r, RUNNER_STOPPED);
+	else if (rc)
+		set_state(r, RUNNER_FAILED);
+	else
+		set_state(r, RUNNER_DONE);
+	return rc;
+}
+
+enum runner_state runner_get_state(const struct runner *r)
+{
+	return r->state;
+}
+
+void runner_counts(const struct runner *r, size_t *recorded, size_t *replayed, size_t *rerun)
+{
+	if (recorded)
+		*recorded = r->recorded;
+	if (replayed)
+		*replayed = r->replayed;
+	if (rerun)
+		*rerun = r->rerun;
+}
+
+void runner_free(struct runner *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nk; i++)
+		json_object_put(r->krec[i]);
+	free(r->krec);
+	free(r->kkey);
+	free(r->eta);
+	free(r);
+}

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * target: what ssdlab measures. One ops table, several implementations:
+ *   - "blockdev" and "file": io_uring with O_DIRECT (target_uring.c), time = CLOCK_MONOTONIC;
+ *   - "sim": the virtual SSD (target_sim.c over sim.h), time = simulated nanoseconds.
+ *
+ * The core calls hooks only through the target_*() wrappers below, which supply the default
+ * (usually -EOPNOTSUPP with a reason) for a missing optional hook; never ops->x directly.
+ *
+ * I/O model, the same for every implementation (the engine relies on it):
+ *   - a queue belongs to one thread; a target may allow several queues (TARGET_CAP_MULTIQUEUE);
+ *   - target_submit() hands over n I/Os, each carrying an opaque `user` tag; its submit time is
+ *     the target clock at the call (the engine stamps io->submit_ns itself before the call);
+ *     when it fails (-errno), none of the n I/Os was queued;
+ *   - target_reap() returns between `min` and `max` completions, waiting for at least `min`;
+ *     each carries the tag, the result (bytes or -errno) and the target-clock completion time;
+ *   - a virtual-time target advances its clock inside reap() to the completion it returns, so
+ *     latency = done_ns - submit_ns is exact in simulated time and the engine's loop is the same.
+ */
+#ifndef SSDLAB_TARGET_H
+#define SSDLAB_TARGET_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results/snapshot.h"
+
+struct target;
+struct target_queue;
+
+enum target_cap {
+	TARGET_CAP_VIRTUAL_TIME = 1u << 0, /* clock is simulated; idle is instant */
+	TARGET_CAP_MULTIQUEUE = 1u << 1,   /* one queue per thread is allowed */
+	TARGET_CAP_DISCARD = 1u << 2,
+	/* purge() returns the flash to fresh-out-of-box (SNIA PTS purge); a discard is not one */
+	TARGET_CAP_PURGE = 1u << 3,
+	TARGET_CAP_COUNTERS = 1u << 4,	   /* snapshot() returns real counters */
+	TARGET_CAP_SET_CAPACITY = 1u << 5, /* HPA-like visible capacity change */
+	TARGET_CAP_NEEDS_DATA = 1u << 6,   /* writes carry real buffers (the sim ignores data) */
+};
+
+enum io_dir { IO_READ = 0, IO_WRITE = 1 };
+
+struct target_io {
+	uint64_t offset;
+	uint32_t len;
+	uint8_t dir;	    /* enum io_dir */
+	uint16_t buf_index; /* registered buffer index (io_uring fixed buffers) */
+	void *buf;	    /* NULL allowed when !TARGET_CAP_NEEDS_DATA */
+	uint64_t submit_ns;
+	uint64_t user;
+};
+
+struct target_completion {
+	uint64_t user;
+	int32_t res; /* bytes transferred, or -errno */
+	uint64_t done_ns;
+};
+
+struct target_info {
+	char kind[16];	     /* "blockdev", "file", "sim" */
+	char path[PATH_MAX]; /* as given: /dev/sdb, ./t.img, sim:client-tlc */
+	char safe_name[96];  /* for directory names: dev-sdb, file-t.img, sim-client-tlc */
+	/* Sized as devinfo.h's fields, from what the kernel's sources can hold (the longest wwid is
+	 * 1024 characters); target_uring.c asserts they match. Never cut: the serial and WWN are
+	 * what --yes-destroy confirms (safety.h). */
+	char model[64];
+	char serial[256];
+	char wwn[1025];
+	char firmware[32];
+	uint64_t capacity; /* visible bytes */
+	uint32_t logical_block_size;
+	uint32_t physical_block_size;
+	bool rotational;
+	char scheduler[32];	   /* "none", "mq-deadline" ... ("" if unknown) */
+	int nomerges;		   /* -1 unknown */
+	uint32_t hw_queue_depth;   /* 0 unknown */
+	bool created_by_ssdlab;	   /* a file ssdlab created in this run: no confirmation needed */
+	double time_scale;	   /* sim: user_capacity / represents; 1 for real targets */
+};
+
+struct target_open_opts {
+	bool writable;	/* open for writing (O_EXCL on block devices) */
+	bool create;	/* file: create when absent ... */
+	uint64_t size;	/* ... with this size */
+	uint64_t seed;	/* sim: seed of its internal randomness */
+	double time_scale; /* sim: override of user_capacity / represents; 0 = from the model */
+};
+
+struct target_queue_opts {
+	unsigned depth;
+	void *bufs;	    /* one region holding nbufs buffers of buf_size, page aligned; may be NULL */
+	unsigned nbufs;
+	size_t buf_size;
+	bool sqpoll;
+	bool hipri;
+};
+
+struct target_ops {
+	const char *name;
+	unsigned caps;
+	/* required */
+	int (*open)(struct target *t, const char *spec, const struct target_open_opts *o);
+	void (*close)(struct target *t);
+	int (*queue_open)(struct target *t, const struct target_queue_opts *o,
+			  struct target_queue **q);
+	void (*queue_close)(struct target_queue *q);
+	int (*submit)(struct target_queue *q, struct target_io *ios, unsigned n);
+	int (*reap)(struct target_queue *q, struct target_completion *c, unsigned min,
+		    unsigned max);
+	uint64_t (*now)(struct target *t);
+	/* optional */
+	int (*idle)(struct target *t, uint64_t ns);
+	int (*discard)(struct target *t, uint64_t offset, uint64_t len);
+	int (*purge)(struct target *t, char *method, size_t len);
+	int (*snapshot)(struct target *t, struct snapshot *s);
+	int (*set_capacity)(struct target *t, uint64_t bytes);
+	int (*flush)(struct target *t);
+	/* volatile write cache on or off (for SNIA PTS "write cache disabled" preconditioning) */
+	int (*set_write_cache)(struct target *t, bool on);
+	/* running totals of bytes read and of those that hit unmapped LBAs (see below) */
+	int (*read_unmapped)(struct target *t, uint64_t *unmapped, uint64_t *read);
+};
+
+/*
+ * Opens the target named by spec: "sim:MODEL" (a bundled model name or a YAML file), a block
+ * device, or a regular file. On failure returns -errno and writes a reason into err.
+ */
+int target_open(const char *spec, const struct target_open_opts *o, struct target **t, char *err,
+		size_t errlen);
+void target_close(struct target *t); /* accepts NULL */
+/* Opens spec with the given implementation (tests use scripted targets this way). */
+int target_open_ops(const struct target_ops *ops, const char *spec,
+		    const struct target_open_opts *o, struct target **t, char *err, size_t errlen);
+
+const struct target_info *target_info(const struct target *t);
+struct target_info *target_info_mut(struct target *t); /* for implementations */
+unsigned target_caps(const struct target *t);
+void *target_priv(const struct target *t);
+void target_set_priv(struct target *t, void *priv);
+
+int target_queue_open(struct target *t, const struct target_queue_opts *o,
+		      struct target_queue **q);
+void target_queue_close(struct target *t, struct target_queue *q);
+int target_submit(struct target *t, struct target_queue *q, struct target_io *ios, unsigned n);
+int target_reap(struct target *t, struct target_queue *q, struct target_completion *c,
+		unsigned min, unsigned max);
+uint64_t target_now(struct target *t);
+
+/* Waits ns in target time (sleeps on real targets; advances the clock on a sim). */
+int target_idle(struct target *t, uint64_t ns);
+int target_discard(struct target *t, uint64_t offset, uint64_t len);
+/* A real purge (TARGET_CAP_PURGE); returns the method used in `method` ("sim-reset"). A
+ * target without one returns -EOPNOTSUPP: the runner's purge phase then discards. */
+int target_purge(struct target *t, char *method, size_t len);
+/* Fills s; a target without counters returns 0 with s->source = "none" and no counters. */
+int target_snapshot(struct target *t, struct snapshot *s);
+int target_set_capacity(struct target *t, uint64_t bytes);
+int target_flush(struct target *t);
+/*
+ * Switches the target's volatile write cache; turning it off makes what is cached durable
+ * first. -EOPNOTSUPP (with a reason in target_error()) for a target that cannot.
+ */
+int target_set_write_cache(struct target *t, bool on);
+/*
+ * Running totals since the target was opened: bytes read by the host, and of those the bytes of
+ * LBAs that hold no data (never written, trimmed), which a drive answers without reading the
+ * flash. Only a target that knows its map has it (the virtual SSD); others return -EOPNOTSUPP
+ * and leave the outputs untouched. Callers take the difference over a span.
+ */
+int target_read_unmapped(struct target *t, uint64_t *unmapped, uint64_t *read);
+
+/*
+ * For implementations: the reason a hook failed ("printf"-style), returned by target_open() in
+ * err and by target_error() after a failing queue_open() or other hook; cleared by
+ * target_queue_open().
+ */
+void target_set_error(struct target *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+const char *target_error(const struct target *t);
+
+/* Implementations (registered in target.c by kind). */
+extern const struct target_ops target_uring_ops;
+extern const struct target_ops target_sim_ops;
+
+#endif
