@@ -20,63 +20,9 @@
 #include <stdint.h>
 
 #include "base/hist.h"
+#include "engine/jobspec.h"
 #include "targets/target.h"
 
-enum rw_mode {
-	RW_READ = 0,   /* sequential */
-	RW_WRITE,      /* sequential */
-	RW_RANDREAD,
-	RW_RANDWRITE,
-	RW_RANDRW,     /* random mixed, rwmix_read percent reads */
-	RW_RW,	       /* sequential mixed */
-};
-
-enum rand_dist { DIST_UNIFORM = 0, DIST_ZONED };
-enum data_pattern { PATTERN_RANDOM = 0, PATTERN_ZEROS };
-
-#define JOB_MAX_BS 16
-#define JOB_MAX_ZONES 16
-
-struct bs_split {
-	uint32_t bs;
-	uint32_t weight; /* relative; need not sum to 100 */
-};
-
-struct zone_split {
-	double io_frac;	   /* share of the I/Os ... */
-	double range_frac; /* ... that go to this share of the range (in order, from the start) */
-};
-
-struct job_spec {
-	enum rw_mode rw;
-	unsigned rwmix_read; /* percent of reads for mixed modes */
-	struct bs_split bs[JOB_MAX_BS];
-	unsigned nbs;
-	unsigned qd;	  /* per thread, 1..1024 */
-	unsigned threads; /* 1..64 */
-
-	/* Length: time_ns, or amount_bytes (both 0 = one pass over the range). */
-	uint64_t time_ns;
-	uint64_t amount_bytes;
-	/* Ramp (not counted in the figures): time or bytes. */
-	uint64_t ramp_ns;
-	uint64_t ramp_bytes;
-
-	uint64_t range_start, range_end; /* bytes, [start, end), already resolved and aligned */
-	uint64_t seq_start;		 /* sequential: first offset (resume a fill); 0 = range_start */
-	uint64_t seed;
-
-	enum rand_dist dist;
-	struct zone_split zones[JOB_MAX_ZONES];
-	unsigned nzones;
-
-	enum data_pattern pattern;
-	unsigned compressibility; /* percent, 0 = incompressible */
-
-	uint64_t interval_ns; /* time-series interval; 0 = 1 s */
-	bool sqpoll;
-	bool hipri;
-};
 
 struct dir_stats {
 	uint64_t ios;
@@ -172,18 +118,5 @@ const char *job_no_io_reason(const struct job_result *r, char *buf, size_t len);
 /* IOPS and bandwidth of the measured part. */
 double job_iops(const struct job_result *r);
 double job_bw(const struct job_result *r); /* bytes per second */
-
-/* Text for rw modes (for errors and JSON). */
-const char *rw_mode_name(enum rw_mode m);
-int rw_mode_parse(const char *s, enum rw_mode *m);
-/* "4k" or "4k/70:64k/30" */
-int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, size_t len);
-/*
- * How a weighted split is normalised, for a note to the user: weights are relative and need not
- * sum to 100, so "4k/70:64k/20" means 77.8% 4k and 22.2% 64k. Writes "weights 70+20 = 90,
- * normalised to 4k 77.8%, 64k 22.2%" into buf and returns buf; returns NULL (buf untouched)
- * when there is nothing to say: one block size, or weights that already sum to 100.
- */
-const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf, size_t len);
 
 #endif

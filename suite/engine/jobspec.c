@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * jobspec: the text forms of a job's settings shared by the profile language and `ssdlab io`:
- * rw mode names and block-size splits ("4k" or "4k/70:64k/30"). Declared in engine.h.
+ * rw mode names and block-size splits ("4k" or "4k/70:64k/30"). The contract is jobspec.h.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "engine/engine.h"
+#include "engine/jobspec.h"
 #include "base/units.h"
 
 static const char *const rw_names[] = {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * phases: the registry of phase kinds (profile.h, "the phase registry"). Each kind is a data
- * struct, its hooks, and one row of `kinds[]`; profile.c knows kinds only through that table.
- * To add a kind: an enum phase_type value and data struct in profile.h, the hooks here, a row.
+ * phases: the registry of phase kinds (phases.h, "the phase registry"). Each kind is a data
+ * struct, its hooks, and one row of `kinds[]`; the rest of the profile layer knows kinds only
+ * through that table. To add a kind: an enum phase_type value and data struct in phases.h, the
+ * hooks here, a row, and its execute hook in run/runner.c's kind_exec[].
  */
 #include <errno.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "profile/profile.h"
+#include "profile/phases.h"
 
 #define MAX_CELLS 4096
 #define MAX_ROUNDS 10000

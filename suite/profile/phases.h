@@ -1,0 +1,290 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * phases: the phases of a profile and what they are made of: workloads (a job_spec plus what
+ * needs the target to resolve), the profile-wide defaults, the cells of a rounds matrix, phase
+ * lists, and the registry of phase kinds. profile.h (the document: name, destructive, ...) is
+ * built on this; nothing here includes it. Implemented by phase_common.c (workloads, defaults,
+ * cells, lists) and phases.c (the kinds and their table).
+ *
+ * Phase kinds live in one registry (phases.c): each kind has a name, a parse hook from a YAML
+ * node, a release hook, a `destructive` hook, a to_json hook (for the manifest's resolved plan),
+ * a describe hook (one line for `check` and `plan`) and a bytes hook (bytes it writes, for the
+ * planner). Adding a kind (variants, hir, ...) adds an enum value, a data struct and a table
+ * row; the parser does not change.
+ *
+ * What stays unresolved: anything that depends on the target. A workload keeps its LBA range as
+ * a struct range (fractions or bytes), its length and ramp as struct amount (bytes, capacity
+ * multiple or time); profile_workload_resolve() turns it into an engine job_spec once the
+ * capacity and logical block size are known. Everything else (rw, mix, bs split, qd, threads,
+ * seed, distribution, pattern) is already in the job_spec.
+ *
+ * Ownership: a struct profile owns all it points to; profile_free() releases it. Phase data is
+ * reached through phase->data, whose type depends on phase->kind->type (table below).
+ *
+ *   kind          type                data
+ *   purge         PHASE_PURGE         struct phase_purge
+ *   precondition  PHASE_PRECONDITION  struct phase_write   (not measured: bytes and time only)
+ *   write_until   PHASE_WRITE_UNTIL   struct phase_write   (measured, sampled as a time series)
+ *   rounds        PHASE_ROUNDS        struct phase_rounds
+ *   idle          PHASE_IDLE          struct phase_idle
+ *   trim          PHASE_TRIM          struct phase_trim
+ *   repeat        PHASE_REPEAT        struct phase_repeat  (nested phase list, run `count` times)
+ */
+#ifndef SSDLAB_PHASES_H
+#define SSDLAB_PHASES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/jobspec.h"
+#include "analysis/ss.h"
+#include "base/units.h"
+#include "base/ydoc.h"
+
+struct json_object;
+
+/* ---- workloads ------------------------------------------------------------------------------ */
+
+/*
+ * A workload: an engine job_spec plus the parts that need the target to resolve.
+ *   spec.rw, rwmix_read, bs[]/nbs, qd, threads, dist, zones[]/nzones, pattern,
+ *   compressibility, interval_ns are final. spec.seed is the workload's own `seed:` or 0 when
+ *   it has none (the runner then derives step seeds from the run seed, which defaults to the
+ *   profile's `defaults.seed`, see struct profile_defaults). spec.time_ns, amount_bytes, ramp_*, range_* and
+ *   seq_start are 0 here: profile_workload_resolve() fills them.
+ *   range:  default 0-100%.
+ *   length: how long one run of the workload lasts (a cell: cell_time; precondition and
+ *           write_until: their `amount`; pre_write: its `amount`). AMOUNT_NONE = one pass.
+ *   ramp:   excluded from the figures; AMOUNT_NONE = no ramp.
+ */
+struct profile_workload {
+	struct job_spec spec;
+	struct range range;
+	struct amount length;
+	struct amount ramp;
+};
+
+/*
+ * Resolves a workload for a target: range -> [range_start, range_end) aligned to `lbs` (the
+ * logical block size, and also to the largest block size when the workload is sequential so
+ * that a pass ends on a whole I/O); length/ramp -> time_ns / amount_bytes / ramp_ns / ramp_bytes
+ * (capacity multiples are multiples of the *visible* capacity); times multiplied by time_scale
+ * (1.0 = as written; --time-scale and the virtual SSD's capacity ratio). Returns 0, or -ERANGE
+ * / -EINVAL with the reason in err (range past the capacity or empty, bs not a multiple of lbs).
+ */
+int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity, uint32_t lbs,
+			     double time_scale, struct job_spec *out, char *err, size_t len);
+
+/* ---- phase data ----------------------------------------------------------------------------- */
+
+enum phase_type {
+	PHASE_PURGE = 0,
+	PHASE_PRECONDITION,
+	PHASE_WRITE_UNTIL,
+	PHASE_ROUNDS,
+	PHASE_IDLE,
+	PHASE_TRIM,
+	PHASE_REPEAT,
+};
+
+/*
+ * purge: return the flash to fresh-out-of-box. auto = the target's real purge where it has one
+ * (TARGET_CAP_PURGE: today only the virtual SSD's own reset; secure erase, sanitize and format
+ * are for later), else a full-device discard; discard = a full-range discard only; sim = only
+ * the virtual SSD's purge (an error on other targets). A discard is not a SNIA PTS purge: the
+ * results flag it, and the runner follows it with `settle_ns` (scaled like every duration) of
+ * idle, because drives carry out a large TRIM in the background after the command returns.
+ */
+enum purge_method { PURGE_AUTO = 0, PURGE_DISCARD, PURGE_SIM };
+#define PURGE_SETTLE_DEFAULT_NS 5000000000ull
+struct phase_purge {
+	enum purge_method method;
+	uint64_t settle_ns; /* idle after a discard purge; default PURGE_SETTLE_DEFAULT_NS */
+};
+
+/*
+ * precondition / write_until: run workload `w` until `w.length` (the `amount` key: bytes,
+ * capacity multiple or time) is done. write_until is measured and sampled as a time series:
+ * `w.spec.interval_ns` (key `interval`, default 1 s) and, when `round_time_ns` is not 0, one
+ * measurement record per round_time of target time (WSAT: one record per minute). `max_time_ns`
+ * (0 = none) stops early, whichever comes first ("4x capacity or 24 h").
+ * precondition defaults: rw write, bs 128k, amount 2x. write_until: amount is required.
+ */
+struct phase_write {
+	struct profile_workload w;
+	uint64_t round_time_ns;
+	uint64_t max_time_ns;
+};
+
+/* Keys a rounds matrix can vary, in a fixed numbering; a cell's coordinates are indexed by it. */
+enum cell_key { CELL_RWMIX_READ = 0, CELL_BS, CELL_QD, CELL_THREADS, CELL_RW, CELL_NKEYS };
+const char *cell_key_name(enum cell_key k);
+
+#define PROFILE_MAX_AXIS_VALUES 32
+
+/* One axis of the matrix: the values of one key, in the order written. Values are the rwmix
+ * percent, the block size in bytes, the qd, the thread count, or an enum rw_mode. */
+struct profile_axis {
+	enum cell_key key;
+	unsigned n;
+	uint64_t v[PROFILE_MAX_AXIS_VALUES];
+};
+
+/* What the steady-state tracker follows: the cell whose coordinates equal `v[k]` for every k
+ * with has[k], and one of its figures. */
+enum ss_metric { SS_METRIC_IOPS = 0, SS_METRIC_BW, SS_METRIC_LAT_MEAN, SS_METRIC_LAT_P99 };
+const char *ss_metric_name(enum ss_metric m);
+
+struct profile_track {
+	bool has[CELL_NKEYS];
+	uint64_t v[CELL_NKEYS];
+	enum ss_metric metric;
+};
+
+/*
+ * rounds: a round runs every cell of the matrix once, in `order` (axes[0] is the outer loop);
+ * each cell runs `base` with its coordinates applied, for cell_time (base.length, AMOUNT_TIME).
+ * `pre_write` (when has_pre_write) runs before each round. Rounds repeat until steady state
+ * (has_steady_state; ss params, SNIA defaults 5 / 20% / 10% / 25) or exactly `count` rounds.
+ * A matrix with no axes is a single cell. When rwmix_read varies and no rw is given
+ * (rw_follows_mix), a cell's mode follows its mix (SNIA convention): 100 -> randread,
+ * 0 -> randwrite, else randrw; with rw: randrw or rw given, the mode stays and only the mix
+ * varies. rw and rwmix_read never both vary.
+ */
+struct phase_rounds {
+	struct profile_workload base;
+	unsigned naxes;
+	struct profile_axis axes[CELL_NKEYS]; /* outer first */
+	bool has_pre_write;
+	struct profile_workload pre_write;
+	bool has_steady_state;
+	struct ss_params ss;
+	struct profile_track track;
+	unsigned count; /* fixed round count when !has_steady_state */
+	unsigned
+	    tracked_cell;    /* index (in cell order) of the tracked cell, when has_steady_state */
+	bool rw_follows_mix; /* no rw given: a cell's mode follows its rwmix_read (see above) */
+};
+
+/* idle: leave the target alone for `time_ns` of target time (idle GC may run). */
+struct phase_idle {
+	uint64_t time_ns;
+};
+
+/* trim: discard `range` (default the whole device). */
+struct phase_trim {
+	struct range range;
+};
+
+struct profile_phase;
+/* An ordered list of phases (the top-level list, or a repeat's body). */
+struct phase_list {
+	struct profile_phase *v;
+	size_t n;
+};
+
+/* repeat: run `phases` `count` times (nesting allowed, up to PROFILE_MAX_DEPTH). */
+struct phase_repeat {
+	unsigned count;
+	struct phase_list phases;
+};
+
+#define PROFILE_MAX_DEPTH 4
+
+/* ---- cells ---------------------------------------------------------------------------------- */
+
+struct profile_cell {
+	unsigned index;		    /* position in the round, 0-based */
+	struct profile_workload w;  /* the rounds' base with the coordinates applied */
+	uint64_t coord[CELL_NKEYS]; /* meaningful where the rounds have that axis */
+	char key[96];		    /* "rwmix_read=65,bs=4k" (axes in order; "all" when none) */
+};
+
+/*
+ * Expands the matrix into cells in execution order (last axis fastest). *cells is malloc'ed
+ * (free() it); *n = product of the axis sizes (1 with no axes). -ENOMEM on failure.
+ */
+int profile_rounds_cells(const struct phase_rounds *r, struct profile_cell **cells, size_t *n);
+
+/* The text of one coordinate value as in cell keys: "65", "4k", "32", "randwrite". */
+const char *cell_value_fmt(enum cell_key k, uint64_t v, char *buf, size_t len);
+
+/* ---- the phase registry --------------------------------------------------------------------- */
+
+/* What a parse hook gets besides its node: the profile-wide defaults and nesting depth. */
+struct profile_defaults {
+	unsigned qd, threads;	   /* default 1 and 1; the `defaults: {queue: {threads, depth}}` */
+	uint64_t seed;		   /* 0 = not given: the run's seed (--seed, else 1) */
+	enum data_pattern pattern; /* default random (incompressible) */
+	unsigned compressibility;  /* default 0 */
+};
+
+struct phase_parse_ctx {
+	const struct profile_defaults *defaults;
+	int depth; /* 0 at top level; repeat bodies are depth + 1 */
+};
+
+struct phase_kind {
+	const char *name;
+	enum phase_type type;
+	size_t size; /* of the data struct, zero-initialized before parse */
+	/* Fills data from the kind's settings node (usually a mapping). 0 or -EINVAL/-ENOMEM. */
+	int (*parse)(const struct ydoc_node *node, void *data, const struct phase_parse_ctx *ctx,
+		     struct ydoc_error *err);
+	void (*release)(void *data); /* frees what data holds (not data itself); may be NULL */
+	bool (*destructive)(const void *data); /* writes, discards or purges */
+	struct json_object *(*to_json)(const void *data);
+	void (*describe)(const void *data, char *buf, size_t len); /* one line */
+	/* Bytes written given the capacity: 0 and *bytes, or -ENODATA when it depends on speed
+	 * (a time-bound phase), may be NULL for kinds that write nothing. */
+	int (*bytes)(const void *data, uint64_t capacity, uint64_t *bytes);
+};
+
+const struct phase_kind *phase_kind_find(const char *name);
+/* i-th registered kind (NULL past the end), for listings and "did you mean". */
+const struct phase_kind *phase_kind_at(size_t i);
+
+struct profile_phase {
+	const struct phase_kind *kind;
+	void *data;    /* kind->size bytes, owned */
+	int line, col; /* of the list item, for messages */
+};
+
+/* Parses a list of phases (the top level or a repeat's body). At least one phase. Used by the
+ * repeat kind; on failure the list is untouched. */
+int profile_parse_phase_list(const struct ydoc_node *seq, const char *ctx,
+			     const struct phase_parse_ctx *pctx, struct phase_list *out,
+			     struct ydoc_error *err);
+void phase_list_release(struct phase_list *l);
+
+/* The first phase (depth first, inside repeats) that writes, discards or purges; NULL when none
+ * does. For the destructive check and profile_writes(). */
+const struct profile_phase *phase_list_first_writer(const struct phase_list *l);
+
+/* Reads the `defaults:` mapping into d (which holds the built-in defaults). 0 or -EINVAL. */
+int profile_parse_defaults(const struct ydoc_node *n, struct profile_defaults *d,
+			   struct ydoc_error *err);
+/* The defaults as JSON (for the manifest's plan). New reference; NULL on -ENOMEM. */
+struct json_object *profile_defaults_to_json(const struct profile_defaults *d);
+
+/* json-c with its failures checked (the to_json hooks): adds v under key / appends v, taking
+ * ownership of v; -ENOMEM when v is NULL (its allocation failed) or json-c fails. */
+int phase_json_add(struct json_object *o, const char *key, struct json_object *v);
+int phase_json_append(struct json_object *a, struct json_object *v);
+
+/* Parses a workload's keys out of a mapping (rw, rwmix_read, bs, qd, threads, queue, range,
+ * random_distribution, zones, pattern, compressibility, seed, ramp, interval) plus the extra
+ * keys of the caller (`extra`, stored into `extra_dst`), applying defaults. Shared by the kinds
+ * that run a workload. `present` gets the bits of the extra keys that appeared. */
+int profile_parse_workload(const struct ydoc_node *map, const char *ctx,
+			   const struct phase_parse_ctx *pctx, struct profile_workload *w,
+			   const struct ydoc_key *extra, void *extra_dst, uint64_t *present,
+			   struct ydoc_error *err);
+struct json_object *profile_workload_to_json(const struct profile_workload *w);
+/* For kinds that hold a phase list (repeat): the list as a JSON array, and its bytes as
+ * profile_bytes_written() counts them. */
+struct json_object *profile_phase_list_to_json(const struct phase_list *l);
+int profile_phase_list_bytes(const struct phase_list *l, uint64_t capacity, uint64_t *bytes);
+
+#endif
