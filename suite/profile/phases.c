@@ -122,6 +122,42 @@ static int length_bytes(const struct amount *a, uint64_t capacity, uint64_t *byt
 	return 0;
 }
 
+uint64_t phase_scale_ns(const struct phase_env *env, uint64_t ns)
+{
+	double v = (double)ns * env->scale;
+
+	return v >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)v;
+}
+
+/* Adds a workload's length to l: time (scaled) or bytes (one pass = the capacity). */
+static void add_length(const struct phase_env *env, const struct amount *a, struct phase_length *l)
+{
+	if (a->kind == AMOUNT_TIME)
+		l->ns += phase_scale_ns(env, a->ns);
+	else
+		l->bytes += a->kind == AMOUNT_NONE ? env->capacity : amount_bytes(a, env->capacity);
+}
+
+static void one_instance(struct phase_length *l)
+{
+	*l = (struct phase_length){.rounds_lo = 1, .rounds_hi = 1};
+}
+
+/* A job list of one workload (a write phase), named after its kind. */
+static int one_job(const struct profile_workload *w, const char *name, struct phase_job **jobs,
+		   size_t *n)
+{
+	struct phase_job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return -ENOMEM;
+	j->w = *w;
+	snprintf(j->key, sizeof(j->key), "%s", name);
+	*jobs = j;
+	*n = 1;
+	return 0;
+}
+
 static struct json_object *json_u64(uint64_t v)
 {
 	return json_object_new_uint64(v);
@@ -186,6 +222,20 @@ static void purge_describe(const void *data, char *buf, size_t len)
 
 	snprintf(buf, len, "purge (%s; settle %s after a discard)", purge_methods[p->method],
 		 units_fmt_duration(p->settle_ns, t, sizeof(t)));
+}
+
+static void purge_length(const void *data, const struct phase_env *env, struct phase_length *l)
+{
+	const struct phase_purge *p = data;
+
+	one_instance(l);
+	l->ns = phase_scale_ns(env, phase_purge_settle_ns(p, env->real_purge));
+}
+
+uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge)
+{
+	/* A discard is followed by its settle: drives finish a large TRIM in the background. */
+	return p->method == PURGE_DISCARD || !real_purge ? p->settle_ns : 0;
 }
 
 /* ---- precondition and write_until ----------------------------------------------------------- */
@@ -311,6 +361,25 @@ static int write_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 	const struct phase_write *p = data;
 
 	return length_bytes(&p->w.length, capacity, bytes);
+}
+
+static void write_length(const void *data, const struct phase_env *env, struct phase_length *l)
+{
+	const struct phase_write *p = data;
+
+	one_instance(l);
+	add_length(env, &p->w.length, l);
+	l->cap_ns = p->max_time_ns ? phase_scale_ns(env, p->max_time_ns) : 0;
+}
+
+static int precondition_jobs(const void *data, struct phase_job **jobs, size_t *n)
+{
+	return one_job(&((const struct phase_write *)data)->w, "precondition", jobs, n);
+}
+
+static int write_until_jobs(const void *data, struct phase_job **jobs, size_t *n)
+{
+	return one_job(&((const struct phase_write *)data)->w, "write_until", jobs, n);
 }
 
 /* ---- rounds --------------------------------------------------------------------------------- */
@@ -908,6 +977,35 @@ static void rounds_describe(const void *data, char *buf, size_t len)
 	}
 }
 
+static int rounds_jobs(const void *data, struct phase_job **jobs, size_t *n)
+{
+	const struct phase_rounds *r = data;
+	struct profile_cell *cells = NULL;
+	struct phase_job *j;
+	size_t nc = 0;
+
+	if (profile_rounds_cells(r, &cells, &nc))
+		return -ENOMEM;
+	j = calloc(nc + 1, sizeof(*j));
+	if (!j) {
+		free(cells);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nc; i++) {
+		j[i].w = cells[i].w;
+		snprintf(j[i].key, sizeof(j[i].key), "%s", cells[i].key);
+	}
+	if (r->has_pre_write) {
+		j[nc].w = r->pre_write;
+		snprintf(j[nc].key, sizeof(j[nc].key), "pre_write");
+		nc++;
+	}
+	free(cells);
+	*jobs = j;
+	*n = nc;
+	return 0;
+}
+
 static int rounds_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 {
 	const struct phase_rounds *r = data;
@@ -920,6 +1018,33 @@ static int rounds_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 		ret = -ENODATA;
 	*bytes = pw * rounds;
 	return ret;
+}
+
+/* One round: each cell's own length, then the pre-write. */
+static void rounds_length(const void *data, const struct phase_env *env, struct phase_length *l)
+{
+	const struct phase_rounds *r = data;
+	struct phase_job *jobs = NULL;
+	size_t n = 0;
+
+	one_instance(l);
+	if (rounds_jobs(data, &jobs, &n)) {
+		/* Out of memory: every cell has the base's length (cell_time). */
+		struct profile_cell none = {.w = r->base};
+		size_t cells = 1;
+
+		for (unsigned a = 0; a < r->naxes; a++)
+			cells *= r->axes[a].n;
+		for (size_t c = 0; c < cells; c++)
+			add_length(env, &none.w.length, l);
+		if (r->has_pre_write)
+			add_length(env, &r->pre_write.length, l);
+	}
+	for (size_t i = 0; i < n; i++)
+		add_length(env, &jobs[i].w.length, l);
+	free(jobs);
+	l->rounds_lo = r->has_steady_state ? r->ss.window : r->count;
+	l->rounds_hi = r->has_steady_state ? r->ss.max_rounds : r->count;
 }
 
 /* ---- idle ----------------------------------------------------------------------------------- */
@@ -973,6 +1098,12 @@ static void idle_describe(const void *data, char *buf, size_t len)
 
 	snprintf(buf, len, "idle %s",
 		 units_fmt_duration(((const struct phase_idle *)data)->time_ns, t, sizeof(t)));
+}
+
+static void idle_length(const void *data, const struct phase_env *env, struct phase_length *l)
+{
+	one_instance(l);
+	l->ns = phase_scale_ns(env, ((const struct phase_idle *)data)->time_ns);
 }
 
 /* ---- trim ----------------------------------------------------------------------------------- */
@@ -1115,6 +1246,21 @@ static int repeat_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 	return ret;
 }
 
+static const struct phase_list *repeat_body(const void *data, unsigned *count)
+{
+	const struct phase_repeat *p = data;
+
+	*count = p->count;
+	return &p->phases;
+}
+
+static void trim_length(const void *data, const struct phase_env *env, struct phase_length *l)
+{
+	(void)data;
+	(void)env;
+	one_instance(l); /* a discard: no time of its own in the plan */
+}
+
 /* ---- the registry --------------------------------------------------------------------------- */
 
 /* clang-format off */
@@ -1127,6 +1273,7 @@ static const struct phase_kind kinds[] = {
 		.destructive = always,
 		.to_json = purge_json,
 		.describe = purge_describe,
+		.length = purge_length,
 	},
 	{
 		.name = "precondition",
@@ -1137,6 +1284,8 @@ static const struct phase_kind kinds[] = {
 		.to_json = write_json,
 		.describe = precondition_describe,
 		.bytes = write_bytes,
+		.length = write_length,
+		.jobs = precondition_jobs,
 	},
 	{
 		.name = "write_until",
@@ -1147,6 +1296,8 @@ static const struct phase_kind kinds[] = {
 		.to_json = write_json,
 		.describe = write_until_describe,
 		.bytes = write_bytes,
+		.length = write_length,
+		.jobs = write_until_jobs,
 	},
 	{
 		.name = "rounds",
@@ -1157,6 +1308,8 @@ static const struct phase_kind kinds[] = {
 		.to_json = rounds_json,
 		.describe = rounds_describe,
 		.bytes = rounds_bytes,
+		.length = rounds_length,
+		.jobs = rounds_jobs,
 	},
 	{
 		.name = "idle",
@@ -1166,6 +1319,7 @@ static const struct phase_kind kinds[] = {
 		.destructive = never,
 		.to_json = idle_json,
 		.describe = idle_describe,
+		.length = idle_length,
 	},
 	{
 		.name = "trim",
@@ -1175,6 +1329,7 @@ static const struct phase_kind kinds[] = {
 		.destructive = always,
 		.to_json = trim_json,
 		.describe = trim_describe,
+		.length = trim_length,
 	},
 	{
 		.name = "repeat",
@@ -1186,6 +1341,7 @@ static const struct phase_kind kinds[] = {
 		.to_json = repeat_json,
 		.describe = repeat_describe,
 		.bytes = repeat_bytes,
+		.body = repeat_body,
 	},
 };
 /* clang-format on */

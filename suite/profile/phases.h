@@ -86,6 +86,7 @@ enum phase_type {
 	PHASE_IDLE,
 	PHASE_TRIM,
 	PHASE_REPEAT,
+	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
 /*
@@ -102,6 +103,9 @@ struct phase_purge {
 	enum purge_method method;
 	uint64_t settle_ns; /* idle after a discard purge; default PURGE_SETTLE_DEFAULT_NS */
 };
+/* The idle (profile time) after purge p: its settle when it will be a discard (method discard,
+ * or a target without a real purge), else 0. */
+uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge);
 
 /*
  * precondition / write_until: run workload `w` until `w.length` (the `amount` key: bytes,
@@ -225,6 +229,39 @@ struct phase_parse_ctx {
 	int depth; /* 0 at top level; repeat bodies are depth + 1 */
 };
 
+/*
+ * What a length hook needs of the target, filled by whoever plans (the runner, `ssdlab plan`)
+ * from the same sources (runner_time_scale(), target_info(), the target's capabilities).
+ */
+struct phase_env {
+	uint64_t capacity; /* visible capacity in bytes (one pass, capacity multiples) */
+	double scale;	   /* effective duration scale: --time-scale x the target's own */
+	bool real_purge;   /* the target has a real purge (else a purge is a discard + its settle) */
+};
+
+/*
+ * One phase instance's length: a time part known in advance (scaled, each duration on its own
+ * as the runner scales it) and a byte part whose time depends on the speed, per round for a
+ * rounds phase, which runs rounds_lo .. rounds_hi rounds (window .. max_rounds to steady state,
+ * or count); 1 .. 1 for the others. cap_ns (0 = none) is a max_time that stops it early.
+ */
+struct phase_length {
+	uint64_t ns, bytes;
+	uint64_t cap_ns;
+	unsigned rounds_lo, rounds_hi;
+};
+
+/* A duration in profile time as the target sees it: ns x env->scale (saturating). */
+uint64_t phase_scale_ns(const struct phase_env *env, uint64_t ns);
+
+/* One job of a phase instance, for the planner (a speed or drain probe of its workload). */
+struct phase_job {
+	struct profile_workload w;
+	char key[96]; /* the cell key for a rounds cell, else the kind's name */
+};
+
+struct phase_list;
+
 struct phase_kind {
 	const char *name;
 	enum phase_type type;
@@ -239,7 +276,22 @@ struct phase_kind {
 	/* Bytes written given the capacity: 0 and *bytes, or -ENODATA when it depends on speed
 	 * (a time-bound phase), may be NULL for kinds that write nothing. */
 	int (*bytes)(const void *data, uint64_t capacity, uint64_t *bytes);
+	/* How long one instance takes on a target (struct phase_length): the duration hook that
+	 * profile/plan.h sums for `ssdlab plan` and the runner's ETA. NULL: takes no time of its
+	 * own (a repeat, whose body is planned instead). */
+	void (*length)(const void *data, const struct phase_env *env, struct phase_length *out);
+	/* The jobs one instance runs (a rounds phase: its cells in order, then the pre-write), for
+	 * the planner's probes. 0 with *jobs malloc'ed (free()) and *n, or -ENOMEM; NULL for kinds
+	 * that run no job. */
+	int (*jobs)(const void *data, struct phase_job **jobs, size_t *n);
+	/* A kind that holds a phase list (repeat): the list and how many times it runs. The walk
+	 * (runner, plan) descends into it after the phase's own step. NULL for the others. */
+	const struct phase_list *(*body)(const void *data, unsigned *count);
 };
+
+/* Every kind has parse, destructive, to_json and describe (tests/test_phases.c checks); its
+ * execute hook lives one layer up, in run/runner.c's kind_exec[] indexed by type (checked by
+ * runner_kind_covered()), since running a phase needs the engine and the results. */
 
 const struct phase_kind *phase_kind_find(const char *name);
 /* i-th registered kind (NULL past the end), for listings and "did you mean". */

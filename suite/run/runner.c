@@ -85,10 +85,9 @@ struct runner {
 	/* Offsets of a chunk's series rows: the chunks before it (exec_write). */
 	uint64_t series_off_ns, series_off_bytes;
 
-	/* Whole-run ETA: the phase instances in walk order, and the I/O this run has executed
+	/* Whole-run ETA: the profile's plan (its steps in walk order), and the I/O this run has executed
 	 * (bytes and target time of jobs, for the speed of amount-bound parts). */
-	struct eta_item *eta;
-	size_t neta;
+	struct plan plan;
 	uint64_t eta_io_bytes, eta_io_ns;
 	uint64_t eta_job_ns; /* the length of the step about to start, when time-bound */
 	uint64_t run_t0_ns, job_t0_ns; /* target clock at the run's and the job's start */
@@ -510,109 +509,7 @@ static struct json_object *step_record(struct runner *r, const struct where *w, 
 
 /* ---- whole-run ETA ---------------------------------------------------------------------- */
 
-/*
- * What one phase instance (a phase in one repeat iteration, in walk order) will take: a time
- * part known in advance (scaled) plus a byte part that takes bytes / speed; a rounds phase per
- * round, times rounds_lo .. rounds_hi rounds (window .. max_rounds to steady state, or count).
- */
-struct eta_item {
-	int phase;
-	unsigned repeat;
-	enum phase_type type;
-	uint64_t ns, bytes;	 /* the whole phase, or one round of a rounds phase */
-	uint64_t cap_ns;	 /* max_time of a write phase; 0 = none */
-	unsigned rounds_lo, rounds_hi;
-};
-
-/* Adds a workload's length: time to *ns, bytes to *bytes (one pass = the capacity). */
-static void eta_length(const struct runner *r, const struct amount *a, uint64_t *ns,
-		       uint64_t *bytes)
-{
-	uint64_t cap = target_info(r->t)->capacity;
-
-	if (a->kind == AMOUNT_TIME)
-		*ns += scale_ns(r, a->ns);
-	else
-		*bytes += a->kind == AMOUNT_NONE ? cap : amount_bytes(a, cap);
-}
-
-static int eta_build(struct runner *r, const struct phase_list *l, int *next_phase,
-		     unsigned repeat)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		const struct profile_phase *ph = &l->v[i];
-		struct eta_item e = {.phase = (*next_phase)++, .repeat = repeat,
-				     .type = ph->kind->type, .rounds_lo = 1, .rounds_hi = 1};
-		struct eta_item *grown;
-
-		if (e.type == PHASE_REPEAT) {
-			const struct phase_repeat *rp = ph->data;
-			int first = *next_phase, rc = 0;
-
-			for (unsigned k = 0; k < rp->count && !rc; k++) {
-				*next_phase = first;
-				rc = eta_build(r, &rp->phases, next_phase, repeat * rp->count + k);
-			}
-			if (rc)
-				return rc;
-			continue;
-		}
-		if (e.type == PHASE_IDLE) {
-			e.ns = scale_ns(r, ((const struct phase_idle *)ph->data)->time_ns);
-		} else if (e.type == PHASE_PURGE) {
-			e.ns = scale_ns(r, runner_purge_settle_ns(r->t, ph->data));
-		} else if (e.type == PHASE_PRECONDITION || e.type == PHASE_WRITE_UNTIL) {
-			const struct phase_write *pw = ph->data;
-
-			eta_length(r, &pw->w.length, &e.ns, &e.bytes);
-			e.cap_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
-		} else if (e.type == PHASE_ROUNDS) {
-			const struct phase_rounds *pr = ph->data;
-			struct profile_cell *cells = NULL;
-			size_t n = 0;
-
-			if (profile_rounds_cells(pr, &cells, &n))
-				return -ENOMEM;
-			for (size_t c = 0; c < n; c++)
-				eta_length(r, &cells[c].w.length, &e.ns, &e.bytes);
-			free(cells);
-			if (pr->has_pre_write)
-				eta_length(r, &pr->pre_write.length, &e.ns, &e.bytes);
-			e.rounds_lo = pr->has_steady_state ? pr->ss.window : pr->count;
-			e.rounds_hi = pr->has_steady_state ? pr->ss.max_rounds : pr->count;
-		}
-		grown = realloc(r->eta, (r->neta + 1) * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		r->eta = grown;
-		r->eta[r->neta++] = e;
-	}
-	return 0;
-}
-
-/* Target ns for `bytes` at `bps`; 0 and *known = false without a speed. */
-static uint64_t eta_bytes_ns(uint64_t bytes, double bps, bool *known)
-{
-	if (!bytes)
-		return 0;
-	if (!(bps > 0)) {
-		*known = false;
-		return 0;
-	}
-	return (uint64_t)((double)bytes / bps * 1e9);
-}
-
-/* One phase instance from its start: [lo, hi]. */
-static void eta_item_ns(const struct eta_item *e, double bps, bool *known, uint64_t *lo,
-			uint64_t *hi)
-{
-	uint64_t one = e->ns + eta_bytes_ns(e->bytes, bps, known);
-
-	if (e->cap_ns && one > e->cap_ns)
-		one = e->cap_ns;
-	*lo += one * e->rounds_lo;
-	*hi += one * e->rounds_hi;
-}
+/* The ETA is a sum over r->plan (profile/plan.h), the same steps `ssdlab plan` sums. */
 
 /*
  * Fills prog.eta_run_*: the current job's rest (job_ns, or for a write phase in chunks the rest
@@ -626,46 +523,49 @@ static void eta_run(struct runner *r, uint64_t job_ns, uint64_t job_bytes, uint6
 			     ? (double)(r->eta_io_bytes + job_bytes) * 1e9 /
 				       (double)(r->eta_io_ns + job_t_ns)
 			     : 0;
-	uint64_t lo = 0, hi = 0;
-	bool known = true;
-	size_t cur = r->neta;
+	uint64_t lo = 0, hi = 0, rlo, rhi;
+	bool known = true, rest_known;
+	size_t cur = plan_find(&r->plan, r->prog.phase, r->prog.repeat);
 
-	for (size_t i = 0; i < r->neta; i++)
-		if (r->eta[i].phase == r->prog.phase && r->eta[i].repeat == r->prog.repeat)
-			cur = i;
-	if (cur < r->neta) {
-		const struct eta_item *e = &r->eta[cur];
+	if (cur < r->plan.n) {
+		const struct plan_step *e = &r->plan.v[cur];
+		enum phase_type type = e->ph->kind->type;
 
-		if (e->type == PHASE_PRECONDITION || e->type == PHASE_WRITE_UNTIL) {
+		if (type == PHASE_PRECONDITION || type == PHASE_WRITE_UNTIL) {
 			/* The phase's own pace: a random fill is much slower than the sequential
 			 * one before it. */
 			uint64_t pb = r->eta_done_bytes + job_bytes, pt = r->eta_done_ns + job_t_ns;
 			double pbps = pb && pt ? (double)pb * 1e9 / (double)pt : bps;
+			struct plan_step left = {.len = {.bytes = 0}};
 
 			if (r->eta_left_ns)
 				lo = r->eta_left_ns > job_t_ns ? r->eta_left_ns - job_t_ns : 0;
-			else if (r->eta_left_bytes > job_bytes)
-				lo = eta_bytes_ns(r->eta_left_bytes - job_bytes, pbps, &known);
-			else
+			else if (r->eta_left_bytes > job_bytes) {
+				left.len.bytes = r->eta_left_bytes - job_bytes;
+				lo = plan_step_ns(&left, pbps, &known);
+			} else
 				lo = job_ns;
 			hi = lo;
-		} else if (e->type == PHASE_ROUNDS) {
-			struct eta_item rest = *e;
+		} else if (type == PHASE_ROUNDS) {
+			struct plan_step rest = *e;
 			unsigned round = r->prog.round;
 
 			/* This round's rest is in job_ns (runner's eta_extra_ns). */
-			rest.rounds_lo = e->rounds_lo > round ? e->rounds_lo - round : 0;
-			rest.rounds_hi = e->rounds_hi > round ? e->rounds_hi - round : 0;
+			rest.len.rounds_lo = e->len.rounds_lo > round ? e->len.rounds_lo - round : 0;
+			rest.len.rounds_hi = e->len.rounds_hi > round ? e->len.rounds_hi - round : 0;
 			lo = hi = job_ns;
-			eta_item_ns(&rest, bps, &known, &lo, &hi);
-		} else if (e->type == PHASE_IDLE && !job_ns) {
-			eta_item_ns(e, bps, &known, &lo, &hi);
+			lo += plan_step_ns(&rest, bps, &known) * rest.len.rounds_lo;
+			hi += plan_step_ns(&rest, bps, &known) * rest.len.rounds_hi;
+		} else if (type == PHASE_IDLE && !job_ns) {
+			lo = hi = plan_step_ns(e, bps, &known);
 		} else {
 			lo = hi = job_ns;
 		}
 	}
-	for (size_t i = cur + 1; i < r->neta; i++)
-		eta_item_ns(&r->eta[i], bps, &known, &lo, &hi);
+	plan_span(&r->plan, cur + (cur < r->plan.n), bps, &rlo, &rhi, &rest_known);
+	lo += rlo;
+	hi += rhi;
+	known = known && rest_known;
 	r->prog.eta_run_lo_ns = lo;
 	r->prog.eta_run_hi_ns = hi;
 	r->prog.eta_run_known = known;
@@ -711,6 +611,24 @@ static int add_overrun(struct json_object *rec, const struct job_spec *s,
 							       res->elapsed_ns, ios))))
 		return -ENOMEM;
 	return 0;
+}
+
+int runner_plan(const struct profile *p, const struct target *t, const struct runner_opts *o,
+		struct plan *out)
+{
+	struct phase_env env = {
+	    .capacity = target_info(t)->capacity,
+	    .scale = runner_time_scale(t, o),
+	    .real_purge = target_caps(t) & TARGET_CAP_PURGE,
+	};
+
+	return plan_build(&p->phases, &env, out);
+}
+
+void runner_eta_initial(const struct runner *r, double bps, uint64_t *lo, uint64_t *hi,
+			bool *known)
+{
+	plan_span(&r->plan, 0, bps, lo, hi, known);
 }
 
 double runner_scale_for(double user_scale, double ratio)
@@ -1057,7 +975,7 @@ static bool purge_discards(const struct target *t, const struct phase_purge *pp)
 
 uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge *pp)
 {
-	return purge_discards(t, pp) ? pp->settle_ns : 0;
+	return phase_purge_settle_ns(pp, target_caps(t) & TARGET_CAP_PURGE);
 }
 
 /*
@@ -1497,15 +1415,17 @@ out:
 	return rc;
 }
 
-static int exec_repeat(struct runner *r, const struct where *w, int *next_phase)
+/* A kind with a body (repeat): its list, count times, numbered once (profile/plan.h). */
+static int exec_body(struct runner *r, const struct where *w, int *next_phase)
 {
-	const struct phase_repeat *rp = w->ph->data;
+	unsigned count = 0;
+	const struct phase_list *body = w->ph->kind->body(w->ph->data, &count);
 	int first = *next_phase;
 	int rc = 0;
 
-	for (unsigned i = 0; i < rp->count && !rc; i++) {
+	for (unsigned i = 0; i < count && !rc; i++) {
 		*next_phase = first;
-		rc = walk_list(r, &rp->phases, next_phase, w->repeat * rp->count + i);
+		rc = walk_list(r, body, next_phase, w->repeat * count + i);
 	}
 	return rc;
 }
@@ -1516,8 +1436,16 @@ static const exec_fn kind_exec[] = {
 	[PHASE_PURGE] = exec_purge,   [PHASE_PRECONDITION] = exec_write,
 	[PHASE_WRITE_UNTIL] = exec_write, [PHASE_ROUNDS] = exec_rounds,
 	[PHASE_IDLE] = exec_idle,     [PHASE_TRIM] = exec_trim,
-	[PHASE_REPEAT] = NULL, /* walks its body: exec_repeat */
+	[PHASE_REPEAT] = NULL, /* walks its body: exec_body */
 };
+
+bool runner_kind_covered(const struct phase_kind *k)
+{
+	if ((unsigned)k->type >= sizeof(kind_exec) / sizeof(kind_exec[0]))
+		return false;
+	/* A kind with a body is walked (exec_repeat); every other kind is executed. */
+	return k->body ? !kind_exec[k->type] : kind_exec[k->type] != NULL;
+}
 
 static int phase_boundary(struct runner *r, const struct where *w, const char *when)
 {
@@ -1542,8 +1470,8 @@ static int walk_list(struct runner *r, const struct phase_list *l, int *next_pha
 
 		if (stop_raised(r))
 			return -EINTR;
-		if (type == PHASE_REPEAT) {
-			rc = exec_repeat(r, &w, next_phase);
+		if (w.ph->kind->body) {
+			rc = exec_body(r, &w, next_phase);
 		} else if ((unsigned)type < sizeof(kind_exec) / sizeof(kind_exec[0]) &&
 			   kind_exec[type]) {
 			rc = phase_boundary(r, &w, "start");
@@ -1565,50 +1493,24 @@ static int walk_list(struct runner *r, const struct phase_list *l, int *next_pha
 
 /* ---- manifest --------------------------------------------------------------------------- */
 
-static int count_phases(const struct phase_list *l)
+/* Declares every steady-state tracked series: one per rounds phase instance (plan step). */
+static int add_tracks(struct json_object *m, const struct plan *pl)
 {
-	int n = 0;
+	for (size_t i = 0; i < pl->n; i++) {
+		const struct plan_step *st = &pl->v[i];
+		const struct phase_rounds *pr = st->ph->data;
+		struct profile_cell *cells = NULL;
+		size_t n = 0;
+		int rc;
 
-	for (size_t i = 0; i < l->n; i++) {
-		n++;
-		if (l->v[i].kind->type == PHASE_REPEAT)
-			n += count_phases(&((const struct phase_repeat *)l->v[i].data)->phases);
-	}
-	return n;
-}
-
-/* Declares every steady-state tracked series: one per rounds phase and repeat iteration. */
-static int add_tracks(struct json_object *m, const struct phase_list *l, int *next_phase,
-		      unsigned repeat)
-{
-	for (size_t i = 0; i < l->n; i++) {
-		const struct profile_phase *ph = &l->v[i];
-		int phase = (*next_phase)++;
-		int rc = 0;
-
-		if (ph->kind->type == PHASE_REPEAT) {
-			const struct phase_repeat *rp = ph->data;
-			int first = *next_phase;
-
-			for (unsigned k = 0; k < rp->count && !rc; k++) {
-				*next_phase = first;
-				rc = add_tracks(m, &rp->phases, next_phase, repeat * rp->count + k);
-			}
-		} else if (ph->kind->type == PHASE_ROUNDS) {
-			const struct phase_rounds *pr = ph->data;
-			struct profile_cell *cells = NULL;
-			size_t n = 0;
-
-			if (!pr->has_steady_state)
-				continue;
-			rc = profile_rounds_cells(pr, &cells, &n);
-			if (!rc && pr->tracked_cell < n)
-				rc = results_manifest_add_ss_track(m, phase, repeat,
-								   cells[pr->tracked_cell].key,
-								   metric_of(pr->track.metric),
-								   &pr->ss);
-			free(cells);
-		}
+		if (st->ph->kind->type != PHASE_ROUNDS || !pr->has_steady_state)
+			continue;
+		rc = profile_rounds_cells(pr, &cells, &n);
+		if (!rc && pr->tracked_cell < n)
+			rc = results_manifest_add_ss_track(m, st->phase, st->repeat,
+							   cells[pr->tracked_cell].key,
+							   metric_of(pr->track.metric), &pr->ss);
+		free(cells);
 		if (rc)
 			return rc;
 	}
@@ -1664,7 +1566,8 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 {
 	struct json_object *m = json_object_new_object(), *prof = NULL, *ts = NULL;
 	const struct target_info *ti = target_info(t);
-	int next = 0, rc;
+	struct plan pl = {0};
+	int rc;
 
 	if (!m)
 		return NULL;
@@ -1695,10 +1598,12 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
 	    jsonnum_add(m, "target", target_json(target_spec, ti)) ||
 	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
-	    add_tracks(m, &p->phases, &next, 0))
+	    runner_plan(p, t, o, &pl) || add_tracks(m, &pl))
 		goto fail;
+	plan_release(&pl);
 	return m;
 fail:
+	plan_release(&pl);
 	json_object_put(prof);
 	json_object_put(ts);
 	json_object_put(m);
@@ -1725,14 +1630,10 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 	r->virt = target_caps(t) & TARGET_CAP_VIRTUAL_TIME;
 	r->resumed = resumed || n > 0;
 	r->scale = runner_time_scale(t, o);
-	r->nphases = count_phases(&p->phases);
 	r->state = RUNNER_OPEN;
-	{
-		int next = 0;
-
-		if (eta_build(r, &p->phases, &next, 0))
-			goto fail;
-	}
+	if (runner_plan(p, t, o, &r->plan))
+		goto fail;
+	r->nphases = r->plan.nphases;
 	fault_parse(r, r->o.debug_fault);
 	if (n) {
 		r->krec = calloc(n, sizeof(*r->krec));
@@ -1824,6 +1725,6 @@ void runner_free(struct runner *r)
 		json_object_put(r->krec[i]);
 	free(r->krec);
 	free(r->kkey);
-	free(r->eta);
+	plan_release(&r->plan);
 	free(r);
 }

@@ -103,6 +103,7 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "profile/plan.h"
 #include "profile/profile.h"
 #include "results/results.h"
 #include "targets/target.h"
@@ -269,5 +270,20 @@ double runner_scale_for(double user_scale, double ratio);
 
 /* Effective duration scale: user time_scale (0 = 1) x the target's time_scale (0 = 1). */
 double runner_time_scale(const struct target *t, const struct runner_opts *o);
+
+/* The profile's plan on target t under options o (profile/plan.h), with the scale, capacity and
+ * purge the run will have: what the runner's ETA and `ssdlab plan` both sum. 0 or -ENOMEM. */
+int runner_plan(const struct profile *p, const struct target *t, const struct runner_opts *o,
+		struct plan *out);
+
+/* The whole-run ETA before the first step at speed bps (0 = none known yet): plan_span() over
+ * the runner's plan; *known false when a byte amount has no speed. */
+void runner_eta_initial(const struct runner *r, double bps, uint64_t *lo, uint64_t *hi,
+			bool *known);
+
+/* True when the runner can run kind k: an execute hook in its table for a kind without a body,
+ * none for a kind with one (the walk descends into it). Every registered kind must be covered
+ * (tests/test_phases.c). */
+bool runner_kind_covered(const struct phase_kind *k);
 
 #endif
