@@ -194,131 +194,92 @@ static void line(int phase, int depth, const char *kind, const char *desc, const
 	printf("%3d %*s%-13s %-12s %-22s %s\n", phase, depth * 2, "", kind, bytes, dur, desc);
 }
 
-static uint64_t ns_of_bytes(uint64_t bytes, double bps)
+/*
+ * Fills in what the plan does not know for step st (its first iteration): the speed of its
+ * byte part (a probe of its amount-bound job) and the drains of its time-bound jobs (probes,
+ * runner_drain_ns), and returns the wall-clock time of one instance on the simulator: each
+ * job's target time x its probe's wall / target ratio, or its bytes x the wall per byte (the
+ * simulator's cost is per I/O, not per target second: an amount's wall time does not grow when
+ * a full drive slows down). A step without jobs (idle, a purge's settle) costs no wall time.
+ */
+static double fill_step(struct plan_ctx *c, struct plan_step *st, const char **how)
 {
-	return bps > 0 ? (uint64_t)((double)bytes / bps * 1e9) : 0;
-}
+	const struct phase_kind *k = st->ph->kind;
+	struct phase_job *jobs = NULL;
+	size_t n = 0;
+	double wall = 0;
+	uint64_t one;
+	bool known = true;
 
-/* Duration of a workload of a given length: time-bound exactly, amount-bound at a speed. */
-static uint64_t workload_ns(struct plan_ctx *c, const struct profile_workload *w,
-			    const char **how)
-{
-	uint64_t b;
+	c->wall_ratio = c->wall_per_byte = 0;
+	if (!k->jobs || k->jobs(st->ph->data, &jobs, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct profile_workload *w = &jobs[i].w;
+		uint64_t t, d = 0, b;
 
-	if (w->length.kind == AMOUNT_TIME)
-		return (uint64_t)((double)w->length.ns * c->scale);
-	b = amount_bytes(&w->length, c->ti->capacity);
-	if (!b)
-		b = c->ti->capacity; /* one pass */
-	return ns_of_bytes(b, speed_of(c, w, how));
-}
-
-static void walk(struct plan_ctx *c, const struct phase_list *l, int *next, int depth,
-		 uint64_t mult);
-
-static void plan_phase(struct plan_ctx *c, const struct profile_phase *ph, int *next, int depth,
-		       uint64_t mult)
-{
-	const struct phase_kind *k = ph->kind;
-	char desc[512] = "", bytes[48] = "-", dur[96] = "-", a[32], b[32];
-	const char *how = NULL;
-	uint64_t by = 0, lo = 0, hi = 0;
-	double wall_lo = -1, wall_hi = -1; /* < 0: the part's target time x its probe's ratio */
-	int phase = (*next)++;
-	int rc = k->bytes ? k->bytes(ph->data, c->ti->capacity, &by) : 0;
-
-	if (k->describe)
-		k->describe(ph->data, desc, sizeof(desc));
-	if (rc == -ENODATA)
-		snprintf(bytes, sizeof(bytes), "time-bound");
-	else if (by) {
-		units_fmt_size(by, bytes, sizeof(bytes));
-	}
-
-	switch (k->type) {
-	case PHASE_PRECONDITION:
-	case PHASE_WRITE_UNTIL: {
-		const struct phase_write *pw = ph->data;
-
-		c->wall_ratio = c->wall_per_byte = 0;
-		lo = hi = workload_ns(c, &pw->w, &how);
-		if (pw->max_time_ns && (uint64_t)((double)pw->max_time_ns * c->scale) < lo)
-			lo = hi = (uint64_t)((double)pw->max_time_ns * c->scale);
-		else if (by) /* the simulator's cost is per I/O, not per target second: an
-			      * amount's wall time does not grow when a full drive slows down */
-			wall_lo = wall_hi = (double)by * c->wall_per_byte;
-		/* How a crash-safe run records it (runner.h): chunks of bytes for a byte amount
-		 * (a round_time of write_until cuts by time instead). */
-		if (by && !(k->type == PHASE_WRITE_UNTIL && pw->round_time_ns)) {
-			uint64_t cb = runner_chunk_bytes(c->t, c->ro);
-
-			units_fmt_size(cb, a, sizeof(a));
-			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-				 "; recorded in %" PRIu64 " chunks of %s", (by + cb - 1) / cb, a);
-		}
-		break;
-	}
-	case PHASE_ROUNDS: {
-		const struct phase_rounds *pr = ph->data;
-		struct profile_cell *cells = NULL;
-		size_t n = 0;
-		uint64_t round_ns;
-		double round_wall = 0;
-
-		if (profile_rounds_cells(pr, &cells, &n))
-			break;
-		round_ns = 0;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t cell = workload_ns(c, &cells[i].w, &how), d = 0;
-
-			if (cells[i].w.length.kind == AMOUNT_TIME && cell) {
-				d = drain_of(c, &cells[i].w);
-				if ((double)d / (double)cell > c->worst) {
-					c->worst = (double)d / (double)cell;
-					c->worst_phase = phase;
+		if (w->length.kind == AMOUNT_TIME) {
+			t = phase_scale_ns(&(struct phase_env){.scale = c->scale}, w->length.ns);
+			if (jobs[i].cell && t) {
+				d = drain_of(c, w);
+				if ((double)d / (double)t > c->worst) {
+					c->worst = (double)d / (double)t;
+					c->worst_phase = st->phase;
 					snprintf(c->worst_cell, sizeof(c->worst_cell), "%s",
-						 cells[i].key);
+						 jobs[i].key);
 				}
 			}
-			round_ns += cell + d;
-			round_wall += (double)(cell + d) * c->wall_ratio;
+			st->drain_ns += d;
+			wall += (double)(t + d) * c->wall_ratio;
+			continue;
 		}
-		if (pr->has_pre_write) {
-			uint64_t pw = workload_ns(c, &pr->pre_write, &how);
-
-			round_ns += pw;
-			round_wall += (double)pw * c->wall_ratio;
-		}
-		free(cells);
-		wall_lo = round_wall * (pr->has_steady_state ? pr->ss.window : pr->count);
-		wall_hi = round_wall * (pr->has_steady_state ? pr->ss.max_rounds : pr->count);
-		lo = round_ns * (pr->has_steady_state ? pr->ss.window : pr->count);
-		hi = round_ns * (pr->has_steady_state ? pr->ss.max_rounds : pr->count);
-		break;
+		b = amount_bytes(&w->length, c->ti->capacity);
+		st->bps = speed_of(c, w, how);
+		wall += (double)(b ? b : c->ti->capacity) * c->wall_per_byte;
 	}
-	case PHASE_IDLE:
-		lo = hi = (uint64_t)((double)((const struct phase_idle *)ph->data)->time_ns *
-				     c->scale);
-		wall_lo = wall_hi = 0; /* the simulator skips idle time (its GC work aside) */
-		break;
-	case PHASE_PURGE: /* a discard here (no real purge), then its settle idle */
-		lo = hi = (uint64_t)((double)runner_purge_settle_ns(c->t, ph->data) * c->scale);
-		if (lo)
-			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-				 "; a discard on this target, not a PTS purge");
-		break;
-	case PHASE_REPEAT: {
-		const struct phase_repeat *rp = ph->data;
+	free(jobs);
+	/* A max_time that stops the phase first: that much target time at the probe's ratio. */
+	one = plan_step_ns(st, 0, &known);
+	if (st->len.cap_ns && one == st->len.cap_ns)
+		wall = (double)one * c->wall_ratio;
+	return wall;
+}
 
-		line(phase, depth, k->name, desc, bytes, "");
-		walk(c, &rp->phases, next, depth + 1, mult * rp->count);
+/* Prints step st (a first iteration) with its bytes, duration and notes. */
+static void print_step(struct plan_ctx *c, const struct plan_step *st, const char *how)
+{
+	const struct phase_kind *k = st->ph->kind;
+	char desc[512] = "", bytes[48] = "-", dur[96] = "-", a[32], b[32];
+	uint64_t by = 0, one, lo, hi;
+	bool known = true;
+	int rc = k->bytes ? k->bytes(st->ph->data, c->ti->capacity, &by) : 0;
+
+	if (k->describe)
+		k->describe(st->ph->data, desc, sizeof(desc));
+	if (rc == -ENODATA)
+		snprintf(bytes, sizeof(bytes), "time-bound");
+	else if (by)
+		units_fmt_size(by, bytes, sizeof(bytes));
+	if (k->body) {
+		line(st->phase, st->depth, k->name, desc, bytes, "");
 		return;
 	}
-	default:
-		break;
+	/* How a crash-safe run records a write phase (runner.h): chunks of bytes for a byte
+	 * amount (a round_time of write_until cuts by time instead). */
+	if (by && (k->type == PHASE_PRECONDITION || k->type == PHASE_WRITE_UNTIL) &&
+	    !((const struct phase_write *)st->ph->data)->round_time_ns) {
+		uint64_t cb = runner_chunk_bytes(c->t, c->ro);
+
+		units_fmt_size(cb, a, sizeof(a));
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+			 "; recorded in %" PRIu64 " chunks of %s", (by + cb - 1) / cb, a);
 	}
-	if (by && c->fill)
-		c->wrote = true;
+	if (k->type == PHASE_PURGE && st->len.ns)
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+			 "; a discard on this target, not a PTS purge");
+	one = plan_step_ns(st, 0, &known);
+	lo = one * st->len.rounds_lo;
+	hi = one * st->len.rounds_hi;
 	if (hi) {
 		units_fmt_duration(lo, a, sizeof(a));
 		units_fmt_duration(hi, b, sizeof(b));
@@ -327,24 +288,52 @@ static void plan_phase(struct plan_ctx *c, const struct profile_phase *ph, int *
 		else
 			snprintf(dur, sizeof(dur), "%s .. %s", a, b);
 	}
-	c->min_ns += lo * mult;
-	c->max_ns += hi * mult;
-	if (wall_lo < 0) {
-		wall_lo = (double)lo * c->wall_ratio;
-		wall_hi = (double)hi * c->wall_ratio;
-	}
-	c->wall_lo_ns += (uint64_t)(wall_lo * (double)mult);
-	c->wall_hi_ns += (uint64_t)(wall_hi * (double)mult);
-	line(phase, depth, k->name, desc, bytes, dur);
+	line(st->phase, st->depth, k->name, desc, bytes, dur);
 	if (how)
-		printf("%*s(speed %s)\n", 36 + depth * 2, "", how);
+		printf("%*s(speed %s)\n", 36 + st->depth * 2, "", how);
 }
 
-static void walk(struct plan_ctx *c, const struct phase_list *l, int *next, int depth,
-		 uint64_t mult)
+/*
+ * Walks the plan (the steps the runner's ETA sums, runner_plan()): a step in the first
+ * iteration of its repeats is probed and printed; a later iteration takes the first one's
+ * speed, drains and wall time. The totals are plan_span() over every step.
+ */
+static int plan_walk(struct plan_ctx *c, struct plan *pl)
 {
-	for (size_t i = 0; i < l->n; i++)
-		plan_phase(c, &l->v[i], next, depth, mult);
+	double *wall = calloc(pl->n ? pl->n : 1, sizeof(*wall));
+	bool known;
+
+	if (!wall)
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->n; i++) {
+		struct plan_step *st = &pl->v[i];
+		const char *how = NULL;
+
+		if (!st->first) {
+			for (size_t j = 0; j < i; j++)
+				if (pl->v[j].first && pl->v[j].phase == st->phase) {
+					st->bps = pl->v[j].bps;
+					st->drain_ns = pl->v[j].drain_ns;
+					wall[i] = wall[j];
+				}
+		} else {
+			uint64_t by = 0;
+			const struct phase_kind *k = st->ph->kind;
+
+			wall[i] = fill_step(c, st, &how);
+			print_step(c, st, how);
+			/* Later probes run on a filled copy when this phase wrote. */
+			if (k->bytes)
+				(void)k->bytes(st->ph->data, c->ti->capacity, &by);
+			if (by && c->fill)
+				c->wrote = true;
+		}
+		c->wall_lo_ns += (uint64_t)(wall[i] * st->len.rounds_lo);
+		c->wall_hi_ns += (uint64_t)(wall[i] * st->len.rounds_hi);
+	}
+	plan_span(pl, 0, 0, &c->min_ns, &c->max_ns, &known);
+	free(wall);
+	return 0;
 }
 
 /* What runner.c's check after round 1 will say about the worst cell (estimated here). */
@@ -381,7 +370,8 @@ int cmd_plan(int argc, char **argv)
 	struct profile *p = NULL;
 	struct target *t = NULL;
 	char err[1024] = "", a[32], b[32], cap[32];
-	int c, rc, next = 0, code = EXIT_USAGE;
+	struct plan pl = {0};
+	int c, rc, code = EXIT_USAGE;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:s:S:c:h", opts, NULL)) != -1) {
@@ -436,7 +426,11 @@ int cmd_plan(int argc, char **argv)
 	       profile_writes(p) ? ", DESTRUCTIVE" : ", read-only", pc.scale,
 	       pc.virt ? " (target time: the virtual SSD runs faster than real time)" : "");
 	printf("  # phase         writes       duration               settings\n");
-	walk(&pc, &p->phases, &next, 0, 1);
+	if (runner_plan(p, t, &ro, &pl) || plan_walk(&pc, &pl)) {
+		cli_error("plan", "out of memory");
+		code = EXIT_FAILED;
+		goto out;
+	}
 	pc.bytes_lower_bound = profile_bytes_written(p, pc.ti->capacity, &pc.total_bytes) == -ENODATA;
 	units_fmt_size(pc.total_bytes, cap, sizeof(cap));
 	units_fmt_duration(pc.min_ns, a, sizeof(a));
@@ -455,6 +449,7 @@ int cmd_plan(int argc, char **argv)
 	plan_drain_note(&pc);
 	code = EXIT_OK;
 out:
+	plan_release(&pl);
 	target_close(t);
 	profile_free(p);
 	cli_strlist_release(&sets);

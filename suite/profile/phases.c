@@ -994,6 +994,7 @@ static int rounds_jobs(const void *data, struct phase_job **jobs, size_t *n)
 	for (size_t i = 0; i < nc; i++) {
 		j[i].w = cells[i].w;
 		snprintf(j[i].key, sizeof(j[i].key), "%s", cells[i].key);
+		j[i].cell = true;
 	}
 	if (r->has_pre_write) {
 		j[nc].w = r->pre_write;

@@ -258,6 +258,7 @@ uint64_t phase_scale_ns(const struct phase_env *env, uint64_t ns);
 struct phase_job {
 	struct profile_workload w;
 	char key[96]; /* the cell key for a rounds cell, else the kind's name */
+	bool cell;    /* a cell of a rounds matrix: the runner refuses one shorter than its drain */
 };
 
 struct phase_list;

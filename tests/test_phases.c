@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_phases: the phase registry and the plan built on it. Every registered kind has the hooks
+ * the profile layer calls, a distinct type, and an execute hook in the runner's table (or a
+ * body the walk descends into); a profile flattens into the steps and lengths written out by
+ * hand below; and for the bundled profiles on the virtual SSD, the total `ssdlab plan` sums
+ * equals the runner's initial ETA (one plan, two users).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "profile/plan.h"
+#include "profile/profile.h"
+#include "run/runner.h"
+#include "targets/target.h"
+#include "testutil.h"
+
+#define S 1000000000ull
+
+static void test_registry_entries(void **state)
+{
+	bool seen[PHASE_NTYPES] = {false};
+	const struct phase_kind *k;
+	size_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; (k = phase_kind_at(i)); i++, n++) {
+		assert_non_null(k->name);
+		assert_true((unsigned)k->type < PHASE_NTYPES);
+		if (seen[k->type])
+			fail_msg("kind %s: type %d registered twice", k->name, (int)k->type);
+		seen[k->type] = true;
+		assert_ptr_equal(phase_kind_find(k->name), k);
+		assert_true(k->size > 0);
+		if (!k->parse || !k->destructive || !k->to_json || !k->describe)
+			fail_msg("kind %s lacks a required hook", k->name);
+		/* A duration, or a body that is planned instead: exactly one. */
+		if (!k->length == !k->body)
+			fail_msg("kind %s: needs exactly one of length and body", k->name);
+		if (!runner_kind_covered(k))
+			fail_msg("kind %s has no execute hook in run/runner.c kind_exec[]", k->name);
+	}
+	assert_int_equal(n, PHASE_NTYPES);
+	assert_null(phase_kind_find("no-such-kind"));
+}
+
+static struct profile *parse(const char *text)
+{
+	struct profile *p = NULL;
+	struct ydoc_error e;
+
+	memset(&e, 0, sizeof(e));
+	if (profile_parse_string(text, strlen(text), "test", NULL, 0, &p, &e))
+		fail_msg("%s:%d:%d: %s", e.file, e.line, e.col, e.msg);
+	return p;
+}
+
+/*
+ * A profile with every kind, at scale 0.5 on 1 GiB without a real purge, written out:
+ *   #  kind          repeat  ns (scaled)       bytes   cap    rounds
+ *   0  purge         0       2 s x 0.5 = 1 s   -       -      1
+ *   1  precondition  0       -                 1 MiB   -      1
+ *   2  write_until   0       -                 100 MiB 2 s    1
+ *   3  rounds        0       2 cells x 0.5 s   2 MiB   -      3
+ *   4  trim          0       -                 -       -      1
+ *   5  repeat        0       (its body, twice)
+ *   6  idle          0, 1    0.5 s             -       -      1
+ *   7  rounds        0, 1    1 s               -       -      5 .. 10
+ * At 1 MiB/s: 1 + 1 + 2 + 3 x (1 + 2) + 0 + 2 x (0.5 + 5..10 x 1) = 24 .. 34 s.
+ */
+static void test_plan_steps(void **state)
+{
+	static const char text[] =
+	    "name: every-kind\n"
+	    "destructive: true\n"
+	    "phases:\n"
+	    "  - purge: {method: discard, settle: 2s}\n"
+	    "  - precondition: {amount: 1MiB}\n"
+	    "  - write_until: {amount: 100MiB, max_time: 4s}\n"
+	    "  - rounds: {cells: {bs: [4k, 8k]}, rw: randwrite, cell_time: 1s, count: 3,\n"
+	    "             pre_write: {amount: 2MiB}}\n"
+	    "  - trim: {}\n"
+	    "  - repeat:\n"
+	    "      count: 2\n"
+	    "      phases:\n"
+	    "        - idle: 1s\n"
+	    "        - rounds: {rw: randread, bs: 4k, cell_time: 2s,\n"
+	    "                   steady_state: {track: {metric: iops}, window: 5, max_rounds: 10}}\n";
+	static const struct {
+		int phase;
+		unsigned repeat;
+		bool first;
+		uint64_t ns, bytes, cap_ns;
+		unsigned lo, hi;
+	} want[] = {
+		{0, 0, true, S, 0, 0, 1, 1},
+		{1, 0, true, 0, 1 << 20, 0, 1, 1},
+		{2, 0, true, 0, 100 << 20, 2 * S, 1, 1},
+		{3, 0, true, S, 2 << 20, 0, 3, 3},
+		{4, 0, true, 0, 0, 0, 1, 1},
+		{5, 0, true, 0, 0, 0, 0, 0},
+		{6, 0, true, S / 2, 0, 0, 1, 1},
+		{7, 0, true, S, 0, 0, 5, 10},
+		{6, 1, false, S / 2, 0, 0, 1, 1},
+		{7, 1, false, S, 0, 0, 5, 10},
+	};
+	const struct phase_env env = {.capacity = 1ull << 30, .scale = 0.5, .real_purge = false};
+	struct profile *p = parse(text);
+	struct plan pl;
+	uint64_t lo, hi;
+	bool known;
+
+	(void)state;
+	assert_int_equal(plan_build(&p->phases, &env, &pl), 0);
+	assert_int_equal(pl.nphases, 8);
+	assert_int_equal(pl.n, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < pl.n; i++) {
+		const struct plan_step *s = &pl.v[i];
+
+		if (s->phase != want[i].phase || s->repeat != want[i].repeat ||
+		    s->first != want[i].first || s->len.ns != want[i].ns ||
+		    s->len.bytes != want[i].bytes || s->len.cap_ns != want[i].cap_ns ||
+		    s->len.rounds_lo != want[i].lo || s->len.rounds_hi != want[i].hi)
+			fail_msg("step %zu (%s): phase %d repeat %u first %d ns %" PRIu64
+				 " bytes %" PRIu64 " cap %" PRIu64 " rounds %u..%u",
+				 i, s->ph->kind->name, s->phase, s->repeat, s->first, s->len.ns,
+				 s->len.bytes, s->len.cap_ns, s->len.rounds_lo, s->len.rounds_hi);
+	}
+	assert_int_equal(plan_find(&pl, 7, 1), 9);
+	assert_int_equal(plan_find(&pl, 8, 0), pl.n);
+	plan_span(&pl, 0, 1 << 20, &lo, &hi, &known);
+	assert_true(known);
+	assert_int_equal(lo, 24 * S);
+	assert_int_equal(hi, 34 * S);
+	/* Without a speed the byte parts are unknown; a step's own speed wins over the caller's. */
+	plan_span(&pl, 0, 0, &lo, &hi, &known);
+	assert_false(known);
+	for (size_t i = 0; i < pl.n; i++)
+		pl.v[i].bps = 2 << 20;
+	pl.v[3].drain_ns = S / 4;
+	plan_span(&pl, 0, 0, &lo, &hi, &known);
+	assert_true(known);
+	/* 1 + 0.5 + 2 + 3 x (1 + 1 + 0.25) + 0 + 2 x (0.5 + 5..10) = 21.25 .. 31.25 s */
+	assert_int_equal(lo, 21 * S + S / 4);
+	assert_int_equal(hi, 31 * S + S / 4);
+	plan_release(&pl);
+	profile_free(p);
+}
+
+/*
+ * For each bundled profile on the virtual SSD: the steps `ssdlab plan` fills in (here every
+ * amount at the same probed speed, no drains) sum to the runner's ETA before its first step at
+ * that speed, and with no speed both say the amount-bound parts are unknown.
+ */
+static void test_plan_equals_runner_eta(void **state)
+{
+	static const char *const names[] = {"smoke", "demo", "snia-iops", "snia-throughput",
+					    "wsat", "readonly"};
+	struct target_open_opts to = {.writable = true, .seed = 1};
+	struct runner_opts o = {.time_scale = 2, .seed = 1};
+	struct target *t = NULL;
+	char err[512] = "";
+
+	(void)state;
+	if (target_open("sim:client-tlc", &to, &t, err, sizeof(err)))
+		fail_msg("the virtual SSD did not open (it is always built): %s", err);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct profile *p = NULL;
+		struct ydoc_error e;
+		struct runner *r = NULL;
+		struct plan pl;
+		uint64_t plo, phi, rlo, rhi;
+		bool pk, rk;
+		const double bps = 400e6;
+
+		memset(&e, 0, sizeof(e));
+		if (profile_load(names[i], NULL, 0, &p, &e))
+			fail_msg("%s: %s", names[i], e.msg);
+		assert_int_equal(runner_new(p, t, NULL, &o, NULL, false, &r, err, sizeof(err)), 0);
+		assert_int_equal(runner_plan(p, t, &o, &pl), 0);
+		for (size_t s = 0; s < pl.n; s++)
+			pl.v[s].bps = bps;
+		plan_span(&pl, 0, 0, &plo, &phi, &pk);
+		runner_eta_initial(r, bps, &rlo, &rhi, &rk);
+		if (plo != rlo || phi != rhi || !pk || !rk || !phi)
+			fail_msg("%s: plan %" PRIu64 "..%" PRIu64 " ns, runner %" PRIu64 "..%" PRIu64,
+				 names[i], plo, phi, rlo, rhi);
+		runner_eta_initial(r, 0, &rlo, &rhi, &rk);
+		for (size_t s = 0; s < pl.n; s++)
+			pl.v[s].bps = 0;
+		plan_span(&pl, 0, 0, &plo, &phi, &pk);
+		assert_true(pk == rk && plo == rlo && phi == rhi);
+		plan_release(&pl);
+		runner_free(r);
+		profile_free(p);
+	}
+	target_close(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry_entries),
+		cmocka_unit_test(test_plan_steps),
+		cmocka_unit_test(test_plan_equals_runner_eta),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
