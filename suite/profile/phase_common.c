@@ -14,6 +14,8 @@
 
 #include <json-c/json.h>
 
+#include "base/jsonnum.h"
+
 /* ---- workloads ------------------------------------------------------------------------------ */
 
 /* The raw values of a workload's keys, before they are checked together and applied. */
@@ -321,6 +323,7 @@ static const char *range_fmt(const struct range *r, char *buf, size_t len)
 static struct json_object *amount_to_json(const struct amount *a)
 {
 	struct json_object *o;
+	bool bad = false;
 
 	if (a->kind == AMOUNT_NONE)
 		return NULL;
@@ -329,32 +332,49 @@ static struct json_object *amount_to_json(const struct amount *a)
 		return NULL;
 	switch (a->kind) {
 	case AMOUNT_BYTES:
-		json_object_object_add(o, "bytes", json_object_new_uint64(a->bytes));
+		bad |= phase_json_add(o, "bytes", json_object_new_uint64(a->bytes));
 		break;
 	case AMOUNT_CAPACITY:
-		json_object_object_add(o, "capacity_multiple", json_object_new_double(a->multiple));
+		bad |= phase_json_add(o, "capacity_multiple", jsonnum_new(a->multiple));
 		break;
 	case AMOUNT_TIME:
-		json_object_object_add(o, "time_ns", json_object_new_uint64(a->ns));
+		bad |= phase_json_add(o, "time_ns", json_object_new_uint64(a->ns));
 		break;
 	default:
 		break;
 	}
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
+}
+
+/* An amount under key: a JSON null for AMOUNT_NONE (one pass, no ramp). */
+static int add_amount(struct json_object *o, const char *key, const struct amount *a)
+{
+	if (a->kind == AMOUNT_NONE)
+		return json_object_object_add(o, key, NULL) ? -ENOMEM : 0;
+	return phase_json_add(o, key, amount_to_json(a));
 }
 
 static struct json_object *range_to_json(const struct range *r)
 {
 	struct json_object *o = json_object_new_object();
+	bool bad = false;
 
 	if (!o)
 		return NULL;
 	if (r->percent) {
-		json_object_object_add(o, "lo_fraction", json_object_new_double(r->lo));
-		json_object_object_add(o, "hi_fraction", json_object_new_double(r->hi));
+		bad |= phase_json_add(o, "lo_fraction", jsonnum_new(r->lo));
+		bad |= phase_json_add(o, "hi_fraction", jsonnum_new(r->hi));
 	} else {
-		json_object_object_add(o, "lo_bytes", json_object_new_uint64(r->lo_b));
-		json_object_object_add(o, "hi_bytes", json_object_new_uint64(r->hi_b));
+		bad |= phase_json_add(o, "lo_bytes", json_object_new_uint64(r->lo_b));
+		bad |= phase_json_add(o, "hi_bytes", json_object_new_uint64(r->hi_b));
+	}
+	if (bad) {
+		json_object_put(o);
+		return NULL;
 	}
 	return o;
 }
@@ -363,47 +383,52 @@ struct json_object *profile_workload_to_json(const struct profile_workload *w)
 {
 	const struct job_spec *s = &w->spec;
 	struct json_object *o = json_object_new_object(), *bs, *z;
+	bool bad = false;
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "rw", json_object_new_string(rw_mode_name(s->rw)));
+	bad |= phase_json_add(o, "rw", json_object_new_string(rw_mode_name(s->rw)));
 	if (rw_is_mixed(s->rw))
-		json_object_object_add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read));
+		bad |= phase_json_add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read));
 	bs = json_object_new_array();
 	for (unsigned i = 0; bs && i < s->nbs; i++) {
 		struct json_object *e = json_object_new_object();
 
-		json_object_object_add(e, "bs", json_object_new_int64(s->bs[i].bs));
-		json_object_object_add(e, "weight", json_object_new_int64(s->bs[i].weight));
-		json_object_array_add(bs, e);
+		bad |= phase_json_add(e, "bs", json_object_new_int64(s->bs[i].bs));
+		bad |= phase_json_add(e, "weight", json_object_new_int64(s->bs[i].weight));
+		bad |= phase_json_append(bs, e);
 	}
-	json_object_object_add(o, "bs", bs);
-	json_object_object_add(o, "qd", json_object_new_int((int)s->qd));
-	json_object_object_add(o, "threads", json_object_new_int((int)s->threads));
-	json_object_object_add(o, "range", range_to_json(&w->range));
-	json_object_object_add(o, "length", amount_to_json(&w->length));
-	json_object_object_add(o, "ramp", amount_to_json(&w->ramp));
-	json_object_object_add(o, "seed", json_object_new_uint64(s->seed));
-	json_object_object_add(o, "random_distribution",
+	bad |= phase_json_add(o, "bs", bs);
+	bad |= phase_json_add(o, "qd", json_object_new_int((int)s->qd));
+	bad |= phase_json_add(o, "threads", json_object_new_int((int)s->threads));
+	bad |= phase_json_add(o, "range", range_to_json(&w->range));
+	bad |= add_amount(o, "length", &w->length);
+	bad |= add_amount(o, "ramp", &w->ramp);
+	bad |= phase_json_add(o, "seed", json_object_new_uint64(s->seed));
+	bad |= phase_json_add(o, "random_distribution",
 			       json_object_new_string(dist_enum[s->dist == DIST_ZONED]));
 	if (s->dist == DIST_ZONED) {
 		z = json_object_new_array();
 		for (unsigned i = 0; z && i < s->nzones; i++) {
 			struct json_object *e = json_object_new_object();
 
-			json_object_object_add(e, "io_fraction",
-					       json_object_new_double(s->zones[i].io_frac));
-			json_object_object_add(e, "range_fraction",
-					       json_object_new_double(s->zones[i].range_frac));
-			json_object_array_add(z, e);
+			bad |= phase_json_add(e, "io_fraction",
+					       jsonnum_new(s->zones[i].io_frac));
+			bad |= phase_json_add(e, "range_fraction",
+					       jsonnum_new(s->zones[i].range_frac));
+			bad |= phase_json_append(z, e);
 		}
-		json_object_object_add(o, "zones", z);
+		bad |= phase_json_add(o, "zones", z);
 	}
-	json_object_object_add(o, "pattern",
+	bad |= phase_json_add(o, "pattern",
 			       json_object_new_string(pattern_enum[s->pattern == PATTERN_ZEROS]));
-	json_object_object_add(o, "compressibility", json_object_new_int((int)s->compressibility));
+	bad |= phase_json_add(o, "compressibility", json_object_new_int((int)s->compressibility));
 	if (s->interval_ns)
-		json_object_object_add(o, "interval_ns", json_object_new_uint64(s->interval_ns));
+		bad |= phase_json_add(o, "interval_ns", json_object_new_uint64(s->interval_ns));
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -780,14 +805,15 @@ const struct profile_phase *phase_list_first_writer(const struct phase_list *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct profile_phase *ph = &l->v[i];
+		unsigned count;
 
-		if (ph->kind->type == PHASE_REPEAT) {
-			const struct phase_repeat *r = ph->data;
-			const struct profile_phase *w = phase_list_first_writer(&r->phases);
+		if (ph->kind->body) {
+			const struct profile_phase *w =
+			    phase_list_first_writer(ph->kind->body(ph->data, &count));
 
 			if (w)
 				return w;
-		} else if (ph->kind->destructive && ph->kind->destructive(ph->data)) {
+		} else if (ph->kind->destructive(ph->data)) {
 			return ph;
 		}
 	}
@@ -797,7 +823,7 @@ int phase_json_add(struct json_object *o, const char *key, struct json_object *v
 {
 	if (!v)
 		return -ENOMEM;
-	if (json_object_object_add(o, key, v)) {
+	if (!o || json_object_object_add(o, key, v)) {
 		json_object_put(v);
 		return -ENOMEM;
 	}
@@ -808,7 +834,7 @@ int phase_json_append(struct json_object *a, struct json_object *v)
 {
 	if (!v)
 		return -ENOMEM;
-	if (json_object_array_add(a, v)) {
+	if (!a || json_object_array_add(a, v)) {
 		json_object_put(v);
 		return -ENOMEM;
 	}
@@ -835,39 +861,34 @@ struct json_object *profile_defaults_to_json(const struct profile_defaults *d)
 
 /* ---- JSON and bytes of phase lists ------------------------------------------------------------------- */
 
-static struct json_object *phase_list_to_json(const struct phase_list *l);
-
 static struct json_object *phase_to_json(const struct profile_phase *ph)
 {
 	struct json_object *o = json_object_new_object();
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "kind", json_object_new_string(ph->kind->name));
-	json_object_object_add(o, "line", json_object_new_int(ph->line));
-	json_object_object_add(
-	    o, "destructive",
-	    json_object_new_boolean(
-		ph->kind->type == PHASE_REPEAT
-		    ? phase_list_first_writer(&((const struct phase_repeat *)ph->data)->phases) != NULL
-		    : ph->kind->destructive && ph->kind->destructive(ph->data)));
-	if (ph->kind->to_json)
-		json_object_object_add(o, "settings", ph->kind->to_json(ph->data));
+	if (phase_json_add(o, "kind", json_object_new_string(ph->kind->name)) ||
+	    phase_json_add(o, "line", json_object_new_int(ph->line)) ||
+	    phase_json_add(o, "destructive",
+			   json_object_new_boolean(ph->kind->destructive(ph->data))) ||
+	    phase_json_add(o, "settings", ph->kind->to_json(ph->data))) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
-}
-
-static struct json_object *phase_list_to_json(const struct phase_list *l)
-{
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; a && i < l->n; i++)
-		json_object_array_add(a, phase_to_json(&l->v[i]));
-	return a;
 }
 
 struct json_object *profile_phase_list_to_json(const struct phase_list *l)
 {
-	return phase_list_to_json(l);
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < l->n; i++) {
+		if (phase_json_append(a, phase_to_json(&l->v[i]))) {
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
 }
 static int list_bytes(const struct phase_list *l, uint64_t capacity, uint64_t *bytes)
 {

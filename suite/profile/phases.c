@@ -12,6 +12,8 @@
 
 #include <json-c/json.h>
 
+#include "base/jsonnum.h"
+
 #include "profile/phases.h"
 
 #define MAX_CELLS 4096
@@ -206,11 +208,16 @@ static struct json_object *purge_json(const void *data)
 {
 	const struct phase_purge *p = data;
 	struct json_object *o = json_object_new_object();
+	bool bad = false;
 
 	if (o) {
-		json_object_object_add(o, "method",
+		bad |= phase_json_add(o, "method",
 				       json_object_new_string(purge_methods[p->method]));
-		json_object_object_add(o, "settle_ns", json_u64(p->settle_ns));
+		bad |= phase_json_add(o, "settle_ns", json_u64(p->settle_ns));
+	}
+	if (bad) {
+		json_object_put(o);
+		return NULL;
 	}
 	return o;
 }
@@ -318,14 +325,19 @@ static struct json_object *write_json(const void *data)
 {
 	const struct phase_write *p = data;
 	struct json_object *o = json_object_new_object();
+	bool bad = false;
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "workload", profile_workload_to_json(&p->w));
+	bad |= phase_json_add(o, "workload", profile_workload_to_json(&p->w));
 	if (p->round_time_ns)
-		json_object_object_add(o, "round_time_ns", json_u64(p->round_time_ns));
+		bad |= phase_json_add(o, "round_time_ns", json_u64(p->round_time_ns));
 	if (p->max_time_ns)
-		json_object_object_add(o, "max_time_ns", json_u64(p->max_time_ns));
+		bad |= phase_json_add(o, "max_time_ns", json_u64(p->max_time_ns));
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -870,57 +882,64 @@ static struct json_object *rounds_json(const void *data)
 	struct json_object *o = json_object_new_object(), *axes, *cj;
 	struct profile_cell *cells = NULL;
 	size_t n = 0;
+	bool bad = false;
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "base", profile_workload_to_json(&r->base));
-	json_object_object_add(o, "cell_time_ns", json_u64(r->base.length.ns));
+	bad |= phase_json_add(o, "base", profile_workload_to_json(&r->base));
+	bad |= phase_json_add(o, "cell_time_ns", json_u64(r->base.length.ns));
 	axes = json_object_new_array();
 	for (unsigned a = 0; axes && a < r->naxes; a++) {
 		struct json_object *ax = json_object_new_object(), *vals = json_object_new_array();
 
-		json_object_object_add(ax, "key",
+		bad |= phase_json_add(ax, "key",
 				       json_object_new_string(cell_key_name(r->axes[a].key)));
 		for (unsigned i = 0; vals && i < r->axes[a].n; i++) {
 			char v[32];
 
-			json_object_array_add(
+			bad |= phase_json_append(
 			    vals, r->axes[a].key == CELL_RW
 				      ? json_object_new_string(
 					    cell_value_fmt(CELL_RW, r->axes[a].v[i], v, sizeof(v)))
 				      : json_u64(r->axes[a].v[i]));
 		}
-		json_object_object_add(ax, "values", vals);
-		json_object_array_add(axes, ax);
+		bad |= phase_json_add(ax, "values", vals);
+		bad |= phase_json_append(axes, ax);
 	}
-	json_object_object_add(o, "order", axes);
+	bad |= phase_json_add(o, "order", axes);
 	if (profile_rounds_cells(r, &cells, &n) == 0) {
 		cj = json_object_new_array();
 		for (size_t i = 0; cj && i < n; i++)
-			json_object_array_add(cj, json_object_new_string(cells[i].key));
-		json_object_object_add(o, "cells", cj);
+			bad |= phase_json_append(cj, json_object_new_string(cells[i].key));
+		bad |= phase_json_add(o, "cells", cj);
 		if (r->has_steady_state && r->tracked_cell < n)
-			json_object_object_add(o, "tracked_cell",
+			bad |= phase_json_add(o, "tracked_cell",
 					       json_object_new_string(cells[r->tracked_cell].key));
 		free(cells);
+	} else {
+		bad = true; /* out of memory */
 	}
 	if (r->has_pre_write)
-		json_object_object_add(o, "pre_write", profile_workload_to_json(&r->pre_write));
+		bad |= phase_json_add(o, "pre_write", profile_workload_to_json(&r->pre_write));
 	if (r->has_steady_state) {
 		struct json_object *ss = json_object_new_object();
 
-		json_object_object_add(ss, "metric",
+		bad |= phase_json_add(ss, "metric",
 				       json_object_new_string(ss_metric_name(r->track.metric)));
-		json_object_object_add(ss, "window", json_object_new_int((int)r->ss.window));
-		json_object_object_add(ss, "max_data_excursion",
-				       json_object_new_double(r->ss.max_data_excursion));
-		json_object_object_add(ss, "max_slope_excursion",
-				       json_object_new_double(r->ss.max_slope_excursion));
-		json_object_object_add(ss, "max_rounds",
+		bad |= phase_json_add(ss, "window", json_object_new_int((int)r->ss.window));
+		bad |= phase_json_add(ss, "max_data_excursion",
+				       jsonnum_new(r->ss.max_data_excursion));
+		bad |= phase_json_add(ss, "max_slope_excursion",
+				       jsonnum_new(r->ss.max_slope_excursion));
+		bad |= phase_json_add(ss, "max_rounds",
 				       json_object_new_int((int)r->ss.max_rounds));
-		json_object_object_add(o, "steady_state", ss);
+		bad |= phase_json_add(o, "steady_state", ss);
 	} else {
-		json_object_object_add(o, "count", json_object_new_int((int)r->count));
+		bad |= phase_json_add(o, "count", json_object_new_int((int)r->count));
+	}
+	if (bad) {
+		json_object_put(o);
+		return NULL;
 	}
 	return o;
 }
@@ -1021,29 +1040,20 @@ static int rounds_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 	return ret;
 }
 
-/* One round: each cell's own length, then the pre-write. */
+/* One round: every cell, then the pre-write. A cell's coordinates (mix, bs, qd, threads, rw)
+ * never change its length, so each cell runs the base's cell_time: no need to expand them. */
 static void rounds_length(const void *data, const struct phase_env *env, struct phase_length *l)
 {
 	const struct phase_rounds *r = data;
-	struct phase_job *jobs = NULL;
-	size_t n = 0;
+	size_t cells = 1;
 
 	one_instance(l);
-	if (rounds_jobs(data, &jobs, &n)) {
-		/* Out of memory: every cell has the base's length (cell_time). */
-		struct profile_cell none = {.w = r->base};
-		size_t cells = 1;
-
-		for (unsigned a = 0; a < r->naxes; a++)
-			cells *= r->axes[a].n;
-		for (size_t c = 0; c < cells; c++)
-			add_length(env, &none.w.length, l);
-		if (r->has_pre_write)
-			add_length(env, &r->pre_write.length, l);
-	}
-	for (size_t i = 0; i < n; i++)
-		add_length(env, &jobs[i].w.length, l);
-	free(jobs);
+	for (unsigned a = 0; a < r->naxes; a++)
+		cells *= r->axes[a].n;
+	for (size_t c = 0; c < cells; c++)
+		add_length(env, &r->base.length, l);
+	if (r->has_pre_write)
+		add_length(env, &r->pre_write.length, l);
 	l->rounds_lo = r->has_steady_state ? r->ss.window : r->count;
 	l->rounds_hi = r->has_steady_state ? r->ss.max_rounds : r->count;
 }
@@ -1086,10 +1096,15 @@ static bool never(const void *data)
 static struct json_object *idle_json(const void *data)
 {
 	struct json_object *o = json_object_new_object();
+	bool bad = false;
 
 	if (o)
-		json_object_object_add(o, "time_ns",
+		bad |= phase_json_add(o, "time_ns",
 				       json_u64(((const struct phase_idle *)data)->time_ns));
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -1133,15 +1148,20 @@ static struct json_object *trim_json(const void *data)
 {
 	const struct phase_trim *p = data;
 	struct json_object *o = json_object_new_object();
+	bool bad = false;
 
 	if (!o)
 		return NULL;
 	if (p->range.percent) {
-		json_object_object_add(o, "lo_fraction", json_object_new_double(p->range.lo));
-		json_object_object_add(o, "hi_fraction", json_object_new_double(p->range.hi));
+		bad |= phase_json_add(o, "lo_fraction", jsonnum_new(p->range.lo));
+		bad |= phase_json_add(o, "hi_fraction", jsonnum_new(p->range.hi));
 	} else {
-		json_object_object_add(o, "lo_bytes", json_u64(p->range.lo_b));
-		json_object_object_add(o, "hi_bytes", json_u64(p->range.hi_b));
+		bad |= phase_json_add(o, "lo_bytes", json_u64(p->range.lo_b));
+		bad |= phase_json_add(o, "hi_bytes", json_u64(p->range.hi_b));
+	}
+	if (bad) {
+		json_object_put(o);
+		return NULL;
 	}
 	return o;
 }
@@ -1220,11 +1240,16 @@ static struct json_object *repeat_json(const void *data)
 {
 	const struct phase_repeat *p = data;
 	struct json_object *o = json_object_new_object();
+	bool bad = false;
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "count", json_object_new_int((int)p->count));
-	json_object_object_add(o, "phases", profile_phase_list_to_json(&p->phases));
+	bad |= phase_json_add(o, "count", json_object_new_int((int)p->count));
+	bad |= phase_json_add(o, "phases", profile_phase_list_to_json(&p->phases));
+	if (bad) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
 }
 

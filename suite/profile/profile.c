@@ -350,12 +350,13 @@ static void list_describe(const struct phase_list *l, char *buf, size_t len, siz
 		*pos += (size_t)snprintf(buf + *pos, len - *pos, "%s%s", i ? "; " : "", line);
 		if (*pos >= len)
 			break;
-		if (ph->kind->type == PHASE_REPEAT) {
-			const struct phase_repeat *r = ph->data;
+		if (ph->kind->body) {
+			unsigned count;
+			const struct phase_list *body = ph->kind->body(ph->data, &count);
 
 			*pos += (size_t)snprintf(buf + *pos, len - *pos, " [");
 			if (*pos < len)
-				list_describe(&r->phases, buf, len, pos);
+				list_describe(body, buf, len, pos);
 			if (*pos < len)
 				*pos += (size_t)snprintf(buf + *pos, len - *pos, "]");
 		}
