@@ -323,7 +323,8 @@ static int plan_walk(struct plan_ctx *c, struct plan *pl)
 			wall[i] = fill_step(c, st, &how);
 			print_step(c, st, how);
 			/* Later probes run on a filled copy when this phase wrote. */
-			if (k->bytes)
+			/* (A repeat's bytes are its body's, which follows as steps.) */
+			if (k->bytes && !k->body)
 				(void)k->bytes(st->ph->data, c->ti->capacity, &by);
 			if (by && c->fill)
 				c->wrote = true;
