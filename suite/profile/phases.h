@@ -8,9 +8,12 @@
  *
  * Phase kinds live in one registry (phases.c): each kind has a name, a parse hook from a YAML
  * node, a release hook, a `destructive` hook, a to_json hook (for the manifest's resolved plan),
- * a describe hook (one line for `check` and `plan`) and a bytes hook (bytes it writes, for the
- * planner). Adding a kind (variants, hir, ...) adds an enum value, a data struct and a table
- * row; the parser does not change.
+ * a describe hook (one line for `check` and `plan`), a bytes hook (bytes it writes), a length
+ * hook (what one instance takes: profile/plan.h sums it for `plan` and the runner's ETA), a jobs
+ * hook (its workloads, for plan's probes) and, for a kind that holds a phase list, a body hook.
+ * Adding a kind (variants, hir, ...) adds an enum value, a data struct, a table row here and an
+ * execute hook in run/runner.c's kind_exec[] (tests/test_phases.c fails until both exist); the
+ * parser, the plan and the runner's walk do not change.
  *
  * What stays unresolved: anything that depends on the target. A workload keeps its LBA range as
  * a struct range (fractions or bytes), its length and ramp as struct amount (bytes, capacity
