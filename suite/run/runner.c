@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "base/jsonnum.h"
+#include "base/prng.h"
 #include "results/snapshot.h"
 #include "analysis/ss.h"
 #include "base/units.h"
@@ -158,15 +159,6 @@ static bool stop_raised(const struct runner *r)
 	return r->o.stop && *r->o.stop;
 }
 
-/* splitmix64 finalizer: spreads the FNV hash of a key over all 64 bits. */
-static uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 uint64_t runner_step_seed(uint64_t run_seed, const char *key)
 {
 	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
@@ -175,7 +167,8 @@ uint64_t runner_step_seed(uint64_t run_seed, const char *key)
 		h ^= *c;
 		h *= 0x100000001b3ull;
 	}
-	return mix64(h ^ mix64(run_seed));
+	/* splitmix64's finalizer spreads the FNV hash of the key over all 64 bits. */
+	return prng_mix64(h ^ prng_mix64(run_seed));
 }
 
 double runner_time_scale(const struct target *t, const struct runner_opts *o)
@@ -872,7 +865,7 @@ static int resolve(struct runner *r, const struct profile_workload *pw, const ch
 	if (spec->interval_ns < 1000)
 		spec->interval_ns = 1000;
 	/* Both the run seed (--seed, default the profile's) and a workload's own `seed:` count. */
-	spec->seed = runner_step_seed(r->o.seed ^ mix64(pw->spec.seed), key);
+	spec->seed = runner_step_seed(r->o.seed ^ prng_mix64(pw->spec.seed), key);
 	return 0;
 }
 
