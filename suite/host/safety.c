@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/units.h"
+#include "host/sysfs.h"
 
 /* How deep dm-on-md-on-dm stacks are followed down to the physical disks. */
 #define SLAVE_DEPTH_MAX 8
@@ -127,26 +128,13 @@ static int k_ask(struct ctx *c, const char *prompt, char *answer, size_t len)
 
 /* ---- small helpers --------------------------------------------------------------------- */
 
-/* Reads a small sysfs/proc attribute, trailing whitespace stripped. */
+/* A small sysfs/proc attribute at path, trimmed: 0 or -errno (-EOVERFLOW when it does not fit:
+ * a cut device number or backing-file path must not be compared). */
 static int read_attr(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd, rc = 0;
+	ssize_t n = sysfs_read(NULL, path, buf, len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		rc = -errno;
-		goto out;
-	}
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
-out:
-	close(fd);
-	return rc;
+	return n < 0 ? (int)n : 0;
 }
 
 static bool exists(const char *dir, const char *leaf)
