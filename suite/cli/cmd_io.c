@@ -465,11 +465,10 @@ static void push(struct json_object *a, struct json_object *v, int *e)
 {
 	if (!*e && (!a || !v))
 		*e = -ENOMEM;
-	if (!*e && json_object_array_add(a, v))
-		*e = -ENOMEM;
-	else if (!*e)
-		return;
-	json_object_put(v);
+	if (*e)
+		json_object_put(v);
+	else
+		*e = jsonnum_push(a, v);
 }
 
 static double per_s(uint64_t n, uint64_t ns)
