@@ -105,7 +105,8 @@ int cmd_check(int argc, char **argv)
 	if (!strcmp(argv[optind], "-"))
 		ret = load_stdin((const char *const *)sets.v, sets.n, &p, &err);
 	else
-		ret = profile_load(argv[optind], (const char *const *)sets.v, sets.n, &p, &err);
+		ret = profile_load(argv[optind], cli_profiles_dir(), (const char *const *)sets.v,
+				   sets.n, &p, &err);
 	if (ret == -ENOMEM) {
 		cli_error("check", "out of memory");
 		rc = EXIT_FAILED;

@@ -804,7 +804,7 @@ int cmd_io(int argc, char **argv)
 {
 	struct io_opts o;
 	struct target *t = NULL;
-	struct target_open_opts oo = {0};
+	struct target_open_opts oo = {.models_dir = cli_models_dir()};
 	struct job_result r;
 	struct snapshot *snap = NULL;
 	struct cli_stop stop = {0};
