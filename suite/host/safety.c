@@ -24,6 +24,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/errmsg.h"
 #include "base/units.h"
 #include "host/sysfs.h"
 
@@ -50,19 +51,8 @@ struct devset {
 	size_t n, cap;
 };
 
-static int fail(struct ctx *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(struct ctx *c, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->reason && c->len) {
-		va_start(ap, fmt);
-		vsnprintf(c->reason, c->len, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
+/* A refusal: its reason in the caller's buffer, rc returned. */
+#define fail(c, rc, ...) errmsg_set((c)->reason, (c)->len, rc, __VA_ARGS__)
 
 /* Formats a path; -ENAMETOOLONG instead of a silently truncated one. */
 static int pathf(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "base/jsonnum.h"
+#include "base/errmsg.h"
 #include "base/prng.h"
 #include "results/snapshot.h"
 #include "analysis/ss.h"
@@ -128,17 +129,8 @@ const char *runner_state_name(enum runner_state s)
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
-static void fail(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct runner *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!r->err || !r->errlen || r->err[0])
-		return; /* keep the first (root) cause */
-	va_start(ap, fmt);
-	vsnprintf(r->err, r->errlen, fmt, ap);
-	va_end(ap);
-}
+/* The run's error text; the first (root) cause is kept. */
+#define fail(r, ...) ((void)errmsg_first((r)->err, (r)->errlen, 0, __VA_ARGS__))
 
 static void note(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct runner *r, const char *fmt, ...)
