@@ -22,24 +22,14 @@
 
 #include "config.h"
 #include "base/hist.h"
+#include "base/errmsg.h"
 #include "base/jsonnum.h"
 #include "results/snapshot.h"
 #include "analysis/ss.h"
 #include "base/units.h"
 
-static void set_err(char *err, size_t len, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
+/* The caller's error text, through the one helper. */
+#define set_err(err, len, ...) ((void)errmsg_set(err, len, 0, __VA_ARGS__))
 
 /* ---- record fields -------------------------------------------------------------------------- */
 

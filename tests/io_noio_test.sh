@@ -37,6 +37,17 @@ done
 	fail "io with a 50 ms window failed: $(cat "$tmp/err")"
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["write"]["ios"] > 0' \
 	"$tmp/ok.json" || fail "io with a 50 ms window: no I/O"
+# io --json speaks the results files' vocabulary (issue 10): bw_bps, p99_9; not bw_bytes_per_s, p99.9.
+python3 - "$tmp/ok.json" <<'EOF' || fail "io --json: not the records' names (see above)"
+import json, sys
+text = open(sys.argv[1]).read()
+j = json.loads(text)
+for k in ("bw_bytes_per_s", "p99.9", "p99.99"):
+    assert '"%s"' % k not in text, k
+assert j["bw_bps"] > 0 and j["write"]["bw_bps"] > 0
+assert set(j["write"]["lat_ns"]) >= {"mean", "min", "p50", "p99", "p99_9", "p99_99", "max"}
+assert "bw_bps" in j["series"][0]["write"]
+EOF
 
 cat >"$tmp/p.yaml" <<'EOF'
 name: no-io

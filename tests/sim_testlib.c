@@ -9,18 +9,9 @@
 
 #include <cmocka.h>
 
-uint64_t tl_splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 uint64_t tl_below(uint64_t *x, uint64_t n)
 {
-	return ((tl_splitmix(x) >> 32) * n) >> 32;
+	return ((prng_splitmix64(x) >> 32) * n) >> 32;
 }
 
 double tl_lambert_w0(double z)

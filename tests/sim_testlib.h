@@ -9,11 +9,11 @@
 
 #include <stdint.h>
 
+#include "base/prng.h"
 #include "sim/sim.h"
 
-/* splitmix64: the tests' own workload randomness, independent of the simulator's. */
-uint64_t tl_splitmix(uint64_t *x);
-/* A uniform unit index below n from the PRNG state x. */
+/* A uniform unit index below n from the splitmix64 state x (base/prng.h): the tests' own
+ * workload randomness, independent of the simulator's xoshiro stream. */
 uint64_t tl_below(uint64_t *x, uint64_t n);
 
 /* Lambert W, principal branch, on [-1/e, 0): Halley iteration on w e^w - z. */

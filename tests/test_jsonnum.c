@@ -115,12 +115,30 @@ static void test_get(void **state)
 	json_object_put(o);
 }
 
+/* jsonnum_add and jsonnum_push take their value in every case; NULL is a JSON null. */
+static void test_add_push(void **state)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+
+	(void)state;
+	assert_non_null(o);
+	assert_non_null(a);
+	assert_int_equal(jsonnum_push(a, jsonnum_new(0.5)), 0);
+	assert_int_equal(jsonnum_push(a, jsonnum_new(NAN)), 0);
+	assert_int_equal(jsonnum_add(o, "a", a), 0);
+	assert_int_equal(jsonnum_add(o, "n", NULL), 0);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			    "{\"a\":[0.5,null],\"n\":null}");
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_format),
 	    cmocka_unit_test(test_format_comma_locale),
 	    cmocka_unit_test(test_get),
+	    cmocka_unit_test(test_add_push),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

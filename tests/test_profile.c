@@ -575,14 +575,14 @@ static void test_bundled(void **state)
 	char dir[4096];
 
 	(void)state;
+	/* The directory the CLI takes from $SSDLAB_PROFILES is an argument: no environment. */
 	snprintf(dir, sizeof(dir), "%s/profiles", tu_srcdir());
-	setenv("SSDLAB_PROFILES", dir, 1);
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct profile *p = NULL;
 		struct ydoc_error e;
 		struct json_object *j;
 		char buf[4096];
-		int ret = profile_load(names[i], NULL, 0, &p, &e);
+		int ret = profile_load(names[i], dir, NULL, 0, &p, &e);
 
 		if (ret)
 			fail_msg("%s: %s", names[i], ydoc_error_format(&e, buf, sizeof(buf)));
@@ -607,7 +607,7 @@ static void test_bundled(void **state)
 		}
 		profile_free(p);
 	}
-	assert_int_equal(profile_list_bundled(&list, &n), 0);
+	assert_int_equal(profile_list_bundled(dir, &list, &n), 0);
 	assert_true(n >= 7);
 	for (size_t i = 0; i < n; i++) {
 		assert_null(strstr(list[i].description, "(invalid"));
@@ -622,9 +622,9 @@ static void test_bundled(void **state)
 		struct ydoc_error e;
 		char path[256];
 
-		assert_int_equal(profile_load("no-such-profile", NULL, 0, &p, &e), -ENOENT);
+		assert_int_equal(profile_load("no-such-profile", dir, NULL, 0, &p, &e), -ENOENT);
 		assert_non_null(strstr(e.msg, "no bundled profile"));
-		assert_int_equal(profile_find("./nope.yaml", path, sizeof(path), &e), -ENOENT);
+		assert_int_equal(profile_find("./nope.yaml", dir, path, sizeof(path), &e), -ENOENT);
 	}
 }
 

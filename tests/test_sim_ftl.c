@@ -326,7 +326,7 @@ static uint64_t run_mixed(uint64_t seed, struct sim_counters *out)
 	s = make(&c);
 	write_seq(s, 0, c.user_capacity, 131072);
 	for (uint64_t i = 0; i < 2 * units; i++) {
-		uint64_t r = tl_splitmix(&x), off = (((r >> 32) * units) >> 32) * MU;
+		uint64_t r = prng_splitmix64(&x), off = (((r >> 32) * units) >> 32) * MU;
 
 		/* one I/O in 4096 comes after a 50 ms pause, long enough for idle work */
 		uint64_t t = sim_now(s) + ((r >> 20) % 4096 == 0 ? 50000000 : 1000);

@@ -38,14 +38,14 @@ static void test_bundled_models(void **state)
 					   "enterprise-28op"};
 
 	(void)state;
-	assert_int_equal(sim_model_names(&names, &n), 0);
+	assert_int_equal(sim_model_names(NULL, &names, &n), 0);
 	assert_true(n >= 4);
 	for (size_t i = 0; i < n; i++) {
 		struct sim_model m;
 		struct ydoc_error e;
 		char buf[1024];
 
-		if (sim_model_load(names[i], &m, &e))
+		if (sim_model_load(names[i], NULL, &m, &e))
 			fail_msg("%s: %s", names[i], ydoc_error_format(&e, buf, sizeof(buf)));
 		assert_string_equal(m.name, names[i]);
 		assert_true(strlen(m.description) > 10);
@@ -71,7 +71,7 @@ static void test_enterprise_op(void **state)
 	struct ydoc_error e;
 
 	(void)state;
-	assert_int_equal(sim_model_load("enterprise-28op", &m, &e), 0);
+	assert_int_equal(sim_model_load("enterprise-28op", NULL, &m, &e), 0);
 	/* 28% OP is a spare factor of 0.219; whole blocks round it up a little */
 	assert_true(fabs(m.cfg.spare_factor - 0.28 / 1.28) < 1e-12);
 	assert_true(sim_model_op(&m) >= 0.28 && sim_model_op(&m) < 0.285);
@@ -88,12 +88,27 @@ static void test_load_by_path_and_missing(void **state)
 	(void)state;
 	snprintf(path, sizeof(path), "%s/mine.yaml", dir);
 	assert_int_equal(tu_write_file(path, "user_capacity: 256m\nop: 10%\n"), 0);
-	assert_int_equal(sim_model_load(path, &m, &e), 0);
+	assert_int_equal(sim_model_load(path, NULL, &m, &e), 0);
 	assert_string_equal(m.name, "mine");
 	assert_string_equal(m.path, path);
 	assert_false(m.cfg.idle_gc.enabled);
-	assert_int_equal(sim_model_load("no-such-model", &m, &e), -ENOENT);
+	assert_int_equal(sim_model_load("no-such-model", NULL, &m, &e), -ENOENT);
 	assert_non_null(strstr(e.msg, "no such model"));
+	/* By name in the caller's directory (the CLI's $SSDLAB_MODELS), searched first. */
+	assert_int_equal(sim_model_load("mine", NULL, &m, &e), -ENOENT);
+	assert_int_equal(sim_model_load("mine", dir, &m, &e), 0);
+	assert_string_equal(m.path, path);
+	{
+		char **names;
+		size_t n;
+		bool found = false;
+
+		assert_int_equal(sim_model_names(dir, &names, &n), 0);
+		for (size_t i = 0; i < n; i++)
+			found |= !strcmp(names[i], "mine");
+		assert_true(found);
+		sim_model_names_free(names, n);
+	}
 	tu_rmtree(dir);
 	free(dir);
 }
@@ -213,7 +228,7 @@ static void test_client_tlc_shape(void **state)
 	size_t n;
 
 	(void)state;
-	assert_int_equal(sim_model_load("client-tlc", &m, &e), 0);
+	assert_int_equal(sim_model_load("client-tlc", NULL, &m, &e), 0);
 	assert_int_equal(sim_create(&m.cfg, &s), 0);
 	seq_rates(s, 1ULL << 30, 64ULL << 20, r, &n);
 	for (size_t i = 0; i < n; i++)
@@ -243,7 +258,7 @@ static struct scaled run_scaled(uint64_t capacity)
 	struct scaled out;
 	uint64_t done = 0, t, x = 77, units, cell, o, spare, block;
 
-	assert_int_equal(sim_model_load("client-tlc", &m, &e), 0);
+	assert_int_equal(sim_model_load("client-tlc", NULL, &m, &e), 0);
 	m.cfg.user_capacity = capacity;
 	m.cfg.time_scale = (double)capacity / (double)m.cfg.represents;
 	m.cfg.slc.size = 0; /* GC alone: a dynamic cache's floor does not scale */
@@ -451,7 +466,7 @@ static void test_target_write_cache(void **state)
 		uint64_t before;
 		bool plp;
 
-		assert_int_equal(sim_model_load(models[i], &m, &e), 0);
+		assert_int_equal(sim_model_load(models[i], NULL, &m, &e), 0);
 		plp = m.cfg.power_loss_protection;
 		assert_true(plp == (i == 1)); /* the enterprise model has PLP, the client one not */
 		snprintf(spec, sizeof(spec), "sim:%s", models[i]);

@@ -174,7 +174,7 @@ static void test_every_bundled_model(void **state)
 
 		if (is_yaml(ents[i]->d_name)) {
 			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-			if (sim_model_load(path, &m, &e))
+			if (sim_model_load(path, NULL, &m, &e))
 				fail_msg("%s: %s", path, ydoc_error_format(&e, buf, sizeof(buf)));
 			check_model(m.name, &m.cfg);
 			/* the other post-cache policy on the same drive */

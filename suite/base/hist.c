@@ -15,6 +15,8 @@
 
 #include <json-c/json.h>
 
+#include "base/jsonnum.h"
+
 void hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof(*h));
@@ -114,7 +116,7 @@ struct json_object *hist_to_json(const struct hist *h)
 	if (json_object_object_add(o, "count", json_object_new_uint64(h->count)) ||
 	    json_object_object_add(o, "min", json_object_new_uint64(h->count ? h->min : 0)) ||
 	    json_object_object_add(o, "max", json_object_new_uint64(h->max)) ||
-	    json_object_object_add(o, "sum", json_object_new_double(h->sum)) ||
+	    json_object_object_add(o, "sum", jsonnum_new(h->sum)) ||
 	    json_object_object_add(o, "sub_bits", json_object_new_int(HIST_SUB_BITS)) ||
 	    json_object_object_add(o, "max_bits", json_object_new_int(HIST_MAX_BITS)))
 		goto fail;

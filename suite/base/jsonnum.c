@@ -114,3 +114,12 @@ int jsonnum_add(struct json_object *o, const char *key, struct json_object *v)
 	}
 	return 0;
 }
+
+int jsonnum_push(struct json_object *a, struct json_object *v)
+{
+	if (json_object_array_add(a, v)) {
+		json_object_put(v);
+		return -ENOMEM;
+	}
+	return 0;
+}

@@ -35,4 +35,8 @@ int jsonnum_get_u64(struct json_object *o, const char *key, uint64_t *v);
  * -ENOMEM when json-c fails. */
 int jsonnum_add(struct json_object *o, const char *key, struct json_object *v);
 
+/* Appends v to array a, taking ownership of v even on failure; v NULL appends a JSON null.
+ * -ENOMEM when json-c fails. */
+int jsonnum_push(struct json_object *a, struct json_object *v);
+
 #endif

@@ -6,15 +6,6 @@
 
 #include <string.h>
 
-uint64_t prng_splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 void prng_seed(struct prng *p, uint64_t seed, uint64_t stream)
 {
 	/* Each stream starts splitmix64 from a different state (stream 0 from the seed itself), and

@@ -72,10 +72,36 @@ static inline double prng_double(struct prng *p)
 	return (double)(prng_next(p) >> 11) * 0x1.0p-53;
 }
 
+/*
+ * A uniform integer in [0, n) from the top 32 bits of one number (multiply-shift, no
+ * rejection): the bias is below n / 2^32, which the virtual SSD's victim picks can afford, and
+ * it costs one multiply. Its sequence is part of the simulator's reproducible figures.
+ */
+static inline uint32_t prng_below32(struct prng *p, uint32_t n)
+{
+	return (uint32_t)(((prng_next(p) >> 32) * (uint64_t)n) >> 32);
+}
+
 /* Fills len bytes with random data. */
 void prng_fill(struct prng *p, void *buf, size_t len);
 
-/* splitmix64 step (Steele, Lea, Flood 2014): also a good 64-bit mixer for stamps. */
-uint64_t prng_splitmix64(uint64_t *state);
+/*
+ * splitmix64 step (Steele, Lea, Flood 2014): advances *state and returns the next output. It
+ * seeds xoshiro and is also a good 64-bit mixer for stamps and keys (prng_mix64()).
+ */
+static inline uint64_t prng_splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* splitmix64's output for state z, without a state to advance: a 64-bit hash finalizer. */
+static inline uint64_t prng_mix64(uint64_t z)
+{
+	return prng_splitmix64(&z);
+}
 
 #endif

@@ -22,6 +22,8 @@
 
 #include <yaml.h>
 
+#include "base/fileio.h"
+
 #define YDOC_MAX_DEPTH 64
 #define YDOC_MAX_FILE (16u << 20)
 
@@ -401,8 +403,6 @@ int ydoc_parse_string(const char *text, size_t len, const char *file, struct ydo
 static int read_file(const char *path, char **text, size_t *len, struct ydoc_error *err)
 {
 	struct stat st;
-	char *buf = NULL;
-	size_t got = 0;
 	int fd, ret = 0;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -420,31 +420,12 @@ static int read_file(const char *path, char **text, size_t *len, struct ydoc_err
 		ret = error_at(err, path, 0, 0, "not a regular file of at most 16 MiB");
 		goto out;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			ret = -errno;
-			error_at(err, path, 0, 0, "cannot read: %s", strerror(-ret));
-			goto out;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
-	}
-	buf[got] = '\0';
-	*text = buf;
-	*len = got;
-	buf = NULL;
+	ret = fileio_read_fd(fd, YDOC_MAX_FILE, text, len);
+	if (ret == -EFBIG) /* it grew since the fstat */
+		ret = error_at(err, path, 0, 0, "not a regular file of at most 16 MiB");
+	else if (ret)
+		error_at(err, path, 0, 0, "cannot read: %s", strerror(-ret));
 out:
-	free(buf);
 	close(fd);
 	return ret;
 }

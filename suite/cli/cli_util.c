@@ -439,7 +439,7 @@ int cli_load_profile(const char *cmd, const char *path, const struct cli_strlist
 	int rc;
 
 	memset(&yerr, 0, sizeof(yerr));
-	rc = profile_load(path, (const char *const *)sets->v, sets->n, p, &yerr);
+	rc = profile_load(path, cli_profiles_dir(), (const char *const *)sets->v, sets->n, p, &yerr);
 	if (!rc)
 		return 0;
 	cli_error(cmd, "%s", ydoc_error_format(&yerr, buf, sizeof(buf)));
@@ -651,4 +651,21 @@ out:
 	runner_free(r);
 	cli_signals_restore();
 	return code;
+}
+
+static const char *env_dir(const char *var)
+{
+	const char *v = getenv(var);
+
+	return v && *v ? v : NULL;
+}
+
+const char *cli_profiles_dir(void)
+{
+	return env_dir("SSDLAB_PROFILES");
+}
+
+const char *cli_models_dir(void)
+{
+	return env_dir("SSDLAB_MODELS");
 }

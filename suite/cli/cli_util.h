@@ -216,4 +216,12 @@ struct cli_run {
 int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct target *t,
 			struct results *res, const struct results_records *rr, bool resumed);
 
+/*
+ * The directories the user names in the environment, searched before the bundled ones:
+ * $SSDLAB_PROFILES and $SSDLAB_MODELS (NULL when unset or empty). The libraries read no
+ * environment; the CLI reads it here and passes it down (profile_load, target_open_opts).
+ */
+const char *cli_profiles_dir(void);
+const char *cli_models_dir(void);
+
 #endif

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "cli/cli.h"
 #include "cli/cli_util.h"
+#include "base/fileio.h"
 #include "profile/profile.h"
 #include "base/units.h"
 
@@ -36,32 +38,18 @@ static void usage(FILE *f)
 static int load_stdin(const char *const *sets, size_t nsets, struct profile **out,
 		      struct ydoc_error *err)
 {
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	int ret;
+	char *buf;
+	size_t len;
+	int ret = fileio_read_fd(STDIN_FILENO, 16u << 20, &buf, &len);
 
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		size_t got = fread(buf + len, 1, cap - len, stdin);
-
-		len += got;
-		if (got == 0)
-			break;
-		if (len == cap) {
-			char *nb = cap < (16u << 20) ? realloc(buf, cap * 2) : NULL;
-
-			if (!nb) {
-				free(buf);
-				memset(err, 0, sizeof(*err));
-				snprintf(err->file, sizeof(err->file), "<stdin>");
-				snprintf(err->msg, sizeof(err->msg),
-					 "more than 16 MiB, or out of memory");
-				return -EINVAL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
+	if (ret) {
+		memset(err, 0, sizeof(*err));
+		snprintf(err->file, sizeof(err->file), "<stdin>");
+		if (ret == -EFBIG || ret == -ENOMEM)
+			snprintf(err->msg, sizeof(err->msg), "more than 16 MiB, or out of memory");
+		else
+			snprintf(err->msg, sizeof(err->msg), "cannot read: %s", strerror(-ret));
+		return -EINVAL;
 	}
 	ret = profile_parse_string(buf, len, "<stdin>", sets, nsets, out, err);
 	free(buf);
@@ -117,7 +105,8 @@ int cmd_check(int argc, char **argv)
 	if (!strcmp(argv[optind], "-"))
 		ret = load_stdin((const char *const *)sets.v, sets.n, &p, &err);
 	else
-		ret = profile_load(argv[optind], (const char *const *)sets.v, sets.n, &p, &err);
+		ret = profile_load(argv[optind], cli_profiles_dir(), (const char *const *)sets.v,
+				   sets.n, &p, &err);
 	if (ret == -ENOMEM) {
 		cli_error("check", "out of memory");
 		rc = EXIT_FAILED;

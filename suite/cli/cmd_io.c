@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,8 @@
 #include "host/devinfo.h"
 #include "engine/engine.h"
 #include "host/safety.h"
+#include "base/jsonnum.h"
+#include "results/results.h"
 #include "results/snapshot.h"
 #include "targets/target.h"
 #include "base/units.h"
@@ -428,25 +431,44 @@ static int check_file_written(const struct target_info *ti)
 
 /* ---- output ----------------------------------------------------------------------------- */
 
-static void add(struct json_object *o, const char *k, struct json_object *v)
+/*
+ * json-c adds, all checked, with one error code per document: the first failure (-ENOMEM: a
+ * value or container that could not be made, or an add that failed) stays in *e and later adds
+ * only free their value. Numbers go through jsonnum (add_num): NaN is null, integers have no
+ * fraction. The names are those of the results files (records.jsonl, series CSV).
+ */
+static void add(struct json_object *o, const char *k, struct json_object *v, int *e)
 {
-	json_object_object_add(o, k, v);
+	if (!*e && (!o || !v))
+		*e = -ENOMEM;
+	if (*e) {
+		json_object_put(v);
+		return;
+	}
+	*e = jsonnum_add(o, k, v);
 }
 
-static struct json_object *lat_json(const struct hist *h)
+static void add_num(struct json_object *o, const char *k, double v, int *e)
 {
-	static const struct {
-		const char *name;
-		double p;
-	} pct[] = {{"p50", 50}, {"p90", 90}, {"p99", 99}, {"p99.9", 99.9}, {"p99.99", 99.99}};
-	struct json_object *o = json_object_new_object();
+	struct json_object *n = jsonnum_new(v);
 
-	add(o, "mean", json_object_new_double(hist_mean(h)));
-	add(o, "min", json_object_new_uint64(h->count ? h->min : 0));
-	for (size_t i = 0; i < sizeof(pct) / sizeof(pct[0]); i++)
-		add(o, pct[i].name, json_object_new_uint64(hist_percentile(h, pct[i].p)));
-	add(o, "max", json_object_new_uint64(h->max));
-	return o;
+	if (!*e && !n && isfinite(v))
+		*e = -ENOMEM;
+	if (*e) {
+		json_object_put(n);
+		return;
+	}
+	*e = jsonnum_add(o, k, n); /* n NULL: JSON null */
+}
+
+static void push(struct json_object *a, struct json_object *v, int *e)
+{
+	if (!*e && (!a || !v))
+		*e = -ENOMEM;
+	if (*e)
+		json_object_put(v);
+	else
+		*e = jsonnum_push(a, v);
 }
 
 static double per_s(uint64_t n, uint64_t ns)
@@ -454,74 +476,69 @@ static double per_s(uint64_t n, uint64_t ns)
 	return ns ? (double)n * 1e9 / (double)ns : 0;
 }
 
-static struct json_object *dir_json(const struct dir_stats *d, uint64_t elapsed)
+/* ios, bytes, iops, bw_bps and lat_ns {mean, min, p50 .. p99_999, max}, as in a record. */
+static void add_dir(struct json_object *j, const char *k, const struct dir_stats *d,
+		    uint64_t elapsed, int *e)
+{
+	add(j, k, results_figures_json(d->ios, d->bytes, elapsed, &d->lat), e);
+}
+
+static struct json_object *info_json(const struct target_info *ti, int *e)
 {
 	struct json_object *o = json_object_new_object();
 
-	add(o, "ios", json_object_new_uint64(d->ios));
-	add(o, "bytes", json_object_new_uint64(d->bytes));
-	add(o, "iops", json_object_new_double(per_s(d->ios, elapsed)));
-	add(o, "bw_bytes_per_s", json_object_new_double(per_s(d->bytes, elapsed)));
-	add(o, "lat_ns", lat_json(&d->lat));
+	add(o, "kind", json_object_new_string(ti->kind), e);
+	add(o, "path", json_object_new_string(ti->path), e);
+	add(o, "model", json_object_new_string(ti->model), e);
+	add(o, "serial", json_object_new_string(ti->serial), e);
+	add(o, "wwn", json_object_new_string(ti->wwn), e);
+	add(o, "firmware", json_object_new_string(ti->firmware), e);
+	add(o, "capacity", json_object_new_uint64(ti->capacity), e);
+	add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size), e);
+	add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size), e);
+	add(o, "rotational", json_object_new_boolean(ti->rotational), e);
+	add(o, "scheduler", json_object_new_string(ti->scheduler), e);
+	add(o, "nomerges", json_object_new_int(ti->nomerges), e);
+	add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth), e);
+	add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab), e);
 	return o;
 }
 
-static struct json_object *info_json(const struct target_info *ti)
-{
-	struct json_object *o = json_object_new_object();
-
-	add(o, "kind", json_object_new_string(ti->kind));
-	add(o, "path", json_object_new_string(ti->path));
-	add(o, "model", json_object_new_string(ti->model));
-	add(o, "serial", json_object_new_string(ti->serial));
-	add(o, "wwn", json_object_new_string(ti->wwn));
-	add(o, "firmware", json_object_new_string(ti->firmware));
-	add(o, "capacity", json_object_new_uint64(ti->capacity));
-	add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size));
-	add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size));
-	add(o, "rotational", json_object_new_boolean(ti->rotational));
-	add(o, "scheduler", json_object_new_string(ti->scheduler));
-	add(o, "nomerges", json_object_new_int(ti->nomerges));
-	add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth));
-	add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab));
-	return o;
-}
-
-static struct json_object *job_json(const struct job_spec *s)
+static struct json_object *job_json(const struct job_spec *s, int *e)
 {
 	struct json_object *o = json_object_new_object(), *bs = json_object_new_array();
 
-	add(o, "rw", json_object_new_string(rw_mode_name(s->rw)));
-	add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read));
+	add(o, "rw", json_object_new_string(rw_mode_name(s->rw)), e);
+	add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read), e);
 	for (unsigned i = 0; i < s->nbs; i++) {
 		struct json_object *b = json_object_new_object();
 
-		add(b, "bs", json_object_new_int64(s->bs[i].bs));
-		add(b, "weight", json_object_new_int64(s->bs[i].weight));
-		json_object_array_add(bs, b);
+		add(b, "bs", json_object_new_int64(s->bs[i].bs), e);
+		add(b, "weight", json_object_new_int64(s->bs[i].weight), e);
+		push(bs, b, e);
 	}
-	add(o, "bs", bs);
-	add(o, "qd", json_object_new_int((int)s->qd));
-	add(o, "threads", json_object_new_int((int)s->threads));
-	add(o, "range_start", json_object_new_uint64(s->range_start));
-	add(o, "range_end", json_object_new_uint64(s->range_end));
-	add(o, "time_ns", json_object_new_uint64(s->time_ns));
-	add(o, "amount_bytes", json_object_new_uint64(s->amount_bytes));
-	add(o, "ramp_ns", json_object_new_uint64(s->ramp_ns));
-	add(o, "ramp_bytes", json_object_new_uint64(s->ramp_bytes));
-	add(o, "seed", json_object_new_uint64(s->seed));
+	add(o, "bs", bs, e);
+	add(o, "qd", json_object_new_int((int)s->qd), e);
+	add(o, "threads", json_object_new_int((int)s->threads), e);
+	add(o, "range_start", json_object_new_uint64(s->range_start), e);
+	add(o, "range_end", json_object_new_uint64(s->range_end), e);
+	add(o, "time_ns", json_object_new_uint64(s->time_ns), e);
+	add(o, "amount_bytes", json_object_new_uint64(s->amount_bytes), e);
+	add(o, "ramp_ns", json_object_new_uint64(s->ramp_ns), e);
+	add(o, "ramp_bytes", json_object_new_uint64(s->ramp_bytes), e);
+	add(o, "seed", json_object_new_uint64(s->seed), e);
 	add(o, "random_distribution",
-	    json_object_new_string(s->dist == DIST_ZONED ? "zoned" : "uniform"));
-	add(o, "pattern", json_object_new_string(s->pattern == PATTERN_ZEROS ? "zeros" : "random"));
-	add(o, "compressibility", json_object_new_int((int)s->compressibility));
-	add(o, "sqpoll", json_object_new_boolean(s->sqpoll));
-	add(o, "hipri", json_object_new_boolean(s->hipri));
+	    json_object_new_string(s->dist == DIST_ZONED ? "zoned" : "uniform"), e);
+	add(o, "pattern", json_object_new_string(s->pattern == PATTERN_ZEROS ? "zeros" : "random"), e);
+	add(o, "compressibility", json_object_new_int((int)s->compressibility), e);
+	add(o, "sqpoll", json_object_new_boolean(s->sqpoll), e);
+	add(o, "hipri", json_object_new_boolean(s->hipri), e);
 	return o;
 }
 
 /* The time series: one row per interval, per direction (garbage-collection stalls show here,
  * not in the means). */
-static struct json_object *series_json(const struct job_result *r, uint64_t interval)
+static struct json_object *series_json(const struct job_result *r, uint64_t interval, int *e)
 {
 	static const char *const names[2] = {"read", "write"};
 	struct json_object *a = json_object_new_array();
@@ -533,22 +550,22 @@ static struct json_object *series_json(const struct job_result *r, uint64_t inte
 
 		if (!span)
 			span = interval;
-		add(o, "t_ns", json_object_new_uint64(row->t_ns));
+		add(o, "t_ns", json_object_new_uint64(row->t_ns), e);
 		for (int d = 0; d < 2; d++) {
 			struct json_object *x;
 
 			if (!row->d[d].ios && !r->d[d].ios)
 				continue;
 			x = json_object_new_object();
-			add(x, "iops", json_object_new_double(per_s(row->d[d].ios, span)));
-			add(x, "bw_bytes_per_s", json_object_new_double(per_s(row->d[d].bytes, span)));
-			add(x, "lat_mean_ns", json_object_new_double(row->d[d].lat_mean_ns));
-			add(x, "lat_p99_ns", json_object_new_uint64(row->d[d].lat_p99_ns));
-			add(x, "lat_max_ns", json_object_new_uint64(row->d[d].lat_max_ns));
-			add(o, names[d], x);
+			add_num(x, "iops", per_s(row->d[d].ios, span), e);
+			add_num(x, "bw_bps", per_s(row->d[d].bytes, span), e);
+			add_num(x, "lat_mean_ns", row->d[d].lat_mean_ns, e);
+			add(x, "lat_p99_ns", json_object_new_uint64(row->d[d].lat_p99_ns), e);
+			add(x, "lat_max_ns", json_object_new_uint64(row->d[d].lat_max_ns), e);
+			add(o, names[d], x, e);
 		}
-		add(o, "total_bytes_written", json_object_new_uint64(row->total_bytes_written));
-		json_object_array_add(a, o);
+		add(o, "total_bytes_written", json_object_new_uint64(row->total_bytes_written), e);
+		push(a, o, e);
 	}
 	return a;
 }
@@ -568,7 +585,7 @@ static double counter_delta(const struct snapshot *a, const struct snapshot *b, 
 /* smart_delta{,_total} and wa{,_total}: the counters' change from a to b, when the target has
  * them. */
 static void add_counters(struct json_object *j, const char *delta_key, const char *wa_key,
-			 const struct snapshot *a, const struct snapshot *b)
+			 const struct snapshot *a, const struct snapshot *b, int *e)
 {
 	bool ok = true;
 	double h = counter_delta(a, b, "host_bytes_written", &ok);
@@ -580,74 +597,78 @@ static void add_counters(struct json_object *j, const char *delta_key, const cha
 	{
 		struct json_object *d = json_object_new_object();
 
-		add(d, "host_bytes_written", json_object_new_double(h));
-		add(d, "nand_bytes_written", json_object_new_double(n));
-		add(j, delta_key, d);
+		add_num(d, "host_bytes_written", h, e);
+		add_num(d, "nand_bytes_written", n, e);
+		add(j, delta_key, d, e);
 	}
 	if (!snapshot_wa(a, b, &wa))
-		add(j, wa_key, json_object_new_double(wa));
+		add_num(j, wa_key, wa, e);
 }
 
-/* snap: at the start, at the end of the ramp (where the figures start), at the end. */
-static void print_json(const struct io_opts *o, const struct target_info *ti,
+/* snap: at the start, at the end of the ramp (where the figures start), at the end. 0 or
+ * -ENOMEM (nothing printed). */
+static int print_json(const struct io_opts *o, const struct target_info *ti,
 		       const struct job_result *r, const struct snapshot *snap)
 {
 	struct json_object *j = json_object_new_object(), *ctx, *cpu;
 	struct hist *all = malloc(sizeof(*all));
 	uint64_t ios = r->d[0].ios + r->d[1].ios;
+	int e = all ? 0 : -ENOMEM;
 
-	add(j, "schema", json_object_new_int(1));
-	add(j, "target", info_json(ti));
-	add(j, "job", job_json(&o->s));
-	add(j, "iops", json_object_new_double(job_iops(r)));
-	add(j, "bw_bytes_per_s", json_object_new_double(job_bw(r)));
-	add(j, "bytes_read", json_object_new_uint64(r->d[IO_READ].bytes));
-	add(j, "bytes_written", json_object_new_uint64(r->d[IO_WRITE].bytes));
-	add(j, "bytes_read_total", json_object_new_uint64(r->bytes_read_total));
-	add(j, "bytes_written_total", json_object_new_uint64(r->bytes_written_total));
-	add(j, "elapsed_ns", json_object_new_uint64(r->elapsed_ns));
-	add(j, "ramp_elapsed_ns", json_object_new_uint64(r->ramp_elapsed_ns));
+	add(j, "schema", json_object_new_int(1), &e);
+	add(j, "target", info_json(ti, &e), &e);
+	add(j, "job", job_json(&o->s, &e), &e);
+	add_num(j, "iops", job_iops(r), &e);
+	add_num(j, "bw_bps", job_bw(r), &e);
+	add(j, "bytes_read", json_object_new_uint64(r->d[IO_READ].bytes), &e);
+	add(j, "bytes_written", json_object_new_uint64(r->d[IO_WRITE].bytes), &e);
+	add(j, "bytes_read_total", json_object_new_uint64(r->bytes_read_total), &e);
+	add(j, "bytes_written_total", json_object_new_uint64(r->bytes_written_total), &e);
+	add(j, "elapsed_ns", json_object_new_uint64(r->elapsed_ns), &e);
+	add(j, "ramp_elapsed_ns", json_object_new_uint64(r->ramp_elapsed_ns), &e);
 	if (all) {
 		hist_init(all);
 		hist_merge(all, &r->d[0].lat);
 		hist_merge(all, &r->d[1].lat);
-		add(j, "lat_ns", lat_json(all));
+		add(j, "lat_ns", results_lat_json(all), &e); /* I/O completed: not null */
 		free(all);
 	}
 	if (r->d[IO_READ].ios)
-		add(j, "read", dir_json(&r->d[IO_READ], r->elapsed_ns));
+		add_dir(j, "read", &r->d[IO_READ], r->elapsed_ns, &e);
 	if (r->d[IO_WRITE].ios)
-		add(j, "write", dir_json(&r->d[IO_WRITE], r->elapsed_ns));
+		add_dir(j, "write", &r->d[IO_WRITE], r->elapsed_ns, &e);
 	cpu = json_object_new_object();
-	add(cpu, "user_s", json_object_new_double(r->cpu_user_s));
-	add(cpu, "sys_s", json_object_new_double(r->cpu_sys_s));
-	add(cpu, "us_per_io",
-	    json_object_new_double(ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0));
-	add(j, "cpu", cpu);
+	add_num(cpu, "user_s", r->cpu_user_s, &e);
+	add_num(cpu, "sys_s", r->cpu_sys_s, &e);
+	add_num(cpu, "us_per_io", ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0, &e);
+	add(j, "cpu", cpu, &e);
 	ctx = json_object_new_object();
-	add(ctx, "clock_source", json_object_new_string(r->clock_source));
-	add(ctx, "clock_read_ns", json_object_new_double(r->clock_read_ns));
-	add(ctx, "effective_qd", json_object_new_int64(r->effective_qd));
-	add(ctx, "foreign_sectors_read", json_object_new_uint64(r->foreign_sectors_read));
-	add(ctx, "foreign_sectors_written", json_object_new_uint64(r->foreign_sectors_written));
-	add(j, "context", ctx);
+	add(ctx, "clock_source", json_object_new_string(r->clock_source), &e);
+	add_num(ctx, "clock_read_ns", r->clock_read_ns, &e);
+	add(ctx, "effective_qd", json_object_new_int64(r->effective_qd), &e);
+	add(ctx, "foreign_sectors_read", json_object_new_uint64(r->foreign_sectors_read), &e);
+	add(ctx, "foreign_sectors_written", json_object_new_uint64(r->foreign_sectors_written), &e);
+	add(j, "context", ctx, &e);
 	/* The measured part, like every other figure; and the whole job, ramp included. */
-	add_counters(j, "smart_delta", "wa", &snap[1], &snap[2]);
-	add_counters(j, "smart_delta_total", "wa_total", &snap[0], &snap[2]);
-	add(j, "series", series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u));
+	add_counters(j, "smart_delta", "wa", &snap[1], &snap[2], &e);
+	add_counters(j, "smart_delta_total", "wa_total", &snap[0], &snap[2], &e);
+	add(j, "series", series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u, &e),
+	    &e);
 	if (r->error) {
-		struct json_object *e = json_object_new_object();
+		struct json_object *x = json_object_new_object();
 
-		add(e, "errno", json_object_new_int(-r->error));
-		add(e, "offset", json_object_new_uint64(r->err_offset));
-		add(e, "length", json_object_new_int64(r->err_len));
-		add(e, "message", json_object_new_string(r->errmsg));
-		add(j, "error", e);
+		add(x, "errno", json_object_new_int(-r->error), &e);
+		add(x, "offset", json_object_new_uint64(r->err_offset), &e);
+		add(x, "length", json_object_new_int64(r->err_len), &e);
+		add(x, "message", json_object_new_string(r->errmsg), &e);
+		add(j, "error", x, &e);
 	}
-	add(j, "interrupted", json_object_new_boolean(r->interrupted));
-	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
-								JSON_C_TO_STRING_NOSLASHESCAPE));
+	add(j, "interrupted", json_object_new_boolean(r->interrupted), &e);
+	if (!e)
+		printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+									JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(j);
+	return e;
 }
 
 static const char *dur(uint64_t ns, char *buf, size_t len)
@@ -783,7 +804,7 @@ int cmd_io(int argc, char **argv)
 {
 	struct io_opts o;
 	struct target *t = NULL;
-	struct target_open_opts oo = {0};
+	struct target_open_opts oo = {.models_dir = cli_models_dir()};
 	struct job_result r;
 	struct snapshot *snap = NULL;
 	struct cli_stop stop = {0};
@@ -898,9 +919,12 @@ int cmd_io(int argc, char **argv)
 		job_result_release(&r);
 		goto out;
 	}
-	if (o.json)
-		print_json(&o, target_info(t), &r, snap);
-	else
+	if (o.json && print_json(&o, target_info(t), &r, snap)) {
+		cli_error(CMD, "out of memory writing the JSON output");
+		ret = EXIT_FAILED;
+		job_result_release(&r);
+		goto out;
+	} else if (!o.json)
 		print_text(&o, target_info(t), &r, snap);
 	ret = EXIT_OK;
 	if (r.error) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_util.h"
 #include "sim/sim_model.h"
 #include "base/units.h"
 
@@ -124,14 +125,14 @@ int cmd_models(int argc, char **argv)
 
 		if (!strncmp(spec, "sim:", 4))
 			spec += 4;
-		if (sim_model_load(spec, &m, &e)) {
+		if (sim_model_load(spec, cli_models_dir(), &m, &e)) {
 			fprintf(stderr, "%s\n", ydoc_error_format(&e, buf, sizeof(buf)));
 			return EXIT_USAGE;
 		}
 		show(&m);
 		return EXIT_OK;
 	}
-	ret = sim_model_names(&names, &n);
+	ret = sim_model_names(cli_models_dir(), &names, &n);
 	if (ret) {
 		cli_error("models", "cannot list models: %s", strerror(-ret));
 		return EXIT_FAILED;
@@ -148,7 +149,7 @@ int cmd_models(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		char a[32], b[32], d[32], f[32], op[40];
 
-		if (sim_model_load(names[i], &m, &e)) {
+		if (sim_model_load(names[i], cli_models_dir(), &m, &e)) {
 			fprintf(stderr, "%s\n", ydoc_error_format(&e, buf, sizeof(buf)));
 			rc = EXIT_FAILED;
 			continue;

@@ -365,7 +365,7 @@ int cmd_plan(int argc, char **argv)
 	};
 	const char *target_spec = DEFAULT_TARGET;
 	struct cli_strlist sets = {0};
-	struct target_open_opts to = {0};
+	struct target_open_opts to = {.models_dir = cli_models_dir()};
 	struct runner_opts ro = {.time_scale = 1.0};
 	struct plan_ctx pc = {0};
 	struct profile *p = NULL;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_util.h"
 #include "profile/profile.h"
 
 static void usage(FILE *f)
@@ -53,7 +54,7 @@ int cmd_profiles(int argc, char **argv)
 		cli_error("profiles", "unexpected argument '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
-	ret = profile_list_bundled(&list, &n);
+	ret = profile_list_bundled(cli_profiles_dir(), &list, &n);
 	if (ret) {
 		cli_error("profiles", "cannot list profiles: %s", strerror(-ret));
 		return EXIT_FAILED;

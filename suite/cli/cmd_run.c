@@ -71,11 +71,16 @@ static int manifest_add_cli(struct json_object *m, int argc, char **argv,
 		json_object_put(sa);
 		return -ENOMEM;
 	}
-	json_object_array_add(cl, json_object_new_string("ssdlab"));
-	for (int i = 0; i < argc; i++)
-		json_object_array_add(cl, json_object_new_string(argv[i]));
-	for (size_t i = 0; i < sets->n; i++)
-		json_object_array_add(sa, json_object_new_string(sets->v[i]));
+	rc = jsonnum_push(cl, json_object_new_string("ssdlab"));
+	for (int i = 0; !rc && i < argc; i++)
+		rc = jsonnum_push(cl, json_object_new_string(argv[i]));
+	for (size_t i = 0; !rc && i < sets->n; i++)
+		rc = jsonnum_push(sa, json_object_new_string(sets->v[i]));
+	if (rc) {
+		json_object_put(cl);
+		json_object_put(sa);
+		return rc;
+	}
 	rc = jsonnum_add(m, "command_line", cl);
 	if (rc) {
 		json_object_put(sa);
@@ -145,7 +150,7 @@ int cmd_run(int argc, char **argv)
 	const char *target_spec = DEFAULT_TARGET, *out = NULL, *yes = NULL;
 	struct cli_strlist sets = {0};
 	struct cli_run cr = {.cmd = "run", .time_scale = 1.0};
-	struct target_open_opts to = {0};
+	struct target_open_opts to = {.models_dir = cli_models_dir()};
 	struct json_object *manifest = NULL;
 	struct results *res = NULL;
 	struct profile *p = NULL;

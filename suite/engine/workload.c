@@ -6,6 +6,7 @@
  * PRNG draws and table look-ups.
  */
 #include "engine/workload.h"
+#include "base/errmsg.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -49,18 +50,8 @@ static bool mode_sequential(enum rw_mode m)
 	return m == RW_READ || m == RW_WRITE || m == RW_RW;
 }
 
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && len) {
-		va_start(ap, fmt);
-		vsnprintf(err, len, fmt, ap);
-		va_end(ap);
-	}
-	return -EINVAL;
-}
+/* An invalid job: its text in the caller's buffer, -EINVAL. */
+#define fail(err, len, ...) errmsg_set(err, len, -EINVAL, __VA_ARGS__)
 
 /* Alignment of a random I/O of size bs: the largest power of two dividing bs, >= lbs. */
 static uint64_t bs_align(uint32_t bs, uint32_t lbs)

@@ -5,6 +5,7 @@
  * drivers differ in what they expose and the caller records what there is.
  */
 #include "host/devinfo.h"
+#include "host/sysfs.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -63,48 +64,6 @@ static void trim(char *s)
 #define ATTR_MAX 4096
 
 /*
- * Reads a small text attribute, trimmed. Returns the length, -EOVERFLOW when it is longer than
- * len - 1 bytes (a value is never cut short, see fill_id()), or -errno.
- */
-static ssize_t read_attr(const char *dir, const char *attr, char *buf, size_t len)
-{
-	char path[PATHBUF], more;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0)
-		n = -errno;
-	else if ((size_t)n == len - 1 && read(fd, &more, 1) > 0)
-		n = -EOVERFLOW;
-	close(fd);
-	if (n < 0)
-		return n;
-	buf[n] = 0;
-	trim(buf);
-	return (ssize_t)strlen(buf);
-}
-
-static int read_u64(const char *dir, const char *attr, uint64_t *v)
-{
-	char buf[64], *end;
-	unsigned long long x;
-
-	if (read_attr(dir, attr, buf, sizeof(buf)) <= 0)
-		return -ENOENT;
-	errno = 0;
-	x = strtoull(buf, &end, 10);
-	if (errno || end == buf)
-		return -EINVAL;
-	*v = x;
-	return 0;
-}
-
-/*
  * Fills an empty identity field with a non-empty value, only if it fits whole: a serial or WWN
  * cut to its first bytes would be another identifier, which a confirmation could then match
  * (devinfo.h sizes the fields from what the sources can hold).
@@ -125,26 +84,8 @@ static void fill_attr(char *field, size_t len, const char *dir, const char *attr
 
 	if (*field)
 		return;
-	if (read_attr(dir, attr, buf, sizeof(buf)) > 0)
+	if (sysfs_read(dir, attr, buf, sizeof(buf)) > 0)
 		fill_id(field, len, buf);
-}
-
-/* Reads up to len bytes of a binary attribute. Returns the count or -errno. */
-static ssize_t read_bin(const char *dir, const char *attr, unsigned char *buf, size_t len)
-{
-	char path[PATHBUF];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, attr);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len);
-	if (n < 0)
-		n = -errno;
-	close(fd);
-	return n;
 }
 
 /* SCSI VPD page 0x80 (unit serial number): 4-byte header, then ASCII (SPC-5, 7.7.18). */
@@ -155,7 +96,7 @@ static void fill_vpd80(char *field, size_t len, const char *dir)
 
 	if (*field)
 		return;
-	n = read_bin(dir, "device/vpd_pg80", buf, sizeof(buf) - 1);
+	n = sysfs_read_bin(dir, "device/vpd_pg80", buf, sizeof(buf) - 1);
 	if (n > 4 && buf[1] == 0x80) {
 		size_t l = ((size_t)buf[2] << 8 | buf[3]);
 		char *s = (char *)buf + 4;
@@ -268,7 +209,7 @@ static void fill_ata(struct devinfo *di, const char *dir, const struct devinfo_r
 {
 	unsigned char pg[60 + 512];
 	char s[41], v[256];
-	ssize_t n = read_bin(dir, "device/vpd_pg89", pg, sizeof(pg));
+	ssize_t n = sysfs_read_bin(dir, "device/vpd_pg89", pg, sizeof(pg));
 
 	if (n == (ssize_t)sizeof(pg) && pg[1] == 0x89 && ((unsigned)pg[2] << 8 | pg[3]) >= 0x238 &&
 	    (pg[56] == 0xec || pg[56] == 0xa1)) {
@@ -298,7 +239,7 @@ static void fill_scheduler(struct devinfo *di, const char *qdir)
 {
 	char buf[256], *open_b, *close_b;
 
-	if (read_attr(qdir, "scheduler", buf, sizeof(buf)) <= 0)
+	if (sysfs_read(qdir, "scheduler", buf, sizeof(buf)) <= 0)
 		return;
 	open_b = strchr(buf, '[');
 	close_b = open_b ? strchr(open_b, ']') : NULL;
@@ -335,7 +276,7 @@ int devinfo_read(const struct devinfo_roots *r, dev_t dev, struct devinfo *out)
 	if (rc)
 		goto out;
 	copy_str(di->name, sizeof(di->name), strrchr(dir, '/') + 1);
-	di->partition = read_attr(dir, "partition", buf, sizeof(buf)) > 0;
+	di->partition = sysfs_read(dir, "partition", buf, sizeof(buf)) > 0;
 	if (di->partition) {
 		char *slash;
 
@@ -348,13 +289,13 @@ int devinfo_read(const struct devinfo_roots *r, dev_t dev, struct devinfo *out)
 	} else {
 		copy_str(di->disk, sizeof(di->disk), di->name);
 	}
-	if (!read_u64(dir, "size", &v) && !di->partition)
+	if (!sysfs_read_u64(dir, "size", &v) && !di->partition)
 		di->capacity = v * 512;
 	if (di->partition) { /* the partition's own size */
 		char pdir[PATHBUF];
 
 		snprintf(pdir, sizeof(pdir), "%s/%s", dir, di->name);
-		if (!read_u64(pdir, "size", &v))
+		if (!sysfs_read_u64(pdir, "size", &v))
 			di->capacity = v * 512;
 	}
 
@@ -370,20 +311,20 @@ int devinfo_read(const struct devinfo_roots *r, dev_t dev, struct devinfo *out)
 	fill_udev(di, r, dev);
 
 	snprintf(qdir, sizeof(qdir), "%s/queue", dir);
-	if (!read_u64(qdir, "logical_block_size", &v))
+	if (!sysfs_read_u64(qdir, "logical_block_size", &v))
 		di->logical_block_size = (uint32_t)v;
-	if (!read_u64(qdir, "physical_block_size", &v))
+	if (!sysfs_read_u64(qdir, "physical_block_size", &v))
 		di->physical_block_size = (uint32_t)v;
-	if (!read_u64(qdir, "rotational", &v))
+	if (!sysfs_read_u64(qdir, "rotational", &v))
 		di->rotational = v != 0;
-	di->nomerges = read_u64(qdir, "nomerges", &v) ? -1 : (int)v;
-	if (!read_u64(qdir, "nr_requests", &v))
+	di->nomerges = sysfs_read_u64(qdir, "nomerges", &v) ? -1 : (int)v;
+	if (!sysfs_read_u64(qdir, "nr_requests", &v))
 		di->hw_queue_depth = (uint32_t)v;
-	di->io_poll = read_u64(qdir, "io_poll", &v) ? -1 : (int)(v != 0);
-	if (!read_u64(qdir, "discard_max_bytes", &v))
+	di->io_poll = sysfs_read_u64(qdir, "io_poll", &v) ? -1 : (int)(v != 0);
+	if (!sysfs_read_u64(qdir, "discard_max_bytes", &v))
 		di->discard_max_bytes = v;
 	fill_scheduler(di, qdir);
-	di->loop_dio = read_u64(dir, "loop/dio", &v) ? -1 : (int)(v != 0);
+	di->loop_dio = sysfs_read_u64(dir, "loop/dio", &v) ? -1 : (int)(v != 0);
 	fill_attr(di->backing_file, sizeof(di->backing_file), dir, "loop/backing_file");
 	memcpy(out, di, sizeof(*di));
 out:
@@ -399,7 +340,7 @@ int devinfo_read_stat(const struct devinfo_roots *r, dev_t dev, struct devinfo_s
 
 	if (dev_dir(r, dev, dir))
 		return -ENOENT;
-	if (read_attr(dir, "stat", buf, sizeof(buf)) <= 0)
+	if (sysfs_read(dir, "stat", buf, sizeof(buf)) <= 0)
 		return -ENOENT;
 	n = sscanf(buf, "%llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu",
 		   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7], &f[8], &f[9], &f[10],
@@ -516,7 +457,7 @@ void devinfo_clocksource(const struct devinfo_roots *r, char *buf, size_t len)
 	char dir[PATHBUF], v[64];
 
 	snprintf(dir, sizeof(dir), "%s/devices/system/clocksource/clocksource0", sysfs_root(r));
-	if (read_attr(dir, "current_clocksource", v, sizeof(v)) > 0)
+	if (sysfs_read(dir, "current_clocksource", v, sizeof(v)) > 0)
 		copy_str(buf, len, v);
 	else if (len)
 		*buf = 0;

@@ -18,30 +18,19 @@
 #include <json-c/json.h>
 
 #include "base/jsonnum.h"
+#include "host/sysfs.h"
 
 #define CPU_DIR "sys/devices/system/cpu"
 
-/* Reads the first line of root/rel into buf (newline stripped). 0 or -errno; buf "" on error. */
+/*
+ * The first line of root/rel in buf, trimmed; buf "" on error. 0, -ENODATA for an empty value,
+ * or -errno. A value longer than buf is cut, not refused: these fields only describe the host.
+ */
 static int read_line(const char *root, const char *rel, char *buf, size_t len)
 {
-	char path[PATH_MAX];
-	FILE *f;
-	int rc = 0;
+	ssize_t n = sysfs_read(root, rel, buf, len);
 
-	buf[0] = '\0';
-	if (snprintf(path, sizeof(path), "%s/%s", root, rel) >= (int)sizeof(path))
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)len, f))
-		rc = -ENODATA;
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	/* sysfs lists often end in a space ("tsc hpet \n"). */
-	for (size_t n = strlen(buf); n && isspace((unsigned char)buf[n - 1]); n--)
-		buf[n - 1] = '\0';
-	return rc;
+	return n > 0 || n == -EOVERFLOW ? 0 : n ? (int)n : -ENODATA;
 }
 
 /* "0-3,5" -> 5 */

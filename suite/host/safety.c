@@ -24,7 +24,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "base/errmsg.h"
 #include "base/units.h"
+#include "host/sysfs.h"
 
 /* How deep dm-on-md-on-dm stacks are followed down to the physical disks. */
 #define SLAVE_DEPTH_MAX 8
@@ -49,19 +51,8 @@ struct devset {
 	size_t n, cap;
 };
 
-static int fail(struct ctx *c, int rc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(struct ctx *c, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (c->reason && c->len) {
-		va_start(ap, fmt);
-		vsnprintf(c->reason, c->len, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
+/* A refusal: its reason in the caller's buffer, rc returned. */
+#define fail(c, rc, ...) errmsg_set((c)->reason, (c)->len, rc, __VA_ARGS__)
 
 /* Formats a path; -ENAMETOOLONG instead of a silently truncated one. */
 static int pathf(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -127,26 +118,13 @@ static int k_ask(struct ctx *c, const char *prompt, char *answer, size_t len)
 
 /* ---- small helpers --------------------------------------------------------------------- */
 
-/* Reads a small sysfs/proc attribute, trailing whitespace stripped. */
+/* A small sysfs/proc attribute at path, trimmed: 0 or -errno (-EOVERFLOW when it does not fit:
+ * a cut device number or backing-file path must not be compared). */
 static int read_attr(const char *path, char *buf, size_t len)
 {
-	ssize_t n;
-	int fd, rc = 0;
+	ssize_t n = sysfs_read(NULL, path, buf, len);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		rc = -errno;
-		goto out;
-	}
-	while (n > 0 && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
-out:
-	close(fd);
-	return rc;
+	return n < 0 ? (int)n : 0;
 }
 
 static bool exists(const char *dir, const char *leaf)

@@ -158,19 +158,19 @@ static bool looks_like_path(const char *s)
 }
 
 /* The bundled-profile directories in search order; returns how many (at most 3). */
-static size_t search_dirs(const char *dirs[3])
+static size_t search_dirs(const char *user_dir, const char *dirs[3])
 {
-	const char *env = getenv("SSDLAB_PROFILES");
 	size_t n = 0;
 
-	if (env && *env)
-		dirs[n++] = env;
+	if (user_dir && *user_dir)
+		dirs[n++] = user_dir;
 	dirs[n++] = SSDLAB_PROFILES_SRCDIR;
 	dirs[n++] = SSDLAB_PROFILES_DIR;
 	return n;
 }
 
-int profile_find(const char *name, char *path, size_t len, struct ydoc_error *err)
+int profile_find(const char *name, const char *user_dir, char *path, size_t len,
+		 struct ydoc_error *err)
 {
 	const char *dirs[3];
 	size_t nd;
@@ -195,7 +195,7 @@ int profile_find(const char *name, char *path, size_t len, struct ydoc_error *er
 		snprintf(path, len, "%s", name);
 		return 0;
 	}
-	nd = search_dirs(dirs);
+	nd = search_dirs(user_dir, dirs);
 	for (size_t i = 0; i < nd; i++) {
 		if ((size_t)snprintf(buf, sizeof(buf), "%s/%s.yaml", dirs[i], name) >= sizeof(buf))
 			continue;
@@ -216,8 +216,8 @@ int profile_find(const char *name, char *path, size_t len, struct ydoc_error *er
 	return -ENOENT;
 }
 
-int profile_load(const char *name_or_path, const char *const *sets, size_t nsets,
-		 struct profile **out, struct ydoc_error *err)
+int profile_load(const char *name_or_path, const char *user_dir, const char *const *sets,
+		 size_t nsets, struct profile **out, struct ydoc_error *err)
 {
 	char path[PATH_MAX];
 	struct ydoc *doc;
@@ -225,7 +225,7 @@ int profile_load(const char *name_or_path, const char *const *sets, size_t nsets
 	size_t len = 0;
 	int ret;
 
-	ret = profile_find(name_or_path, path, sizeof(path), err);
+	ret = profile_find(name_or_path, user_dir, path, sizeof(path), err);
 	if (ret)
 		return ret;
 	/* Read through ydoc for its file checks and errors; the tree is parsed again below
@@ -285,7 +285,7 @@ static int add_dir(const char *dir, struct profile_entry **list, size_t *n, size
 		memcpy(e->name, de->d_name, l - 5);
 		snprintf(e->path, sizeof(e->path), "%s/%.*s", dir, (int)(sizeof(e->path) - 300),
 			 de->d_name);
-		if (profile_load(e->path, NULL, 0, &p, &err) == 0) {
+		if (profile_load(e->path, NULL, NULL, 0, &p, &err) == 0) {
 			snprintf(e->description, sizeof(e->description), "%s", p->description);
 			e->valid = true;
 			e->destructive = profile_writes(p);
@@ -300,10 +300,10 @@ static int add_dir(const char *dir, struct profile_entry **list, size_t *n, size
 	return ret;
 }
 
-int profile_list_bundled(struct profile_entry **list, size_t *n)
+int profile_list_bundled(const char *user_dir, struct profile_entry **list, size_t *n)
 {
 	const char *dirs[3];
-	size_t nd = search_dirs(dirs), cnt = 0, cap = 0;
+	size_t nd = search_dirs(user_dir, dirs), cnt = 0, cap = 0;
 	struct profile_entry *l = NULL;
 	int ret;
 

@@ -44,15 +44,17 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 
 /*
  * Finds a profile by path or bundled name: an existing path (anything with a '/' or ending in
- * .yaml/.yml is taken as a path), else NAME.yaml in $SSDLAB_PROFILES, SSDLAB_PROFILES_SRCDIR and
+ * .yaml/.yml is taken as a path), else NAME.yaml in user_dir (NULL or "" for none; the CLI
+ * passes $SSDLAB_PROFILES: the library reads no environment), SSDLAB_PROFILES_SRCDIR and
  * SSDLAB_PROFILES_DIR (config.h), in that order. Returns 0 with the path, -ENOENT (err says
  * where it looked) or -ENAMETOOLONG.
  */
-int profile_find(const char *name, char *path, size_t len, struct ydoc_error *err);
+int profile_find(const char *name, const char *user_dir, char *path, size_t len,
+		 struct ydoc_error *err);
 
 /* profile_find() + read + profile_parse_string(). */
-int profile_load(const char *name_or_path, const char *const *sets, size_t nsets,
-		 struct profile **out, struct ydoc_error *err);
+int profile_load(const char *name_or_path, const char *user_dir, const char *const *sets,
+		 size_t nsets, struct profile **out, struct ydoc_error *err);
 
 void profile_free(struct profile *p);
 
@@ -84,9 +86,9 @@ struct profile_entry {
 	bool destructive; /* it writes to the target */
 };
 
-/* Lists the bundled profiles (first directory of the search path that has *.yaml files wins
- * per name), sorted by name. *list is malloc'ed (free()). Unparseable files are listed with a
- * description starting "(invalid: ...)". */
-int profile_list_bundled(struct profile_entry **list, size_t *n);
+/* Lists the bundled profiles of profile_find()'s search path (user_dir first; the first
+ * directory that has NAME.yaml wins), sorted by name. *list is malloc'ed (free()). Unparseable
+ * files are listed with a description starting "(invalid: ...)". */
+int profile_list_bundled(const char *user_dir, struct profile_entry **list, size_t *n);
 
 #endif

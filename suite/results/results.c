@@ -31,6 +31,7 @@
 
 #include <json-c/json.h>
 
+#include "base/fileio.h"
 #include "base/hist.h"
 #include "host/hostinfo.h"
 #include "base/jsonnum.h"
@@ -199,53 +200,6 @@ out:
 	return rc;
 }
 
-static int read_file(const char *path, char **buf, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 65536, n = 0;
-	char *b = NULL, *nb;
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	b = malloc(cap + 1);
-	if (!b) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (n == cap) {
-			cap *= 2;
-			nb = realloc(b, cap + 1);
-			if (!nb) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			b = nb;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			rc = -errno;
-			goto out;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	b[n] = '\0';
-	*buf = b;
-	*len = n;
-	b = NULL;
-out:
-	free(b);
-	close(fd);
-	return rc;
-}
-
 /* Parses exactly buf[0..len) as one JSON value (surrounding whitespace allowed). */
 static struct json_object *parse_exact(const char *buf, size_t len)
 {
@@ -315,7 +269,7 @@ int results_read_json_file(const char *path, struct json_object **out)
 	struct json_object *o;
 	char *buf;
 	size_t len;
-	int rc = read_file(path, &buf, &len);
+	int rc = fileio_read_file(path, 0, &buf, &len);
 
 	if (rc)
 		return rc;
@@ -906,7 +860,7 @@ int results_read_records(const char *dir, struct results_records *out)
 	path = dir ? path_join(dir, RECORDS_FILE) : NULL;
 	if (!path)
 		return dir ? -ENOMEM : -EINVAL;
-	rc = read_file(path, &buf, &len);
+	rc = fileio_read_file(path, 0, &buf, &len);
 	free(path);
 	if (rc == -ENOENT) {
 		*out = rr;
@@ -1281,7 +1235,7 @@ int results_append_series(struct results *r, const char *name, unsigned round,
 	 * before the crash. Keep the header and the earlier rounds' complete lines, replace the
 	 * rest, atomically. */
 	series_header(&sb);
-	rc = fd >= 0 ? read_file(path, &old, &oldlen) : 0;
+	rc = fd >= 0 ? fileio_read_file(path, 0, &old, &oldlen) : 0;
 	for (const char *l = old ? strchr(old, '\n') : NULL; !rc && l && *++l;) {
 		const char *e = strchr(l, '\n');
 		long lr = e ? line_round(l, e) : -1;

@@ -22,6 +22,8 @@
 
 #include "config.h"
 #include "base/jsonnum.h"
+#include "base/errmsg.h"
+#include "base/prng.h"
 #include "results/snapshot.h"
 #include "analysis/ss.h"
 #include "base/units.h"
@@ -126,17 +128,8 @@ const char *runner_state_name(enum runner_state s)
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
-static void fail(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void fail(struct runner *r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!r->err || !r->errlen || r->err[0])
-		return; /* keep the first (root) cause */
-	va_start(ap, fmt);
-	vsnprintf(r->err, r->errlen, fmt, ap);
-	va_end(ap);
-}
+/* The run's error text; the first (root) cause is kept. */
+#define fail(r, ...) ((void)errmsg_first((r)->err, (r)->errlen, 0, __VA_ARGS__))
 
 static void note(struct runner *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void note(struct runner *r, const char *fmt, ...)
@@ -157,15 +150,6 @@ static bool stop_raised(const struct runner *r)
 	return r->o.stop && *r->o.stop;
 }
 
-/* splitmix64 finalizer: spreads the FNV hash of a key over all 64 bits. */
-static uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 uint64_t runner_step_seed(uint64_t run_seed, const char *key)
 {
 	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
@@ -174,7 +158,8 @@ uint64_t runner_step_seed(uint64_t run_seed, const char *key)
 		h ^= *c;
 		h *= 0x100000001b3ull;
 	}
-	return mix64(h ^ mix64(run_seed));
+	/* splitmix64's finalizer spreads the FNV hash of the key over all 64 bits. */
+	return prng_mix64(h ^ prng_mix64(run_seed));
 }
 
 double runner_time_scale(const struct target *t, const struct runner_opts *o)
@@ -790,7 +775,7 @@ static int resolve(struct runner *r, const struct profile_workload *pw, const ch
 	if (spec->interval_ns < 1000)
 		spec->interval_ns = 1000;
 	/* Both the run seed (--seed, default the profile's) and a workload's own `seed:` count. */
-	spec->seed = runner_step_seed(r->o.seed ^ mix64(pw->spec.seed), key);
+	spec->seed = runner_step_seed(r->o.seed ^ prng_mix64(pw->spec.seed), key);
 	return 0;
 }
 

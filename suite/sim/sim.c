@@ -18,6 +18,7 @@
  *     frontier can always get a block.
  */
 #include "sim/sim.h"
+#include "base/prng.h"
 
 #include <assert.h>
 #include <errno.h>
@@ -90,43 +91,8 @@ struct sim_ssd {
 	bool wcache, sync; /* volatile write cache on; sync = off and no PLP: ack when programmed */
 	uint64_t host_w_bytes, host_r_bytes, nand_w[4], nand_r_pages, gc_runs, idle_gc_runs, folds;
 	uint64_t host_r_unmapped; /* bytes of host reads of unmapped units (see sim_counters) */
-	uint64_t rng[4];
+	struct prng rng; /* base/prng.h xoshiro256**, stream 0 of the config seed */
 };
-
-/* ---- PRNG: xoshiro256** seeded through splitmix64 (our own; no global state) ------------ */
-
-static uint64_t splitmix64(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static inline uint64_t rotl(uint64_t x, int k)
-{
-	return (x << k) | (x >> (64 - k));
-}
-
-static uint64_t rng_next(uint64_t s[4])
-{
-	uint64_t r = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
-
-	s[2] ^= s[0];
-	s[3] ^= s[1];
-	s[1] ^= s[2];
-	s[0] ^= s[3];
-	s[2] ^= t;
-	s[3] = rotl(s[3], 45);
-	return r;
-}
-
-static uint32_t rng_below(uint64_t s[4], uint32_t n)
-{
-	/* Lemire's multiply-shift; the bias is below 2^-32 for our n, and determinism is what counts. */
-	return (uint32_t)(((rng_next(s) >> 32) * (uint64_t)n) >> 32);
-}
 
 /* ---- configuration ---------------------------------------------------------------------- */
 
@@ -443,7 +409,7 @@ static uint32_t min_valid_block(struct sim_ssd *s)
 	if (s->cfg.gc_policy == SIM_GC_GREEDY)
 		return greedy_min(s);
 	for (uint32_t i = 0; i < 64 && s->nclosed; i++) {
-		uint32_t b = s->closed[rng_below(s->rng, s->nclosed)];
+		uint32_t b = s->closed[prng_below32(&s->rng, s->nclosed)];
 
 		if (best == NIL || s->valid[b] < s->valid[best])
 			best = b;
@@ -466,7 +432,7 @@ static uint32_t policy_victim(struct sim_ssd *s)
 			return NIL;
 		d = s->cfg.gc_policy == SIM_GC_RANDOM ? 1 : s->cfg.gc_d;
 		for (uint32_t i = 0; i < d; i++) {
-			uint32_t b = s->closed[rng_below(s->rng, s->nclosed)];
+			uint32_t b = s->closed[prng_below32(&s->rng, s->nclosed)];
 
 			if (best == NIL || s->valid[b] < s->valid[best])
 				best = b;
@@ -1335,7 +1301,6 @@ static void frontier_release(struct frontier *f)
 int sim_create(const struct sim_config *c, struct sim_ssd **out)
 {
 	struct sim_ssd *s;
-	uint64_t seed;
 	size_t nphys;
 	int ret = -ENOMEM;
 
@@ -1392,9 +1357,7 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 		goto fail;
 	if (frontier_init(s, &s->tlc, false) || frontier_init(s, &s->slc, true))
 		goto fail;
-	seed = c->seed;
-	for (int i = 0; i < 4; i++)
-		s->rng[i] = splitmix64(&seed);
+	prng_seed(&s->rng, c->seed, 0);
 	reset_blocks(s, false);
 	*out = s;
 	return 0;

@@ -295,19 +295,19 @@ static bool looks_like_path(const char *s)
 }
 
 /* Directories holding bundled models, in search order; returns how many. */
-static size_t model_dirs(char dirs[3][PATH_MAX])
+static size_t model_dirs(const char *user_dir, char dirs[3][PATH_MAX])
 {
-	const char *env = getenv("SSDLAB_MODELS");
 	size_t n = 0;
 
-	if (env && *env)
-		snprintf(dirs[n++], PATH_MAX, "%s", env);
+	if (user_dir && *user_dir)
+		snprintf(dirs[n++], PATH_MAX, "%s", user_dir);
 	snprintf(dirs[n++], PATH_MAX, "%s/models", SSDLAB_PROFILES_SRCDIR);
 	snprintf(dirs[n++], PATH_MAX, "%s/models", SSDLAB_PROFILES_DIR);
 	return n;
 }
 
-int sim_model_load(const char *spec, struct sim_model *m, struct ydoc_error *err)
+int sim_model_load(const char *spec, const char *user_dir, struct sim_model *m,
+		   struct ydoc_error *err)
 {
 	char dirs[3][PATH_MAX], path[PATH_MAX + 80];
 	struct ydoc *doc = NULL;
@@ -325,7 +325,7 @@ int sim_model_load(const char *spec, struct sim_model *m, struct ydoc_error *err
 	if (looks_like_path(spec)) {
 		snprintf(path, sizeof(path), "%s", spec);
 	} else {
-		nd = model_dirs(dirs);
+		nd = model_dirs(user_dir, dirs);
 		for (size_t i = 0; i < nd && !path[0]; i++) {
 			int w = snprintf(path, sizeof(path), "%s/%s.yaml", dirs[i], spec);
 
@@ -354,10 +354,10 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int sim_model_names(char ***names, size_t *n)
+int sim_model_names(const char *user_dir, char ***names, size_t *n)
 {
 	char dirs[3][PATH_MAX], **v = NULL, name[256];
-	size_t nd = model_dirs(dirs), cnt = 0, cap = 0;
+	size_t nd = model_dirs(user_dir, dirs), cnt = 0, cap = 0;
 
 	for (size_t i = 0; i < nd; i++) {
 		DIR *d = opendir(dirs[i]);

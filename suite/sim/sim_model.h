@@ -47,14 +47,17 @@ int sim_model_parse(const char *text, size_t len, const char *file, struct sim_m
 
 /*
  * Loads a model by spec: a path to a YAML file (contains '/' or ends in .yaml/.yml), or the name
- * of a bundled model, searched in $SSDLAB_MODELS, then <source tree>/profiles/models, then the
- * installed profiles/models. -ENOENT with err filled when there is no such model.
+ * of a bundled model, searched in user_dir (NULL or "" for none; the CLI passes
+ * $SSDLAB_MODELS: the library reads no environment), then <source tree>/profiles/models, then
+ * the installed profiles/models. -ENOENT with err filled when there is no such model.
  */
-int sim_model_load(const char *spec, struct sim_model *m, struct ydoc_error *err);
+int sim_model_load(const char *spec, const char *user_dir, struct sim_model *m,
+		   struct ydoc_error *err);
 
-/* The bundled models' names, sorted, without duplicates (the first directory wins). The caller
- * frees with sim_model_names_free(). Returns 0 or -ENOMEM; no directory is not an error. */
-int sim_model_names(char ***names, size_t *n);
+/* The bundled models' names in sim_model_load()'s search path, sorted, without duplicates (the
+ * first directory wins). The caller frees with sim_model_names_free(). Returns 0 or -ENOMEM;
+ * no directory is not an error. */
+int sim_model_names(const char *user_dir, char ***names, size_t *n);
 void sim_model_names_free(char **names, size_t n);
 
 /* user_capacity / represents (1 when represents is not set). */

@@ -87,6 +87,7 @@ struct target_open_opts {
 	uint64_t size;	/* ... with this size */
 	uint64_t seed;	/* sim: seed of its internal randomness */
 	double time_scale; /* sim: override of user_capacity / represents; 0 = from the model */
+	const char *models_dir; /* sim: searched first for a model by name ($SSDLAB_MODELS) */
 };
 
 struct target_queue_opts {

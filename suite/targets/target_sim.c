@@ -93,7 +93,8 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	ret = sim_model_load(strncmp(spec, "sim:", 4) ? spec : spec + 4, &st->model, &e);
+	ret = sim_model_load(strncmp(spec, "sim:", 4) ? spec : spec + 4, o->models_dir, &st->model,
+			     &e);
 	if (ret) {
 		target_set_error(t, "%s", ydoc_error_format(&e, buf, sizeof(buf)));
 		free(st);
