@@ -183,7 +183,7 @@ static void test_plan_equals_runner_eta(void **state)
 		const double bps = 400e6;
 
 		memset(&e, 0, sizeof(e));
-		if (profile_load(names[i], NULL, 0, &p, &e))
+		if (profile_load(names[i], NULL, NULL, 0, &p, &e))
 			fail_msg("%s: %s", names[i], e.msg);
 		assert_int_equal(runner_new(p, t, NULL, &o, NULL, false, &r, err, sizeof(err)), 0);
 		assert_int_equal(runner_plan(p, t, &o, &pl), 0);
