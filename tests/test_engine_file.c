@@ -304,7 +304,7 @@ static int mock_open(struct target *t, const char *spec, const struct target_ope
 	(void)o;
 	if (!m)
 		return -ENOMEM;
-	snprintf(ti->kind, sizeof(ti->kind), "sim");
+	ti->kind = TARGET_KIND_SIM;
 	snprintf(ti->path, sizeof(ti->path), "%s", spec);
 	ti->capacity = 1ull << 30;
 	ti->logical_block_size = 4096;
@@ -520,7 +520,7 @@ static int slow_open(struct target *t, const char *spec, const struct target_ope
 	(void)o;
 	if (!m)
 		return -ENOMEM;
-	snprintf(ti->kind, sizeof(ti->kind), "mock");
+	ti->kind = TARGET_KIND_BLOCKDEV; /* a real device, as the engine sees it */
 	snprintf(ti->path, sizeof(ti->path), "%s", spec);
 	ti->capacity = 1ull << 30;
 	ti->logical_block_size = 4096;

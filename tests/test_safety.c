@@ -539,6 +539,18 @@ static const struct confirm_case confirm_cases[] = {
      "unknown target kind", 0},
 };
 
+/* The kinds of the table by name; an unknown name is a kind the gate does not know. */
+static enum safety_kind kind_of(const char *name)
+{
+	if (!strcmp(name, "blockdev"))
+		return SAFETY_BLOCKDEV;
+	if (!strcmp(name, "file"))
+		return SAFETY_FILE;
+	if (!strcmp(name, "sim"))
+		return SAFETY_VIRTUAL;
+	return (enum safety_kind)99;
+}
+
 static void test_confirm_table(void **state)
 {
 	struct fake *f = *state;
@@ -551,15 +563,17 @@ static void test_confirm_table(void **state)
 	for (size_t i = 0; i < sizeof(confirm_cases) / sizeof(confirm_cases[0]); i++) {
 		const struct confirm_case *c = &confirm_cases[i];
 		struct safety_opts o = opts(f);
-		struct target_info ti = {0};
+		struct safety_target ti = {0};
 		char yes[PATH_MAX], answer[PATH_MAX], want[PATH_MAX + 256], reason[1024];
+		char path[PATH_MAX];
 		int rc;
 
-		snprintf(ti.kind, sizeof(ti.kind), "%s", c->kind);
-		expand(f, c->path, ti.path, sizeof(ti.path));
-		snprintf(ti.serial, sizeof(ti.serial), "%s", c->serial);
-		snprintf(ti.wwn, sizeof(ti.wwn), "%s", c->wwn);
-		snprintf(ti.model, sizeof(ti.model), "Acme 1");
+		ti.kind = kind_of(c->kind);
+		expand(f, c->path, path, sizeof(path));
+		ti.path = path;
+		ti.serial = c->serial;
+		ti.wwn = c->wwn;
+		ti.model = "Acme 1";
 		ti.capacity = 500107862016ull;
 		ti.created_by_ssdlab = c->created;
 		if (c->yes) {
@@ -602,14 +616,13 @@ static void test_prompt_text(void **state)
 {
 	struct fake *f = *state;
 	struct safety_opts o = opts(f);
-	struct target_info ti = {0};
+	struct safety_target ti = {.kind = SAFETY_BLOCKDEV,
+				   .path = "/dev/sde",
+				   .model = "Samsung SSD 860 EVO 500GB",
+				   .serial = SERIAL,
+				   .wwn = WWN};
 	char reason[512];
 
-	snprintf(ti.kind, sizeof(ti.kind), "blockdev");
-	snprintf(ti.path, sizeof(ti.path), "/dev/sde");
-	snprintf(ti.model, sizeof(ti.model), "Samsung SSD 860 EVO 500GB");
-	snprintf(ti.serial, sizeof(ti.serial), "%s", SERIAL);
-	snprintf(ti.wwn, sizeof(ti.wwn), "%s", WWN);
 	ti.capacity = 500107862016ull;
 	o.allow_prompt = true;
 	f->tty = true;

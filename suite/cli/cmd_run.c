@@ -104,9 +104,9 @@ static int warn_reads_without_fill(const struct profile *p, struct target *t,
 	uint64_t holes = 0;
 	char what[PATH_MAX + 128] = "";
 
-	if (profile_writes(p) || !strcmp(ti->kind, "sim"))
+	if (profile_writes(p) || ti->kind == TARGET_KIND_SIM)
 		return 0;
-	if (!strcmp(ti->kind, "file")) {
+	if (ti->kind == TARGET_KIND_FILE) {
 		int fd = open(ti->path, O_RDONLY | O_CLOEXEC);
 
 		if (fd >= 0 && !devinfo_file_unwritten(fd, ti->capacity, &holes) && holes)

@@ -86,6 +86,7 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 {
 	struct target_info *ti = target_info_mut(t);
 	struct sim_target *st;
+	struct target_spec ts;
 	struct ydoc_error e;
 	char buf[1024];
 	int ret;
@@ -93,7 +94,8 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	ret = sim_model_load(strncmp(spec, "sim:", 4) ? spec : spec + 4, &st->model, &e);
+	target_spec_parse(spec, &ts);
+	ret = sim_model_load(ts.arg, &st->model, &e);
 	if (ret) {
 		target_set_error(t, "%s", ydoc_error_format(&e, buf, sizeof(buf)));
 		free(st);
@@ -110,7 +112,8 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 		free(st);
 		return ret;
 	}
-	snprintf(ti->kind, sizeof(ti->kind), "sim");
+	ti->kind = TARGET_KIND_SIM;
+	snprintf(ti->clock, sizeof(ti->clock), "virtual");
 	snprintf(ti->safe_name, sizeof(ti->safe_name), "sim-%s", st->model.name);
 	snprintf(ti->model, sizeof(ti->model), "%s", st->model.name);
 	snprintf(ti->serial, sizeof(ti->serial), "sim-seed-%llu", (unsigned long long)o->seed);
