@@ -637,6 +637,60 @@ static void test_prompt_text(void **state)
 	assert_non_null(strstr(f->prompt, "Type its serial (" SERIAL ")"));
 }
 
+/*
+ * An NVMe namespace: the prompt names its controller and subsystem, and an action that reaches
+ * the whole subsystem (a sanitize) is refused while another namespace of it is in use.
+ */
+static void test_nvme_subsystem(void **state)
+{
+	struct fake *f = *state;
+	struct safety_opts o = opts(f);
+	struct devinfo_nvme nv = {.ns = "nvme0n1",
+				  .nsid = 1,
+				  .controller = "nvme0",
+				  .subsystem = "nvme-subsys0",
+				  /* nvme0n3 has no node here: it holds nothing of ours */
+				  .subsystem_ns = "nvme0n1 nvme0n2 nvme0n3"};
+	struct safety_target ti = {.kind = SAFETY_BLOCKDEV,
+				   .path = "/dev/nvme0n1",
+				   .model = "Samsung SSD 980 PRO 1TB",
+				   .serial = SERIAL,
+				   .wwn = "",
+				   .capacity = 1000204886016ull,
+				   .nvme = &nv};
+	char reason[1024];
+
+	add_dev(f, "nvme0n1", NULL, 259, 100);
+	add_dev(f, "nvme0n2", NULL, 259, 101);
+	add_dev(f, "md9", NULL, 9, 99);
+	add_holder(f, "nvme0n2", "md9");
+
+	/* a write reaches only the namespace named, which is free */
+	o.yes_destroy = SERIAL;
+	assert_int_equal(safety_confirm_destructive(&ti, "write", &o, reason, sizeof(reason)), 0);
+	/* a sanitize reaches nvme0n2 too, which md9 holds */
+	o.whole_subsystem = true;
+	assert_int_equal(safety_confirm_destructive(&ti, "sanitize", &o, reason, sizeof(reason)),
+			 -EPERM);
+	print_message("%s\n", reason);
+	assert_non_null(strstr(reason, "sanitize on /dev/nvme0n1 reaches all of NVMe subsystem "
+				       "nvme-subsys0"));
+	assert_non_null(strstr(reason, "md9"));
+	/* without the holder the whole subsystem is free */
+	nv.subsystem_ns[strlen("nvme0n1")] = 0;
+	assert_int_equal(safety_confirm_destructive(&ti, "sanitize", &o, reason, sizeof(reason)), 0);
+
+	/* the prompt shows where the namespace sits */
+	o.yes_destroy = NULL;
+	o.allow_prompt = true;
+	f->tty = true;
+	f->answer = "nope";
+	assert_int_equal(safety_confirm_destructive(&ti, "format", &o, reason, sizeof(reason)),
+			 -EPERM);
+	assert_non_null(strstr(f->prompt, "NVMe    namespace nvme0n1 (nsid 1), controller nvme0, "
+					  "subsystem nvme-subsys0"));
+}
+
 /* The real machine, read only: the disk holding "/" must be refused with that reason. */
 static void test_real_root_refused(void **state)
 {
@@ -672,6 +726,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_unreadable_proc_refuses, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_confirm_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prompt_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nvme_subsystem, setup, teardown),
 	    cmocka_unit_test(test_real_root_refused),
 	};
 
