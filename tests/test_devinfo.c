@@ -464,6 +464,21 @@ static void sym(const char *base, const char *rel, const char *target)
 	assert_int_equal(symlink(target, path), 0);
 }
 
+/* Namespaces a (nsid 1) and b under parent, whose device links point at parent. */
+static void two_namespaces(const char *parent, const char *a, const char *b, const char *nsid_b)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "%s/nsid", a);
+	put(parent, rel, "1\n");
+	snprintf(rel, sizeof(rel), "%s/nsid", b);
+	put(parent, rel, nsid_b);
+	snprintf(rel, sizeof(rel), "%s/device", a);
+	sym(parent, rel, parent);
+	snprintf(rel, sizeof(rel), "%s/device", b);
+	sym(parent, rel, parent);
+}
+
 /*
  * NVMe placement, both sysfs layouts:
  *   - without native multipath: nvme0n1 and nvme0n2 hang off controller nvme0 (device ->
@@ -487,10 +502,7 @@ static void test_nvme_topology(void **state)
 	/* without multipath */
 	snprintf(d, sizeof(d), "%s/devices/pci0/nvme/nvme0", sys);
 	put(d, "subsysnqn", "nqn.2014.08.org.nvmexpress:144d144dS3EVNX0K123456 Samsung\n");
-	put(d, "nvme0n1/nsid", "1\n");
-	put(d, "nvme0n2/nsid", "2\n");
-	sym(d, "nvme0n1/device", d);
-	sym(d, "nvme0n2/device", d);
+	two_namespaces(d, "nvme0n1", "nvme0n2", "2\n");
 	snprintf(tgt, sizeof(tgt), "%s/nvme0n1", d);
 	sym(sys, "block/nvme0n1", tgt);
 	sym(sys, "class/nvme/nvme0", d);
@@ -510,10 +522,7 @@ static void test_nvme_topology(void **state)
 	/* with multipath */
 	snprintf(d, sizeof(d), "%s/devices/virtual/nvme-subsystem/nvme-subsys1", sys);
 	put(d, "subsysnqn", "nqn.2019-08.org.example:shared\n");
-	put(d, "nvme1n1/nsid", "1\n");
-	put(d, "nvme1n2/nsid", "7\n");
-	sym(d, "nvme1n1/device", d);
-	sym(d, "nvme1n2/device", d);
+	two_namespaces(d, "nvme1n1", "nvme1n2", "7\n");
 	snprintf(tgt, sizeof(tgt), "%s/devices/pci1/nvme/nvme1", sys);
 	put(tgt, "nvme1c1n1/nsid", "1\n");
 	sym(d, "nvme1", tgt);

@@ -14,7 +14,6 @@
 #include <linux/fiemap.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -524,18 +523,10 @@ void devinfo_clocksource(const struct devinfo_roots *r, char *buf, size_t len)
 		*buf = 0;
 }
 
-/* Formats a path; -ENAMETOOLONG rather than a path cut short. */
-static int path_fmt(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int path_fmt(char *out, size_t len, const char *fmt, ...)
+/* Whether snprintf's result n fitted a buffer of len (a path cut short is never used). */
+static bool fits(int n, size_t len)
 {
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(out, len, fmt, ap);
-	va_end(ap);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return n >= 0 && (size_t)n < len;
 }
 
 /* The last component of a symlink's target ("nvme0" for "../../nvme0"), or -errno. */
@@ -603,7 +594,7 @@ static void ns_scan(struct devinfo_nvme *nv, const char *dir, bool controllers)
 		if (nvme_name(de->d_name, true)) {
 			ns_add(nv, de->d_name);
 		} else if (controllers && nvme_name(de->d_name, false)) {
-			if (!path_fmt(sub, sizeof(sub), "%s/%s", dir, de->d_name))
+			if (fits(snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name), sizeof(sub)))
 				ns_scan(nv, sub, false);
 		}
 	}
@@ -625,7 +616,8 @@ static void find_subsystem(const struct devinfo_roots *r, const char *ctrl, char
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (!path_fmt(p, sizeof(p), "%s/%s/%s", dir, de->d_name, ctrl) && !lstat(p, &st)) {
+		if (fits(snprintf(p, sizeof(p), "%s/%s/%s", dir, de->d_name, ctrl), sizeof(p)) &&
+		    !lstat(p, &st)) {
 			copy_str(out, len, de->d_name);
 			break;
 		}
@@ -641,8 +633,8 @@ int devinfo_nvme_topology(const struct devinfo_roots *r, const char *name, struc
 	memset(nv, 0, sizeof(*nv));
 	if (!nvme_name(name, true))
 		return -ENODEV;
-	if (path_fmt(dir, sizeof(dir), "%s/block/%s", sysfs_root(r), name) ||
-	    path_fmt(p, sizeof(p), "%s/device", dir) || link_base(p, dev, sizeof(dev)))
+	if (!fits(snprintf(dir, sizeof(dir), "%s/block/%s", sysfs_root(r), name), sizeof(dir)) ||
+	    !fits(snprintf(p, sizeof(p), "%s/device", dir), sizeof(p)) || link_base(p, dev, sizeof(dev)))
 		return -ENODEV;
 	copy_str(nv->ns, sizeof(nv->ns), name);
 	if (!read_u64(dir, "nsid", &nsid) && nsid <= UINT32_MAX)
@@ -655,12 +647,14 @@ int devinfo_nvme_topology(const struct devinfo_roots *r, const char *name, struc
 		copy_str(nv->controller, sizeof(nv->controller), dev);
 	if (!*nv->subsystem && *nv->controller)
 		find_subsystem(r, nv->controller, nv->subsystem, sizeof(nv->subsystem));
-	if (*nv->subsystem && !path_fmt(p, sizeof(p), "%s/class/nvme-subsystem/%s", sysfs_root(r),
-					 nv->subsystem)) {
+	if (*nv->subsystem &&
+	    fits(snprintf(p, sizeof(p), "%s/class/nvme-subsystem/%s", sysfs_root(r), nv->subsystem),
+		 sizeof(p))) {
 		fill_attr(nv->subsysnqn, sizeof(nv->subsysnqn), p, "subsysnqn");
 		ns_scan(nv, p, true);
 	} else if (*nv->controller &&
-		   !path_fmt(p, sizeof(p), "%s/class/nvme/%s", sysfs_root(r), nv->controller)) {
+		   fits(snprintf(p, sizeof(p), "%s/class/nvme/%s", sysfs_root(r), nv->controller),
+			sizeof(p))) {
 		ns_scan(nv, p, false);
 	}
 	ns_add(nv, name);
