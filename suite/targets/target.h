@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * target: what ssdlab measures. One ops table, several implementations:
- *   - "blockdev" and "file": io_uring with O_DIRECT (target_uring.c), time = CLOCK_MONOTONIC;
- *   - "sim": the virtual SSD (target_sim.c over sim.h), time = simulated nanoseconds.
+ *   - TARGET_KIND_BLOCKDEV and _FILE: io_uring with O_DIRECT (target_uring.c), time =
+ *     CLOCK_MONOTONIC;
+ *   - TARGET_KIND_SIM: the virtual SSD (target_sim.c over sim.h), time = simulated nanoseconds.
  *
  * The core calls hooks only through the target_*() wrappers below, which supply the default
  * (usually -EOPNOTSUPP with a reason) for a missing optional hook; never ops->x directly.
+ * This header is the one seam between the core and the devices: the engine, runner and CLI know
+ * a target by its target_info (kind enum, clock name, identity, an NVMe namespace's placement)
+ * and its hooks (the device's own I/O counters included), never by its path, its spec text or
+ * sysfs. A spec is read by target_spec_parse() alone; target_info_to_json() writes the identity
+ * for every results file; target_safety_identity() hands host/safety.h what it needs.
  *
  * I/O model, the same for every implementation (the engine relies on it):
  *   - a queue belongs to one thread; a target may allow several queues (TARGET_CAP_MULTIQUEUE);
