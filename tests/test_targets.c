@@ -396,7 +396,8 @@ static void test_sim_target(void **state)
 	assert_int_not_equal(target_open("sim:/nonexistent/model.yaml", NULL, &t, err, sizeof(err)), 0);
 	assert_true(err[0] != 0);
 
-	assert_int_equal(target_open(spec, &(struct target_open_opts){.seed = 3}, &t, err, sizeof(err)), 0);
+	assert_int_equal(
+	    target_open(spec, &(struct target_open_opts){.seed = 3}, &t, err, sizeof(err)), 0);
 	ti = target_info(t);
 	assert_int_equal(ti->kind, TARGET_KIND_SIM);
 	assert_string_equal(ti->clock, "virtual");

@@ -102,9 +102,10 @@ int safety_check_in_use(const char *path, const struct safety_opts *o, char *rea
  * Steps 1 and 2 for a destructive action on an opened target, described by `what` ("write",
  * "purge", ...) for the prompt and messages. 0 = go ahead. SAFETY_VIRTUAL, and SAFETY_FILE with
  * created_by_ssdlab, pass at once. An NVMe namespace's prompt names its controller and
- * subsystem; with o->whole_subsystem every namespace of the subsystem must be free. Serials compare trimmed and case-sensitive; WWNs trimmed,
- * case-insensitive, with an optional "0x", "naa.", "eui." or "nguid." prefix ignored; paths
- * canonical (realpath). A wrong or missing value refuses with the value that was expected.
+ * subsystem; with o->whole_subsystem every namespace of the subsystem must be free. Serials
+ * compare trimmed and case-sensitive; WWNs trimmed, case-insensitive, with an optional "0x",
+ * "naa.", "eui." or "nguid." prefix ignored; paths canonical (realpath). A wrong or missing value
+ * refuses with the value that was expected.
  */
 int safety_confirm_destructive(const struct safety_target *ti, const char *what,
 			       const struct safety_opts *o, char *reason, size_t len);

@@ -2,12 +2,11 @@
 /*
  * target: the registry of target implementations and the target_*() wrappers of target.h.
  * A spec starting with "sim:" is the virtual SSD; anything else is a block device or a regular
- * file driven through io_uring (target_spec_parse(), the one place that reads a spec). The wrappers supply the default of a missing optional hook, so
- * that the core never calls ops->x directly.
+ * file driven through io_uring (target_spec_parse(), the one place that reads a spec). The
+ * wrappers supply the default of a missing optional hook, so that the core never calls ops->x
+ * directly.
  */
 #include "targets/target.h"
-
-#include <json-c/json.h>
 
 #include <errno.h>
 #include <stdarg.h>
@@ -15,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <json-c/json.h>
 
 #include "base/jsonnum.h"
 

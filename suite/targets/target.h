@@ -143,7 +143,7 @@ struct target_queue_opts {
 	bool hipri;
 };
 
-/* A device's I/O totals since boot, in bytes, as counted below ssdlab (the kernel's block layer). */
+/* A device's I/O totals since boot in bytes, as counted below ssdlab (the kernel's block layer). */
 struct target_io_counters {
 	uint64_t bytes_read;
 	uint64_t bytes_written;
