@@ -98,7 +98,7 @@ static void build_run(const char *dir)
 	json_object_object_add(m, "profile", json_object_new_string("synthetic"));
 	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=4k", "write_iops", &p), 0);
 	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=2k", "iops", &p), 0);
-	assert_int_equal(results_write_manifest(r, m), 0);
+	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 
 	snap_at(r, "run-start", -1, 0, 0, 0);
@@ -513,7 +513,7 @@ static void build_headline_run(const char *dir)
 	    json_tokener_parse("{\"phases\": [{\"kind\": \"repeat\", \"settings\": {\"phases\": "
 			       "[{\"kind\": \"rounds\", \"settings\": {\"base\": {\"rw\": "
 			       "\"randwrite\", \"bs\": [{\"bs\": 4096, \"weight\": 1}]}}}]}}]}"));
-	assert_int_equal(results_write_manifest(r, m), 0);
+	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 	snap_at(r, "run-start", -1, 0, 0, 0);
 	snap_at(r, "phase-0-start", 0, 0, 0, 0);
@@ -631,7 +631,7 @@ static void build_recovery_run(const char *dir, const uint64_t *after, unsigned 
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
 	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
-	assert_int_equal(results_write_manifest(r, m), 0);
+	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 	snap_at(r, "run-start", -1, 0, 0, 0);
 	for (unsigned round = 1; round <= 5; round++)

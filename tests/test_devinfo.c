@@ -452,12 +452,115 @@ static void test_file_unwritten(void **state)
 	free(buf);
 }
 
+/* A symlink at <base>/<rel> to target, its directories made. */
+static void sym(const char *base, const char *rel, const char *target)
+{
+	char path[PATH_MAX + 64], d[PATH_MAX + 64];
+
+	snprintf(path, sizeof(path), "%s/%s", base, rel);
+	snprintf(d, sizeof(d), "%s", path);
+	*strrchr(d, '/') = 0;
+	mkdirs(d);
+	assert_int_equal(symlink(target, path), 0);
+}
+
+/* Namespaces a (nsid 1) and b under parent, whose device links point at parent. */
+static void two_namespaces(const char *parent, const char *a, const char *b, const char *nsid_b)
+{
+	char rel[128];
+
+	snprintf(rel, sizeof(rel), "%s/nsid", a);
+	put(parent, rel, "1\n");
+	snprintf(rel, sizeof(rel), "%s/nsid", b);
+	put(parent, rel, nsid_b);
+	snprintf(rel, sizeof(rel), "%s/device", a);
+	sym(parent, rel, parent);
+	snprintf(rel, sizeof(rel), "%s/device", b);
+	sym(parent, rel, parent);
+}
+
+/*
+ * NVMe placement, both sysfs layouts:
+ *   - without native multipath: nvme0n1 and nvme0n2 hang off controller nvme0 (device ->
+ *     the controller), which nvme-subsys0 lists;
+ *   - with it: nvme1n1 and nvme1n2 are the head nodes of nvme-subsys1 (device -> the subsystem),
+ *     reached through controllers nvme1 and nvme2, whose per-path nodes (nvme1c1n1) are hidden
+ *     and must not count as namespaces.
+ */
+static void test_nvme_topology(void **state)
+{
+	char *root = tu_mkdtemp("devinfo-nvme");
+	char sys[1024], d[2048], tgt[4096];
+	struct devinfo_roots r;
+	struct devinfo_nvme nv;
+
+	(void)state;
+	assert_non_null(root);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	r = (struct devinfo_roots){.sysfs = sys};
+
+	/* without multipath */
+	snprintf(d, sizeof(d), "%s/devices/pci0/nvme/nvme0", sys);
+	put(d, "subsysnqn", "nqn.2014.08.org.nvmexpress:144d144dS3EVNX0K123456 Samsung\n");
+	two_namespaces(d, "nvme0n1", "nvme0n2", "2\n");
+	snprintf(tgt, sizeof(tgt), "%s/nvme0n1", d);
+	sym(sys, "block/nvme0n1", tgt);
+	sym(sys, "class/nvme/nvme0", d);
+	put(sys, "class/nvme-subsystem/nvme-subsys0/subsysnqn", "nqn.2014.08.org.nvmexpress:x\n");
+	sym(sys, "class/nvme-subsystem/nvme-subsys0/nvme0", d);
+
+	assert_int_equal(devinfo_nvme_topology(&r, "nvme0n1", &nv), 0);
+	assert_string_equal(nv.ns, "nvme0n1");
+	assert_int_equal(nv.nsid, 1);
+	assert_string_equal(nv.controller, "nvme0");
+	assert_string_equal(nv.subsystem, "nvme-subsys0");
+	assert_string_equal(nv.subsysnqn, "nqn.2014.08.org.nvmexpress:x");
+	assert_non_null(strstr(nv.subsystem_ns, "nvme0n1"));
+	assert_non_null(strstr(nv.subsystem_ns, "nvme0n2"));
+	assert_int_equal(strlen(nv.subsystem_ns), strlen("nvme0n1 nvme0n2"));
+
+	/* with multipath */
+	snprintf(d, sizeof(d), "%s/devices/virtual/nvme-subsystem/nvme-subsys1", sys);
+	put(d, "subsysnqn", "nqn.2019-08.org.example:shared\n");
+	two_namespaces(d, "nvme1n1", "nvme1n2", "7\n");
+	snprintf(tgt, sizeof(tgt), "%s/devices/pci1/nvme/nvme1", sys);
+	put(tgt, "nvme1c1n1/nsid", "1\n");
+	sym(d, "nvme1", tgt);
+	snprintf(tgt, sizeof(tgt), "%s/devices/pci2/nvme/nvme2", sys);
+	put(tgt, "nvme1c2n1/nsid", "1\n");
+	sym(d, "nvme2", tgt);
+	sym(sys, "class/nvme-subsystem/nvme-subsys1", d);
+	snprintf(tgt, sizeof(tgt), "%s/nvme1n2", d);
+	sym(sys, "block/nvme1n2", tgt);
+
+	assert_int_equal(devinfo_nvme_topology(&r, "nvme1n2", &nv), 0);
+	assert_string_equal(nv.ns, "nvme1n2");
+	assert_int_equal(nv.nsid, 7);
+	assert_string_equal(nv.controller, ""); /* a head node is reached through either */
+	assert_string_equal(nv.subsystem, "nvme-subsys1");
+	assert_string_equal(nv.subsysnqn, "nqn.2019-08.org.example:shared");
+	assert_non_null(strstr(nv.subsystem_ns, "nvme1n1"));
+	assert_non_null(strstr(nv.subsystem_ns, "nvme1n2"));
+	assert_null(strstr(nv.subsystem_ns, "c1n1"));
+	assert_int_equal(strlen(nv.subsystem_ns), strlen("nvme1n1 nvme1n2"));
+
+	/* not a namespace: zeroed, -ENODEV */
+	memset(&nv, 0x5a, sizeof(nv));
+	assert_int_equal(devinfo_nvme_topology(&r, "sda", &nv), -ENODEV);
+	assert_string_equal(nv.ns, "");
+	assert_int_equal(devinfo_nvme_topology(&r, "nvme0", &nv), -ENODEV);
+	assert_int_equal(devinfo_nvme_topology(&r, "nvme9n1", &nv), -ENODEV); /* not in sysfs */
+	tu_rmtree(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_and_stat, setup, teardown),
 		cmocka_unit_test(test_file_unwritten),
+		cmocka_unit_test(test_nvme_topology),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

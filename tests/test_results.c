@@ -29,6 +29,7 @@
 #include <json-c/json.h>
 
 #include "base/hist.h"
+#include "host/hostinfo.h"
 #include "results/results.h"
 #include "testutil.h"
 
@@ -195,11 +196,17 @@ static void test_manifest_atomic(void **state)
 	char path[4096], tmp[4096];
 	struct stat st1, st2;
 	struct utsname u;
+	struct hostinfo h;
+	struct results_facts facts = {0};
 	char *text;
 
 	assert_int_equal(results_create(f->run, &r), 0);
 	m = json_tokener_parse("{\"profile\":\"snia-iops\",\"seed\":42,\"path\":\"/dev/sdb\"}");
-	assert_int_equal(results_write_manifest(r, m), 0);
+	/* The facts are the caller's (run/host_facts.h probes them); the writer only adds them. */
+	hostinfo_collect(NULL, &h);
+	facts.host = hostinfo_to_json(&h);
+	assert_non_null(facts.host);
+	assert_int_equal(results_write_manifest(r, m, &facts), 0);
 	json_object_put(m);
 	snprintf(path, sizeof(path), "%s/manifest.json", f->run);
 	snprintf(tmp, sizeof(tmp), "%s/manifest.json.tmp", f->run);
@@ -220,10 +227,14 @@ static void test_manifest_atomic(void **state)
 	assert_false(json_object_object_get_ex(back, "link", NULL)); /* no block device target */
 	json_object_put(back);
 
-	/* A rewrite replaces the file by rename (a new inode), never in place ... */
-	m = json_tokener_parse("{\"profile\":\"snia-iops\",\"seed\":43}");
-	assert_int_equal(results_write_manifest(r, m), 0);
+	/* A rewrite replaces the file by rename (a new inode), never in place ... A link given is
+	 * added; a "host" the manifest has already is kept. */
+	m = json_tokener_parse("{\"profile\":\"snia-iops\",\"seed\":43,\"host\":{\"kernel\":\"k\"}}");
+	facts.link = json_tokener_parse("{\"transport\":\"sata\"}");
+	assert_int_equal(results_write_manifest(r, m, &facts), 0);
 	json_object_put(m);
+	json_object_put(facts.host);
+	json_object_put(facts.link);
 	assert_int_equal(stat(path, &st2), 0);
 	assert_true(st1.st_ino != st2.st_ino);
 	/* ... so a crash during a write leaves at most a stale temp file, which readers ignore. */
@@ -231,6 +242,12 @@ static void test_manifest_atomic(void **state)
 	assert_int_equal(results_read_manifest(f->run, &back), 0);
 	assert_true(json_object_object_get_ex(back, "seed", &x));
 	assert_int_equal(json_object_get_int(x), 43);
+	assert_true(json_object_object_get_ex(back, "link", &x));
+	assert_true(json_object_object_get_ex(x, "transport", &x));
+	assert_string_equal(json_object_get_string(x), "sata");
+	assert_true(json_object_object_get_ex(back, "host", &x));
+	assert_true(json_object_object_get_ex(x, "kernel", &x));
+	assert_string_equal(json_object_get_string(x), "k");
 	json_object_put(back);
 	/* A corrupt file is reported, not half-read. */
 	assert_int_equal(tu_write_file(path, "{\"profile\": \"half-writ"), 0);
@@ -317,7 +334,7 @@ static void test_records_roundtrip(void **state)
 	fake_job(j);
 	assert_int_equal(results_create(f->run, &r), 0);
 	m = json_object_new_object();
-	assert_int_equal(results_write_manifest(r, m), 0);
+	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 	for (unsigned round = 1; round <= 3; round++) {
 		struct json_object *rec = make_record(round, "rwmix_read=0,bs=4k", j);
@@ -418,7 +435,7 @@ static void make_run(const char *dir, unsigned n)
 	struct results_record rec = {.kind = "idle", .phase = 0, .phase_kind = "idle"};
 
 	assert_int_equal(results_create(dir, &r), 0);
-	assert_int_equal(results_write_manifest(r, m), 0);
+	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 	for (unsigned i = 0; i < n; i++) {
 		struct json_object *o;
@@ -718,7 +735,7 @@ static void test_snapshots(void **state)
 	char path[4096];
 
 	assert_int_equal(results_create(f->run, &r), 0);
-	assert_int_equal(results_write_manifest(r, m), 0);
+	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 	for (int i = 0; i < 3; i++) {
 		if (i == 2) {

@@ -136,7 +136,7 @@ static struct results *new_dir(struct fixture *f, const char *name, long k,
 	assert_int_equal(results_create(dir, &res), 0);
 	m = runner_manifest_new(f->p, f->target, f->t, o);
 	assert_non_null(m);
-	assert_int_equal(results_write_manifest(res, m), 0);
+	assert_int_equal(results_write_manifest(res, m, NULL), 0);
 	json_object_put(m);
 	if (k >= 0) {
 		char src[4200], dst[4300], line[65536];
@@ -706,7 +706,7 @@ static void test_time_chunks(void **state)
 		assert_int_equal(results_create(dir, &res), 0);
 		m = runner_manifest_new(p, f->target, f->t, &o);
 		assert_non_null(m);
-		assert_int_equal(results_write_manifest(res, m), 0);
+		assert_int_equal(results_write_manifest(res, m, NULL), 0);
 		json_object_put(m);
 		if (pass == 1) {
 			/* The first 2 chunks of pass 0, as a crash after them leaves them. */
@@ -837,7 +837,7 @@ static void run_text(struct fixture *f, const char *text, const char *name,
 	assert_int_equal(results_create(dir, &res), 0);
 	m = runner_manifest_new(p, f->target, f->t, o);
 	assert_non_null(m);
-	assert_int_equal(results_write_manifest(res, m), 0);
+	assert_int_equal(results_write_manifest(res, m, NULL), 0);
 	json_object_put(m);
 	assert_int_equal(runner_new(p, f->t, res, o, NULL, false, &r, err, sizeof(err)), 0);
 	if (runner_execute(r, err, sizeof(err)))

@@ -539,6 +539,18 @@ static const struct confirm_case confirm_cases[] = {
      "unknown target kind", 0},
 };
 
+/* The kinds of the table by name; an unknown name is a kind the gate does not know. */
+static enum safety_kind kind_of(const char *name)
+{
+	if (!strcmp(name, "blockdev"))
+		return SAFETY_BLOCKDEV;
+	if (!strcmp(name, "file"))
+		return SAFETY_FILE;
+	if (!strcmp(name, "sim"))
+		return SAFETY_VIRTUAL;
+	return (enum safety_kind)99;
+}
+
 static void test_confirm_table(void **state)
 {
 	struct fake *f = *state;
@@ -551,15 +563,17 @@ static void test_confirm_table(void **state)
 	for (size_t i = 0; i < sizeof(confirm_cases) / sizeof(confirm_cases[0]); i++) {
 		const struct confirm_case *c = &confirm_cases[i];
 		struct safety_opts o = opts(f);
-		struct target_info ti = {0};
+		struct safety_target ti = {0};
 		char yes[PATH_MAX], answer[PATH_MAX], want[PATH_MAX + 256], reason[1024];
+		char path[PATH_MAX];
 		int rc;
 
-		snprintf(ti.kind, sizeof(ti.kind), "%s", c->kind);
-		expand(f, c->path, ti.path, sizeof(ti.path));
-		snprintf(ti.serial, sizeof(ti.serial), "%s", c->serial);
-		snprintf(ti.wwn, sizeof(ti.wwn), "%s", c->wwn);
-		snprintf(ti.model, sizeof(ti.model), "Acme 1");
+		ti.kind = kind_of(c->kind);
+		expand(f, c->path, path, sizeof(path));
+		ti.path = path;
+		ti.serial = c->serial;
+		ti.wwn = c->wwn;
+		ti.model = "Acme 1";
 		ti.capacity = 500107862016ull;
 		ti.created_by_ssdlab = c->created;
 		if (c->yes) {
@@ -602,14 +616,13 @@ static void test_prompt_text(void **state)
 {
 	struct fake *f = *state;
 	struct safety_opts o = opts(f);
-	struct target_info ti = {0};
+	struct safety_target ti = {.kind = SAFETY_BLOCKDEV,
+				   .path = "/dev/sde",
+				   .model = "Samsung SSD 860 EVO 500GB",
+				   .serial = SERIAL,
+				   .wwn = WWN};
 	char reason[512];
 
-	snprintf(ti.kind, sizeof(ti.kind), "blockdev");
-	snprintf(ti.path, sizeof(ti.path), "/dev/sde");
-	snprintf(ti.model, sizeof(ti.model), "Samsung SSD 860 EVO 500GB");
-	snprintf(ti.serial, sizeof(ti.serial), "%s", SERIAL);
-	snprintf(ti.wwn, sizeof(ti.wwn), "%s", WWN);
 	ti.capacity = 500107862016ull;
 	o.allow_prompt = true;
 	f->tty = true;
@@ -622,6 +635,60 @@ static void test_prompt_text(void **state)
 	assert_non_null(strstr(f->prompt, "WWN     " WWN));
 	assert_non_null(strstr(f->prompt, "500107862016 bytes"));
 	assert_non_null(strstr(f->prompt, "Type its serial (" SERIAL ")"));
+}
+
+/*
+ * An NVMe namespace: the prompt names its controller and subsystem, and an action that reaches
+ * the whole subsystem (a sanitize) is refused while another namespace of it is in use.
+ */
+static void test_nvme_subsystem(void **state)
+{
+	struct fake *f = *state;
+	struct safety_opts o = opts(f);
+	struct devinfo_nvme nv = {.ns = "nvme0n1",
+				  .nsid = 1,
+				  .controller = "nvme0",
+				  .subsystem = "nvme-subsys0",
+				  /* nvme0n3 has no node here: it holds nothing of ours */
+				  .subsystem_ns = "nvme0n1 nvme0n2 nvme0n3"};
+	struct safety_target ti = {.kind = SAFETY_BLOCKDEV,
+				   .path = "/dev/nvme0n1",
+				   .model = "Samsung SSD 980 PRO 1TB",
+				   .serial = SERIAL,
+				   .wwn = "",
+				   .capacity = 1000204886016ull,
+				   .nvme = &nv};
+	char reason[1024];
+
+	add_dev(f, "nvme0n1", NULL, 259, 100);
+	add_dev(f, "nvme0n2", NULL, 259, 101);
+	add_dev(f, "md9", NULL, 9, 99);
+	add_holder(f, "nvme0n2", "md9");
+
+	/* a write reaches only the namespace named, which is free */
+	o.yes_destroy = SERIAL;
+	assert_int_equal(safety_confirm_destructive(&ti, "write", &o, reason, sizeof(reason)), 0);
+	/* a sanitize reaches nvme0n2 too, which md9 holds */
+	o.whole_subsystem = true;
+	assert_int_equal(safety_confirm_destructive(&ti, "sanitize", &o, reason, sizeof(reason)),
+			 -EPERM);
+	print_message("%s\n", reason);
+	assert_non_null(strstr(reason, "sanitize on /dev/nvme0n1 reaches all of NVMe subsystem "
+				       "nvme-subsys0"));
+	assert_non_null(strstr(reason, "md9"));
+	/* without the holder the whole subsystem is free */
+	nv.subsystem_ns[strlen("nvme0n1")] = 0;
+	assert_int_equal(safety_confirm_destructive(&ti, "sanitize", &o, reason, sizeof(reason)), 0);
+
+	/* the prompt shows where the namespace sits */
+	o.yes_destroy = NULL;
+	o.allow_prompt = true;
+	f->tty = true;
+	f->answer = "nope";
+	assert_int_equal(safety_confirm_destructive(&ti, "format", &o, reason, sizeof(reason)),
+			 -EPERM);
+	assert_non_null(strstr(f->prompt, "NVMe    namespace nvme0n1 (nsid 1), controller nvme0, "
+					  "subsystem nvme-subsys0"));
 }
 
 /* The real machine, read only: the disk holding "/" must be refused with that reason. */
@@ -659,6 +726,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_unreadable_proc_refuses, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_confirm_table, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_prompt_text, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_nvme_subsystem, setup, teardown),
 	    cmocka_unit_test(test_real_root_refused),
 	};
 

@@ -336,7 +336,8 @@ static void test_target(void **state)
 	(void)state;
 	assert_int_equal(target_open("sim:client-tlc", &oo, &t, err, sizeof(err)), 0);
 	ti = target_info(t);
-	assert_string_equal(ti->kind, "sim");
+	assert_int_equal(ti->kind, TARGET_KIND_SIM);
+	assert_string_equal(ti->clock, "virtual");
 	assert_string_equal(ti->safe_name, "sim-client-tlc");
 	assert_int_equal(ti->logical_block_size, 512);
 	assert_int_equal(ti->capacity, 4ULL << 30);

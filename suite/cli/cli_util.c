@@ -471,12 +471,14 @@ int cli_precheck_target(const char *cmd, const char *spec, const struct profile 
 			unsigned patience_ms)
 {
 	struct safety_opts so = {.probe_excl = true};
+	struct target_spec ts;
 	char reason[1024] = "";
 	unsigned waited = 0;
 	struct stat st;
 	int rc;
 
-	if (!profile_writes(p) || !strncmp(spec, "sim:", 4))
+	target_spec_parse(spec, &ts);
+	if (!profile_writes(p) || ts.sim)
 		return 0;
 	/* A directory or a character device cannot be a target at all: that is bad usage, which
 	 * target_open reports (exit 2, as io does), not a safety refusal. */
@@ -499,15 +501,16 @@ int cli_confirm_target(const char *cmd, struct target *t, const struct profile *
 		       const char *yes_destroy)
 {
 	struct safety_opts so = {.yes_destroy = yes_destroy, .allow_prompt = true};
-	const struct target_info *ti = target_info(t);
+	struct safety_target id;
 	char reason[4096] = "", what[160]; /* names the WWN twice, which may be 1024 long */
 	int rc;
 
 	if (!profile_writes(p))
 		return 0;
+	target_safety_identity(target_info(t), &id);
 	snprintf(what, sizeof(what), "profile '%s' (writes%s)", p->name ? p->name : "?",
 		 p->destructive ? ", destructive" : "");
-	rc = safety_confirm_destructive(ti, what, &so, reason, sizeof(reason));
+	rc = safety_confirm_destructive(&id, what, &so, reason, sizeof(reason));
 	if (!rc)
 		return 0;
 	cli_error(cmd, "refused: %s", reason[0] ? reason : strerror(-rc));

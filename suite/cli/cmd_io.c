@@ -483,27 +483,6 @@ static void add_dir(struct json_object *j, const char *k, const struct dir_stats
 	add(j, k, results_figures_json(d->ios, d->bytes, elapsed, &d->lat), e);
 }
 
-static struct json_object *info_json(const struct target_info *ti, int *e)
-{
-	struct json_object *o = json_object_new_object();
-
-	add(o, "kind", json_object_new_string(ti->kind), e);
-	add(o, "path", json_object_new_string(ti->path), e);
-	add(o, "model", json_object_new_string(ti->model), e);
-	add(o, "serial", json_object_new_string(ti->serial), e);
-	add(o, "wwn", json_object_new_string(ti->wwn), e);
-	add(o, "firmware", json_object_new_string(ti->firmware), e);
-	add(o, "capacity", json_object_new_uint64(ti->capacity), e);
-	add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size), e);
-	add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size), e);
-	add(o, "rotational", json_object_new_boolean(ti->rotational), e);
-	add(o, "scheduler", json_object_new_string(ti->scheduler), e);
-	add(o, "nomerges", json_object_new_int(ti->nomerges), e);
-	add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth), e);
-	add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab), e);
-	return o;
-}
-
 static struct json_object *job_json(const struct job_spec *s, int *e)
 {
 	struct json_object *o = json_object_new_object(), *bs = json_object_new_array();
@@ -616,7 +595,7 @@ static int print_json(const struct io_opts *o, const struct target_info *ti,
 	int e = all ? 0 : -ENOMEM;
 
 	add(j, "schema", json_object_new_int(1), &e);
-	add(j, "target", info_json(ti, &e), &e);
+	add(j, "target", target_info_to_json(ti, NULL), &e);
 	add(j, "job", job_json(&o->s, &e), &e);
 	add_num(j, "iops", job_iops(r), &e);
 	add_num(j, "bw_bps", job_bw(r), &e);
@@ -702,7 +681,7 @@ static void print_text(const struct io_opts *o, const struct target_info *ti,
 	double wa, wa_total;
 
 	printf("ssdlab io %s (%s%s%s, %s, %" PRIu32 " B sectors): %s, qd %u x %u thread%s, %s\n",
-	       ti->path, ti->kind, *ti->model ? " " : "", ti->model,
+	       ti->path, target_kind_name(ti->kind), *ti->model ? " " : "", ti->model,
 	       units_fmt_size(ti->capacity, b[0], sizeof(b[0])), ti->logical_block_size,
 	       rw_mode_name(o->s.rw), o->s.qd, o->s.threads, o->s.threads == 1 ? "" : "s",
 	       dur(r->elapsed_ns, b[1], sizeof(b[1])));
@@ -790,8 +769,11 @@ static int confirm_write(const struct io_opts *o, const struct target_info *ti)
 {
 	struct safety_opts so = {.yes_destroy = o->yes_destroy, .allow_prompt = true};
 	char reason[4096] = ""; /* names the WWN twice, which may be 1024 long */
-	int rc = safety_confirm_destructive(ti, "write", &so, reason, sizeof(reason));
+	struct safety_target id;
+	int rc;
 
+	target_safety_identity(ti, &id);
+	rc = safety_confirm_destructive(&id, "write", &so, reason, sizeof(reason));
 	if (rc) {
 		cli_error(CMD, "refusing to write to %s: %s", ti->path,
 			  *reason ? reason : strerror(-rc));
@@ -815,6 +797,7 @@ int cmd_io(int argc, char **argv)
 	const char *no_io;
 	struct stat st;
 	char err[512];
+	struct target_spec spec;
 	bool exists, writes, is_sim;
 	int rc, ret;
 
@@ -826,7 +809,8 @@ int cmd_io(int argc, char **argv)
 	if (rc)
 		return rc;
 	writes = job_writes(&o.s);
-	is_sim = !strncmp(o.target, "sim:", 4);
+	target_spec_parse(o.target, &spec);
+	is_sim = spec.sim;
 	exists = !stat(o.target, &st);
 
 	/* Step 1 of the safety gate before even opening: a mounted device is refused with the
@@ -867,7 +851,7 @@ int cmd_io(int argc, char **argv)
 	}
 	if (cli_signals_install(&stop) == 0)
 		hooks.stop = &stop.flag;
-	if (job_reads(&o.s) && !strcmp(target_info(t)->kind, "file")) {
+	if (job_reads(&o.s) && target_info(t)->kind == TARGET_KIND_FILE) {
 		if (target_info(t)->created_by_ssdlab) {
 			rc = fill_file(t, &o, hooks.stop);
 			if (rc) {

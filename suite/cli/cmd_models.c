@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "sim/sim_model.h"
+#include "targets/target.h"
 #include "base/units.h"
 
 static void usage(FILE *f)
@@ -121,11 +122,10 @@ int cmd_models(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	if (optind < argc) {
-		const char *spec = argv[optind];
+		struct target_spec ts;
 
-		if (!strncmp(spec, "sim:", 4))
-			spec += 4;
-		if (sim_model_load(spec, cli_models_dir(), &m, &e)) {
+		target_spec_parse(argv[optind], &ts); /* "sim:NAME" or a bare NAME */
+		if (sim_model_load(ts.arg, cli_models_dir(), &m, &e)) {
 			fprintf(stderr, "%s\n", ydoc_error_format(&e, buf, sizeof(buf)));
 			return EXIT_USAGE;
 		}

@@ -423,7 +423,7 @@ int cmd_plan(int argc, char **argv)
 	pc.seed = to.seed;
 	pc.fill = profile_writes(p);
 	printf("plan: %s on %s (%s, capacity %s%s), durations x%g%s\n", p->name, target_spec,
-	       pc.ti->kind, units_fmt_size(pc.ti->capacity, cap, sizeof(cap)),
+	       target_kind_name(pc.ti->kind), units_fmt_size(pc.ti->capacity, cap, sizeof(cap)),
 	       profile_writes(p) ? ", DESTRUCTIVE" : ", read-only", pc.scale,
 	       pc.virt ? " (target time: the virtual SSD runs faster than real time)" : "");
 	printf("  # phase         writes       duration               settings\n");

@@ -85,20 +85,20 @@ static bool run_complete(const char *dir)
 
 static int same_device(struct json_object *mt, const struct target_info *ti)
 {
-	static const struct {
+	const struct {
 		const char *key;
-		size_t off;
+		const char *now;
 	} ids[] = {
-		{"kind", offsetof(struct target_info, kind)},
-		{"model", offsetof(struct target_info, model)},
-		{"serial", offsetof(struct target_info, serial)},
-		{"wwn", offsetof(struct target_info, wwn)},
+		{"kind", target_kind_name(ti->kind)},
+		{"model", ti->model},
+		{"serial", ti->serial},
+		{"wwn", ti->wwn},
 	};
 	uint64_t cap;
 
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
 		const char *was = jstr(mt, ids[i].key);
-		const char *now = (const char *)ti + ids[i].off;
+		const char *now = ids[i].now;
 
 		if (was && *was && strcmp(was, now)) {
 			cli_error("resume", "refused: %s is not the device of this run (%s was '%s', "

@@ -23,6 +23,7 @@
 #include "base/jsonnum.h"
 #include "profile/profile.h"
 #include "results/results.h"
+#include "run/host_facts.h"
 #include "run/runner.h"
 #include "targets/target.h"
 
@@ -109,9 +110,9 @@ static int warn_reads_without_fill(const struct profile *p, struct target *t,
 	uint64_t holes = 0;
 	char what[PATH_MAX + 128] = "";
 
-	if (profile_writes(p) || !strcmp(ti->kind, "sim"))
+	if (profile_writes(p) || ti->kind == TARGET_KIND_SIM)
 		return 0;
-	if (!strcmp(ti->kind, "file")) {
+	if (ti->kind == TARGET_KIND_FILE) {
 		int fd = open(ti->path, O_RDONLY | O_CLOEXEC);
 
 		if (fd >= 0 && !devinfo_file_unwritten(fd, ti->capacity, &holes) && holes)
@@ -152,6 +153,8 @@ int cmd_run(int argc, char **argv)
 	struct cli_run cr = {.cmd = "run", .time_scale = 1.0};
 	struct target_open_opts to = {.models_dir = cli_models_dir()};
 	struct json_object *manifest = NULL;
+	struct results_facts facts = {0};
+	struct target_spec spec;
 	struct results *res = NULL;
 	struct profile *p = NULL;
 	struct target *t = NULL;
@@ -228,7 +231,8 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	/* --size creates a file target that does not exist yet (as in io); an existing target
 	 * keeps its size. */
-	to.create = to.size && access(target_spec, F_OK) && strncmp(target_spec, "sim:", 4);
+	target_spec_parse(target_spec, &spec);
+	to.create = to.size && access(target_spec, F_OK) && !spec.sim;
 	to.writable = profile_writes(p) || to.create;
 	to.seed = cr.seed;
 	rc = target_open(target_spec, &to, &t, err, sizeof(err));
@@ -275,7 +279,7 @@ int cmd_run(int argc, char **argv)
 							     .chunk_bytes = cr.chunk_bytes});
 	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
 	    warn_reads_without_fill(p, t, manifest, cr.quiet) ||
-	    (rc = results_write_manifest(res, manifest))) {
+	    host_facts_collect(t, &facts) || (rc = results_write_manifest(res, manifest, &facts))) {
 		cli_error("run", "writing the manifest in %s failed", dir);
 		code = EXIT_FAILED;
 		goto out;
@@ -285,6 +289,7 @@ int cmd_run(int argc, char **argv)
 	code = cli_run_and_analyze(&cr, p, t, res, NULL, false);
 out:
 	json_object_put(manifest);
+	host_facts_release(&facts);
 	results_close(res);
 	target_close(t);
 	profile_free(p);

@@ -45,9 +45,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 
-#include "host/devinfo.h"
 #include "base/units.h"
 #include "engine/workload.h"
 
@@ -604,32 +602,19 @@ static double cpu_seconds(const struct timeval *tv)
 	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
 }
 
-/* Another process's I/O on the device: what /sys/block/X/stat saw beyond our own bytes. */
-static int dev_of(const struct target_info *ti, dev_t *dev)
-{
-	struct stat st;
-
-	if (strcmp(ti->kind, "blockdev") || stat(ti->path, &st) || !S_ISBLK(st.st_mode))
-		return -ENODEV;
-	*dev = st.st_rdev;
-	return 0;
-}
-
 static void measure_clock(struct target *t, bool virt, struct job_result *res)
 {
+	const char *clock = target_info(t)->clock;
+
+	snprintf(res->clock_source, sizeof(res->clock_source), "%.31s", *clock ? clock : "unknown");
 	if (virt) {
-		snprintf(res->clock_source, sizeof(res->clock_source), "virtual");
 		res->clock_read_ns = 0;
 		return;
 	}
 	{
-		char cs[24];
 		uint64_t t0, t1;
 		enum { N = 1000 };
 
-		devinfo_clocksource(NULL, cs, sizeof(cs));
-		snprintf(res->clock_source, sizeof(res->clock_source), "CLOCK_MONOTONIC (%.13s)",
-			 *cs ? cs : "unknown");
 		t0 = target_now(t);
 		for (int i = 0; i < N - 1; i++)
 			(void)target_now(t);
@@ -697,9 +682,8 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 	struct shared sh;
 	struct worker *wk = NULL;
 	struct rusage ru1;
-	struct devinfo_stat st0, st1;
-	bool have_stat = false;
-	dev_t dev = 0;
+	struct target_io_counters io0, io1;
+	bool have_io = false;
 	int rc;
 
 	memset(res, 0, sizeof(*res));
@@ -743,7 +727,8 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 	}
 	split_budgets(&sh, wk);
 	measure_clock(t, virt, res);
-	have_stat = !virt && !dev_of(ti, &dev) && !devinfo_read_stat(NULL, dev, &st0);
+	/* Another process's I/O on the device: what its own counters saw beyond our bytes. */
+	have_io = !target_io_counters(t, &io0);
 	sh.gate_expected = sh.nworkers;
 	if (sh.nworkers == 1) {
 		worker_run(&wk[0]);
@@ -800,9 +785,9 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 	}
 	if (h && h->stop && *h->stop)
 		res->interrupted = true;
-	if (have_stat && !devinfo_read_stat(NULL, dev, &st1)) {
-		uint64_t rd = (st1.read_sectors - st0.read_sectors) * 512;
-		uint64_t wr = (st1.write_sectors - st0.write_sectors) * 512;
+	if (have_io && !target_io_counters(t, &io1)) {
+		uint64_t rd = io1.bytes_read - io0.bytes_read;
+		uint64_t wr = io1.bytes_written - io0.bytes_written;
 
 		res->foreign_sectors_read =
 			rd > res->bytes_read_total ? (rd - res->bytes_read_total) / 512 : 0;

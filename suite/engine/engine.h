@@ -60,7 +60,7 @@ struct job_result {
 	char clock_source[32]; /* "CLOCK_MONOTONIC (tsc)" or "virtual" */
 	double clock_read_ns;  /* measured cost of one clock read */
 	unsigned effective_qd; /* mean in-flight I/Os */
-	uint64_t foreign_sectors_read, foreign_sectors_written; /* other processes' I/O, /sys/block/X/stat */
+	uint64_t foreign_sectors_read, foreign_sectors_written; /* others' I/O: target_io_counters */
 
 	/* The first error, after which the job stopped. */
 	int error; /* 0 or -errno */

@@ -8,6 +8,7 @@
 #include "host/sysfs.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -461,4 +462,142 @@ void devinfo_clocksource(const struct devinfo_roots *r, char *buf, size_t len)
 		copy_str(buf, len, v);
 	else if (len)
 		*buf = 0;
+}
+
+/* Whether snprintf's result n fitted a buffer of len (a path cut short is never used). */
+static bool fits(int n, size_t len)
+{
+	return n >= 0 && (size_t)n < len;
+}
+
+/* The last component of a symlink's target ("nvme0" for "../../nvme0"), or -errno. */
+static int link_base(const char *path, char *out, size_t len)
+{
+	char buf[PATH_MAX];
+	ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+	const char *b;
+
+	if (n < 0)
+		return -errno;
+	buf[n] = 0;
+	b = strrchr(buf, '/');
+	copy_str(out, len, b ? b + 1 : buf);
+	return 0;
+}
+
+/* "nvme" digits, and with ns "n" digits after them: a controller or a namespace head node. */
+static bool nvme_name(const char *s, bool ns)
+{
+	const char *p = s + 4;
+
+	if (strncmp(s, "nvme", 4) || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (!ns)
+		return !*p;
+	if (*p++ != 'n' || !isdigit((unsigned char)*p))
+		return false;
+	while (isdigit((unsigned char)*p))
+		p++;
+	return !*p;
+}
+
+/* Appends a namespace to the space-separated list once (the kernel names are short). */
+static void ns_add(struct devinfo_nvme *nv, const char *name)
+{
+	size_t n = strlen(nv->subsystem_ns), k = strlen(name);
+	const char *p = nv->subsystem_ns;
+
+	while ((p = strstr(p, name))) {
+		if ((p == nv->subsystem_ns || p[-1] == ' ') && (p[k] == ' ' || !p[k]))
+			return;
+		p += k;
+	}
+	if (n + !!n + k + 1 > sizeof(nv->subsystem_ns))
+		return;
+	if (n)
+		nv->subsystem_ns[n++] = ' ';
+	memcpy(nv->subsystem_ns + n, name, k + 1);
+}
+
+/* Adds the namespace heads listed in dir (a subsystem's or, without multipath, a controller's). */
+static void ns_scan(struct devinfo_nvme *nv, const char *dir, bool controllers)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char sub[PATHBUF];
+
+		if (nvme_name(de->d_name, true)) {
+			ns_add(nv, de->d_name);
+		} else if (controllers && nvme_name(de->d_name, false)) {
+			if (fits(snprintf(sub, sizeof(sub), "%s/%s", dir, de->d_name), sizeof(sub)))
+				ns_scan(nv, sub, false);
+		}
+	}
+	closedir(d);
+}
+
+/* The subsystem that lists controller ctrl, found by scanning class/nvme-subsystem. */
+static void find_subsystem(const struct devinfo_roots *r, const char *ctrl, char *out, size_t len)
+{
+	char dir[PATHBUF], p[PATHBUF];
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "%s/class/nvme-subsystem", sysfs_root(r));
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (fits(snprintf(p, sizeof(p), "%s/%s/%s", dir, de->d_name, ctrl), sizeof(p)) &&
+		    !lstat(p, &st)) {
+			copy_str(out, len, de->d_name);
+			break;
+		}
+	}
+	closedir(d);
+}
+
+int devinfo_nvme_topology(const struct devinfo_roots *r, const char *name, struct devinfo_nvme *nv)
+{
+	char dir[PATHBUF], p[PATHBUF], dev[64] = "";
+	uint64_t nsid;
+
+	memset(nv, 0, sizeof(*nv));
+	if (!nvme_name(name, true))
+		return -ENODEV;
+	if (!fits(snprintf(dir, sizeof(dir), "%s/block/%s", sysfs_root(r), name), sizeof(dir)) ||
+	    !fits(snprintf(p, sizeof(p), "%s/device", dir), sizeof(p)) || link_base(p, dev, sizeof(dev)))
+		return -ENODEV;
+	copy_str(nv->ns, sizeof(nv->ns), name);
+	if (!sysfs_read_u64(dir, "nsid", &nsid) && nsid <= UINT32_MAX)
+		nv->nsid = (unsigned)nsid;
+	/* Without native multipath the namespace hangs off its controller; with it, the block
+	 * device is the subsystem's head node and its device link names the subsystem. */
+	if (!strncmp(dev, "nvme-subsys", 11))
+		copy_str(nv->subsystem, sizeof(nv->subsystem), dev);
+	else if (nvme_name(dev, false))
+		copy_str(nv->controller, sizeof(nv->controller), dev);
+	if (!*nv->subsystem && *nv->controller)
+		find_subsystem(r, nv->controller, nv->subsystem, sizeof(nv->subsystem));
+	if (*nv->subsystem &&
+	    fits(snprintf(p, sizeof(p), "%s/class/nvme-subsystem/%s", sysfs_root(r), nv->subsystem),
+		 sizeof(p))) {
+		fill_attr(nv->subsysnqn, sizeof(nv->subsysnqn), p, "subsysnqn");
+		ns_scan(nv, p, true);
+	} else if (*nv->controller &&
+		   fits(snprintf(p, sizeof(p), "%s/class/nvme/%s", sysfs_root(r), nv->controller),
+			sizeof(p))) {
+		ns_scan(nv, p, false);
+	}
+	ns_add(nv, name);
+	return 0;
 }

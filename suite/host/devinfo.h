@@ -78,6 +78,30 @@ struct devinfo {
 	char backing_file[PATH_MAX]; /* loop devices: loop/backing_file */
 };
 
+/*
+ * For an NVMe namespace, where it sits: a format or sanitize reaches beyond the one block device
+ * named (a sanitize the whole subsystem's NVM, a format with secure erase possibly every
+ * namespace of the controller), so the safety checks must look at all of it. All empty for a
+ * device that is not an NVMe namespace.
+ */
+struct devinfo_nvme {
+	char ns[32];	     /* block device of the namespace: "nvme0n1" ("" = not NVMe) */
+	unsigned nsid;	     /* namespace ID (0 unknown) */
+	char controller[32]; /* the controller: "nvme0" ("" unknown, e.g. a multipath head) */
+	char subsystem[32];  /* "nvme-subsys0" ("" unknown) */
+	char subsysnqn[256]; /* the subsystem's NQN ("" unknown) */
+	/* every namespace block device of the subsystem (this one included), space-separated */
+	char subsystem_ns[256];
+};
+
+/*
+ * Fills *nv for the disk called name ("nvme0n1"; a partition's disk is the caller's to find):
+ * <sysfs>/block/NAME/nsid, its device link (the controller, or the subsystem for a multipath
+ * head node), and <sysfs>/class/nvme-subsystem/<subsys>/ (subsysnqn, its controllers and
+ * namespace entries). -ENODEV (and *nv zeroed) when name is not an NVMe namespace.
+ */
+int devinfo_nvme_topology(const struct devinfo_roots *r, const char *name, struct devinfo_nvme *nv);
+
 /* Fills *di for the block device dev. -ENOENT when sysfs does not know it. */
 int devinfo_read(const struct devinfo_roots *r, dev_t dev, struct devinfo *di);
 

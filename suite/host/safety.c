@@ -807,14 +807,14 @@ static const char *wwn_body(const char *w)
 
 /* What the user must type, and how to call it in messages. */
 struct expect {
-	char serial[sizeof(((struct target_info *)0)->serial)];
-	char wwn[sizeof(((struct target_info *)0)->wwn)];
+	char serial[DEVINFO_SERIAL_LEN];
+	char wwn[DEVINFO_WWN_LEN];
 	char path[PATH_MAX]; /* canonical; used when there is neither serial nor WWN */
 	const char *value;   /* serial, else WWN, else path */
 	const char *what;    /* "serial", "WWN", "path" */
 };
 
-static void expect_init(const struct target_info *ti, struct expect *e)
+static void expect_init(const struct safety_target *ti, struct expect *e)
 {
 	if (!trim_copy(ti->serial, e->serial, sizeof(e->serial)))
 		e->serial[0] = '\0';
@@ -822,7 +822,7 @@ static void expect_init(const struct target_info *ti, struct expect *e)
 		e->wwn[0] = '\0';
 	if (!realpath(ti->path, e->path))
 		snprintf(e->path, sizeof(e->path), "%s", ti->path);
-	if (strcmp(ti->kind, "file") == 0) /* a file's identity is its path, whatever the fs */
+	if (ti->kind == SAFETY_FILE) /* a file's identity is its path, whatever the fs */
 		e->serial[0] = e->wwn[0] = '\0';
 	if (e->serial[0]) {
 		e->value = e->serial;
@@ -853,7 +853,7 @@ static bool expect_matches(const struct expect *e, const char *given)
 }
 
 /* "Samsung SSD 860, serial S3Z1NB0K123456, 465.76 GiB"; what is unknown is left out. */
-static void describe(const struct target_info *ti, const struct expect *e, char *out, size_t len)
+static void describe(const struct safety_target *ti, const struct expect *e, char *out, size_t len)
 {
 	char size[32];
 
@@ -864,21 +864,69 @@ static void describe(const struct target_info *ti, const struct expect *e, char 
 	snprintf(out + strlen(out), len - strlen(out), "%s%s", e->wwn[0] ? ", " : "", size);
 }
 
-static int prompt(struct ctx *c, const struct target_info *ti, const char *what,
+/* "  NVMe    namespace nvme0n1 (nsid 1), controller nvme0, subsystem nvme-subsys0 (...)\n" */
+static void nvme_describe(const struct safety_target *ti, char *out, size_t len)
+{
+	const struct devinfo_nvme *nv = ti->nvme;
+
+	if (!nv || !nv->ns[0])
+		return;
+	snprintf(out, len, "  NVMe    namespace %s (nsid %u), controller %s, subsystem %s%s%s%s\n",
+		 nv->ns, nv->nsid, nv->controller[0] ? nv->controller : "(unknown)",
+		 nv->subsystem[0] ? nv->subsystem : "(unknown)",
+		 nv->subsystem_ns[0] ? " (namespaces " : "", nv->subsystem_ns,
+		 nv->subsystem_ns[0] ? ")" : "");
+}
+
+/*
+ * With o->whole_subsystem: every other namespace of the target's NVMe subsystem must be free
+ * too, since the action reaches them all.
+ */
+static int check_subsystem(struct ctx *c, const struct safety_target *ti, const char *what,
+			   const struct safety_opts *o, char *reason, size_t len)
+{
+	const struct devinfo_nvme *nv = ti->nvme;
+	char list[sizeof(nv->subsystem_ns)], *save = NULL, path[64];
+	int rc;
+
+	if (!o || !o->whole_subsystem || !nv || !nv->subsystem_ns[0])
+		return 0;
+	snprintf(list, sizeof(list), "%s", nv->subsystem_ns);
+	for (char *ns = strtok_r(list, " ", &save); ns; ns = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(ns, nv->ns))
+			continue;
+		snprintf(path, sizeof(path), "/dev/%s", ns);
+		rc = safety_check_in_use(path, o, reason, len);
+		if (rc == -ENOENT) /* a namespace without a node here holds nothing of ours */
+			continue;
+		if (rc) {
+			char inner[1024];
+
+			snprintf(inner, sizeof(inner), "%s", reason);
+			return fail(c, rc, "%s on %s reaches all of NVMe subsystem %s, and %s", what,
+				    ti->path, nv->subsystem[0] ? nv->subsystem : "?",
+				    inner[0] ? inner : strerror(-rc));
+		}
+	}
+	return 0;
+}
+
+static int prompt(struct ctx *c, const struct safety_target *ti, const char *what,
 		  const struct expect *e)
 {
 	/* The path, and the WWN twice when it is the value to type (the longest is 1024). */
-	char text[PATH_MAX + 4096], answer[PATH_MAX], size[32];
+	char text[PATH_MAX + 4096], answer[PATH_MAX], size[32], nvme[sizeof(*ti->nvme) + 64] = "";
 	int rc;
 
 	units_fmt_size(ti->capacity, size, sizeof(size));
+	nvme_describe(ti, nvme, sizeof(nvme));
 	snprintf(text, sizeof(text),
 		 "\nssdlab: %s on %s destroys the data on it.\n"
-		 "  model   %s\n  serial  %s\n  WWN     %s\n  size    %s (%llu bytes)\n"
+		 "  model   %s\n  serial  %s\n  WWN     %s\n  size    %s (%llu bytes)\n%s"
 		 "Type its %s (%s) to go ahead, anything else to cancel: ",
 		 what, ti->path, ti->model[0] ? ti->model : "(unknown)",
 		 e->serial[0] ? e->serial : "(none)", e->wwn[0] ? e->wwn : "(none)", size,
-		 (unsigned long long)ti->capacity, e->what, e->value);
+		 (unsigned long long)ti->capacity, nvme, e->what, e->value);
 	rc = k_ask(c, text, answer, sizeof(answer));
 	if (rc)
 		return fail(c, -EPERM, "no answer to the confirmation prompt for %s; nothing done",
@@ -889,7 +937,7 @@ static int prompt(struct ctx *c, const struct target_info *ti, const char *what,
 	return 0;
 }
 
-int safety_confirm_destructive(const struct target_info *ti, const char *what,
+int safety_confirm_destructive(const struct safety_target *ti, const char *what,
 			       const struct safety_opts *o, char *reason, size_t len)
 {
 	char desc[2048]; /* model, serial, WWN (up to 1024 characters), size */
@@ -902,14 +950,17 @@ int safety_confirm_destructive(const struct target_info *ti, const char *what,
 		return fail(&c, -EINVAL, "no target");
 	if (!what || !*what)
 		what = "a destructive action";
-	if (strcmp(ti->kind, "sim") == 0)
+	if (ti->kind == SAFETY_VIRTUAL)
 		return 0; /* the virtual SSD: nothing real to destroy */
-	if (strcmp(ti->kind, "file") == 0 && ti->created_by_ssdlab)
+	if (ti->kind == SAFETY_FILE && ti->created_by_ssdlab)
 		return 0;
-	if (strcmp(ti->kind, "blockdev") != 0 && strcmp(ti->kind, "file") != 0)
-		return fail(&c, -EINVAL, "unknown target kind \"%s\" for %s", ti->kind, ti->path);
+	if (ti->kind != SAFETY_BLOCKDEV && ti->kind != SAFETY_FILE)
+		return fail(&c, -EINVAL, "unknown target kind %d for %s", (int)ti->kind, ti->path);
 
 	rc = safety_check_in_use(ti->path, o, reason, len);
+	if (rc)
+		return rc;
+	rc = check_subsystem(&c, ti, what, o, reason, len);
 	if (rc)
 		return rc;
 
@@ -922,7 +973,7 @@ int safety_confirm_destructive(const struct target_info *ti, const char *what,
 				    "%s%s is confirmed by its path: pass --yes-destroy=%s (got "
 				    "\"%s\")",
 				    ti->path,
-				    strcmp(ti->kind, "file") ? " reports no serial or WWN and" : "",
+				    ti->kind != SAFETY_FILE ? " reports no serial or WWN and" : "",
 				    e.path, o->yes_destroy);
 		return fail(&c, -EPERM, "the %s of %s is %s; pass --yes-destroy=%s (got \"%s\")",
 			    e.what, ti->path, e.value, e.value, o->yes_destroy);

@@ -41,9 +41,26 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/stat.h>
 
-#include "targets/target.h"
+#include "host/devinfo.h"
+
+/* What the gate needs to know about a target (targets fill it in: target_safety_identity()). */
+enum safety_kind {
+	SAFETY_BLOCKDEV = 0,
+	SAFETY_FILE,
+	SAFETY_VIRTUAL, /* the virtual SSD: nothing real at stake */
+};
+
+struct safety_target {
+	enum safety_kind kind;
+	const char *path;		 /* as opened: /dev/sdb, ./t.img */
+	const char *model, *serial, *wwn; /* "" (not NULL) when unknown */
+	uint64_t capacity;		 /* bytes, for the prompt */
+	bool created_by_ssdlab;		 /* a file this run created: no confirmation needed */
+	const struct devinfo_nvme *nvme; /* an NVMe namespace's placement, or NULL */
+};
 
 /*
  * The kernel boundary, replaceable by tests (a fake /dev has no device nodes). NULL in
@@ -67,6 +84,9 @@ struct safety_opts {
 	const char *yes_destroy; /* value of --yes-destroy, or NULL */
 	bool allow_prompt;	 /* may ask on /dev/tty when stdin and stderr are terminals */
 	bool probe_excl;	 /* step 1 also tries an O_EXCL open (caller does not hold one) */
+	/* the action reaches every namespace of the target's NVMe subsystem (a sanitize, a format
+	 * with secure erase): step 1 then checks each of them, not only the one named */
+	bool whole_subsystem;
 	const struct safety_sys *sys; /* NULL = the real kernel */
 };
 
@@ -80,12 +100,14 @@ int safety_check_in_use(const char *path, const struct safety_opts *o, char *rea
 
 /*
  * Steps 1 and 2 for a destructive action on an opened target, described by `what` ("write",
- * "purge", ...) for the prompt and messages. 0 = go ahead. Kind "sim", and kind "file" with
- * created_by_ssdlab, pass at once. Serials compare trimmed and case-sensitive; WWNs trimmed,
- * case-insensitive, with an optional "0x", "naa.", "eui." or "nguid." prefix ignored; paths
- * canonical (realpath). A wrong or missing value refuses with the value that was expected.
+ * "purge", ...) for the prompt and messages. 0 = go ahead. SAFETY_VIRTUAL, and SAFETY_FILE with
+ * created_by_ssdlab, pass at once. An NVMe namespace's prompt names its controller and
+ * subsystem; with o->whole_subsystem every namespace of the subsystem must be free. Serials
+ * compare trimmed and case-sensitive; WWNs trimmed, case-insensitive, with an optional "0x",
+ * "naa.", "eui." or "nguid." prefix ignored; paths canonical (realpath). A wrong or missing value
+ * refuses with the value that was expected.
  */
-int safety_confirm_destructive(const struct target_info *ti, const char *what,
+int safety_confirm_destructive(const struct safety_target *ti, const char *what,
 			       const struct safety_opts *o, char *reason, size_t len);
 
 #endif

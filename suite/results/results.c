@@ -33,7 +33,6 @@
 
 #include "base/fileio.h"
 #include "base/hist.h"
-#include "host/hostinfo.h"
 #include "base/jsonnum.h"
 #include "base/units.h"
 
@@ -305,45 +304,24 @@ static int read_in_dir(const char *dir, const char *name, struct json_object **o
 	return rc;
 }
 
-/* The host state and, for a block device, its link (results_write_manifest). */
-static int add_host(struct json_object *m)
+/* Adds a fact under key unless the manifest has one (a resumed run keeps its first). */
+static int add_fact(struct json_object *m, const char *key, struct json_object *fact)
 {
-	struct json_object *t, *x, *o;
-	struct hostinfo h;
-	struct hostinfo_link l;
-	const char *kind, *path;
-
-	if (!json_object_is_type(m, json_type_object))
-		return -EINVAL;
-	if (!json_object_object_get_ex(m, "host", NULL)) {
-		hostinfo_collect(NULL, &h);
-		o = hostinfo_to_json(&h);
-		if (jsonnum_add(m, "host", o) || !o)
-			return -ENOMEM;
-	}
-	if (json_object_object_get_ex(m, "link", NULL) ||
-	    !json_object_object_get_ex(m, "target", &t) ||
-	    !json_object_object_get_ex(t, "kind", &x) || !(kind = json_object_get_string(x)) ||
-	    strcmp(kind, "blockdev") || !json_object_object_get_ex(t, "path", &x) ||
-	    !(path = json_object_get_string(x)))
+	if (!fact || json_object_object_get_ex(m, key, NULL))
 		return 0;
-	/* A device we cannot place (a path outside /dev, a vanished device) has no link entry. */
-	if (hostinfo_block_link(NULL, path, &l))
-		return 0;
-	o = hostinfo_link_to_json(&l);
-	if (jsonnum_add(m, "link", o) || !o)
-		return -ENOMEM;
-	return 0;
+	json_object_get(fact);
+	return jsonnum_add(m, key, fact) ? -ENOMEM : 0;
 }
 
-int results_write_manifest(struct results *r, struct json_object *manifest)
+int results_write_manifest(struct results *r, struct json_object *manifest,
+			   const struct results_facts *facts)
 {
 	int rc;
 
-	if (!r || !manifest)
+	if (!r || !json_object_is_type(manifest, json_type_object))
 		return -EINVAL;
-	rc = add_host(manifest);
-	if (rc)
+	if (facts && ((rc = add_fact(manifest, "host", facts->host)) ||
+		      (rc = add_fact(manifest, "link", facts->link))))
 		return rc;
 	return write_in_dir(r->path, MANIFEST_FILE, manifest);
 }

@@ -107,12 +107,21 @@ int results_write_json_file(const char *path, struct json_object *o);
 int results_read_json_file(const char *path, struct json_object **out);
 
 /*
- * manifest.json: written first, before any measurement (see results_write_json_file). When the
- * manifest has no "host" key, adds the host state (hostinfo.h, read from "/"), and when it has
- * no "link" key and its "target" is {"kind": "blockdev", "path": P}, the link of P, so that
- * every manifest records them (docs/results-format.md).
+ * The host and device facts a manifest records (docs/results-format.md), gathered by the caller
+ * (run/host_facts.h probes them), so that this layer reads no /proc or /sys itself.
  */
-int results_write_manifest(struct results *r, struct json_object *manifest);
+struct results_facts {
+	struct json_object *host; /* the "host" object (hostinfo_to_json()), or NULL */
+	struct json_object *link; /* a block device target's "link" object, or NULL */
+};
+
+/*
+ * manifest.json: written first, before any measurement (see results_write_json_file). Adds
+ * facts->host as "host" and facts->link as "link" where the manifest has no such key yet (a
+ * reference is taken: the caller still owns its own). facts may be NULL.
+ */
+int results_write_manifest(struct results *r, struct json_object *manifest,
+			   const struct results_facts *facts);
 int results_read_manifest(const char *dir, struct json_object **manifest);
 
 /* summary.json (analyze.h writes it; anybody may read it). */

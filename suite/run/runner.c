@@ -979,7 +979,7 @@ static int act_purge(struct runner *r, const struct where *w, struct json_object
 
 	if (discard)
 		snprintf(method, sizeof(method), "discard");
-	if (pp->method == PURGE_SIM && strcmp(ti->kind, "sim")) {
+	if (pp->method == PURGE_SIM && ti->kind != TARGET_KIND_SIM) {
 		fail(r, "purge method 'sim' needs a virtual SSD target, not %s", ti->path);
 		return -EOPNOTSUPP;
 	}
@@ -1502,35 +1502,6 @@ static int add_tracks(struct json_object *m, const struct plan *pl)
 	return 0;
 }
 
-static struct json_object *target_json(const char *spec, const struct target_info *ti)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "spec", json_object_new_string(spec)) ||
-	    jsonnum_add(o, "kind", json_object_new_string(ti->kind)) ||
-	    jsonnum_add(o, "path", json_object_new_string(ti->path)) ||
-	    jsonnum_add(o, "safe_name", json_object_new_string(ti->safe_name)) ||
-	    jsonnum_add(o, "model", json_object_new_string(ti->model)) ||
-	    jsonnum_add(o, "serial", json_object_new_string(ti->serial)) ||
-	    jsonnum_add(o, "wwn", json_object_new_string(ti->wwn)) ||
-	    jsonnum_add(o, "firmware", json_object_new_string(ti->firmware)) ||
-	    jsonnum_add(o, "capacity", json_object_new_uint64(ti->capacity)) ||
-	    jsonnum_add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size)) ||
-	    jsonnum_add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size)) ||
-	    jsonnum_add(o, "rotational", json_object_new_boolean(ti->rotational)) ||
-	    jsonnum_add(o, "scheduler", json_object_new_string(ti->scheduler)) ||
-	    jsonnum_add(o, "nomerges", json_object_new_int(ti->nomerges)) ||
-	    jsonnum_add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth)) ||
-	    jsonnum_add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab)) ||
-	    jsonnum_add(o, "time_scale", jsonnum_new(ti->time_scale))) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
 /* The chunks of long writing phases, as the run uses them, so that a resume cuts the same. */
 static struct json_object *chunks_json(const struct target *t, const struct runner_opts *o)
 {
@@ -1581,7 +1552,7 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 	ts = NULL;
 	rc = jsonnum_add(m, "chunks", chunks_json(t, o));
 	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
-	    jsonnum_add(m, "target", target_json(target_spec, ti)) ||
+	    jsonnum_add(m, "target", target_info_to_json(ti, target_spec)) ||
 	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
 	    runner_plan(p, t, o, &pl) || add_tracks(m, &pl))
 		goto fail;

@@ -2,8 +2,9 @@
 /*
  * target: the registry of target implementations and the target_*() wrappers of target.h.
  * A spec starting with "sim:" is the virtual SSD; anything else is a block device or a regular
- * file driven through io_uring. The wrappers supply the default of a missing optional hook, so
- * that the core never calls ops->x directly.
+ * file driven through io_uring (target_spec_parse(), the one place that reads a spec). The
+ * wrappers supply the default of a missing optional hook, so that the core never calls ops->x
+ * directly.
  */
 #include "targets/target.h"
 
@@ -14,6 +15,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <json-c/json.h>
+
+#include "base/jsonnum.h"
+
 struct target {
 	const struct target_ops *ops;
 	struct target_info info;
@@ -21,11 +26,57 @@ struct target {
 	char err[256]; /* reason set by an implementation's failing hook */
 };
 
-static const struct target_ops *ops_for(const char *spec)
+void target_spec_parse(const char *spec, struct target_spec *out)
 {
-	if (!strncmp(spec, "sim:", 4))
-		return &target_sim_ops;
-	return &target_uring_ops;
+	out->sim = !strncmp(spec, "sim:", 4);
+	out->arg = out->sim ? spec + 4 : spec;
+	out->ops = out->sim ? &target_sim_ops : &target_uring_ops;
+}
+
+const char *target_kind_name(enum target_kind k)
+{
+	switch (k) {
+	case TARGET_KIND_BLOCKDEV:
+		return "blockdev";
+	case TARGET_KIND_FILE:
+		return "file";
+	case TARGET_KIND_SIM:
+		return "sim";
+	}
+	return "?";
+}
+
+void target_safety_identity(const struct target_info *ti, struct safety_target *out)
+{
+	*out = (struct safety_target){
+		.kind = ti->kind == TARGET_KIND_SIM	 ? SAFETY_VIRTUAL
+			: ti->kind == TARGET_KIND_FILE ? SAFETY_FILE
+						       : SAFETY_BLOCKDEV,
+		.path = ti->path,
+		.model = ti->model,
+		.serial = ti->serial,
+		.wwn = ti->wwn,
+		.capacity = ti->capacity,
+		.created_by_ssdlab = ti->created_by_ssdlab,
+		.nvme = ti->nvme.ns[0] ? &ti->nvme : NULL,
+	};
+}
+
+int target_ops_check(const struct target_ops *ops, const char **missing)
+{
+	const char *miss = NULL;
+
+	if (!ops->name || !*ops->name)
+		miss = "name";
+#define REQUIRED(h)                                                                               \
+	else if (!ops->h) miss = #h;
+	TARGET_OPS_REQUIRED(REQUIRED)
+#undef REQUIRED
+	if (!miss)
+		return 0;
+	if (missing)
+		*missing = miss;
+	return -EINVAL;
 }
 
 void target_set_error(struct target *t, const char *fmt, ...)
@@ -40,22 +91,25 @@ void target_set_error(struct target *t, const char *fmt, ...)
 int target_open(const char *spec, const struct target_open_opts *o, struct target **out,
 		char *err, size_t errlen)
 {
-	const struct target_ops *ops = ops_for(spec);
+	struct target_spec ts;
 
-	if (!ops) {
-		snprintf(err, errlen, "%s: this build has no virtual SSD target", spec);
-		return -ENOTSUP;
-	}
-	return target_open_ops(ops, spec, o, out, err, errlen);
+	target_spec_parse(spec, &ts);
+	return target_open_ops(ts.ops, spec, o, out, err, errlen);
 }
 
 int target_open_ops(const struct target_ops *ops, const char *spec,
 		    const struct target_open_opts *o, struct target **out, char *err, size_t errlen)
 {
 	static const struct target_open_opts defaults;
+	const char *missing = NULL;
 	struct target *t;
 	int rc;
 
+	if (target_ops_check(ops, &missing)) {
+		snprintf(err, errlen, "%s: target implementation '%s' lacks its %s hook", spec,
+			 ops->name ? ops->name : "?", missing);
+		return -EINVAL;
+	}
 	t = calloc(1, sizeof(*t));
 	if (!t) {
 		snprintf(err, errlen, "out of memory");
@@ -64,6 +118,9 @@ int target_open_ops(const struct target_ops *ops, const char *spec,
 	t->ops = ops;
 	t->info.nomerges = -1;
 	t->info.time_scale = 1.0;
+	/* the implementation names its clock; a virtual one needs no more than that */
+	snprintf(t->info.clock, sizeof(t->info.clock), "%s",
+		 ops->caps & TARGET_CAP_VIRTUAL_TIME ? "virtual" : "unknown");
 	snprintf(t->info.path, sizeof(t->info.path), "%s", spec);
 	rc = ops->open(t, spec, o ? o : &defaults);
 	if (rc) {
@@ -215,4 +272,61 @@ int target_read_unmapped(struct target *t, uint64_t *unmapped, uint64_t *read)
 	if (!t->ops->read_unmapped)
 		return -EOPNOTSUPP;
 	return t->ops->read_unmapped(t, unmapped, read);
+}
+
+int target_io_counters(struct target *t, struct target_io_counters *c)
+{
+	if (!t->ops->io_counters)
+		return -EOPNOTSUPP;
+	return t->ops->io_counters(t, c);
+}
+
+/* The NVMe placement, only for a namespace (other targets' manifests stay as they were). */
+static int nvme_json(struct json_object *o, const struct devinfo_nvme *nv)
+{
+	struct json_object *n;
+
+	if (!*nv->ns)
+		return 0;
+	n = json_object_new_object();
+	if (jsonnum_add(o, "nvme", n) || !n)
+		return -ENOMEM;
+	if (jsonnum_add(n, "namespace", json_object_new_string(nv->ns)) ||
+	    jsonnum_add(n, "nsid", json_object_new_int64(nv->nsid)) ||
+	    jsonnum_add(n, "controller", json_object_new_string(nv->controller)) ||
+	    jsonnum_add(n, "subsystem", json_object_new_string(nv->subsystem)) ||
+	    jsonnum_add(n, "subsysnqn", json_object_new_string(nv->subsysnqn)) ||
+	    jsonnum_add(n, "subsystem_namespaces", json_object_new_string(nv->subsystem_ns)))
+		return -ENOMEM;
+	return 0;
+}
+
+struct json_object *target_info_to_json(const struct target_info *ti, const char *spec)
+{
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	if ((spec && jsonnum_add(o, "spec", json_object_new_string(spec))) ||
+	    jsonnum_add(o, "kind", json_object_new_string(target_kind_name(ti->kind))) ||
+	    jsonnum_add(o, "path", json_object_new_string(ti->path)) ||
+	    jsonnum_add(o, "safe_name", json_object_new_string(ti->safe_name)) ||
+	    jsonnum_add(o, "model", json_object_new_string(ti->model)) ||
+	    jsonnum_add(o, "serial", json_object_new_string(ti->serial)) ||
+	    jsonnum_add(o, "wwn", json_object_new_string(ti->wwn)) ||
+	    jsonnum_add(o, "firmware", json_object_new_string(ti->firmware)) ||
+	    jsonnum_add(o, "capacity", json_object_new_uint64(ti->capacity)) ||
+	    jsonnum_add(o, "logical_block_size", json_object_new_int64(ti->logical_block_size)) ||
+	    jsonnum_add(o, "physical_block_size", json_object_new_int64(ti->physical_block_size)) ||
+	    jsonnum_add(o, "rotational", json_object_new_boolean(ti->rotational)) ||
+	    jsonnum_add(o, "scheduler", json_object_new_string(ti->scheduler)) ||
+	    jsonnum_add(o, "nomerges", json_object_new_int(ti->nomerges)) ||
+	    jsonnum_add(o, "hw_queue_depth", json_object_new_int64(ti->hw_queue_depth)) ||
+	    jsonnum_add(o, "created_by_ssdlab", json_object_new_boolean(ti->created_by_ssdlab)) ||
+	    jsonnum_add(o, "time_scale", jsonnum_new(ti->time_scale)) ||
+	    nvme_json(o, &ti->nvme)) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }

@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * target: what ssdlab measures. One ops table, several implementations:
- *   - "blockdev" and "file": io_uring with O_DIRECT (target_uring.c), time = CLOCK_MONOTONIC;
- *   - "sim": the virtual SSD (target_sim.c over sim.h), time = simulated nanoseconds.
+ *   - TARGET_KIND_BLOCKDEV and _FILE: io_uring with O_DIRECT (target_uring.c), time =
+ *     CLOCK_MONOTONIC;
+ *   - TARGET_KIND_SIM: the virtual SSD (target_sim.c over sim.h), time = simulated nanoseconds.
  *
  * The core calls hooks only through the target_*() wrappers below, which supply the default
  * (usually -EOPNOTSUPP with a reason) for a missing optional hook; never ops->x directly.
+ * This header is the one seam between the core and the devices: the engine, runner and CLI know
+ * a target by its target_info (kind enum, clock name, identity, an NVMe namespace's placement)
+ * and its hooks (the device's own I/O counters included), never by its path, its spec text or
+ * sysfs. A spec is read by target_spec_parse() alone; target_info_to_json() writes the identity
+ * for every results file; target_safety_identity() hands host/safety.h what it needs.
  *
  * I/O model, the same for every implementation (the engine relies on it):
  *   - a queue belongs to one thread; a target may allow several queues (TARGET_CAP_MULTIQUEUE);
@@ -25,7 +31,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host/devinfo.h"
+#include "host/safety.h"
 #include "results/snapshot.h"
+
+struct json_object;
 
 struct target;
 struct target_queue;
@@ -59,8 +69,15 @@ struct target_completion {
 	uint64_t done_ns;
 };
 
+/* What a target is; the engine, runner and CLI branch on this, never on a name or a path. */
+enum target_kind {
+	TARGET_KIND_BLOCKDEV = 0, /* a block device node (target_uring.c) */
+	TARGET_KIND_FILE,	  /* a regular file (target_uring.c) */
+	TARGET_KIND_SIM,	  /* the virtual SSD (target_sim.c) */
+};
+
 struct target_info {
-	char kind[16];	     /* "blockdev", "file", "sim" */
+	enum target_kind kind; /* target_kind_name() for JSON and messages */
 	char path[PATH_MAX]; /* as given: /dev/sdb, ./t.img, sim:client-tlc */
 	char safe_name[96];  /* for directory names: dev-sdb, file-t.img, sim-client-tlc */
 	/* Sized as devinfo.h's fields, from what the kernel's sources can hold (the longest wwid is
@@ -79,7 +96,35 @@ struct target_info {
 	uint32_t hw_queue_depth;   /* 0 unknown */
 	bool created_by_ssdlab;	   /* a file ssdlab created in this run: no confirmation needed */
 	double time_scale;	   /* sim: user_capacity / represents; 1 for real targets */
+	/* the target's clock, as results state it: "virtual", "CLOCK_MONOTONIC (tsc)" */
+	char clock[48];
+	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */
+	struct devinfo_nvme nvme;
 };
+
+/* "blockdev", "file", "sim": the names the results files use ("?" for an unknown value). */
+const char *target_kind_name(enum target_kind k);
+
+/*
+ * target_info as the results files write it (the manifest's "target", `io --json`'s): a new
+ * object, or NULL when out of memory. spec is the spec as the user gave it (NULL = leave out).
+ */
+struct json_object *target_info_to_json(const struct target_info *ti, const char *spec);
+
+/* What the safety gate needs of a target (host/safety.h); points into ti, valid while ti is. */
+void target_safety_identity(const struct target_info *ti, struct safety_target *out);
+
+/*
+ * A target spec, parsed in one place for every caller: "sim:MODEL" names the virtual SSD (MODEL
+ * a bundled model name or a YAML file); anything else is the path of a block device or regular
+ * file (which of the two, target_open() tells by stat).
+ */
+struct target_spec {
+	bool sim;	 /* "sim:MODEL" */
+	const char *arg; /* points into spec: MODEL for a sim, else the whole spec */
+	const struct target_ops *ops; /* the implementation that opens it */
+};
+void target_spec_parse(const char *spec, struct target_spec *out);
 
 struct target_open_opts {
 	bool writable;	/* open for writing (O_EXCL on block devices) */
@@ -97,6 +142,12 @@ struct target_queue_opts {
 	size_t buf_size;
 	bool sqpoll;
 	bool hipri;
+};
+
+/* A device's I/O totals since boot in bytes, as counted below ssdlab (the kernel's block layer). */
+struct target_io_counters {
+	uint64_t bytes_read;
+	uint64_t bytes_written;
 };
 
 struct target_ops {
@@ -123,7 +174,19 @@ struct target_ops {
 	int (*set_write_cache)(struct target *t, bool on);
 	/* running totals of bytes read and of those that hit unmapped LBAs (see below) */
 	int (*read_unmapped)(struct target *t, uint64_t *unmapped, uint64_t *read);
+	/* the device's running I/O totals as the kernel counts them, ssdlab's included (below) */
+	int (*io_counters)(struct target *t, struct target_io_counters *c);
 };
+
+/* The hooks every ops table must fill in; the optional ones have a default in the wrappers. */
+#define TARGET_OPS_REQUIRED(X)                                                                    \
+	X(open) X(close) X(queue_open) X(queue_close) X(submit) X(reap) X(now)
+
+/*
+ * 0 when ops names itself and has every required hook; else -EINVAL and the first missing hook
+ * in *missing ("name" for a missing name). target_open_ops() refuses such a table.
+ */
+int target_ops_check(const struct target_ops *ops, const char **missing);
 
 /*
  * Opens the target named by spec: "sim:MODEL" (a bundled model name or a YAML file), a block
@@ -172,6 +235,13 @@ int target_set_write_cache(struct target *t, bool on);
  * and leave the outputs untouched. Callers take the difference over a span.
  */
 int target_read_unmapped(struct target *t, uint64_t *unmapped, uint64_t *read);
+/*
+ * The device's I/O totals as counted outside ssdlab (a block device's /sys/block/X/stat), so that
+ * the engine can tell another process's I/O during a job from its own: the difference over a
+ * job minus what the job did. A target without such counters (a file, the sim) returns
+ * -EOPNOTSUPP and leaves *c untouched.
+ */
+int target_io_counters(struct target *t, struct target_io_counters *c);
 
 /*
  * For implementations: the reason a hook failed ("printf"-style), returned by target_open() in

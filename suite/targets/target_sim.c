@@ -18,6 +18,7 @@
 
 #include "sim/sim.h"
 #include "sim/sim_model.h"
+#include "base/jsonnum.h"
 #include "results/snapshot.h"
 
 struct sim_target {
@@ -86,6 +87,7 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 {
 	struct target_info *ti = target_info_mut(t);
 	struct sim_target *st;
+	struct target_spec ts;
 	struct ydoc_error e;
 	char buf[1024];
 	int ret;
@@ -93,8 +95,8 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;
-	ret = sim_model_load(strncmp(spec, "sim:", 4) ? spec : spec + 4, o->models_dir, &st->model,
-			     &e);
+	target_spec_parse(spec, &ts);
+	ret = sim_model_load(ts.arg, o->models_dir, &st->model, &e);
 	if (ret) {
 		target_set_error(t, "%s", ydoc_error_format(&e, buf, sizeof(buf)));
 		free(st);
@@ -111,7 +113,8 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 		free(st);
 		return ret;
 	}
-	snprintf(ti->kind, sizeof(ti->kind), "sim");
+	ti->kind = TARGET_KIND_SIM;
+	snprintf(ti->clock, sizeof(ti->clock), "virtual");
 	snprintf(ti->safe_name, sizeof(ti->safe_name), "sim-%s", st->model.name);
 	snprintf(ti->model, sizeof(ti->model), "%s", st->model.name);
 	snprintf(ti->serial, sizeof(ti->serial), "sim-seed-%llu", (unsigned long long)o->seed);
@@ -299,7 +302,7 @@ static int sim_set_capacity_hook(struct target *t, uint64_t bytes)
 	return ret;
 }
 
-/* The model as it was run, for a later reader of the snapshot. */
+/* The model as it was run, for a later reader of the snapshot; NULL when out of memory. */
 static struct json_object *raw_model(const struct sim_target *st, const struct sim_counters *k)
 {
 	const struct sim_config *c = &st->model.cfg;
@@ -307,19 +310,22 @@ static struct json_object *raw_model(const struct sim_target *st, const struct s
 
 	if (!o)
 		return NULL;
-	json_object_object_add(o, "model", json_object_new_string(st->model.name));
-	json_object_object_add(o, "model_file", json_object_new_string(st->model.path));
-	json_object_object_add(o, "user_capacity", json_object_new_int64((int64_t)c->user_capacity));
-	json_object_object_add(o, "represents", json_object_new_int64((int64_t)c->represents));
-	json_object_object_add(o, "time_scale", json_object_new_double(c->time_scale));
-	json_object_object_add(o, "spare_factor", json_object_new_double(sim_model_spare_factor(&st->model)));
-	json_object_object_add(o, "op", json_object_new_double(sim_model_op(&st->model)));
-	json_object_object_add(o, "write_cache", json_object_new_boolean(sim_write_cache(st->ssd)));
-	json_object_object_add(o, "power_loss_protection",
-			       json_object_new_boolean(c->power_loss_protection));
-	json_object_object_add(o, "gc_policy", json_object_new_string(sim_gc_policy_name(c->gc_policy)));
-	json_object_object_add(o, "physical_blocks", json_object_new_int64((int64_t)k->physical_blocks));
-	json_object_object_add(o, "seed", json_object_new_int64((int64_t)c->seed));
+	if (jsonnum_add(o, "model", json_object_new_string(st->model.name)) ||
+	    jsonnum_add(o, "model_file", json_object_new_string(st->model.path)) ||
+	    jsonnum_add(o, "user_capacity", json_object_new_int64((int64_t)c->user_capacity)) ||
+	    jsonnum_add(o, "represents", json_object_new_int64((int64_t)c->represents)) ||
+	    jsonnum_add(o, "time_scale", jsonnum_new(c->time_scale)) ||
+	    jsonnum_add(o, "spare_factor", jsonnum_new(sim_model_spare_factor(&st->model))) ||
+	    jsonnum_add(o, "op", jsonnum_new(sim_model_op(&st->model))) ||
+	    jsonnum_add(o, "write_cache", json_object_new_boolean(sim_write_cache(st->ssd))) ||
+	    jsonnum_add(o, "power_loss_protection",
+			json_object_new_boolean(c->power_loss_protection)) ||
+	    jsonnum_add(o, "gc_policy", json_object_new_string(sim_gc_policy_name(c->gc_policy))) ||
+	    jsonnum_add(o, "physical_blocks", json_object_new_int64((int64_t)k->physical_blocks)) ||
+	    jsonnum_add(o, "seed", json_object_new_int64((int64_t)c->seed))) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -328,32 +334,44 @@ static int sim_snapshot(struct target *t, struct snapshot *s)
 	struct sim_target *st = st_of(t);
 	struct sim_counters k;
 	static const char B[] = "bytes", N[] = "count";
-	int ret = 0;
+	int ret;
 
 	sim_get_counters(st->ssd, &k);
-	snapshot_init(s, "sim");
-	s->target_ns = st->clock;
-	ret |= snapshot_set(s, "host_bytes_written", B, (double)k.host_bytes_written);
-	ret |= snapshot_set(s, "host_bytes_read", B, (double)k.host_bytes_read);
-	ret |= snapshot_set(s, "nand_bytes_written", B, (double)k.nand_bytes_written);
-	ret |= snapshot_set(s, "nand_bytes_written_host", B, (double)k.nand_bytes_written_host);
-	ret |= snapshot_set(s, "nand_bytes_written_gc", B, (double)k.nand_bytes_written_gc);
-	ret |= snapshot_set(s, "nand_bytes_written_fold", B, (double)k.nand_bytes_written_fold);
-	ret |= snapshot_set(s, "nand_bytes_written_pad", B, (double)k.nand_bytes_written_pad);
-	ret |= snapshot_set(s, "nand_bytes_read", B, (double)k.nand_bytes_read);
-	ret |= snapshot_set(s, "erase_count_min", N, k.erase_count_min);
-	ret |= snapshot_set(s, "erase_count_mean", N, k.erase_count_mean);
-	ret |= snapshot_set(s, "erase_count_max", N, k.erase_count_max);
-	ret |= snapshot_set(s, "gc_runs", N, (double)k.gc_runs);
-	ret |= snapshot_set(s, "idle_gc_runs", N, (double)k.idle_gc_runs);
-	ret |= snapshot_set(s, "slc_folds", N, (double)k.folds);
-	ret |= snapshot_set(s, "power_on_ns", "ns", (double)st->clock);
-	ret |= snapshot_set(s, "slc_cache_used_bytes", B, (double)k.slc_cache_used_bytes);
-	ret |= snapshot_set(s, "slc_cache_limit_bytes", B, (double)k.slc_cache_limit_bytes);
-	ret |= snapshot_set(s, "free_blocks", N, (double)k.free_blocks);
-	ret |= snapshot_set(s, "valid_bytes", B, (double)k.valid_bytes);
-	if (ret)
-		return -ENOSPC;
+	{
+		const struct {
+			const char *name, *unit;
+			double v;
+		} c[] = {
+			{"host_bytes_written", B, (double)k.host_bytes_written},
+			{"host_bytes_read", B, (double)k.host_bytes_read},
+			{"nand_bytes_written", B, (double)k.nand_bytes_written},
+			{"nand_bytes_written_host", B, (double)k.nand_bytes_written_host},
+			{"nand_bytes_written_gc", B, (double)k.nand_bytes_written_gc},
+			{"nand_bytes_written_fold", B, (double)k.nand_bytes_written_fold},
+			{"nand_bytes_written_pad", B, (double)k.nand_bytes_written_pad},
+			{"nand_bytes_read", B, (double)k.nand_bytes_read},
+			{"erase_count_min", N, k.erase_count_min},
+			{"erase_count_mean", N, k.erase_count_mean},
+			{"erase_count_max", N, k.erase_count_max},
+			{"gc_runs", N, (double)k.gc_runs},
+			{"idle_gc_runs", N, (double)k.idle_gc_runs},
+			{"slc_folds", N, (double)k.folds},
+			{"power_on_ns", "ns", (double)st->clock},
+			{"slc_cache_used_bytes", B, (double)k.slc_cache_used_bytes},
+			{"slc_cache_limit_bytes", B, (double)k.slc_cache_limit_bytes},
+			{"free_blocks", N, (double)k.free_blocks},
+			{"valid_bytes", B, (double)k.valid_bytes},
+		};
+
+		snapshot_init(s, "sim");
+		s->target_ns = st->clock;
+		/* the first failure is the one returned (error codes are never combined) */
+		for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+			ret = snapshot_set(s, c[i].name, c[i].unit, c[i].v);
+			if (ret)
+				return ret;
+		}
+	}
 	s->raw = raw_model(st, &k);
 	return s->raw ? 0 : -ENOMEM;
 }

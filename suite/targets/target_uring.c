@@ -140,13 +140,16 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 	}
 	if (ioctl(u->fd, BLKPBSZGET, &pbs) < 0)
 		pbs = (unsigned)lbs;
-	snprintf(ti->kind, sizeof(ti->kind), "blockdev");
+	ti->kind = TARGET_KIND_BLOCKDEV;
 	base_name(spec, "dev-", ti->safe_name, sizeof(ti->safe_name));
 	ti->capacity = size;
 	ti->logical_block_size = (uint32_t)lbs;
 	ti->physical_block_size = pbs;
-	if (!devinfo_read(NULL, st->st_rdev, &di))
+	if (!devinfo_read(NULL, st->st_rdev, &di)) {
 		copy_identity(ti, &di);
+		/* an NVMe namespace (or a partition of one): where it sits, for the safety checks */
+		(void)devinfo_nvme_topology(NULL, di.disk, &ti->nvme);
+	}
 	return 0;
 }
 
@@ -211,7 +214,7 @@ static int open_file(struct target *t, struct uring_target *u, const char *spec,
 	if (fstat(u->fd, &st) < 0)
 		return -errno;
 	u->dev = st.st_dev;
-	snprintf(ti->kind, sizeof(ti->kind), "file");
+	ti->kind = TARGET_KIND_FILE;
 	base_name(spec, "file-", ti->safe_name, sizeof(ti->safe_name));
 	ti->logical_block_size = file_dio_align(u->fd, st.st_dev);
 	ti->physical_block_size = st.st_blksize > 0 ? (uint32_t)st.st_blksize : 4096;
@@ -283,8 +286,14 @@ static int uring_open(struct target *t, const char *spec, const struct target_op
 		target_set_error(t, "%s has a size of 0 bytes", spec);
 		rc = -EINVAL;
 	}
-	if (!rc)
+	if (!rc) {
+		char cs[24];
+
 		u->no_nowait = lacks_nowait(u->fd);
+		devinfo_clocksource(NULL, cs, sizeof(cs));
+		snprintf(target_info_mut(t)->clock, sizeof(target_info_mut(t)->clock),
+			 "CLOCK_MONOTONIC (%.13s)", *cs ? cs : "unknown");
+	}
 	if (rc) {
 		if (u->fd >= 0)
 			close(u->fd);
@@ -541,6 +550,23 @@ static int uring_discard(struct target *t, uint64_t offset, uint64_t len)
 	return 0;
 }
 
+/* A block device's /sys/block/X/stat: every process's I/O, ours included (sectors of 512). */
+static int uring_io_counters(struct target *t, struct target_io_counters *c)
+{
+	struct uring_target *u = target_priv(t);
+	struct devinfo_stat st;
+	int rc;
+
+	if (!u->blockdev)
+		return -EOPNOTSUPP; /* a file's device also carries other files' I/O */
+	rc = devinfo_read_stat(NULL, u->dev, &st);
+	if (rc)
+		return rc;
+	c->bytes_read = st.read_sectors * 512;
+	c->bytes_written = st.write_sectors * 512;
+	return 0;
+}
+
 static int uring_flush(struct target *t)
 {
 	struct uring_target *u = target_priv(t);
@@ -563,4 +589,5 @@ const struct target_ops target_uring_ops = {
 	.now = uring_now,
 	.discard = uring_discard,
 	.flush = uring_flush,
+	.io_counters = uring_io_counters,
 };
