@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results/results.h"
+#include "results/records.h"
 
 struct json_object;
 
