@@ -37,6 +37,7 @@
 #include <json-c/json_pointer.h>
 
 #include "analysis/analyze.h"
+#include "cli/headline.h"
 #include "base/hist.h"
 #include "results/results.h"
 #include "testutil.h"
@@ -378,8 +379,8 @@ static void test_headline(void **state)
 
 	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
 	mem = open_memstream(&buf, &len);
-	analyze_print_details(s, mem);
-	analyze_print_headline(s, mem);
+	headline_print_details(s, mem);
+	headline_print(s, mem);
 	fclose(mem);
 	assert_non_null(strstr(buf, "steady state   bs=4k write IOPS 100 (reached in rounds 3-7)"));
 	assert_non_null(strstr(buf,
@@ -433,7 +434,7 @@ static void test_purge_flags(void **state)
 	    "[{\"phase\":3,\"repeat\":0,\"method\":\"blkdiscard\",\"settle_ns\":0},"
 	    "{\"phase\":5,\"repeat\":1,\"method\":\"discard\",\"settle_ns\":5000000000}]");
 	fp = open_memstream(&buf, &len);
-	analyze_print_headline(s, fp);
+	headline_print(s, fp);
 	fclose(fp);
 	print_message("%s", buf);
 	assert_non_null(strstr(buf, "FLAG: the purge of phase 3 was a full-device discard "
@@ -592,7 +593,7 @@ static void test_headline_pass(void **state)
 	num_is(s, "/headline/results/0/lat_p99_ns", 1000);
 
 	mem = open_memstream(&buf, &len);
-	analyze_print_headline(s, mem);
+	headline_print(s, mem);
 	fclose(mem);
 	print_message("%s", buf);
 	assert_non_null(strstr(buf, "steady state   4k randwrite IOPS 100 (reached in rounds 1-5)\n"));
@@ -667,7 +668,7 @@ static void test_recovery_rule(void **state)
 	num_is(s, "/headline/recovery/0/rule/rounds", 3);
 	num_is(s, "/headline/recovery/0/rule/band", 0.1);
 	mem = open_memstream(&buf, &len);
-	analyze_print_headline(s, mem);
+	headline_print(s, mem);
 	fclose(mem);
 	assert_non_null(strstr(buf,
 			       "back to steady state after 6.00 s of writing (rule: 3 rounds in a "
