@@ -25,7 +25,10 @@
 #include "base/jsonget.h"
 #include "base/jsonnum.h"
 #include "results/snapshot.h"
+#include "analysis/reader.h"
+#include "analysis/recovery.h"
 #include "analysis/ss.h"
+#include "analysis/wa.h"
 #include "base/units.h"
 
 static void set_err(char *err, size_t len, const char *fmt, ...)
@@ -52,40 +55,6 @@ static const char *str_of(struct json_object *o, const char *key)
 static int int_of(struct json_object *o, const char *key, int64_t *v)
 {
 	return jsonget_int(o, key, v);
-}
-
-/* The key fields every record has (results_record_to_json); -EBADMSG when one is missing. */
-struct rkey {
-	int64_t phase, repeat, round;
-	const char *kind, *cell, *phase_kind;
-};
-
-static int rkey_of(struct json_object *rec, struct rkey *k)
-{
-	if (int_of(rec, "phase", &k->phase) || int_of(rec, "repeat", &k->repeat) ||
-	    int_of(rec, "round", &k->round) || !(k->kind = str_of(rec, "kind")) ||
-	    !(k->cell = str_of(rec, "cell")))
-		return -EBADMSG;
-	k->phase_kind = str_of(rec, "phase_kind");
-	if (!k->phase_kind)
-		k->phase_kind = "";
-	return 0;
-}
-
-static int has_flag(struct json_object *rec, const char *flag)
-{
-	struct json_object *f;
-
-	if (!json_object_object_get_ex(rec, "flags", &f) ||
-	    !json_object_is_type(f, json_type_array))
-		return 0;
-	for (size_t i = 0; i < json_object_array_length(f); i++) {
-		const char *s = json_object_get_string(json_object_array_get_idx(f, i));
-
-		if (s && !strcmp(s, flag))
-			return 1;
-	}
-	return 0;
 }
 
 static int add_int(struct json_object *o, const char *key, int64_t v)
@@ -148,10 +117,10 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		goto out;
 	for (size_t i = 0; i < in->records.n; i++) {
 		struct json_object *rec = in->records.rec[i];
-		struct rkey k;
+		struct reader_key k;
 		double v;
 
-		if (rkey_of(rec, &k) || strcmp(k.kind, "cell") || k.phase != phase ||
+		if (reader_key(rec, &k) || strcmp(k.kind, "cell") || k.phase != phase ||
 		    k.repeat != repeat || strcmp(k.cell, cell))
 			continue;
 		rc = results_record_metric(rec, metric, &v);
@@ -247,7 +216,7 @@ static int pass_steady_state(const struct analyze_input *in, struct json_object 
  * state window when the phase has a judged tracked series, else over all its records.
  */
 struct group {
-	struct rkey k;
+	struct reader_key k;
 	int64_t first_round, last_round; /* the records taken */
 	size_t nrec;
 	uint64_t ios[2], bytes[2], elapsed_ns;
@@ -291,13 +260,13 @@ static int ss_window(struct json_object *summary, int64_t phase, int64_t repeat,
 	return 0;
 }
 
-static int same_group(const struct rkey *a, const struct rkey *b)
+static int same_group(const struct reader_key *a, const struct reader_key *b)
 {
 	return a->phase == b->phase && a->repeat == b->repeat && !strcmp(a->kind, b->kind) &&
 	       !strcmp(a->cell, b->cell);
 }
 
-static int accumulate(struct group *g, struct json_object *rec, const struct rkey *k)
+static int accumulate(struct group *g, struct json_object *rec, const struct reader_key *k)
 {
 	static const char *const dirkey[2] = {"read", "write"};
 	struct hist *one = NULL;
@@ -330,7 +299,7 @@ static int accumulate(struct group *g, struct json_object *rec, const struct rke
 	if (!g->nrec++)
 		g->first_round = k->round;
 	g->last_round = k->round;
-	g->host_limited += has_flag(rec, "host_limited");
+	g->host_limited += reader_has_flag(rec, "host_limited");
 	g->io_errors += json_object_object_get_ex(rec, "error", NULL);
 	rc = 0;
 out:
@@ -382,7 +351,7 @@ fail:
 }
 
 /* One record's headline figures for the per-round table (convergence plots). */
-static int per_round_add(struct json_object *arr, struct json_object *rec, const struct rkey *k)
+static int per_round_add(struct json_object *arr, struct json_object *rec, const struct reader_key *k)
 {
 	static const struct {
 		const char *metric, *key;
@@ -422,12 +391,12 @@ static int pass_cells(const struct analyze_input *in, struct json_object *summar
 		return -ENOMEM;
 	for (size_t i = 0; i < in->records.n; i++) {
 		struct json_object *rec = in->records.rec[i];
-		struct rkey k;
+		struct reader_key k;
 		int64_t lo, hi;
 		size_t j;
 
 		/* Only measurements with I/O figures (not idle, trim, purge, resume). */
-		if (rkey_of(rec, &k) || !json_object_object_get_ex(rec, "elapsed_ns", NULL))
+		if (reader_key(rec, &k) || !json_object_object_get_ex(rec, "elapsed_ns", NULL))
 			continue;
 		for (j = 0; j < ng && !same_group(&g[j].k, &k); j++)
 			;
@@ -476,135 +445,81 @@ out:
 
 /* ---- pass: write amplification -------------------------------------------------------------- */
 
-static struct json_object *wa_entry(struct json_object *a, struct json_object *b, int64_t phase,
-				    int64_t repeat, int with_phase)
+/* The "wa" entry of the snapshots a..b (from_seq, to_seq, labels, counter deltas, wa). */
+static struct json_object *wa_entry(const struct reader_snaps *s, size_t a, size_t b,
+				    int64_t phase, int64_t repeat, int with_phase)
 {
 	struct json_object *o = json_object_new_object();
-	struct snapshot *sa = calloc(2, sizeof(*sa)), *sb = sa ? sa + 1 : NULL;
 	const struct counter *h0, *h1, *n0, *n1;
-	int64_t seq_a = -1, seq_b = -1;
+	int ok = s->parsed[a] && s->parsed[b];
 	double wa = NAN;
-	int ok;
 
-	if (!o || !sa)
-		goto fail;
-	ok = !snapshot_from_json(a, sa) && !snapshot_from_json(b, sb);
-	(void)int_of(a, "seq", &seq_a);
-	(void)int_of(b, "seq", &seq_b);
+	if (!o)
+		return NULL;
 	if (with_phase && (add_int(o, "phase", phase) || add_int(o, "repeat", repeat)))
 		goto fail;
-	if (add_int(o, "from_seq", seq_a) || add_int(o, "to_seq", seq_b) ||
-	    add_str(o, "from_label", ok ? sa->label : "") ||
-	    add_str(o, "to_label", ok ? sb->label : ""))
+	if (add_int(o, "from_seq", s->seq[a]) || add_int(o, "to_seq", s->seq[b]) ||
+	    add_str(o, "from_label", ok ? s->s[a].label : "") ||
+	    add_str(o, "to_label", ok ? s->s[b].label : ""))
 		goto fail;
-	h0 = ok ? snapshot_get(sa, "host_bytes_written") : NULL;
-	h1 = ok ? snapshot_get(sb, "host_bytes_written") : NULL;
-	n0 = ok ? snapshot_get(sa, "nand_bytes_written") : NULL;
-	n1 = ok ? snapshot_get(sb, "nand_bytes_written") : NULL;
+	h0 = ok ? snapshot_get(&s->s[a], "host_bytes_written") : NULL;
+	h1 = ok ? snapshot_get(&s->s[b], "host_bytes_written") : NULL;
+	n0 = ok ? snapshot_get(&s->s[a], "nand_bytes_written") : NULL;
+	n1 = ok ? snapshot_get(&s->s[b], "nand_bytes_written") : NULL;
 	if (jsonnum_add(o, "host_bytes_written",
 			h0 && h1 ? jsonnum_new(h1->value - h0->value) : NULL) ||
 	    jsonnum_add(o, "nand_bytes_written",
 			n0 && n1 ? jsonnum_new(n1->value - n0->value) : NULL))
 		goto fail;
-	if (ok && snapshot_wa(sa, sb, &wa))
+	if (ok && wa_between(&s->s[a], &s->s[b], &wa))
 		wa = NAN;
 	if (jsonnum_add(o, "wa", jsonnum_new(wa)))
 		goto fail;
-	if (sa) {
-		snapshot_release(sa);
-		snapshot_release(sb);
-	}
-	free(sa);
 	return o;
 fail:
-	if (sa) {
-		snapshot_release(sa);
-		snapshot_release(sb);
-	}
-	free(sa);
 	json_object_put(o);
 	return NULL;
 }
 
-/* The last "...ramp-end" snapshot of (phase, repeat) strictly between first and last, or 0. */
-static size_t ramp_end_of(const struct results_snapshots *s, size_t first, size_t last,
-			  int64_t phase, int64_t repeat)
-{
-	size_t found = 0;
-
-	for (size_t j = first + 1; j < last; j++) {
-		const char *l = str_of(s->snap[j], "label");
-		size_t n = l ? strlen(l) : 0;
-		int64_t p, r;
-
-		if (n >= 8 && !strcmp(l + n - 8, "ramp-end") && !int_of(s->snap[j], "phase", &p) &&
-		    p == phase && !int_of(s->snap[j], "repeat", &r) && r == repeat)
-			found = j;
-	}
-	return found;
-}
-
 /*
- * WA per (phase, repeat) from the first and last snapshot tagged with it; a phase with a single
- * snapshot (the runner took one per boundary) starts from the snapshot before it. When the
- * phase's first job had a ramp, its "wa" starts at the ramp-end snapshot (like the figures) and
- * "wa_total" covers the whole phase; without one they are equal. And over the whole run, from
+ * WA per (phase, repeat) over the snapshots that bound it (wa_phase_spans): "wa" over the
+ * measured part (from the ramp end when the phase's first job had a ramp, like the figures),
+ * "wa_total" over the whole phase; without a ramp they are equal. And over the whole run, from
  * the first snapshot to the last.
  */
 static int pass_wa(const struct analyze_input *in, struct json_object *summary, char *err,
 		   size_t errlen)
 {
 	struct json_object *wa = json_object_new_object(), *arr, *run;
-	const struct results_snapshots *s = &in->snapshots;
+	const struct reader_snaps *s = &in->snaps;
+	struct wa_span *sp;
+	size_t nsp;
 
 	if (jsonnum_add(summary, "wa", wa) || !wa)
 		return -ENOMEM;
 	arr = json_object_new_array();
 	if (jsonnum_add(wa, "phases", arr) || !arr)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->n; i++) {
-		int64_t phase = -1, repeat = 0, p, r;
-		size_t first = i, last = i, seen = 0;
-		struct json_object *e;
+	sp = calloc(s->n ? s->n : 1, sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	nsp = wa_phase_spans(s->at, s->n, sp);
+	for (size_t i = 0; i < nsp; i++) {
+		struct json_object *tot = wa_entry(s, sp[i].total_from, sp[i].to, 0, 0, 0);
+		struct json_object *e = wa_entry(s, sp[i].from, sp[i].to, sp[i].phase, sp[i].repeat, 1);
 
-		if (int_of(s->snap[i], "phase", &phase) || phase < 0)
-			continue;
-		(void)int_of(s->snap[i], "repeat", &repeat);
-		/* First-seen order: skip a (phase, repeat) met before. */
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !int_of(s->snap[j], "phase", &p) && p == phase &&
-			       !int_of(s->snap[j], "repeat", &r) && r == repeat;
-		if (seen)
-			continue;
-		for (size_t j = i + 1; j < s->n; j++)
-			if (!int_of(s->snap[j], "phase", &p) && p == phase &&
-			    !int_of(s->snap[j], "repeat", &r) && r == repeat)
-				last = j;
-		if (first == last) {
-			if (!first)
-				continue;
-			first--;
-		}
-		{
-			size_t from = ramp_end_of(s, first, last, phase, repeat);
-			struct json_object *tot = wa_entry(s->snap[first], s->snap[last], 0, 0, 0);
-
-			e = wa_entry(s->snap[from ? from : first], s->snap[last], phase, repeat, 1);
-			if (!e || !tot ||
-			    jsonnum_add(e, "wa_total",
-					json_object_get(json_object_object_get(tot, "wa")))) {
-				json_object_put(tot);
-				json_object_put(e);
-				return -ENOMEM;
-			}
+		if (!e || !tot ||
+		    jsonnum_add(e, "wa_total", json_object_get(json_object_object_get(tot, "wa"))) ||
+		    json_object_array_add(arr, e)) {
 			json_object_put(tot);
-		}
-		if (json_object_array_add(arr, e)) {
 			json_object_put(e);
+			free(sp);
 			return -ENOMEM;
 		}
+		json_object_put(tot);
 	}
-	run = s->n >= 2 ? wa_entry(s->snap[0], s->snap[s->n - 1], 0, 0, 0) : NULL;
+	free(sp);
+	run = s->n >= 2 ? wa_entry(s, 0, s->n - 1, 0, 0, 0) : NULL;
 	if (s->n >= 2 && !run)
 		return -ENOMEM;
 	return jsonnum_add(wa, "run", run);
@@ -628,9 +543,9 @@ static int flag_purges(const struct analyze_input *in, struct json_object *f)
 		struct json_object *rec = in->records.rec[i], *x, *e;
 		const char *method = str_of(rec, "method");
 		int64_t settle = 0;
-		struct rkey k;
+		struct reader_key k;
 
-		if (rkey_of(rec, &k) || strcmp(k.kind, "purge"))
+		if (reader_key(rec, &k) || strcmp(k.kind, "purge"))
 			continue;
 		if (json_object_object_get_ex(rec, "pts_purge", &x) ? json_object_get_boolean(x)
 								     : method && !strcmp(method, "sim-reset"))
@@ -718,9 +633,9 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 		}
 	for (size_t i = 0; i < in->records.n; i++) {
 		struct json_object *rec = in->records.rec[i], *e;
-		struct rkey k;
+		struct reader_key k;
 
-		if (rkey_of(rec, &k))
+		if (reader_key(rec, &k))
 			continue;
 		if (!strcmp(k.kind, "resume")) {
 			static const char *const copy[] = {"gap_wall_ns", "gap_target_ns",
@@ -741,7 +656,7 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 			}
 		}
 		errors += json_object_object_get_ex(rec, "error", NULL);
-		if (has_flag(rec, "no_io")) {
+		if (reader_has_flag(rec, "no_io")) {
 			e = json_object_new_object();
 			if (json_object_array_add(noio, e) || !e || add_int(e, "phase", k.phase) ||
 			    add_int(e, "repeat", k.repeat) || add_int(e, "round", k.round) ||
@@ -749,7 +664,7 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 			    add_str(e, "reason", str_of(rec, "no_io_reason")))
 				return -ENOMEM;
 		}
-		if (!has_flag(rec, "host_limited"))
+		if (!reader_has_flag(rec, "host_limited"))
 			continue;
 		e = json_object_new_object();
 		if (json_object_array_add(hl, e) || !e || add_int(e, "phase", k.phase) ||
@@ -769,42 +684,6 @@ static int pass_flags(const struct analyze_input *in, struct json_object *summar
 
 /* ---- pass: headline ------------------------------------------------------------------------- */
 
-/* Recovery counts as back to steady state within this share of the steady-state average. */
-#define HEADLINE_BAND 0.10
-
-/*
- * ... and only once HEADLINE_BACK_ROUNDS measurements in a row are inside the band; "back" is
- * the first of them. Why a run and not the first measurement inside: right after an idle the
- * drive spends the blocks its GC freed, and performance swings through the band on its way
- * down (the demo's 10 s rounds after 5 min idle: round 8 within 3%, round 10 22% below), so a
- * single round inside says nothing. Three is the shortest run in which one noisy round cannot
- * decide: a lone round inside the band needs two more after it, and one round outside the band
- * right after the first one inside (the case above) restarts the count. A fitted curve was the
- * other candidate; the rounds after an idle are a step (free blocks, then none), not a curve. When
- * fewer than this many measurements follow the idle, the verdict is "not within the measured
- * rounds" (first_in_band_round still says where the first one inside was).
- */
-#define HEADLINE_BACK_ROUNDS 3
-
-/* The first record (index) of (phase, repeat) with round `round`, or the last one: -1 none. */
-static long round_record(const struct analyze_input *in, int64_t phase, int64_t repeat,
-			 int64_t round, int last)
-{
-	long found = -1;
-
-	for (size_t i = 0; i < in->records.n; i++) {
-		struct rkey k;
-
-		if (rkey_of(in->records.rec[i], &k) || k.phase != phase || k.repeat != repeat ||
-		    k.round != round || !strcmp(k.kind, "resume"))
-			continue;
-		found = (long)i;
-		if (!last)
-			break;
-	}
-	return found;
-}
-
 /*
  * WA over a steady-state window: from the last snapshot taken at or before the window's first
  * measurement started to the first taken at or after its last one ended (the runner takes them
@@ -815,29 +694,19 @@ static struct json_object *headline_ss_wa(const struct analyze_input *in, struct
 {
 	int64_t phase, repeat, lo, hi;
 	uint64_t t0, t1;
-	long a = -1, b = -1, ra, rb;
+	long ra, rb;
+	size_t a, b;
 
 	if (int_of(ss, "phase", &phase) || int_of(ss, "repeat", &repeat) ||
 	    int_of(ss, "first_round", &lo) || int_of(ss, "last_round", &hi))
 		return NULL;
-	ra = round_record(in, phase, repeat, lo, 0);
-	rb = round_record(in, phase, repeat, hi, 1);
+	ra = reader_round_record(&in->records, phase, repeat, lo, false);
+	rb = reader_round_record(&in->records, phase, repeat, hi, true);
 	if (ra < 0 || rb < 0 || jsonnum_get_u64(in->records.rec[ra], "start_ns", &t0) ||
-	    jsonnum_get_u64(in->records.rec[rb], "end_ns", &t1))
+	    jsonnum_get_u64(in->records.rec[rb], "end_ns", &t1) ||
+	    wa_bracket(in->snaps.t, in->snaps.has_t, in->snaps.n, t0, t1, &a, &b))
 		return NULL;
-	for (size_t i = 0; i < in->snapshots.n; i++) {
-		uint64_t t;
-
-		if (jsonnum_get_u64(in->snapshots.snap[i], "target_ns", &t))
-			continue;
-		if (t <= t0)
-			a = (long)i;
-		if (t >= t1 && b < 0 && a >= 0)
-			b = (long)i;
-	}
-	if (a < 0 || b < 0 || a >= b)
-		return NULL;
-	return wa_entry(in->snapshots.snap[a], in->snapshots.snap[b], 0, 0, 0);
+	return wa_entry(&in->snaps, a, b, 0, 0, 0);
 }
 
 /* The steady-state entry judged last before record index `before` (a reached or not_reached
@@ -856,7 +725,7 @@ static struct json_object *ss_before(const struct analyze_input *in, struct json
 		if (int_of(s, "phase", &p) || int_of(s, "repeat", &r) ||
 		    int_of(s, "last_round", &hi) || jsonnum_get(s, "average", &avg) || !(avg > 0))
 			continue;
-		last = round_record(in, p, r, hi, 1);
+		last = reader_round_record(&in->records, p, r, hi, true);
 		if (last >= 0 && (size_t)last < before)
 			best = s;
 	}
@@ -864,77 +733,39 @@ static struct json_object *ss_before(const struct analyze_input *in, struct json
 }
 
 /*
- * Recovery after an idle phase: the measurements after it (records of the tracked cell, or of
- * a write_until, up to the next idle) against the steady-state average judged before it. The
+ * Recovery after an idle phase: the measurements after it (reader_recovery) against the
+ * steady-state average judged before it, by recovery_scan() and RECOVERY_RULE_DEFAULT. The
  * first one's change; then how much writing (target time, and in the profile's time: divided by
- * the record's time_scale; bytes) came before the first of HEADLINE_BACK_ROUNDS measurements in
- * a row within HEADLINE_BAND of the average. NULL entry when the idle has no steady state
- * before it or nothing after.
+ * the record's time_scale; bytes) came before the drive was back. No entry when the idle has no
+ * steady state before it or nothing after.
  */
 static int headline_recovery(const struct analyze_input *in, struct json_object *ssarr,
 			     size_t idle, struct json_object *out)
 {
-	struct json_object *ss = ss_before(in, ssarr, idle), *e;
+	const struct recovery_rule rule = RECOVERY_RULE_DEFAULT;
+	struct json_object *ss = ss_before(in, ssarr, idle), *e, *jr;
 	const char *cell = ss ? str_of(ss, "cell") : NULL, *metric = ss ? str_of(ss, "metric") : NULL;
-	uint64_t idle_ns = 0, w_ns = 0, w_bytes = 0;
-	double avg = 0, first = NAN, scale = 1;
-	struct rkey ik;
-	long back = -1;
-	size_t n = 0, run = 0;
-	int64_t back_round = 0, first_phase = -1, first_in = -1;
-	uint64_t run_ns = 0, run_bytes = 0; /* the writing before the current run began */
-	struct json_object *rule;
+	struct reader_recovery pts = {0};
+	struct recovery_result r;
+	struct reader_key ik;
+	uint64_t idle_ns = 0;
+	double avg = 0, scale = 1;
+	int rc;
 
 	if (!ss || !cell || !metric || jsonnum_get(ss, "average", &avg) ||
-	    rkey_of(in->records.rec[idle], &ik))
+	    reader_key(in->records.rec[idle], &ik))
 		return 0;
 	(void)jsonnum_get_u64(in->records.rec[idle], "idle_ns", &idle_ns);
 	(void)jsonnum_get(in->records.rec[idle], "time_scale", &scale);
-	for (size_t i = idle + 1; i < in->records.n && back < 0; i++) {
-		struct json_object *rec = in->records.rec[i];
-		uint64_t el = 0, ramp = 0, bw = 0;
-		struct rkey k;
-		double v, s = 0;
-
-		if (rkey_of(rec, &k))
-			continue;
-		if (!strcmp(k.kind, "idle"))
-			break;
-		if ((strcmp(k.kind, "cell") || strcmp(k.cell, cell)) && strcmp(k.kind, "write_until"))
-			continue;
-		if (results_record_metric(rec, metric, &v))
-			continue;
-		if (!n++) {
-			first = v;
-			first_phase = k.phase;
-			if (!jsonnum_get(rec, "time_scale", &s) && s > 0)
-				scale = s;
-		}
-		if (fabs(v - avg) <= HEADLINE_BAND * avg) {
-			if (first_in < 0)
-				first_in = k.round;
-			if (!run++) {
-				back_round = k.round;
-				run_ns = w_ns;
-				run_bytes = w_bytes;
-			}
-			if (run == HEADLINE_BACK_ROUNDS) {
-				back = (long)i;
-				w_ns = run_ns;
-				w_bytes = run_bytes;
-				break;
-			}
-		} else {
-			run = 0;
-		}
-		(void)jsonnum_get_u64(rec, "elapsed_ns", &el);
-		(void)jsonnum_get_u64(rec, "ramp_ns", &ramp);
-		(void)jsonnum_get_u64(rec, "bytes_written_total", &bw);
-		w_ns += el + ramp;
-		w_bytes += bw;
-	}
-	if (!n)
-		return 0;
+	rc = reader_recovery(&in->records, idle, cell, metric, &pts);
+	if (rc)
+		return rc;
+	rc = recovery_scan(pts.p, pts.n, avg, &rule, &r);
+	free(pts.p);
+	if (rc)
+		return rc == -ENODATA ? 0 : rc;
+	if (pts.first_scale > 0)
+		scale = pts.first_scale;
 	if (!(scale > 0))
 		scale = 1;
 	e = json_object_new_object();
@@ -943,27 +774,26 @@ static int headline_recovery(const struct analyze_input *in, struct json_object 
 	if (add_int(e, "idle_phase", ik.phase) || add_int(e, "idle_repeat", ik.repeat) ||
 	    jsonnum_add(e, "idle_target_ns", json_object_new_uint64(idle_ns)) ||
 	    jsonnum_add(e, "idle_profile_ns", jsonnum_new((double)idle_ns / scale)) ||
-	    add_int(e, "phase", first_phase) || add_str(e, "cell", cell) ||
+	    add_int(e, "phase", pts.first_phase) || add_str(e, "cell", cell) ||
 	    add_str(e, "metric", metric) || jsonnum_add(e, "steady_state", jsonnum_new(avg)) ||
-	    jsonnum_add(e, "first", jsonnum_new(first)) ||
-	    jsonnum_add(e, "first_change", jsonnum_new(first / avg - 1)) ||
-	    jsonnum_add(e, "band", jsonnum_new(HEADLINE_BAND)) ||
-	    jsonnum_add(e, "measurements", json_object_new_int64((int64_t)n)) ||
-	    add_str(e, "verdict", back >= 0 ? "back" : "not_within_measured_rounds") ||
-	    jsonnum_add(e, "back_round", back >= 0 ? json_object_new_int64(back_round) : NULL) ||
+	    jsonnum_add(e, "first", jsonnum_new(r.first)) ||
+	    jsonnum_add(e, "first_change", jsonnum_new(r.first / avg - 1)) ||
+	    jsonnum_add(e, "band", jsonnum_new(rule.band)) ||
+	    jsonnum_add(e, "measurements", json_object_new_int64((int64_t)r.measurements)) ||
+	    add_str(e, "verdict", r.back ? "back" : "not_within_measured_rounds") ||
+	    jsonnum_add(e, "back_round", r.back ? json_object_new_int64(r.back_round) : NULL) ||
 	    jsonnum_add(e, "back_after_target_ns",
-			back >= 0 ? json_object_new_uint64(w_ns) : NULL) ||
+			r.back ? json_object_new_uint64(r.back_after_ns) : NULL) ||
 	    jsonnum_add(e, "back_after_profile_ns",
-			back >= 0 ? jsonnum_new((double)w_ns / scale) : NULL) ||
-	    jsonnum_add(e, "back_after_bytes", back >= 0 ? json_object_new_uint64(w_bytes) : NULL))
+			r.back ? jsonnum_new((double)r.back_after_ns / scale) : NULL) ||
+	    jsonnum_add(e, "back_after_bytes",
+			r.back ? json_object_new_uint64(r.back_after_bytes) : NULL))
 		return -ENOMEM;
-	rule = json_object_new_object();
-	if (jsonnum_add(e, "rule", rule) || !rule ||
-	    add_str(rule, "name", "first_of_consecutive_in_band") ||
-	    add_int(rule, "rounds", HEADLINE_BACK_ROUNDS) ||
-	    jsonnum_add(rule, "band", jsonnum_new(HEADLINE_BAND)) ||
+	jr = json_object_new_object();
+	if (jsonnum_add(e, "rule", jr) || !jr || add_str(jr, "name", RECOVERY_RULE_NAME) ||
+	    add_int(jr, "rounds", rule.rounds) || jsonnum_add(jr, "band", jsonnum_new(rule.band)) ||
 	    jsonnum_add(e, "first_in_band_round",
-			first_in >= 0 ? json_object_new_int64(first_in) : NULL))
+			r.has_first_in_band ? json_object_new_int64(r.first_in_band_round) : NULL))
 		return -ENOMEM;
 	return 0;
 }
@@ -1195,13 +1025,13 @@ struct fill {
 };
 
 /* The fills of (phase, repeat)'s write_until records into a new array; NULL on ENOMEM. */
-static struct json_object *wsat_fills(const struct analyze_input *in, const struct rkey *k,
+static struct json_object *wsat_fills(const struct analyze_input *in, const struct reader_key *k,
 				      uint64_t cap, uint64_t written)
 {
 	uint64_t nf = written / cap + 1, bw, el, ios;
 	struct fill *f = calloc(nf, sizeof(*f));
 	struct json_object *fa = json_object_new_array(), *tot;
-	struct rkey k2;
+	struct reader_key k2;
 
 	if (!f || !fa)
 		goto fail;
@@ -1210,7 +1040,7 @@ static struct json_object *wsat_fills(const struct analyze_input *in, const stru
 		struct json_object *rec = in->records.rec[j];
 		struct fill *x;
 
-		if (rkey_of(rec, &k2) || strcmp(k2.kind, "write_until") || k2.phase != k->phase ||
+		if (reader_key(rec, &k2) || strcmp(k2.kind, "write_until") || k2.phase != k->phase ||
 		    k2.repeat != k->repeat || jsonnum_get_u64(rec, "bytes_written_total", &bw) ||
 		    jsonnum_get_u64(rec, "elapsed_ns", &el) ||
 		    !json_object_object_get_ex(rec, "total", &tot) ||
@@ -1264,16 +1094,16 @@ static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 		(void)jsonnum_get_u64(tgt, "capacity", &cap);
 	for (size_t i = 0; cap && i < in->records.n; i++) {
 		struct json_object *e, *fa, *tot;
-		struct rkey k, k2;
+		struct reader_key k, k2;
 		uint64_t written = 0, ios, el, bw, all_ns = 0, all_ios = 0;
 		double first = NAN, scale = 1;
 		int seen = 0;
 		char wl[128], q[64];
 
-		if (rkey_of(in->records.rec[i], &k) || strcmp(k.kind, "write_until"))
+		if (reader_key(in->records.rec[i], &k) || strcmp(k.kind, "write_until"))
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = !rkey_of(in->records.rec[j], &k2) &&
+			seen = !reader_key(in->records.rec[j], &k2) &&
 			       !strcmp(k2.kind, "write_until") && k2.phase == k.phase &&
 			       k2.repeat == k.repeat;
 		if (seen)
@@ -1281,7 +1111,7 @@ static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 		for (size_t j = i; j < in->records.n; j++) {
 			struct json_object *rec = in->records.rec[j];
 
-			if (rkey_of(rec, &k2) || strcmp(k2.kind, "write_until") ||
+			if (reader_key(rec, &k2) || strcmp(k2.kind, "write_until") ||
 			    k2.phase != k.phase || k2.repeat != k.repeat ||
 			    jsonnum_get_u64(rec, "bytes_written_total", &bw) ||
 			    jsonnum_get_u64(rec, "elapsed_ns", &el) ||
@@ -1375,11 +1205,11 @@ static int pass_headline(const struct analyze_input *in, struct json_object *sum
 	if (jsonnum_add(h, "recovery", arr) || !arr)
 		return -ENOMEM;
 	for (size_t i = 0; i < in->records.n; i++) {
-		struct rkey k;
+		struct reader_key k;
 		int rc;
 
 		rec = in->records.rec[i];
-		if (rkey_of(rec, &k) || strcmp(k.kind, "idle"))
+		if (reader_key(rec, &k) || strcmp(k.kind, "idle"))
 			continue;
 		rc = headline_recovery(in, ss, i, arr);
 		if (rc)
@@ -1412,12 +1242,12 @@ static int check_records(const char *dir, const struct results_records *rr, char
 {
 	static const char *const known[] = {"cell",  "precondition", "write_until", "purge",
 					    "trim",  "idle",	     "resume"};
-	struct rkey k;
+	struct reader_key k;
 
 	for (size_t i = 0; i < rr->n; i++) {
 		bool ok = false;
 
-		if (rkey_of(rr->rec[i], &k)) {
+		if (reader_key(rr->rec[i], &k)) {
 			set_err(err, errlen,
 				"%s/records.jsonl: line %zu lacks a key field (phase, repeat, round, "
 				"cell and kind are required)",
@@ -1471,6 +1301,9 @@ int analyze_dir(const char *dir, struct json_object **out, char *err, size_t err
 			rc == -EBADMSG ? "a file is not valid JSON" : strerror(-rc));
 		goto out;
 	}
+	rc = reader_snaps_load(&in.snapshots, &in.snaps);
+	if (rc)
+		goto out;
 	rc = -ENOMEM;
 	summary = json_object_new_object();
 	rec = summary ? json_object_new_object() : NULL;
@@ -1499,6 +1332,7 @@ out:
 	json_object_put(in.manifest);
 	results_records_release(&in.records);
 	results_snapshots_release(&in.snapshots);
+	reader_snaps_release(&in.snaps);
 	return rc;
 }
 

@@ -13,7 +13,7 @@
  *                   state window where one is tracked), latency percentiles from the MERGED
  *                   histograms (never averaged)
  *   "wa"            write amplification per phase from its first and last snapshot
- *                   (snapshot_wa), and over the whole run
+ *                   (wa.h), and over the whole run
  *   "flags"         steady state not reached, resumed, host-limited cells, I/O errors, a torn
  *                   last record line
  */
@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 
+#include "analysis/reader.h"
 #include "results/records.h"
 
 struct json_object;
@@ -32,6 +33,7 @@ struct analyze_input {
 	struct json_object *manifest;
 	struct results_records records;
 	struct results_snapshots snapshots;
+	struct reader_snaps snaps; /* the snapshots, typed (reader.h) */
 };
 
 /*
