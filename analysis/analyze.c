@@ -25,6 +25,7 @@
 #include "base/jsonget.h"
 #include "base/jsonnum.h"
 #include "results/snapshot.h"
+#include "analysis/cells.h"
 #include "analysis/reader.h"
 #include "analysis/recovery.h"
 #include "analysis/ss.h"
@@ -217,20 +218,14 @@ static int pass_steady_state(const struct analyze_input *in, struct json_object 
  */
 struct group {
 	struct reader_key k;
-	int64_t first_round, last_round; /* the records taken */
-	size_t nrec;
-	uint64_t ios[2], bytes[2], elapsed_ns;
-	double cpu_user_s, cpu_sys_s;
-	size_t host_limited, io_errors;
-	struct hist *h[2];
+	struct cells_sum *sum;	       /* the records taken (cells.h) */
 	struct json_object *per_round; /* every record of the group, in or out of the window */
 };
 
 static void groups_free(struct group *g, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		free(g[i].h[0]);
-		free(g[i].h[1]);
+		free(g[i].sum);
 		json_object_put(g[i].per_round);
 	}
 	free(g);
@@ -266,44 +261,19 @@ static int same_group(const struct reader_key *a, const struct reader_key *b)
 	       !strcmp(a->cell, b->cell);
 }
 
-static int accumulate(struct group *g, struct json_object *rec, const struct reader_key *k)
+/* Adds a record's figures to its group (reader_figures, cells_sum_add). */
+static int accumulate(struct group *g, struct json_object *rec)
 {
-	static const char *const dirkey[2] = {"read", "write"};
-	struct hist *one = NULL;
-	uint64_t elapsed = 0;
-	double cu = 0, cs = 0;
-	int rc = -EBADMSG;
+	struct hist *h = malloc(2 * sizeof(*h));
+	struct cells_figures f;
+	int rc;
 
-	one = malloc(sizeof(*one));
-	if (!one)
+	if (!h)
 		return -ENOMEM;
-	if (jsonnum_get_u64(rec, "elapsed_ns", &elapsed))
-		goto out;
-	for (int d = 0; d < 2; d++) {
-		struct json_object *o, *hj;
-		uint64_t ios, bytes;
-
-		if (!json_object_object_get_ex(rec, dirkey[d], &o) ||
-		    jsonnum_get_u64(o, "ios", &ios) || jsonnum_get_u64(o, "bytes", &bytes) ||
-		    !json_object_object_get_ex(o, "hist", &hj) || hist_from_json(hj, one))
-			goto out;
-		g->ios[d] += ios;
-		g->bytes[d] += bytes;
-		hist_merge(g->h[d], one);
-	}
-	(void)jsonnum_get(rec, "cpu_user_s", &cu);
-	(void)jsonnum_get(rec, "cpu_sys_s", &cs);
-	g->elapsed_ns += elapsed;
-	g->cpu_user_s += cu;
-	g->cpu_sys_s += cs;
-	if (!g->nrec++)
-		g->first_round = k->round;
-	g->last_round = k->round;
-	g->host_limited += reader_has_flag(rec, "host_limited");
-	g->io_errors += json_object_object_get_ex(rec, "error", NULL);
-	rc = 0;
-out:
-	free(one);
+	rc = reader_figures(rec, &h[0], &h[1], &f);
+	if (!rc)
+		cells_sum_add(g->sum, &f);
+	free(h);
 	return rc;
 }
 
@@ -317,29 +287,29 @@ static struct json_object *group_json(const struct group *g, int windowed)
 	all = malloc(sizeof(*all));
 	if (!all)
 		goto fail;
-	hist_init(all);
-	hist_merge(all, g->h[0]);
-	hist_merge(all, g->h[1]);
+	cells_sum_all(g->sum, all);
 	if (add_int(o, "phase", g->k.phase) || add_int(o, "repeat", g->k.repeat) ||
 	    add_str(o, "phase_kind", g->k.phase_kind) || add_str(o, "kind", g->k.kind) ||
-	    add_str(o, "cell", g->k.cell) || add_int(o, "records", (int64_t)g->nrec) ||
-	    add_int(o, "first_round", g->first_round) || add_int(o, "last_round", g->last_round) ||
+	    add_str(o, "cell", g->k.cell) || add_int(o, "records", (int64_t)g->sum->n) ||
+	    add_int(o, "first_round", g->sum->first_round) ||
+	    add_int(o, "last_round", g->sum->last_round) ||
 	    add_str(o, "over", windowed ? "steady_state_window" : "all_records") ||
-	    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(g->elapsed_ns)))
+	    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(g->sum->elapsed_ns)))
 		goto fail;
 	for (int d = 0; d < 2; d++) {
-		x = results_figures_json(g->ios[d], g->bytes[d], g->elapsed_ns, g->h[d]);
+		x = results_figures_json(g->sum->ios[d], g->sum->bytes[d], g->sum->elapsed_ns,
+					 &g->sum->h[d]);
 		if (jsonnum_add(o, d ? "write" : "read", x) || !x)
 			goto fail;
 	}
 	/* Percentiles of the merged histograms, never averaged. */
-	x = results_figures_json(g->ios[0] + g->ios[1], g->bytes[0] + g->bytes[1], g->elapsed_ns,
-				 all);
+	x = results_figures_json(g->sum->ios[0] + g->sum->ios[1],
+				 g->sum->bytes[0] + g->sum->bytes[1], g->sum->elapsed_ns, all);
 	if (jsonnum_add(o, "total", x) || !x ||
-	    jsonnum_add(o, "cpu_user_s", jsonnum_new(g->cpu_user_s)) ||
-	    jsonnum_add(o, "cpu_sys_s", jsonnum_new(g->cpu_sys_s)) ||
-	    add_int(o, "host_limited_records", (int64_t)g->host_limited) ||
-	    add_int(o, "io_error_records", (int64_t)g->io_errors) ||
+	    jsonnum_add(o, "cpu_user_s", jsonnum_new(g->sum->cpu_user_s)) ||
+	    jsonnum_add(o, "cpu_sys_s", jsonnum_new(g->sum->cpu_sys_s)) ||
+	    add_int(o, "host_limited_records", (int64_t)g->sum->host_limited) ||
+	    add_int(o, "io_error_records", (int64_t)g->sum->io_errors) ||
 	    jsonnum_add(o, "per_round", json_object_get(g->per_round)))
 		goto fail;
 	free(all);
@@ -402,14 +372,12 @@ static int pass_cells(const struct analyze_input *in, struct json_object *summar
 			;
 		if (j == ng) {
 			g[j].k = k;
-			g[j].h[0] = malloc(sizeof(struct hist));
-			g[j].h[1] = malloc(sizeof(struct hist));
+			g[j].sum = malloc(sizeof(*g[j].sum));
 			g[j].per_round = json_object_new_array();
 			ng++;
-			if (!g[j].h[0] || !g[j].h[1] || !g[j].per_round)
+			if (!g[j].sum || !g[j].per_round)
 				goto out;
-			hist_init(g[j].h[0]);
-			hist_init(g[j].h[1]);
+			cells_sum_init(g[j].sum);
 		}
 		rc = per_round_add(g[j].per_round, rec, &k);
 		if (rc)
@@ -418,7 +386,7 @@ static int pass_cells(const struct analyze_input *in, struct json_object *summar
 		if (!strcmp(k.kind, "cell") && ss_window(summary, k.phase, k.repeat, &lo, &hi) &&
 		    (k.round < lo || k.round > hi))
 			continue;
-		rc = accumulate(&g[j], rec, &k);
+		rc = accumulate(&g[j], rec);
 		if (rc) {
 			set_err(err, errlen, "records.jsonl: record %zu has malformed I/O figures",
 				i + 1);

@@ -58,6 +58,31 @@ long reader_round_record(const struct results_records *rr, int64_t phase, int64_
 	return found;
 }
 
+int reader_figures(struct json_object *rec, struct hist *h0, struct hist *h1,
+		   struct cells_figures *f)
+{
+	static const char *const dirkey[2] = {"read", "write"};
+	struct cells_figures r = {.h = {h0, h1}};
+	struct hist *h[2] = {h0, h1};
+
+	if (jsonnum_get_u64(rec, "elapsed_ns", &r.elapsed_ns) || jsonget_int(rec, "round", &r.round))
+		return -EBADMSG;
+	for (int d = 0; d < 2; d++) {
+		struct json_object *o, *hj;
+
+		if (!json_object_object_get_ex(rec, dirkey[d], &o) ||
+		    jsonnum_get_u64(o, "ios", &r.ios[d]) || jsonnum_get_u64(o, "bytes", &r.bytes[d]) ||
+		    !json_object_object_get_ex(o, "hist", &hj) || hist_from_json(hj, h[d]))
+			return -EBADMSG;
+	}
+	(void)jsonnum_get(rec, "cpu_user_s", &r.cpu_user_s);
+	(void)jsonnum_get(rec, "cpu_sys_s", &r.cpu_sys_s);
+	r.host_limited = reader_has_flag(rec, "host_limited");
+	r.io_error = json_object_object_get_ex(rec, "error", NULL);
+	*f = r;
+	return 0;
+}
+
 void reader_snaps_release(struct reader_snaps *s)
 {
 	if (!s)

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/cells.h"
 #include "analysis/recovery.h"
 #include "analysis/wa.h"
 #include "results/records.h"
@@ -37,6 +38,15 @@ bool reader_has_flag(struct json_object *rec, const char *flag);
  */
 long reader_round_record(const struct results_records *rr, int64_t phase, int64_t repeat,
 			 int64_t round, bool last);
+
+/*
+ * The I/O figures of a measurement record (one with "elapsed_ns") into *f: elapsed_ns, per
+ * direction ios, bytes and the histogram (parsed into h[0] and h[1], the caller's, which f
+ * then points to), cpu_user_s and cpu_sys_s (0 when absent), the host_limited flag, whether it
+ * has an "error", and its round. -EBADMSG when a figure is missing or malformed (*f untouched).
+ */
+int reader_figures(struct json_object *rec, struct hist *h0, struct hist *h1,
+		   struct cells_figures *f);
 
 /* The snapshot files, typed: parallel arrays of n entries, in file order. */
 struct reader_snaps {
