@@ -6,16 +6,24 @@
  * records.jsonl and the snapshot files; it reads no clock, no environment and no device, and the
  * output is byte-for-byte the same for the same input.
  *
- * The work is a table of passes (analyze.c), each adding one top-level key of the summary;
- * later issues add passes (SLC cache, GC recovery, ...). Passes of this issue:
+ * The work is a table of passes (analyze.c), each in its own file (pass_<name>.c, pass.h) and
+ * adding one top-level key of the summary; later issues add passes (SLC cache, GC recovery,
+ * ...). The passes read the inputs through the reader (reader.h) and compute with pure modules
+ * over typed arrays (ss.h, cells.h, wa.h, recovery.h); the text the CLI prints from a summary is
+ * cli/headline.h's. Passes:
  *   "steady_state"  per tracked series declared in the manifest: ss_scan() over the rounds
  *   "cells"         per (phase, repeat, cell): I/O figures summed over rounds (or the steady
  *                   state window where one is tracked), latency percentiles from the MERGED
- *                   histograms (never averaged)
+ *                   histograms (never averaged) (cells.h)
  *   "wa"            write amplification per phase from its first and last snapshot
  *                   (wa.h), and over the whole run
  *   "flags"         steady state not reached, resumed, host-limited cells, I/O errors, a torn
  *                   last record line
+ *   "headline"      the figures printed after a run: steady state and its WA, recovery after
+ *                   each idle (recovery.h), the measured cells, WSAT fills
+ *
+ * The analysis includes only base/, the results reader (results/records.h, results/snapshot.h)
+ * and itself: never the engine, the targets, the host probes or the simulator.
  */
 #ifndef SSDLAB_ANALYZE_H
 #define SSDLAB_ANALYZE_H

@@ -27,7 +27,7 @@ struct cells_figures {
 
 /* The sum of a group's measurements (large: the histograms are inline; allocate it). */
 struct cells_sum {
-	size_t n;			/* measurements added */
+	size_t n;			 /* measurements added */
 	int64_t first_round, last_round; /* of the first and the last added */
 	uint64_t elapsed_ns;
 	uint64_t ios[2], bytes[2];

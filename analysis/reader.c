@@ -65,13 +65,15 @@ int reader_figures(struct json_object *rec, struct hist *h0, struct hist *h1,
 	struct cells_figures r = {.h = {h0, h1}};
 	struct hist *h[2] = {h0, h1};
 
-	if (jsonnum_get_u64(rec, "elapsed_ns", &r.elapsed_ns) || jsonget_int(rec, "round", &r.round))
+	if (jsonnum_get_u64(rec, "elapsed_ns", &r.elapsed_ns) ||
+	    jsonget_int(rec, "round", &r.round))
 		return -EBADMSG;
 	for (int d = 0; d < 2; d++) {
 		struct json_object *o, *hj;
 
 		if (!json_object_object_get_ex(rec, dirkey[d], &o) ||
-		    jsonnum_get_u64(o, "ios", &r.ios[d]) || jsonnum_get_u64(o, "bytes", &r.bytes[d]) ||
+		    jsonnum_get_u64(o, "ios", &r.ios[d]) ||
+		    jsonnum_get_u64(o, "bytes", &r.bytes[d]) ||
 		    !json_object_object_get_ex(o, "hist", &hj) || hist_from_json(hj, h[d]))
 			return -EBADMSG;
 	}
@@ -148,7 +150,8 @@ int reader_recovery(const struct results_records *rr, size_t idle, const char *c
 			continue;
 		if (!strcmp(k.kind, "idle"))
 			break;
-		if ((strcmp(k.kind, "cell") || strcmp(k.cell, cell)) && strcmp(k.kind, "write_until"))
+		if ((strcmp(k.kind, "cell") || strcmp(k.cell, cell)) &&
+		    strcmp(k.kind, "write_until"))
 			continue;
 		if (results_record_metric(rec, metric, &v))
 			continue;

@@ -54,8 +54,8 @@ struct reader_snaps {
 	struct wa_point *at; /* phase, repeat, ramp end (from "phase", "repeat", "label") */
 	uint64_t *t;	     /* "target_ns", valid where has_t */
 	bool *has_t;
-	int64_t *seq;	     /* "seq", -1 when absent */
-	bool *parsed;	     /* snapshot_from_json() took the file: s[i] is valid */
+	int64_t *seq; /* "seq", -1 when absent */
+	bool *parsed; /* snapshot_from_json() took the file: s[i] is valid */
 	struct snapshot *s;
 };
 

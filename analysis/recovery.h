@@ -39,14 +39,15 @@ struct recovery_rule {
 #define RECOVERY_RULE_NAME "first_of_consecutive_in_band"
 
 struct recovery_result {
-	size_t measurements;	     /* points judged: up to and including the last of the run */
-	double first;		     /* the first point's value */
-	bool back;		     /* a run of rule.rounds points in the band was found */
-	int64_t back_round;	     /* when back: the round of the run's first point */
-	uint64_t back_after_ns;	     /* when back: writing (target time) before that point */
-	uint64_t back_after_bytes;   /* when back: bytes written before that point */
-	bool has_first_in_band;	     /* some point was inside the band */
-	int64_t first_in_band_round; /* the first such point's round (valid when has_first_in_band) */
+	size_t measurements;	   /* points judged: up to and including the last of the run */
+	double first;		   /* the first point's value */
+	bool back;		   /* a run of rule.rounds points in the band was found */
+	int64_t back_round;	   /* when back: the round of the run's first point */
+	uint64_t back_after_ns;	   /* when back: writing (target time) before that point */
+	uint64_t back_after_bytes; /* when back: bytes written before that point */
+	bool has_first_in_band;	   /* some point was inside the band */
+	int64_t
+	    first_in_band_round; /* the first such point's round (valid when has_first_in_band) */
 };
 
 /*

@@ -31,11 +31,20 @@ static void test_sum(void **state)
 	hist_add(&h[1], 100000);
 	for (int i = 0; i < 100; i++)
 		hist_add(&h[3], 1000);
-	a = (struct cells_figures){.round = 3, .elapsed_ns = 1000, .ios = {0, 100},
-				   .bytes = {0, 409600}, .h = {&h[0], &h[1]}, .cpu_user_s = 0.5,
-				   .cpu_sys_s = 0.25, .host_limited = true};
-	b = (struct cells_figures){.round = 4, .elapsed_ns = 3000, .ios = {0, 100},
-				   .bytes = {0, 409600}, .h = {&h[2], &h[3]}, .cpu_user_s = 0.5,
+	a = (struct cells_figures){.round = 3,
+				   .elapsed_ns = 1000,
+				   .ios = {0, 100},
+				   .bytes = {0, 409600},
+				   .h = {&h[0], &h[1]},
+				   .cpu_user_s = 0.5,
+				   .cpu_sys_s = 0.25,
+				   .host_limited = true};
+	b = (struct cells_figures){.round = 4,
+				   .elapsed_ns = 3000,
+				   .ios = {0, 100},
+				   .bytes = {0, 409600},
+				   .h = {&h[2], &h[3]},
+				   .cpu_user_s = 0.5,
 				   .io_error = true};
 	cells_sum_init(s);
 	cells_sum_add(s, &a);

@@ -55,8 +55,7 @@ static void test_cases(void **state)
 						       .write_bytes = 100};
 		assert_int_equal(recovery_scan(p, n, 100, &rule, &r), 0);
 		if (r.back != cases[c].back || r.measurements != cases[c].measurements ||
-		    r.first != cases[c].v[0] ||
-		    r.has_first_in_band != (cases[c].first_in >= 0) ||
+		    r.first != cases[c].v[0] || r.has_first_in_band != (cases[c].first_in >= 0) ||
 		    (r.has_first_in_band && r.first_in_band_round != cases[c].first_in))
 			fail_msg("%s: back %d, measurements %zu, first in band %lld", cases[c].what,
 				 r.back, r.measurements,

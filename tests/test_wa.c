@@ -81,16 +81,19 @@ static void test_ratio(void **state)
 	assert_true(wa == -1);
 }
 
-#define P(ph, rep, ramp) {.phase = (ph), .repeat = (rep), .has_repeat = true, .ramp_end = (ramp)}
+#define P(ph, rep, ramp)                                                                           \
+	{                                                                                          \
+		.phase = (ph), .repeat = (rep), .has_repeat = true, .ramp_end = (ramp)             \
+	}
 
 static void test_spans(void **state)
 {
 	/* run-start, phase 0 (start, end), phase 1 (start, ramp-end, end), phase 2 with one
 	 * snapshot, phase 3 repeat 0 and 1 (two each), run-end. */
 	static const struct wa_point p[] = {
-	    P(-1, 0, false), P(0, 0, false), P(0, 0, false), P(1, 0, false), P(1, 0, true),
-	    P(1, 0, false),  P(2, 0, false), P(3, 0, false), P(3, 0, false), P(3, 1, false),
-	    P(3, 1, false),  P(-1, 0, false),
+	    P(-1, 0, false), P(0, 0, false), P(0, 0, false), P(1, 0, false),
+	    P(1, 0, true),   P(1, 0, false), P(2, 0, false), P(3, 0, false),
+	    P(3, 0, false),  P(3, 1, false), P(3, 1, false), P(-1, 0, false),
 	};
 	static const struct wa_span want[] = {
 	    {.phase = 0, .repeat = 0, .from = 1, .total_from = 1, .to = 2},
@@ -157,7 +160,8 @@ static void test_bracket(void **state)
 	assert_int_equal(b, 4);
 	a = b = 99;
 	assert_int_equal(wa_bracket(t, has, 6, 10, 60, &a, &b), -ENODATA); /* nothing after */
-	assert_int_equal(wa_bracket(t + 1, has + 1, 5, 5, 30, &a, &b), -ENODATA); /* nothing before */
+	assert_int_equal(wa_bracket(t + 1, has + 1, 5, 5, 30, &a, &b),
+			 -ENODATA);					   /* nothing before */
 	assert_int_equal(wa_bracket(t, has, 6, 30, 30, &a, &b), -ENODATA); /* one snapshot */
 	assert_int_equal(a, 99);
 	assert_int_equal(b, 99);

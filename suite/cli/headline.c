@@ -40,12 +40,13 @@ static void print_purge_flags(struct json_object *arr, FILE *f)
 		(void)jsonget_int(e, "phase", &phase);
 		(void)jsonget_int(e, "settle_ns", &settle);
 		units_fmt_duration(settle > 0 ? (uint64_t)settle : 0, t, sizeof(t));
-		fprintf(f,
-			"FLAG: the purge of phase %" PRId64 " was a full-device discard%s%s%s, not a "
-			"SNIA PTS purge (no secure erase, sanitize or format); %s settle idle after "
-			"it\n",
-			phase, strcmp(m, "discard") ? " (" : "", strcmp(m, "discard") ? m : "",
-			strcmp(m, "discard") ? ")" : "", t);
+		fprintf(
+		    f,
+		    "FLAG: the purge of phase %" PRId64 " was a full-device discard%s%s%s, not a "
+		    "SNIA PTS purge (no secure erase, sanitize or format); %s settle idle after "
+		    "it\n",
+		    phase, strcmp(m, "discard") ? " (" : "", strcmp(m, "discard") ? m : "",
+		    strcmp(m, "discard") ? ")" : "", t);
 	}
 }
 
@@ -63,17 +64,20 @@ static void print_unmapped_flags(struct json_object *flags, FILE *f)
 		(void)jsonget_int(x, "records", &n);
 		(void)jsonnum_get_u64(x, "bytes", &bytes);
 		units_fmt_size(bytes, b, sizeof(b));
-		fprintf(f,
-			"FLAG: %s%% of the bytes read (%s, in %" PRId64 " of %" PRId64
-			" measurements) were of never-written or trimmed LBAs, answered without "
-			"reading the flash: those read figures say nothing about the NAND (fill the "
-			"range first)\n",
-			fmt(100 * jsonget_num(x, "fraction"), 1, a, sizeof(a)), b, hit, n);
+		fprintf(
+		    f,
+		    "FLAG: %s%% of the bytes read (%s, in %" PRId64 " of %" PRId64
+		    " measurements) were of never-written or trimmed LBAs, answered without "
+		    "reading the flash: those read figures say nothing about the NAND (fill the "
+		    "range first)\n",
+		    fmt(100 * jsonget_num(x, "fraction"), 1, a, sizeof(a)), b, hit, n);
 	}
-	if (json_object_object_get_ex(flags, "reads_without_fill", &x) && json_object_get_boolean(x))
-		fprintf(f, "FLAG: a read-only run with no fill: on a fresh or trimmed SSD, reads of "
-			   "never-written LBAs do not touch the NAND, and nothing here shows how "
-			   "much of the range held data\n");
+	if (json_object_object_get_ex(flags, "reads_without_fill", &x) &&
+	    json_object_get_boolean(x))
+		fprintf(f,
+			"FLAG: a read-only run with no fill: on a fresh or trimmed SSD, reads of "
+			"never-written LBAs do not touch the NAND, and nothing here shows how "
+			"much of the range held data\n");
 }
 
 /* The findings a reader must not miss: printed with the headline. */
@@ -91,12 +95,15 @@ static void print_flags(struct json_object *summary, FILE *f)
 			fprintf(f,
 				"FLAG: %zu measurements were limited by the host, not the device\n",
 				json_object_array_length(arr));
-		if (json_object_object_get_ex(flags, "no_io", &arr) && json_object_array_length(arr))
-			fprintf(f, "FLAG: %zu measurements have no figures (no I/O measured; first: %s)\n",
-				json_object_array_length(arr),
-				jsonget_str(json_object_array_get_idx(arr, 0), "reason")
-				    ? jsonget_str(json_object_array_get_idx(arr, 0), "reason")
-				    : "?");
+		if (json_object_object_get_ex(flags, "no_io", &arr) &&
+		    json_object_array_length(arr))
+			fprintf(
+			    f,
+			    "FLAG: %zu measurements have no figures (no I/O measured; first: %s)\n",
+			    json_object_array_length(arr),
+			    jsonget_str(json_object_array_get_idx(arr, 0), "reason")
+				? jsonget_str(json_object_array_get_idx(arr, 0), "reason")
+				: "?");
 		if (json_object_object_get_ex(flags, "resumed", &x) && json_object_get_boolean(x))
 			fprintf(f, "FLAG: the run was resumed (see the resume records)\n");
 		if (json_object_object_get_ex(flags, "io_errors", &x) && json_object_get_int64(x))
@@ -121,7 +128,8 @@ static void print_metric(FILE *f, const char *metric, double v)
 	if (!metric || !strcmp(metric, "iops"))
 		fprintf(f, "IOPS %s", fmt(v, 0, a, sizeof(a)));
 	else if (!strcmp(metric, "read_iops") || !strcmp(metric, "write_iops"))
-		fprintf(f, "%s IOPS %s", metric[0] == 'r' ? "read" : "write", fmt(v, 0, a, sizeof(a)));
+		fprintf(f, "%s IOPS %s", metric[0] == 'r' ? "read" : "write",
+			fmt(v, 0, a, sizeof(a)));
 	else if (strstr(metric, "bw"))
 		fprintf(f, "%s MB/s", fmt(v / 1e6, 1, a, sizeof(a)));
 	else if (strstr(metric, "lat_"))
@@ -222,14 +230,15 @@ static void print_wsat(struct json_object *h, FILE *f)
 		if (json_object_object_get_ex(e, "fills", &fills))
 			nf = json_object_array_length(fills);
 		units_fmt_duration(isfinite(pn) && pn > 0 ? (uint64_t)pn : 0, c, sizeof(c));
-		fprintf(f,
-			"WSAT           phase %" PRId64 " %s: %sx capacity in %s, IOPS %s in the "
-			"first record, %s over the last fill\n",
-			p, wl_label(e, wl, sizeof(wl)),
-			fmt(jsonget_num(e, "written_x"), 2, a, sizeof(a)), c,
-			fmt(jsonget_num(e, "first_iops"), 0, b, sizeof(b)),
-			fmt(nf ? jsonget_num(json_object_array_get_idx(fills, nf - 1), "iops") : NAN,
-			    0, d, sizeof(d)));
+		fprintf(
+		    f,
+		    "WSAT           phase %" PRId64 " %s: %sx capacity in %s, IOPS %s in the "
+		    "first record, %s over the last fill\n",
+		    p, wl_label(e, wl, sizeof(wl)),
+		    fmt(jsonget_num(e, "written_x"), 2, a, sizeof(a)), c,
+		    fmt(jsonget_num(e, "first_iops"), 0, b, sizeof(b)),
+		    fmt(nf ? jsonget_num(json_object_array_get_idx(fills, nf - 1), "iops") : NAN, 0,
+			d, sizeof(d)));
 		if (!nf)
 			continue;
 		fprintf(f, "  IOPS by capacity written:");
@@ -263,16 +272,19 @@ void headline_print(struct json_object *summary, FILE *f)
 			fprintf(f, "steady state   %s ", S(jsonget_str(s, "workload")));
 			print_metric(f, jsonget_str(s, "metric"), jsonget_num(s, "average"));
 			if (!strcmp(v, "reached"))
-				fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo, hi);
+				fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo,
+					hi);
 			else
-				fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64
-					   ")\n",
+				fprintf(f,
+					" (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64
+					")\n",
 					v, lo, hi);
 			/* With several series the whole run's WA follows them once. */
 			if (json_object_array_length(arr) > 1)
 				fprintf(f, "WA             %s in steady state\n",
 					fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)));
-			else if (isfinite(jsonget_num(s, "wa")) || isfinite(jsonget_num(h, "wa_run")))
+			else if (isfinite(jsonget_num(s, "wa")) ||
+				 isfinite(jsonget_num(h, "wa_run")))
 				fprintf(f, "WA             %s in steady state, %s whole run\n",
 					fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)),
 					fmt(jsonget_num(h, "wa_run"), 2, b, sizeof(b)));
@@ -285,7 +297,8 @@ void headline_print(struct json_object *summary, FILE *f)
 	if (json_object_object_get_ex(h, "recovery", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
 			struct json_object *r = json_object_array_get_idx(arr, i);
-			double idle = jsonget_num(r, "idle_profile_ns"), ch = jsonget_num(r, "first_change");
+			double idle = jsonget_num(r, "idle_profile_ns"),
+			       ch = jsonget_num(r, "first_change");
 			char label[64];
 
 			units_fmt_duration(isfinite(idle) && idle > 0 ? (uint64_t)idle : 0, a,
@@ -293,10 +306,12 @@ void headline_print(struct json_object *summary, FILE *f)
 			snprintf(label, sizeof(label), "after %s idle", a);
 			fprintf(f, "%-14s ", label);
 			print_metric(f, jsonget_str(r, "metric"), jsonget_num(r, "first"));
-			fprintf(f, " (%s%s%%), ", ch >= 0 ? "+" : "", fmt(100 * ch, 0, b, sizeof(b)));
+			fprintf(f, " (%s%s%%), ", ch >= 0 ? "+" : "",
+				fmt(100 * ch, 0, b, sizeof(b)));
 			if (json_object_object_get_ex(r, "back_after_profile_ns", &x) && x) {
-				units_fmt_duration((uint64_t)jsonget_num(r, "back_after_profile_ns"), c,
-						   sizeof(c));
+				units_fmt_duration(
+				    (uint64_t)jsonget_num(r, "back_after_profile_ns"), c,
+				    sizeof(c));
 				fprintf(f, "back to steady state after %s of writing", c);
 			} else {
 				fprintf(f, "not back to steady state within the measured rounds");
@@ -343,8 +358,8 @@ void headline_print_details(struct json_object *summary, FILE *f)
 					    c, sizeof(c)),
 					fmt(100 * jsonget_num(s, "slope_excursion") / avg, 1, d,
 					    sizeof(d)),
-					fmt(100 * jsonget_num(s, "allowed_slope_excursion") / avg, 0,
-					    e, sizeof(e)));
+					fmt(100 * jsonget_num(s, "allowed_slope_excursion") / avg,
+					    0, e, sizeof(e)));
 			fputc('\n', f);
 		}
 	if (json_object_object_get_ex(summary, "cells", &arr)) {
