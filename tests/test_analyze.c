@@ -37,6 +37,7 @@
 #include <json-c/json_pointer.h>
 
 #include "analysis/analyze.h"
+#include "analysis/ss_track.h"
 #include "cli/headline.h"
 #include "base/hist.h"
 #include "results/results.h"
@@ -97,8 +98,8 @@ static void build_run(const char *dir)
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
 	json_object_object_add(m, "profile", json_object_new_string("synthetic"));
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=4k", "write_iops", &p), 0);
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=2k", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "bs=4k", "write_iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "bs=2k", "iops", &p), 0);
 	assert_int_equal(results_write_manifest(r, m), 0);
 	json_object_put(m);
 
@@ -506,7 +507,7 @@ static void build_headline_run(const char *dir)
 
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "all", "iops", &p), 0);
 	/* The plan, as far as the headline reads it: phase 1's workload, numbered depth first
 	 * (here the body of a repeat, phase 0; the plan need not match the records). */
 	json_object_object_add(
@@ -631,7 +632,7 @@ static void build_recovery_run(const char *dir, const uint64_t *after, unsigned 
 
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "all", "iops", &p), 0);
 	assert_int_equal(results_write_manifest(r, m), 0);
 	json_object_put(m);
 	snap_at(r, "run-start", -1, 0, 0, 0);
@@ -688,6 +689,27 @@ static void test_recovery_rule(void **state)
 	json_object_put(s);
 }
 
+/* The manifest's steady-state tracks (ss_track.h; moved here from test_results). */
+static void test_ss_track(void **state)
+{
+	struct json_object *m = json_object_new_object(), *arr, *t, *x;
+	struct ss_params p;
+
+	(void)state;
+	ss_params_default(&p);
+	assert_int_equal(ss_track_add(m, 2, 0, "rwmix_read=0,bs=4k", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 5, 1, "bs=128k", "write_bw", &p), 0);
+	assert_int_equal(ss_track_add(m, 5, 1, "bs=128k", "speed", &p), -EINVAL);
+	assert_true(json_object_object_get_ex(m, "steady_state", &arr));
+	assert_int_equal(json_object_array_length(arr), 2);
+	t = json_object_array_get_idx(arr, 1);
+	assert_true(json_object_object_get_ex(t, "metric", &x));
+	assert_string_equal(json_object_get_string(x), "write_bw");
+	assert_true(json_object_object_get_ex(t, "repeat", &x));
+	assert_int_equal(json_object_get_int(x), 1);
+	json_object_put(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -699,6 +721,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_purge_flags, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_headline_pass, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_recovery_rule, setup, teardown),
+	    cmocka_unit_test(test_ss_track),
 	};
 
 	gsl_set_error_handler_off();

@@ -31,7 +31,6 @@
 #include "engine/engine.h"
 #include "results/records.h"
 #include "results/snapshot.h"
-#include "analysis/ss.h"
 
 struct json_object;
 
@@ -92,16 +91,6 @@ const char *results_path(const struct results *r);
  * every manifest records them (docs/results-format.md).
  */
 int results_write_manifest(struct results *r, struct json_object *manifest);
-
-/*
- * Declares a steady-state tracked series in the manifest (call before results_write_manifest):
- * appends {"phase":P,"repeat":R,"cell":CELL,"metric":METRIC,"params":{...}} to the manifest's
- * "steady_state" array (created if absent). analyze judges the records of that phase and cell
- * with those params. metric: see results_record_metric().
- */
-int results_manifest_add_ss_track(struct json_object *manifest, int phase, unsigned repeat,
-				  const char *cell, const char *metric,
-				  const struct ss_params *params);
 
 /* ---- records -------------------------------------------------------------------------------- */
 
