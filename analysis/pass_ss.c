@@ -39,12 +39,11 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		  struct json_object **out, char *err, size_t errlen)
 {
 	struct json_object *po, *res = NULL, *vals = NULL, *sj = NULL;
+	struct reader_series ys = {0};
 	struct ss_params p;
 	struct ss_result r;
-	int64_t phase, repeat, first = 0, prev = 0;
+	int64_t phase, repeat, first = 0;
 	const char *cell = jsonget_str(track, "cell"), *metric = jsonget_str(track, "metric");
-	double *y = NULL;
-	size_t n = 0;
 	int rc = -ENOMEM, gaps = 0;
 
 	if (!cell || !metric || jsonget_int(track, "phase", &phase) ||
@@ -53,49 +52,35 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		pass_err(err, errlen, "manifest.json: a steady_state entry is malformed");
 		return -EBADMSG;
 	}
-	y = calloc(in->records.n + 1, sizeof(*y));
+	rc = reader_series(&in->records, phase, repeat, cell, metric, &ys);
+	if (rc == -EINVAL)
+		pass_err(err, errlen, "manifest.json: unknown steady-state metric '%s'", metric);
+	if (rc)
+		return rc;
+	rc = -ENOMEM;
 	res = json_object_new_object();
 	vals = json_object_new_array();
-	if (!y || !res || !vals)
+	if (!res || !vals)
 		goto out;
-	for (size_t i = 0; i < in->records.n; i++) {
-		struct json_object *rec = in->records.rec[i];
-		struct reader_key k;
-		double v;
-
-		if (reader_key(rec, &k) || strcmp(k.kind, "cell") || k.phase != phase ||
-		    k.repeat != repeat || strcmp(k.cell, cell))
-			continue;
-		rc = results_record_metric(rec, metric, &v);
-		if (rc == -EINVAL) {
-			pass_err(err, errlen, "manifest.json: unknown steady-state metric '%s'",
-				 metric);
-			goto out;
-		}
-		if (rc)
-			v = NAN;
-		if (!n)
-			first = k.round;
-		else if (k.round != prev + 1)
+	for (size_t i = 0; i < ys.n; i++) {
+		if (i && ys.round[i] != ys.round[i - 1] + 1)
 			gaps++;
-		prev = k.round;
-		y[n++] = v;
-		rc = -ENOMEM;
-		if (json_object_array_add(vals, jsonnum_new(v)))
+		if (json_object_array_add(vals, jsonnum_new(ys.y[i])))
 			goto out;
 	}
-	rc = -ENOMEM;
+	if (ys.n)
+		first = ys.round[0];
 	if (pass_add_int(res, "phase", phase) || pass_add_int(res, "repeat", repeat) ||
 	    pass_add_str(res, "cell", cell) || pass_add_str(res, "metric", metric))
 		goto out;
-	if (!n || first < 0 || first > UINT32_MAX) {
+	if (!ys.n || first < 0 || first > UINT32_MAX) {
 		/* Nothing measured (yet): say so rather than invent a verdict. */
 		if (pass_add_str(res, "verdict", "no_data") ||
 		    jsonnum_add(res, "reached", json_object_new_boolean(0)) ||
 		    jsonnum_add(res, "params", ss_params_to_json(&p)))
 			goto out;
 	} else {
-		rc = ss_scan(y, n, (unsigned)first, &p, &r);
+		rc = ss_scan(ys.y, ys.n, (unsigned)first, &p, &r);
 		if (rc) {
 			pass_err(err, errlen, "steady state of phase %" PRId64 " cell %s: %s",
 				 phase, cell, strerror(-rc));
@@ -117,7 +102,7 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 	res = NULL;
 	rc = 0;
 out:
-	free(y);
+	reader_series_release(&ys);
 	json_object_put(sj);
 	json_object_put(vals);
 	json_object_put(res);

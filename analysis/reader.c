@@ -134,6 +134,47 @@ int reader_snaps_load(const struct results_snapshots *in, struct reader_snaps *o
 	return 0;
 }
 
+void reader_series_release(struct reader_series *s)
+{
+	if (!s)
+		return;
+	free(s->y);
+	free(s->round);
+	memset(s, 0, sizeof(*s));
+}
+
+int reader_series(const struct results_records *rr, int64_t phase, int64_t repeat, const char *cell,
+		  const char *metric, struct reader_series *out)
+{
+	struct reader_series r = {0};
+	int rc;
+
+	r.y = calloc(rr->n + 1, sizeof(*r.y));
+	r.round = calloc(rr->n + 1, sizeof(*r.round));
+	if (!r.y || !r.round) {
+		reader_series_release(&r);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i];
+		struct reader_key k;
+		double v;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "cell") || k.phase != phase ||
+		    k.repeat != repeat || strcmp(k.cell, cell))
+			continue;
+		rc = results_record_metric(rec, metric, &v);
+		if (rc == -EINVAL) {
+			reader_series_release(&r);
+			return rc;
+		}
+		r.y[r.n] = rc ? NAN : v;
+		r.round[r.n++] = k.round;
+	}
+	*out = r;
+	return 0;
+}
+
 int reader_recovery(const struct results_records *rr, size_t idle, const char *cell,
 		    const char *metric, struct reader_recovery *out)
 {

@@ -64,6 +64,22 @@ struct reader_snaps {
 int reader_snaps_load(const struct results_snapshots *in, struct reader_snaps *out);
 void reader_snaps_release(struct reader_snaps *s); /* accepts NULL and empty */
 
+/* A tracked series: the metric of one cell's records, in file order (which is round order). */
+struct reader_series {
+	double *y;	/* n values, NaN where a record lacks the figure (owned, free()) */
+	int64_t *round; /* their rounds (owned, free()) */
+	size_t n;
+};
+
+/*
+ * The "cell" records of (phase, repeat, cell) with their value of `metric`
+ * (results_record_metric; NaN when the record has no such figure). 0; -EINVAL for a metric
+ * no record understands (only found when a record matches); -ENOMEM. *out untouched on failure.
+ */
+int reader_series(const struct results_records *rr, int64_t phase, int64_t repeat, const char *cell,
+		  const char *metric, struct reader_series *out);
+void reader_series_release(struct reader_series *s); /* accepts NULL and empty */
+
 /* The measurements after an idle (recovery.h), with what the headline reports about them. */
 struct reader_recovery {
 	struct recovery_point *p; /* owned (free()) */
