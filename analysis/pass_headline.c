@@ -21,6 +21,7 @@
 #include "analysis/reader.h"
 #include "analysis/recovery.h"
 #include "analysis/wa.h"
+#include "analysis/wsat.h"
 
 /* For printing a string that may be missing. */
 static const char *S(const char *s)
@@ -362,62 +363,31 @@ static int headline_results(const struct analyze_input *in, struct json_object *
 	return pass_add_int(h, "results_omitted", (int64_t)omitted);
 }
 
-/* One drive fill of a write_until phase (headline_wsat). */
-struct fill {
-	uint64_t ios, elapsed_ns, from_bytes, to_bytes;
-};
-
-/* The fills of (phase, repeat)'s write_until records into a new array; NULL on ENOMEM. */
-static struct json_object *wsat_fills(const struct analyze_input *in, const struct reader_key *k,
-				      uint64_t cap, uint64_t written)
+/* The fills of a wsat_result as the summary's array (fills without time left out). */
+static struct json_object *wsat_fills_json(const struct wsat_result *w, uint64_t cap)
 {
-	uint64_t nf = written / cap + 1, bw, el, ios;
-	struct fill *f = calloc(nf, sizeof(*f));
-	struct json_object *fa = json_object_new_array(), *tot;
-	struct reader_key k2;
+	struct json_object *fa = json_object_new_array();
 
-	if (!f || !fa)
-		goto fail;
-	written = 0;
-	for (size_t j = 0; j < in->records.n; j++) {
-		struct json_object *rec = in->records.rec[j];
-		struct fill *x;
-
-		if (reader_key(rec, &k2) || strcmp(k2.kind, "write_until") ||
-		    k2.phase != k->phase || k2.repeat != k->repeat ||
-		    jsonnum_get_u64(rec, "bytes_written_total", &bw) ||
-		    jsonnum_get_u64(rec, "elapsed_ns", &el) ||
-		    !json_object_object_get_ex(rec, "total", &tot) ||
-		    jsonnum_get_u64(tot, "ios", &ios))
-			continue;
-		x = &f[written / cap < nf ? written / cap : nf - 1];
-		if (!x->elapsed_ns && !x->ios)
-			x->from_bytes = written;
-		x->ios += ios;
-		x->elapsed_ns += el;
-		written += bw;
-		x->to_bytes = written;
-	}
-	for (uint64_t j = 0; j < nf; j++) {
+	if (!fa)
+		return NULL;
+	for (size_t j = 0; j < w->nfills; j++) {
+		const struct wsat_fill *f = &w->fills[j];
 		struct json_object *o;
 
-		if (!f[j].elapsed_ns)
+		if (!f->elapsed_ns)
 			continue;
 		o = json_object_new_object();
 		if (json_object_array_add(fa, o) || !o ||
-		    jsonnum_add(o, "from_x", jsonnum_new((double)f[j].from_bytes / (double)cap)) ||
-		    jsonnum_add(o, "to_x", jsonnum_new((double)f[j].to_bytes / (double)cap)) ||
-		    jsonnum_add(o, "ios", json_object_new_uint64(f[j].ios)) ||
-		    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(f[j].elapsed_ns)) ||
-		    jsonnum_add(o, "iops", jsonnum_new(f[j].ios * 1e9 / (double)f[j].elapsed_ns)))
-			goto fail;
+		    jsonnum_add(o, "from_x", jsonnum_new((double)f->from_bytes / (double)cap)) ||
+		    jsonnum_add(o, "to_x", jsonnum_new((double)f->to_bytes / (double)cap)) ||
+		    jsonnum_add(o, "ios", json_object_new_uint64(f->ios)) ||
+		    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(f->elapsed_ns)) ||
+		    jsonnum_add(o, "iops", jsonnum_new(f->ios * 1e9 / (double)f->elapsed_ns))) {
+			json_object_put(fa);
+			return NULL;
+		}
 	}
-	free(f);
 	return fa;
-fail:
-	free(f);
-	json_object_put(fa);
-	return NULL;
 }
 
 /*
@@ -437,11 +407,12 @@ static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 	if (json_object_object_get_ex(in->manifest, "target", &tgt))
 		(void)jsonnum_get_u64(tgt, "capacity", &cap);
 	for (size_t i = 0; cap && i < in->records.n; i++) {
-		struct json_object *e, *fa, *tot;
+		struct reader_chunks ch = {0};
+		struct wsat_result w = {0};
+		struct json_object *e, *fa;
 		struct reader_key k, k2;
-		uint64_t written = 0, ios, el, bw, all_ns = 0, all_ios = 0;
-		double first = NAN, scale = 1;
-		int seen = 0;
+		double scale = 1;
+		int seen = 0, rc;
 		char wl[128], q[64];
 
 		if (reader_key(in->records.rec[i], &k) || strcmp(k.kind, "write_until"))
@@ -452,41 +423,39 @@ static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 			       k2.repeat == k.repeat;
 		if (seen)
 			continue;
-		for (size_t j = i; j < in->records.n; j++) {
-			struct json_object *rec = in->records.rec[j];
-
-			if (reader_key(rec, &k2) || strcmp(k2.kind, "write_until") ||
-			    k2.phase != k.phase || k2.repeat != k.repeat ||
-			    jsonnum_get_u64(rec, "bytes_written_total", &bw) ||
-			    jsonnum_get_u64(rec, "elapsed_ns", &el) ||
-			    !json_object_object_get_ex(rec, "total", &tot) ||
-			    jsonnum_get_u64(tot, "ios", &ios))
-				continue;
-			if (isnan(first)) {
-				first = el ? ios * 1e9 / (double)el : NAN;
-				(void)jsonnum_get(rec, "time_scale", &scale);
-			}
-			written += bw;
-			all_ns += el;
-			all_ios += ios;
-		}
+		rc = reader_write_until(&in->records, k.phase, k.repeat, &ch);
+		if (rc)
+			return rc;
+		if (!ch.n)
+			ch.c[ch.n++] =
+			    (struct wsat_chunk){0}; /* no figures: an empty entry, as before */
+		rc = wsat_summarize(ch.c, ch.n, cap, &w);
+		free(ch.c);
+		if (rc)
+			return rc;
+		if (!isnan(ch.first_scale))
+			scale = ch.first_scale;
 		if (!(scale > 0))
 			scale = 1;
 		headline_describe(in, k.phase, "", wl, sizeof(wl), q, sizeof(q));
 		e = json_object_new_object();
+		fa = e ? wsat_fills_json(&w, cap) : NULL;
+		free(w.fills);
 		if (json_object_array_add(arr, e) || !e || pass_add_int(e, "phase", k.phase) ||
 		    pass_add_int(e, "repeat", k.repeat) || pass_add_str(e, "workload", wl) ||
 		    pass_add_str(e, "queue", q) ||
 		    jsonnum_add(e, "capacity", json_object_new_uint64(cap)) ||
-		    jsonnum_add(e, "written_bytes", json_object_new_uint64(written)) ||
-		    jsonnum_add(e, "written_x", jsonnum_new((double)written / (double)cap)) ||
-		    jsonnum_add(e, "target_ns", json_object_new_uint64(all_ns)) ||
-		    jsonnum_add(e, "profile_ns", jsonnum_new((double)all_ns / scale)) ||
-		    jsonnum_add(e, "iops",
-				jsonnum_new(all_ns ? all_ios * 1e9 / (double)all_ns : NAN)) ||
-		    jsonnum_add(e, "first_iops", jsonnum_new(first)))
+		    jsonnum_add(e, "written_bytes", json_object_new_uint64(w.written)) ||
+		    jsonnum_add(e, "written_x", jsonnum_new((double)w.written / (double)cap)) ||
+		    jsonnum_add(e, "target_ns", json_object_new_uint64(w.elapsed_ns)) ||
+		    jsonnum_add(e, "profile_ns", jsonnum_new((double)w.elapsed_ns / scale)) ||
+		    jsonnum_add(
+			e, "iops",
+			jsonnum_new(w.elapsed_ns ? w.ios * 1e9 / (double)w.elapsed_ns : NAN)) ||
+		    jsonnum_add(e, "first_iops", jsonnum_new(w.first_iops))) {
+			json_object_put(fa);
 			return -ENOMEM;
-		fa = wsat_fills(in, &k, cap, written);
+		}
 		if (jsonnum_add(e, "fills", fa) || !fa)
 			return -ENOMEM;
 	}

@@ -175,6 +175,33 @@ int reader_series(const struct results_records *rr, int64_t phase, int64_t repea
 	return 0;
 }
 
+int reader_write_until(const struct results_records *rr, int64_t phase, int64_t repeat,
+		       struct reader_chunks *out)
+{
+	struct reader_chunks r = {.first_scale = NAN};
+
+	r.c = calloc(rr->n + 1, sizeof(*r.c));
+	if (!r.c)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i], *tot;
+		struct reader_key k;
+		struct wsat_chunk x;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "write_until") || k.phase != phase ||
+		    k.repeat != repeat || jsonnum_get_u64(rec, "bytes_written_total", &x.bytes) ||
+		    jsonnum_get_u64(rec, "elapsed_ns", &x.elapsed_ns) ||
+		    !json_object_object_get_ex(rec, "total", &tot) ||
+		    jsonnum_get_u64(tot, "ios", &x.ios))
+			continue;
+		if (!r.n && jsonnum_get(rec, "time_scale", &r.first_scale))
+			r.first_scale = NAN;
+		r.c[r.n++] = x;
+	}
+	*out = r;
+	return 0;
+}
+
 int reader_recovery(const struct results_records *rr, size_t idle, const char *cell,
 		    const char *metric, struct reader_recovery *out)
 {

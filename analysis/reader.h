@@ -14,6 +14,7 @@
 #include "analysis/cells.h"
 #include "analysis/recovery.h"
 #include "analysis/wa.h"
+#include "analysis/wsat.h"
 #include "results/records.h"
 #include "results/snapshot.h"
 
@@ -79,6 +80,20 @@ struct reader_series {
 int reader_series(const struct results_records *rr, int64_t phase, int64_t repeat, const char *cell,
 		  const char *metric, struct reader_series *out);
 void reader_series_release(struct reader_series *s); /* accepts NULL and empty */
+
+/* The chunks of a write_until phase (wsat.h), with the first one's time scale. */
+struct reader_chunks {
+	struct wsat_chunk *c; /* owned (free()) */
+	size_t n;
+	double first_scale; /* the first chunk's "time_scale"; NaN when it has none */
+};
+
+/*
+ * The write_until records of (phase, repeat) in file order, those with bytes_written_total,
+ * elapsed_ns and total.ios (others are left out). 0 or -ENOMEM; n may be 0.
+ */
+int reader_write_until(const struct results_records *rr, int64_t phase, int64_t repeat,
+		       struct reader_chunks *out);
 
 /* The measurements after an idle (recovery.h), with what the headline reports about them. */
 struct reader_recovery {
