@@ -6,24 +6,32 @@
  * records.jsonl and the snapshot files; it reads no clock, no environment and no device, and the
  * output is byte-for-byte the same for the same input.
  *
- * The work is a table of passes (analyze.c), each adding one top-level key of the summary;
- * later issues add passes (SLC cache, GC recovery, ...). Passes of this issue:
+ * The work is a table of passes (analyze.c), each in its own file (pass_<name>.c, pass.h) and
+ * adding one top-level key of the summary; later issues add passes (SLC cache, GC recovery,
+ * ...). The passes read the inputs through the reader (reader.h) and compute with pure modules
+ * over typed arrays (ss.h, cells.h, wa.h, recovery.h); the text the CLI prints from a summary is
+ * cli/headline.h's. Passes:
  *   "steady_state"  per tracked series declared in the manifest: ss_scan() over the rounds
  *   "cells"         per (phase, repeat, cell): I/O figures summed over rounds (or the steady
  *                   state window where one is tracked), latency percentiles from the MERGED
- *                   histograms (never averaged)
+ *                   histograms (never averaged) (cells.h)
  *   "wa"            write amplification per phase from its first and last snapshot
- *                   (snapshot_wa), and over the whole run
+ *                   (wa.h), and over the whole run
  *   "flags"         steady state not reached, resumed, host-limited cells, I/O errors, a torn
  *                   last record line
+ *   "headline"      the figures printed after a run: steady state and its WA, recovery after
+ *                   each idle (recovery.h), the measured cells, WSAT fills
+ *
+ * The analysis includes only base/, the results reader (results/records.h, results/snapshot.h)
+ * and itself: never the engine, the targets, the host probes or the simulator.
  */
 #ifndef SSDLAB_ANALYZE_H
 #define SSDLAB_ANALYZE_H
 
 #include <stddef.h>
-#include <stdio.h>
 
-#include "results/results.h"
+#include "analysis/reader.h"
+#include "results/records.h"
 
 struct json_object;
 
@@ -33,6 +41,7 @@ struct analyze_input {
 	struct json_object *manifest;
 	struct results_records records;
 	struct results_snapshots snapshots;
+	struct reader_snaps snaps; /* the snapshots, typed (reader.h) */
 };
 
 /*
@@ -55,25 +64,5 @@ int analyze_dir(const char *dir, struct json_object **summary, char *err, size_t
 
 /* analyze_dir() then results_write_summary(); *summary (may be NULL) receives the object. */
 int analyze_write(const char *dir, struct json_object **summary, char *err, size_t errlen);
-
-/*
- * The headline figures of a summary (its "headline" key) as a short block: per tracked series
- * the steady-state average and verdict, WA in steady state and over the whole run (once), for
- * each idle followed by measurements the first one against steady state and when it was back
- * (by the rule the entry names), each measured cell's IOPS, MB/s and latency, and each
- * write_until's IOPS per drive fill:
- *   steady state   4k randwrite IOPS 3263 (reached in rounds 1-5)
- *   WA             5.86 in steady state, 3.17 whole run
- *   after 5m idle  IOPS 39958 (+1125%), back to steady state after 1m13s of writing (rule: ...)
- *   cells of phase 3, rounds 1-5 (steady-state window)
- *     4k randwrite QD32  IOPS 3263, 13.4 MB/s, latency mean 9.80 ms, p99 56.36 ms, max 67.20 ms
- * Durations are the profile's (target time divided by the run's time scale); '.' decimals.
- */
-void analyze_print_headline(struct json_object *summary, FILE *f);
-
-/* The other lines (per tracked series the SNIA figures, per-cell IOPS and latency, WA per
- * phase), for --verbose. The headline ends with the flags (steady state not reached, resumed,
- * host-limited, I/O errors, a torn line). */
-void analyze_print_details(struct json_object *summary, FILE *f);
 
 #endif

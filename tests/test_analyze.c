@@ -37,6 +37,8 @@
 #include <json-c/json_pointer.h>
 
 #include "analysis/analyze.h"
+#include "analysis/ss_track.h"
+#include "cli/headline.h"
 #include "base/hist.h"
 #include "results/results.h"
 #include "testutil.h"
@@ -96,8 +98,8 @@ static void build_run(const char *dir)
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
 	json_object_object_add(m, "profile", json_object_new_string("synthetic"));
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=4k", "write_iops", &p), 0);
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "bs=2k", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "bs=4k", "write_iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "bs=2k", "iops", &p), 0);
 	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 
@@ -378,8 +380,8 @@ static void test_headline(void **state)
 
 	assert_int_equal(analyze_dir(f->run, &s, err, sizeof(err)), 0);
 	mem = open_memstream(&buf, &len);
-	analyze_print_details(s, mem);
-	analyze_print_headline(s, mem);
+	headline_print_details(s, mem);
+	headline_print(s, mem);
 	fclose(mem);
 	assert_non_null(strstr(buf, "steady state   bs=4k write IOPS 100 (reached in rounds 3-7)"));
 	assert_non_null(strstr(buf,
@@ -433,7 +435,7 @@ static void test_purge_flags(void **state)
 	    "[{\"phase\":3,\"repeat\":0,\"method\":\"blkdiscard\",\"settle_ns\":0},"
 	    "{\"phase\":5,\"repeat\":1,\"method\":\"discard\",\"settle_ns\":5000000000}]");
 	fp = open_memstream(&buf, &len);
-	analyze_print_headline(s, fp);
+	headline_print(s, fp);
 	fclose(fp);
 	print_message("%s", buf);
 	assert_non_null(strstr(buf, "FLAG: the purge of phase 3 was a full-device discard "
@@ -505,7 +507,7 @@ static void build_headline_run(const char *dir)
 
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "all", "iops", &p), 0);
 	/* The plan, as far as the headline reads it: phase 1's workload, numbered depth first
 	 * (here the body of a repeat, phase 0; the plan need not match the records). */
 	json_object_object_add(
@@ -592,7 +594,7 @@ static void test_headline_pass(void **state)
 	num_is(s, "/headline/results/0/lat_p99_ns", 1000);
 
 	mem = open_memstream(&buf, &len);
-	analyze_print_headline(s, mem);
+	headline_print(s, mem);
 	fclose(mem);
 	print_message("%s", buf);
 	assert_non_null(strstr(buf, "steady state   4k randwrite IOPS 100 (reached in rounds 1-5)\n"));
@@ -630,7 +632,7 @@ static void build_recovery_run(const char *dir, const uint64_t *after, unsigned 
 
 	assert_int_equal(results_create(dir, &r), 0);
 	ss_params_default(&p);
-	assert_int_equal(results_manifest_add_ss_track(m, 1, 0, "all", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 1, 0, "all", "iops", &p), 0);
 	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
 	snap_at(r, "run-start", -1, 0, 0, 0);
@@ -667,7 +669,7 @@ static void test_recovery_rule(void **state)
 	num_is(s, "/headline/recovery/0/rule/rounds", 3);
 	num_is(s, "/headline/recovery/0/rule/band", 0.1);
 	mem = open_memstream(&buf, &len);
-	analyze_print_headline(s, mem);
+	headline_print(s, mem);
 	fclose(mem);
 	assert_non_null(strstr(buf,
 			       "back to steady state after 6.00 s of writing (rule: 3 rounds in a "
@@ -687,6 +689,27 @@ static void test_recovery_rule(void **state)
 	json_object_put(s);
 }
 
+/* The manifest's steady-state tracks (ss_track.h; moved here from test_results). */
+static void test_ss_track(void **state)
+{
+	struct json_object *m = json_object_new_object(), *arr, *t, *x;
+	struct ss_params p;
+
+	(void)state;
+	ss_params_default(&p);
+	assert_int_equal(ss_track_add(m, 2, 0, "rwmix_read=0,bs=4k", "iops", &p), 0);
+	assert_int_equal(ss_track_add(m, 5, 1, "bs=128k", "write_bw", &p), 0);
+	assert_int_equal(ss_track_add(m, 5, 1, "bs=128k", "speed", &p), -EINVAL);
+	assert_true(json_object_object_get_ex(m, "steady_state", &arr));
+	assert_int_equal(json_object_array_length(arr), 2);
+	t = json_object_array_get_idx(arr, 1);
+	assert_true(json_object_object_get_ex(t, "metric", &x));
+	assert_string_equal(json_object_get_string(x), "write_bw");
+	assert_true(json_object_object_get_ex(t, "repeat", &x));
+	assert_int_equal(json_object_get_int(x), 1);
+	json_object_put(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +721,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_purge_flags, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_headline_pass, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_recovery_rule, setup, teardown),
+	    cmocka_unit_test(test_ss_track),
 	};
 
 	gsl_set_error_handler_off();

@@ -255,27 +255,6 @@ static void test_manifest_atomic(void **state)
 	results_close(r);
 }
 
-static void test_ss_track(void **state)
-{
-	struct json_object *m = json_object_new_object(), *arr, *t, *x;
-	struct ss_params p;
-
-	(void)state;
-	ss_params_default(&p);
-	assert_int_equal(results_manifest_add_ss_track(m, 2, 0, "rwmix_read=0,bs=4k", "iops", &p),
-			 0);
-	assert_int_equal(results_manifest_add_ss_track(m, 5, 1, "bs=128k", "write_bw", &p), 0);
-	assert_int_equal(results_manifest_add_ss_track(m, 5, 1, "bs=128k", "speed", &p), -EINVAL);
-	assert_true(json_object_object_get_ex(m, "steady_state", &arr));
-	assert_int_equal(json_object_array_length(arr), 2);
-	t = json_object_array_get_idx(arr, 1);
-	assert_true(json_object_object_get_ex(t, "metric", &x));
-	assert_string_equal(json_object_get_string(x), "write_bw");
-	assert_true(json_object_object_get_ex(t, "repeat", &x));
-	assert_int_equal(json_object_get_int(x), 1);
-	json_object_put(m);
-}
-
 /* ---- records -------------------------------------------------------------------------------- */
 
 /*
@@ -835,7 +814,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_safe_name),
 	    cmocka_unit_test(test_default_dir),
-	    cmocka_unit_test(test_ss_track),
 	    cmocka_unit_test(test_metrics),
 	    cmocka_unit_test_setup_teardown(test_create, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_manifest_atomic, setup, teardown),

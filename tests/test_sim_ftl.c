@@ -291,7 +291,7 @@ static void test_capacity_lowered(void **state)
 	sim_get_counters(s, &b);
 	tl_check(s);
 	alpha = (double)(b.physical_blocks - sim_config_watermark(&c)) * 64 / (double)units;
-	want = tl_wa_greedy(alpha, 64);
+	want = theory_wa_greedy(alpha, 64);
 	printf("HPA 70%%: WA %.4f (theory %.4f), full capacity WA %.4f\n", wa_between(&a, &b), want,
 	       wa_full);
 	assert_true(fabs(wa_between(&a, &b) / want - 1.0) < 0.03);

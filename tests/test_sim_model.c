@@ -24,6 +24,7 @@
 #include "sim/sim_model.h"
 #include "sim_testlib.h"
 #include "results/snapshot.h"
+#include "analysis/wa.h"
 #include "targets/target.h"
 #include "testutil.h"
 
@@ -374,7 +375,7 @@ static void test_target(void **state)
 	assert_int_equal(target_snapshot(t, &b), 0);
 	assert_string_equal(b.source, "sim");
 	assert_int_equal(b.target_ns, target_now(t));
-	assert_int_equal(snapshot_wa(&a, &b, &wa), 0);
+	assert_int_equal(wa_between(&a, &b, &wa), 0);
 	assert_true(fabs(wa - 1.0) < 1e-9);
 	assert_true(snapshot_get(&b, "free_blocks") && snapshot_get(&b, "erase_count_max") &&
 		    snapshot_get(&b, "slc_cache_used_bytes") && snapshot_get(&b, "gc_runs"));

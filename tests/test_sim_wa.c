@@ -62,10 +62,10 @@ static double wa_meanfield(double alpha, unsigned b, unsigned d)
 static void test_theory_values(void **state)
 {
 	(void)state;
-	assert_true(fabs(tl_wa_lrw(1.3) - 2.364) < 0.001);	 /* Xiang & Kurkoski's example */
-	assert_true(fabs(tl_wa_greedy(1.0 / 0.93, 64) - 6.600) < 0.001); /* Desnoyers, Sf 0.07 */
-	assert_true(fabs(tl_wa_greedy(1.0 / 0.875, 256) - 4.120) < 0.001);
-	assert_true(fabs(tl_wa_lrw(2.0) - 1.255) < 0.001);
+	assert_true(fabs(theory_wa_lrw(1.3) - 2.364) < 0.001);	 /* Xiang & Kurkoski's example */
+	assert_true(fabs(theory_wa_greedy(1.0 / 0.93, 64) - 6.600) < 0.001); /* Desnoyers, Sf 0.07 */
+	assert_true(fabs(theory_wa_greedy(1.0 / 0.875, 256) - 4.120) < 0.001);
+	assert_true(fabs(theory_wa_lrw(2.0) - 1.255) < 0.001);
 	/* the reference table's mean-field values */
 	assert_true(fabs(wa_meanfield(1.0 / 0.875, 64, 2) - 5.533) < 0.001);
 	assert_true(fabs(wa_meanfield(1.0 / 0.72, 64, 10) - 1.993) < 0.001);
@@ -125,8 +125,8 @@ static void run_cases(const struct wa_case *cases, size_t n)
 		double alpha, wa = measure(&cases[i], &alpha), want;
 
 		switch (cases[i].policy) {
-		case SIM_GC_GREEDY: want = tl_wa_greedy(alpha, cases[i].ppb); break;
-		case SIM_GC_FIFO: want = tl_wa_lrw(alpha); break;
+		case SIM_GC_GREEDY: want = theory_wa_greedy(alpha, cases[i].ppb); break;
+		case SIM_GC_FIFO: want = theory_wa_lrw(alpha); break;
 		case SIM_GC_DCHOICES: want = wa_meanfield(alpha, cases[i].ppb, cases[i].d); break;
 		default: want = alpha / (alpha - 1.0); break;
 		}

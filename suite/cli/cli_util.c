@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "analysis/analyze.h"
+#include "cli/headline.h"
 #include "cli/cli.h"
 #include "profile/profile.h"
 #include "results/results.h"
@@ -643,9 +644,9 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		goto out;
 	}
 	if (!c->quiet && c->verbose)
-		analyze_print_details(summary, stdout);
+		headline_print_details(summary, stdout);
 	if (!c->quiet)
-		analyze_print_headline(summary, stdout);
+		headline_print(summary, stdout);
 	if (!c->quiet) /* --quiet prints nothing but errors; the directory is the one asked for */
 		printf("results: %s\n", c->dir);
 	code = EXIT_OK;

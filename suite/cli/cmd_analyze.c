@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "analysis/analyze.h"
+#include "cli/headline.h"
 #include "cli/cli.h"
 
 static void help(FILE *f)
@@ -131,8 +132,8 @@ int cmd_analyze(int argc, char **argv)
 		printf("%s\n", summary_text(summary));
 	if (!quiet && !to_stdout) {
 		if (verbose)
-			analyze_print_details(summary, stdout);
-		analyze_print_headline(summary, stdout);
+			headline_print_details(summary, stdout);
+		headline_print(summary, stdout);
 		if (!do_check)
 			printf("summary: %s/summary.json\n", dir);
 	}

@@ -22,6 +22,7 @@
 
 #include <json-c/json.h>
 
+#include "analysis/wa.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "host/devinfo.h"
@@ -580,7 +581,7 @@ static void add_counters(struct json_object *j, const char *delta_key, const cha
 		add_num(d, "nand_bytes_written", n, e);
 		add(j, delta_key, d, e);
 	}
-	if (!snapshot_wa(a, b, &wa))
+	if (!wa_between(a, b, &wa))
 		add_num(j, wa_key, wa, e);
 }
 
@@ -703,9 +704,9 @@ static void print_text(const struct io_opts *o, const struct target_info *ti,
 		printf("  WARNING: other processes did I/O on the device during the job: %" PRIu64
 		       " bytes read, %" PRIu64 " bytes written beyond ours\n",
 		       r->foreign_sectors_read * 512, r->foreign_sectors_written * 512);
-	if (!snapshot_wa(&snap[1], &snap[2], &wa)) {
+	if (!wa_between(&snap[1], &snap[2], &wa)) {
 		printf("  write amplification: %s", units_fmt_double(wa, 3, b[0], sizeof(b[0])));
-		if ((o->s.ramp_ns || o->s.ramp_bytes) && !snapshot_wa(&snap[0], &snap[2], &wa_total))
+		if ((o->s.ramp_ns || o->s.ramp_bytes) && !wa_between(&snap[0], &snap[2], &wa_total))
 			printf(" (after the ramp; %s over the whole job)",
 			       units_fmt_double(wa_total, 3, b[1], sizeof(b[1])));
 		printf("\n");

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "analysis/analyze.h"
+#include "cli/headline.h"
 #include "cli/cli.h"
 #include "cli/cli_util.h"
 #include "base/jsonnum.h"
@@ -186,7 +187,7 @@ int cmd_resume(int argc, char **argv)
 		} else if (!cr.quiet) {
 			printf("ssdlab resume: nothing to resume, the run is complete; its summary "
 			       "was missing and is written now\n");
-			analyze_print_headline(summary, stdout);
+			headline_print(summary, stdout);
 			printf("results: %s\n", cr.dir);
 		}
 		json_object_put(summary);

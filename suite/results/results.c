@@ -346,46 +346,6 @@ int results_write_summary(const char *dir, struct json_object *summary)
 	return write_in_dir(dir, SUMMARY_FILE, summary);
 }
 
-int results_manifest_add_ss_track(struct json_object *manifest, int phase, unsigned repeat,
-				  const char *cell, const char *metric,
-				  const struct ss_params *params)
-{
-	struct json_object *arr, *t;
-	double probe;
-
-	if (!manifest || !json_object_is_type(manifest, json_type_object) || !cell || !metric ||
-	    ss_params_validate(params))
-		return -EINVAL;
-	/* Refuse a metric that no reader would understand (an empty record gives ENODATA). */
-	t = json_object_new_object();
-	if (!t)
-		return -ENOMEM;
-	if (results_record_metric(t, metric, &probe) == -EINVAL) {
-		json_object_put(t);
-		return -EINVAL;
-	}
-	if (jsonnum_add(t, "phase", json_object_new_int(phase)) ||
-	    jsonnum_add(t, "repeat", json_object_new_int64(repeat)) ||
-	    jsonnum_add(t, "cell", json_object_new_string(cell)) ||
-	    jsonnum_add(t, "metric", json_object_new_string(metric)) ||
-	    jsonnum_add(t, "params", ss_params_to_json(params)))
-		goto nomem;
-	if (!json_object_object_get_ex(manifest, "steady_state", &arr)) {
-		arr = json_object_new_array();
-		if (jsonnum_add(manifest, "steady_state", arr) || !arr)
-			goto nomem;
-	} else if (!json_object_is_type(arr, json_type_array)) {
-		json_object_put(t);
-		return -EINVAL;
-	}
-	if (json_object_array_add(arr, t))
-		goto nomem;
-	return 0;
-nomem:
-	json_object_put(t);
-	return -ENOMEM;
-}
-
 /* ---- lifecycle ------------------------------------------------------------------------------ */
 
 /* mkdir -p; each directory it makes is fsync'ed into its parent, so the path survives a crash. */

@@ -29,12 +29,10 @@
 #include <stdint.h>
 
 #include "engine/engine.h"
+#include "results/records.h"
 #include "results/snapshot.h"
-#include "analysis/ss.h"
 
 struct json_object;
-
-#define RESULTS_SCHEMA 1
 
 /* An open results directory (opaque). */
 struct results;
@@ -66,16 +64,6 @@ int results_default_dir(const char *base, const char *profile, const char *targe
  */
 int results_create(const char *dir, struct results **out);
 
-/* Records read back from records.jsonl. */
-struct results_records {
-	struct json_object **rec; /* n owned objects, in file order */
-	size_t n;
-	bool torn_last;	      /* the last line was torn (incomplete) and was dropped */
-	uint64_t torn_bytes;  /* its length in bytes */
-	uint64_t valid_bytes; /* length of the valid prefix of the file */
-	unsigned bad_line;    /* on -EBADMSG: the 1-based number of the bad line */
-};
-
 /*
  * Opens an existing results directory to append to it (resume). Reads records.jsonl (missing =
  * no records yet); when its last line is torn, truncates the file to the valid prefix and
@@ -97,16 +85,6 @@ const char *results_path(const struct results *r);
 /* ---- whole files ---------------------------------------------------------------------------- */
 
 /*
- * Writes o to path atomically: path.tmp, fsync, rename over path, fsync of the directory.
- * Pretty-printed, '/' not escaped, a final newline. Adds "schema": RESULTS_SCHEMA to o when it
- * has no "schema" key (o is modified).
- */
-int results_write_json_file(const char *path, struct json_object *o);
-
-/* Reads a JSON file (any top-level type); -EBADMSG when it does not parse. *out is owned. */
-int results_read_json_file(const char *path, struct json_object **out);
-
-/*
  * The host and device facts a manifest records (docs/results-format.md), gathered by the caller
  * (run/host_facts.h probes them), so that this layer reads no /proc or /sys itself.
  */
@@ -122,30 +100,8 @@ struct results_facts {
  */
 int results_write_manifest(struct results *r, struct json_object *manifest,
 			   const struct results_facts *facts);
-int results_read_manifest(const char *dir, struct json_object **manifest);
-
-/* summary.json (analyze.h writes it; anybody may read it). */
-int results_write_summary(const char *dir, struct json_object *summary);
-
-/*
- * Declares a steady-state tracked series in the manifest (call before results_write_manifest):
- * appends {"phase":P,"repeat":R,"cell":CELL,"metric":METRIC,"params":{...}} to the manifest's
- * "steady_state" array (created if absent). analyze judges the records of that phase and cell
- * with those params. metric: see results_record_metric().
- */
-int results_manifest_add_ss_track(struct json_object *manifest, int phase, unsigned repeat,
-				  const char *cell, const char *metric,
-				  const struct ss_params *params);
 
 /* ---- records -------------------------------------------------------------------------------- */
-
-enum results_flag {
-	RESULTS_F_HOST_LIMITED = 1u << 0, /* the host (CPU), not the device, was the limit */
-	RESULTS_F_IO_ERROR = 1u << 1,	  /* the job stopped at an I/O error (see "error") */
-	RESULTS_F_RESUMED = 1u << 2,	  /* first measurement after a resume */
-	RESULTS_F_SHORT = 1u << 3,	  /* ended early (stop flag); normally not recorded */
-	RESULTS_F_NO_IO = 1u << 4,	  /* no I/O measured (see "no_io_reason"); no figures */
-};
 
 /*
  * What a record holds besides the I/O figures. Strings are borrowed for the call.
@@ -179,56 +135,12 @@ struct results_record {
 struct json_object *results_record_to_json(const struct results_record *rec);
 
 /*
- * The "lat_ns" object of a histogram, the same in records and in summary.json: {mean, min, p50,
- * p90, p95, p99, p99_9, p99_99, p99_999, max} in ns (nearest-rank percentiles from the bins).
- * NULL (JSON null) for an empty histogram, and on ENOMEM.
- */
-struct json_object *results_lat_json(const struct hist *h);
-
-/*
- * {ios, bytes, iops, bw_bps[, lat_ns]}: counts and rates over elapsed_ns (rates null when it is
- * 0), plus results_lat_json(h) when h is not NULL. New object or NULL on ENOMEM.
- */
-struct json_object *results_figures_json(uint64_t ios, uint64_t bytes, uint64_t elapsed_ns,
-					 const struct hist *h);
-
-/*
  * Appends one record as one line: serialized compactly, a single write(2) of line + '\n' (so a
  * crash leaves at most a torn last line), then fsync. Adds "schema" when absent. -EIO/-ENOSPC
  * etc. from the kernel; a short write is retried for the rest, and a failed retry leaves a torn
  * last line that results_open() drops.
  */
 int results_append_record(struct results *r, struct json_object *rec);
-
-/*
- * Reads records.jsonl of dir into *rr without changing the file: a missing file is 0 records;
- * an incomplete or unparsable LAST line (no '\n', or not a JSON object) is torn: dropped and
- * reported in rr->torn_last / torn_bytes; an unparsable line before the last is -EBADMSG with
- * rr->bad_line set (and nothing else of *rr filled). Empty lines are errors too (never written).
- */
-int results_read_records(const char *dir, struct results_records *rr);
-void results_records_release(struct results_records *rr); /* accepts NULL and empty */
-
-/*
- * A record's key "phase=P,repeat=R,round=N,cell=C,kind=K" into buf (resume compares the key sets
- * of two runs; a duplicate key is a bug). -EINVAL when the record lacks a key field,
- * -ENAMETOOLONG when buf is too small.
- */
-int results_record_key(struct json_object *rec, char *buf, size_t len);
-
-/*
- * A metric of a record, computed from its raw figures (ios, bytes, elapsed_ns, hist), never from
- * derived ones, so that every reader computes the same value:
- *   [read_|write_]iops       I/Os per second of the measured part (no prefix: both directions)
- *   [read_|write_]bw         bytes per second
- *   [read_|write_]lat_mean   mean latency, ns (no prefix: over both directions' histograms)
- *   [read_|write_]lat_pNN    percentile from the histogram(s), e.g. lat_p99, lat_p99_9 (or
- *                            lat_p99.9), ns
- *   [read_|write_]lat_max    ns
- * -EINVAL for an unknown metric, -ENODATA when the record has no such figures (no I/O, no
- * elapsed time, an empty histogram).
- */
-int results_record_metric(struct json_object *rec, const char *metric, double *v);
 
 /* ---- series and snapshots ------------------------------------------------------------------- */
 
@@ -261,12 +173,5 @@ int results_append_series(struct results *r, const char *name, unsigned round,
  */
 int results_write_snapshot(struct results *r, const struct snapshot *s, int phase, unsigned repeat);
 
-/* Snapshots read back in file-name order: n owned JSON objects as written above. */
-struct results_snapshots {
-	struct json_object **snap;
-	size_t n;
-};
-int results_read_snapshots(const char *dir, struct results_snapshots *out);
-void results_snapshots_release(struct results_snapshots *s); /* accepts NULL and empty */
 
 #endif

@@ -155,30 +155,3 @@ int snapshot_from_json(struct json_object *o, struct snapshot *out)
 	*out = s;
 	return 0;
 }
-
-/* A counter's change from a to b; -ENODATA when either side lacks it. */
-static int delta(const struct snapshot *a, const struct snapshot *b, const char *name, double *d)
-{
-	const struct counter *ca = snapshot_get(a, name), *cb = snapshot_get(b, name);
-
-	if (!ca || !cb || !isfinite(ca->value) || !isfinite(cb->value))
-		return -ENODATA;
-	*d = cb->value - ca->value;
-	return 0;
-}
-
-int snapshot_wa(const struct snapshot *a, const struct snapshot *b, double *wa)
-{
-	double host, nand;
-
-	if (delta(a, b, "host_bytes_written", &host) || delta(a, b, "nand_bytes_written", &nand))
-		return -ENODATA;
-	/*
-	 * Nothing written, or a counter that went backwards (a sim reset by a purge, a drive that
-	 * wrapped a counter): no meaningful ratio.
-	 */
-	if (!(host > 0) || nand < 0)
-		return -ENODATA;
-	*wa = nand / host;
-	return 0;
-}

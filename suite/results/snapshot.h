@@ -45,10 +45,4 @@ const struct counter *snapshot_get(const struct snapshot *s, const char *name);
 struct json_object *snapshot_to_json(const struct snapshot *s);
 int snapshot_from_json(struct json_object *o, struct snapshot *s);
 
-/*
- * Write amplification between two snapshots: d(nand_bytes_written) / d(host_bytes_written).
- * Returns 0 and sets *wa, or -ENODATA when either counter is missing or nothing was written.
- */
-int snapshot_wa(const struct snapshot *a, const struct snapshot *b, double *wa);
-
 #endif

@@ -26,6 +26,7 @@
 #include "base/prng.h"
 #include "results/snapshot.h"
 #include "analysis/ss.h"
+#include "analysis/ss_track.h"
 #include "base/units.h"
 
 #define KEY_MAX 256
@@ -1492,9 +1493,8 @@ static int add_tracks(struct json_object *m, const struct plan *pl)
 			continue;
 		rc = profile_rounds_cells(pr, &cells, &n);
 		if (!rc && pr->tracked_cell < n)
-			rc = results_manifest_add_ss_track(m, st->phase, st->repeat,
-							   cells[pr->tracked_cell].key,
-							   metric_of(pr->track.metric), &pr->ss);
+			rc = ss_track_add(m, st->phase, st->repeat, cells[pr->tracked_cell].key,
+					  metric_of(pr->track.metric), &pr->ss);
 		free(cells);
 		if (rc)
 			return rc;

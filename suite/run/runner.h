@@ -199,9 +199,9 @@ struct runner;
 /*
  * The manifest of a new run (the runner's part): profile {name, path, text}, the resolved plan
  * (profile_to_json), target identity, seed, time scales (user, target, effective), the steady-
- * state tracks (results_manifest_add_ss_track), runner version. The CLI adds its keys (command
- * line, --set values) and passes the host facts (run/host_facts.h) to results_write_manifest().
- * New object or NULL on ENOMEM.
+ * state tracks (ss_track_add), runner version. The CLI adds its keys (command line, --set
+ * values) and passes the host facts (run/host_facts.h) to results_write_manifest(). New object
+ * or NULL on ENOMEM.
  */
 struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
 					struct target *t, const struct runner_opts *o);

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pass: what the analysis passes share, private to analysis/ (analyze.h is the public side).
+ * Each pass is one file, pass_<name>.c, that turns what the reader gives (reader.h) into its key
+ * of summary.json with the pure modules (ss.h, cells.h, wa.h, recovery.h); analyze.c holds the
+ * table that runs them in order and the helpers below. A new pass: a pass_<name>.c, its
+ * declaration here, a line in analyze.c's table, its file in meson.build.
+ */
+#ifndef SSDLAB_ANALYSIS_PASS_H
+#define SSDLAB_ANALYSIS_PASS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/analyze.h"
+
+struct json_object;
+
+/* The passes, in the order analyze.c runs them (see struct analyze_pass). */
+int pass_steady_state(const struct analyze_input *in, struct json_object *summary, char *err,
+		      size_t errlen);
+int pass_cells(const struct analyze_input *in, struct json_object *summary, char *err,
+	       size_t errlen);
+int pass_wa(const struct analyze_input *in, struct json_object *summary, char *err, size_t errlen);
+int pass_flags(const struct analyze_input *in, struct json_object *summary, char *err,
+	       size_t errlen);
+int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
+		  size_t errlen);
+
+/* printf into err (len bytes); nothing when err is NULL. */
+void pass_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Adds an integer / a string member (a NULL string becomes JSON null); 0 or -ENOMEM. */
+int pass_add_int(struct json_object *o, const char *key, int64_t v);
+int pass_add_str(struct json_object *o, const char *key, const char *s);
+
+/*
+ * The "wa" entry of snapshots a..b of s (pass_wa.c): from_seq, to_seq, labels, the counters'
+ * deltas and wa (null where there is none); with_phase adds phase and repeat first. New object
+ * or NULL on ENOMEM. The headline's WA in steady state is one too.
+ */
+struct json_object *pass_wa_entry(const struct reader_snaps *s, size_t a, size_t b, int64_t phase,
+				  int64_t repeat, int with_phase);
+
+#endif

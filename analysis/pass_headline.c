@@ -1,0 +1,536 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pass_headline: the analysis pass for summary.json's "headline": the figures the CLI prints after
+ * a run (cli/headline.c renders them): steady state and its WA, recovery after each idle
+ * (analysis/recovery.h), the measured cells, WSAT fills. A pass of analyze.c's table (pass.h).
+ */
+#include "analysis/pass.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/jsonget.h"
+#include "base/jsonnum.h"
+#include "base/units.h"
+#include "analysis/reader.h"
+#include "analysis/recovery.h"
+#include "analysis/wa.h"
+#include "analysis/wsat.h"
+
+/* For printing a string that may be missing. */
+static const char *S(const char *s)
+{
+	return s ? s : "?";
+}
+
+/*
+ * WA over a steady-state window: from the last snapshot taken at or before the window's first
+ * measurement started to the first taken at or after its last one ended (the runner takes them
+ * at phase boundaries, so for a rounds phase that stops at steady state these are its start
+ * and end). NULL (JSON null) when no snapshot brackets the window.
+ */
+static struct json_object *headline_ss_wa(const struct analyze_input *in, struct json_object *ss)
+{
+	int64_t phase, repeat, lo, hi;
+	uint64_t t0, t1;
+	long ra, rb;
+	size_t a, b;
+
+	if (jsonget_int(ss, "phase", &phase) || jsonget_int(ss, "repeat", &repeat) ||
+	    jsonget_int(ss, "first_round", &lo) || jsonget_int(ss, "last_round", &hi))
+		return NULL;
+	ra = reader_round_record(&in->records, phase, repeat, lo, false);
+	rb = reader_round_record(&in->records, phase, repeat, hi, true);
+	if (ra < 0 || rb < 0 || jsonnum_get_u64(in->records.rec[ra], "start_ns", &t0) ||
+	    jsonnum_get_u64(in->records.rec[rb], "end_ns", &t1) ||
+	    wa_bracket(in->snaps.t, in->snaps.has_t, in->snaps.n, t0, t1, &a, &b))
+		return NULL;
+	return pass_wa_entry(&in->snaps, a, b, 0, 0, 0);
+}
+
+/* The steady-state entry judged last before record index `before` (a reached or not_reached
+ * window whose rounds come before it), or NULL. */
+static struct json_object *ss_before(const struct analyze_input *in, struct json_object *arr,
+				     size_t before)
+{
+	struct json_object *best = NULL;
+
+	for (size_t i = 0; arr && i < json_object_array_length(arr); i++) {
+		struct json_object *s = json_object_array_get_idx(arr, i);
+		int64_t p, r, hi;
+		long last;
+		double avg;
+
+		if (jsonget_int(s, "phase", &p) || jsonget_int(s, "repeat", &r) ||
+		    jsonget_int(s, "last_round", &hi) || jsonnum_get(s, "average", &avg) ||
+		    !(avg > 0))
+			continue;
+		last = reader_round_record(&in->records, p, r, hi, true);
+		if (last >= 0 && (size_t)last < before)
+			best = s;
+	}
+	return best;
+}
+
+/*
+ * Recovery after an idle phase: the measurements after it (reader_recovery) against the
+ * steady-state average judged before it, by recovery_scan() and RECOVERY_RULE_DEFAULT. The
+ * first one's change; then how much writing (target time, and in the profile's time: divided by
+ * the record's time_scale; bytes) came before the drive was back. No entry when the idle has no
+ * steady state before it or nothing after.
+ */
+static int headline_recovery(const struct analyze_input *in, struct json_object *ssarr, size_t idle,
+			     struct json_object *out)
+{
+	const struct recovery_rule rule = RECOVERY_RULE_DEFAULT;
+	struct json_object *ss = ss_before(in, ssarr, idle), *e, *jr;
+	const char *cell = ss ? jsonget_str(ss, "cell") : NULL,
+		   *metric = ss ? jsonget_str(ss, "metric") : NULL;
+	struct reader_recovery pts = {0};
+	struct recovery_result r;
+	struct reader_key ik;
+	uint64_t idle_ns = 0;
+	double avg = 0, scale = 1;
+	int rc;
+
+	if (!ss || !cell || !metric || jsonnum_get(ss, "average", &avg) ||
+	    reader_key(in->records.rec[idle], &ik))
+		return 0;
+	(void)jsonnum_get_u64(in->records.rec[idle], "idle_ns", &idle_ns);
+	(void)jsonnum_get(in->records.rec[idle], "time_scale", &scale);
+	rc = reader_recovery(&in->records, idle, cell, metric, &pts);
+	if (rc)
+		return rc;
+	rc = recovery_scan(pts.p, pts.n, avg, &rule, &r);
+	free(pts.p);
+	if (rc)
+		return rc == -ENODATA ? 0 : rc;
+	if (pts.first_scale > 0)
+		scale = pts.first_scale;
+	if (!(scale > 0))
+		scale = 1;
+	e = json_object_new_object();
+	if (json_object_array_add(out, e) || !e)
+		return -ENOMEM;
+	if (pass_add_int(e, "idle_phase", ik.phase) || pass_add_int(e, "idle_repeat", ik.repeat) ||
+	    jsonnum_add(e, "idle_target_ns", json_object_new_uint64(idle_ns)) ||
+	    jsonnum_add(e, "idle_profile_ns", jsonnum_new((double)idle_ns / scale)) ||
+	    pass_add_int(e, "phase", pts.first_phase) || pass_add_str(e, "cell", cell) ||
+	    pass_add_str(e, "metric", metric) || jsonnum_add(e, "steady_state", jsonnum_new(avg)) ||
+	    jsonnum_add(e, "first", jsonnum_new(r.first)) ||
+	    jsonnum_add(e, "first_change", jsonnum_new(r.first / avg - 1)) ||
+	    jsonnum_add(e, "band", jsonnum_new(rule.band)) ||
+	    jsonnum_add(e, "measurements", json_object_new_int64((int64_t)r.measurements)) ||
+	    pass_add_str(e, "verdict", r.back ? "back" : "not_within_measured_rounds") ||
+	    jsonnum_add(e, "back_round", r.back ? json_object_new_int64(r.back_round) : NULL) ||
+	    jsonnum_add(e, "back_after_target_ns",
+			r.back ? json_object_new_uint64(r.back_after_ns) : NULL) ||
+	    jsonnum_add(e, "back_after_profile_ns",
+			r.back ? jsonnum_new((double)r.back_after_ns / scale) : NULL) ||
+	    jsonnum_add(e, "back_after_bytes",
+			r.back ? json_object_new_uint64(r.back_after_bytes) : NULL))
+		return -ENOMEM;
+	jr = json_object_new_object();
+	if (jsonnum_add(e, "rule", jr) || !jr || pass_add_str(jr, "name", RECOVERY_RULE_NAME) ||
+	    pass_add_int(jr, "rounds", rule.rounds) ||
+	    jsonnum_add(jr, "band", jsonnum_new(rule.band)) ||
+	    jsonnum_add(e, "first_in_band_round",
+			r.has_first_in_band ? json_object_new_int64(r.first_in_band_round) : NULL))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The plan's phase with depth-first number *n (counted down), through repeat bodies. */
+static struct json_object *plan_phase(struct json_object *list, int64_t *n)
+{
+	for (size_t i = 0; list && i < json_object_array_length(list); i++) {
+		struct json_object *ph = json_object_array_get_idx(list, i), *set, *body, *x;
+
+		if (!(*n)--)
+			return ph;
+		if (json_object_object_get_ex(ph, "settings", &set) &&
+		    json_object_object_get_ex(set, "phases", &body) && (x = plan_phase(body, n)))
+			return x;
+	}
+	return NULL;
+}
+
+/* "4k", "1m", "512": a block size as profiles write it. */
+static void fmt_bs(uint64_t b, char *buf, size_t len)
+{
+	if (b && !(b % (1u << 20)))
+		snprintf(buf, len, "%" PRIu64 "m", b >> 20);
+	else if (b && !(b % 1024))
+		snprintf(buf, len, "%" PRIu64 "k", b >> 10);
+	else
+		snprintf(buf, len, "%" PRIu64, b);
+}
+
+/* The value of `key` in a cell key such as "rwmix_read=0,bs=4k", into buf; NULL when absent. */
+static const char *cell_coord(const char *cell, const char *key, char *buf, size_t len)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = cell; p && *p;) {
+		const char *end = strchr(p, ',');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+
+		if (n > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			snprintf(buf, len, "%.*s", (int)(n - kl - 1), p + kl + 1);
+			return buf;
+		}
+		p = end ? end + 1 : NULL;
+	}
+	return NULL;
+}
+
+/* The plan's workload of phase `phase` (a rounds phase's base, else the phase's workload). */
+static struct json_object *plan_workload(const struct analyze_input *in, int64_t phase)
+{
+	struct json_object *plan, *list, *ph, *set, *w;
+	int64_t n = phase;
+
+	if (phase < 0 || !json_object_object_get_ex(in->manifest, "plan", &plan) ||
+	    !json_object_object_get_ex(plan, "phases", &list) || !(ph = plan_phase(list, &n)) ||
+	    !json_object_object_get_ex(ph, "settings", &set))
+		return NULL;
+	if (json_object_object_get_ex(set, "base", &w) ||
+	    json_object_object_get_ex(set, "workload", &w))
+		return w;
+	return NULL;
+}
+
+/*
+ * A measurement's workload in words, from the plan's workload of its phase with the cell's
+ * coordinates applied (profile.c's cell_apply, read back from the manifest since the analysis
+ * sees no profile): "4k randwrite", "1m read", "4k randrw 65% read", "4k+64k randread" (a
+ * split); the queue into q: "QD32", "4 threads x QD32" ("" when unknown). Without a plan (an
+ * older manifest) the workload is the cell key itself.
+ */
+static void headline_describe(const struct analyze_input *in, int64_t phase, const char *cell,
+			      char *wl, size_t wllen, char *q, size_t qlen)
+{
+	struct json_object *w = plan_workload(in, phase), *bs;
+	const char *rw = w ? jsonget_str(w, "rw") : NULL, *c;
+	char b[64] = "", v[32], rwc[16], mix[32] = "";
+	int64_t qd = 0, threads = 1, rmix = -1;
+	int seq;
+
+	snprintf(wl, wllen, "%s", cell);
+	q[0] = '\0';
+	if (!rw || !json_object_object_get_ex(w, "bs", &bs) ||
+	    !json_object_is_type(bs, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(bs); i++) {
+		uint64_t x = 0;
+		size_t used = strlen(b);
+
+		(void)jsonnum_get_u64(json_object_array_get_idx(bs, i), "bs", &x);
+		fmt_bs(x, v, sizeof(v));
+		snprintf(b + used, sizeof(b) - used, "%s%s", i ? "+" : "", v);
+	}
+	(void)jsonget_int(w, "rwmix_read", &rmix);
+	(void)jsonget_int(w, "qd", &qd);
+	(void)jsonget_int(w, "threads", &threads);
+	if ((c = cell_coord(cell, "bs", v, sizeof(v))))
+		snprintf(b, sizeof(b), "%s", c);
+	if ((c = cell_coord(cell, "rw", rwc, sizeof(rwc))))
+		rw = c;
+	if ((c = cell_coord(cell, "rwmix_read", v, sizeof(v))))
+		rmix = strtoll(c, NULL, 10);
+	if ((c = cell_coord(cell, "qd", v, sizeof(v))))
+		qd = strtoll(c, NULL, 10);
+	if ((c = cell_coord(cell, "threads", v, sizeof(v))))
+		threads = strtoll(c, NULL, 10);
+	seq = !strcmp(rw, "rw") || !strcmp(rw, "read") || !strcmp(rw, "write");
+	if (!strcmp(rw, "randrw") || !strcmp(rw, "rw")) {
+		if (rmix == 100)
+			rw = seq ? "read" : "randread";
+		else if (rmix == 0)
+			rw = seq ? "write" : "randwrite";
+		else if (rmix > 0)
+			snprintf(mix, sizeof(mix), " %" PRId64 "%% read", rmix);
+	}
+	snprintf(wl, wllen, "%s %s%s", b, rw, mix);
+	if (qd > 0 && threads > 1)
+		snprintf(q, qlen, "%" PRId64 " threads x QD%" PRId64, threads, qd);
+	else if (qd > 0)
+		snprintf(q, qlen, "QD%" PRId64, qd);
+}
+
+/* Rounds phases with more cells than this show in the headline only those that share the
+ * tracked cell's block size (SNIA's IOPS matrix: the 7 mixes at 4 KiB); the rest are in "cells". */
+#define HEADLINE_MAX_CELLS 9
+
+/* The tracked cell of (phase, repeat) from the steady_state pass, or NULL. */
+static const char *tracked_cell(struct json_object *summary, int64_t phase, int64_t repeat)
+{
+	struct json_object *arr;
+
+	if (!json_object_object_get_ex(summary, "steady_state", &arr))
+		return NULL;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *s = json_object_array_get_idx(arr, i);
+		int64_t p, r;
+
+		if (!jsonget_int(s, "phase", &p) && !jsonget_int(s, "repeat", &r) && p == phase &&
+		    r == repeat)
+			return jsonget_str(s, "cell");
+	}
+	return NULL;
+}
+
+/* Whether a recovery entry of the headline measures phase `phase` (then that line reports it). */
+static int is_recovery_phase(struct json_object *recovery, int64_t phase)
+{
+	for (size_t i = 0; recovery && i < json_object_array_length(recovery); i++) {
+		int64_t p;
+
+		if (!jsonget_int(json_object_array_get_idx(recovery, i), "phase", &p) && p == phase)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * headline.results: the figures of every measured cell of a rounds phase, from the cells pass
+ * (over the steady-state window where one was judged): IOPS, MB/s and latency (mean, p99, max)
+ * of all its I/O, so that each profile's headline carries its main result whatever it is
+ * (SNIA's throughput, IOPS and latency tests, a read-only sweep). Phases after an idle are left
+ * to the recovery line; large matrices are cut as HEADLINE_MAX_CELLS says, and the number of
+ * cells left out is "results_omitted".
+ */
+static int headline_results(const struct analyze_input *in, struct json_object *summary,
+			    struct json_object *h, struct json_object *recovery)
+{
+	struct json_object *cells, *arr = json_object_new_array();
+	size_t n, omitted = 0;
+
+	if (jsonnum_add(h, "results", arr) || !arr)
+		return -ENOMEM;
+	if (!json_object_object_get_ex(summary, "cells", &cells))
+		return pass_add_int(h, "results_omitted", 0);
+	n = json_object_array_length(cells);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *c = json_object_array_get_idx(cells, i), *t, *lat = NULL, *e;
+		const char *kind = jsonget_str(c, "kind"), *cell = jsonget_str(c, "cell"), *tr;
+		char wl[128], q[64], a[32], b[32];
+		int64_t p = -1, r = 0, p2, r2;
+		size_t in_phase = 0;
+
+		if (!kind || strcmp(kind, "cell") || !cell || jsonget_int(c, "phase", &p) ||
+		    jsonget_int(c, "repeat", &r) || !json_object_object_get_ex(c, "total", &t) ||
+		    is_recovery_phase(recovery, p))
+			continue;
+		for (size_t j = 0; j < n; j++)
+			in_phase +=
+			    !jsonget_int(json_object_array_get_idx(cells, j), "phase", &p2) &&
+			    !jsonget_int(json_object_array_get_idx(cells, j), "repeat", &r2) &&
+			    p2 == p && r2 == r;
+		tr = tracked_cell(summary, p, r);
+		if (in_phase > HEADLINE_MAX_CELLS &&
+		    (!tr || !cell_coord(tr, "bs", a, sizeof(a)) ||
+		     !cell_coord(cell, "bs", b, sizeof(b)) || strcmp(a, b))) {
+			omitted++;
+			continue;
+		}
+		headline_describe(in, p, cell, wl, sizeof(wl), q, sizeof(q));
+		(void)json_object_object_get_ex(t, "lat_ns", &lat);
+		e = json_object_new_object();
+		if (json_object_array_add(arr, e) || !e || pass_add_int(e, "phase", p) ||
+		    pass_add_int(e, "repeat", r) || pass_add_str(e, "cell", cell) ||
+		    pass_add_str(e, "workload", wl) || pass_add_str(e, "queue", q) ||
+		    pass_add_str(e, "over", jsonget_str(c, "over")) ||
+		    jsonnum_add(e, "first_round",
+				json_object_get(json_object_object_get(c, "first_round"))) ||
+		    jsonnum_add(e, "last_round",
+				json_object_get(json_object_object_get(c, "last_round"))) ||
+		    jsonnum_add(e, "iops", jsonnum_new(jsonget_num(t, "iops"))) ||
+		    jsonnum_add(e, "bw_bps", jsonnum_new(jsonget_num(t, "bw_bps"))) ||
+		    jsonnum_add(e, "lat_mean_ns",
+				jsonnum_new(lat ? jsonget_num(lat, "mean") : NAN)) ||
+		    jsonnum_add(e, "lat_p99_ns",
+				jsonnum_new(lat ? jsonget_num(lat, "p99") : NAN)) ||
+		    jsonnum_add(e, "lat_max_ns", jsonnum_new(lat ? jsonget_num(lat, "max") : NAN)))
+			return -ENOMEM;
+	}
+	return pass_add_int(h, "results_omitted", (int64_t)omitted);
+}
+
+/* The fills of a wsat_result as the summary's array (fills without time left out). */
+static struct json_object *wsat_fills_json(const struct wsat_result *w, uint64_t cap)
+{
+	struct json_object *fa = json_object_new_array();
+
+	if (!fa)
+		return NULL;
+	for (size_t j = 0; j < w->nfills; j++) {
+		const struct wsat_fill *f = &w->fills[j];
+		struct json_object *o;
+
+		if (!f->elapsed_ns)
+			continue;
+		o = json_object_new_object();
+		if (json_object_array_add(fa, o) || !o ||
+		    jsonnum_add(o, "from_x", jsonnum_new((double)f->from_bytes / (double)cap)) ||
+		    jsonnum_add(o, "to_x", jsonnum_new((double)f->to_bytes / (double)cap)) ||
+		    jsonnum_add(o, "ios", json_object_new_uint64(f->ios)) ||
+		    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(f->elapsed_ns)) ||
+		    jsonnum_add(o, "iops", jsonnum_new(f->ios * 1e9 / (double)f->elapsed_ns))) {
+			json_object_put(fa);
+			return NULL;
+		}
+	}
+	return fa;
+}
+
+/*
+ * headline.write_saturation: per write_until phase (SNIA's WSAT), IOPS against the capacity
+ * written, as the PTS plots it: the first record (fresh out of box), then per drive fill (a
+ * record counts in the fill where it started: bytes written before it / the target's capacity)
+ * the IOPS of its records together (their I/Os over their time, as the cells pass sums them).
+ * The last fill is the level the drive settles at.
+ */
+static int headline_wsat(const struct analyze_input *in, struct json_object *h)
+{
+	struct json_object *arr = json_object_new_array(), *tgt;
+	uint64_t cap = 0;
+
+	if (jsonnum_add(h, "write_saturation", arr) || !arr)
+		return -ENOMEM;
+	if (json_object_object_get_ex(in->manifest, "target", &tgt))
+		(void)jsonnum_get_u64(tgt, "capacity", &cap);
+	for (size_t i = 0; cap && i < in->records.n; i++) {
+		struct reader_chunks ch = {0};
+		struct wsat_result w = {0};
+		struct json_object *e, *fa;
+		struct reader_key k, k2;
+		double scale = 1;
+		int seen = 0, rc;
+		char wl[128], q[64];
+
+		if (reader_key(in->records.rec[i], &k) || strcmp(k.kind, "write_until"))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = !reader_key(in->records.rec[j], &k2) &&
+			       !strcmp(k2.kind, "write_until") && k2.phase == k.phase &&
+			       k2.repeat == k.repeat;
+		if (seen)
+			continue;
+		rc = reader_write_until(&in->records, k.phase, k.repeat, &ch);
+		if (rc)
+			return rc;
+		if (!ch.n)
+			ch.c[ch.n++] =
+			    (struct wsat_chunk){0}; /* no figures: an empty entry, as before */
+		rc = wsat_summarize(ch.c, ch.n, cap, &w);
+		free(ch.c);
+		if (rc)
+			return rc;
+		if (!isnan(ch.first_scale))
+			scale = ch.first_scale;
+		if (!(scale > 0))
+			scale = 1;
+		headline_describe(in, k.phase, "", wl, sizeof(wl), q, sizeof(q));
+		e = json_object_new_object();
+		fa = e ? wsat_fills_json(&w, cap) : NULL;
+		free(w.fills);
+		if (json_object_array_add(arr, e) || !e || pass_add_int(e, "phase", k.phase) ||
+		    pass_add_int(e, "repeat", k.repeat) || pass_add_str(e, "workload", wl) ||
+		    pass_add_str(e, "queue", q) ||
+		    jsonnum_add(e, "capacity", json_object_new_uint64(cap)) ||
+		    jsonnum_add(e, "written_bytes", json_object_new_uint64(w.written)) ||
+		    jsonnum_add(e, "written_x", jsonnum_new((double)w.written / (double)cap)) ||
+		    jsonnum_add(e, "target_ns", json_object_new_uint64(w.elapsed_ns)) ||
+		    jsonnum_add(e, "profile_ns", jsonnum_new((double)w.elapsed_ns / scale)) ||
+		    jsonnum_add(
+			e, "iops",
+			jsonnum_new(w.elapsed_ns ? w.ios * 1e9 / (double)w.elapsed_ns : NAN)) ||
+		    jsonnum_add(e, "first_iops", jsonnum_new(w.first_iops))) {
+			json_object_put(fa);
+			return -ENOMEM;
+		}
+		if (jsonnum_add(e, "fills", fa) || !fa)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
+		  size_t errlen)
+{
+	struct json_object *h = json_object_new_object(), *ss = NULL, *arr, *rec, *wa, *run;
+	double v;
+
+	(void)err;
+	(void)errlen;
+	if (jsonnum_add(summary, "headline", h) || !h)
+		return -ENOMEM;
+	(void)json_object_object_get_ex(summary, "steady_state", &ss);
+	arr = json_object_new_array();
+	if (jsonnum_add(h, "steady_state", arr) || !arr)
+		return -ENOMEM;
+	for (size_t i = 0; ss && i < json_object_array_length(ss); i++) {
+		static const char *const copy[] = {"phase",	  "repeat",    "cell",
+						   "metric",	  "verdict",   "average",
+						   "first_round", "last_round"};
+		struct json_object *s = json_object_array_get_idx(ss, i),
+				   *e = json_object_new_object();
+		struct json_object *x;
+
+		if (json_object_array_add(arr, e) || !e)
+			return -ENOMEM;
+		for (size_t c = 0; c < sizeof(copy) / sizeof(copy[0]); c++)
+			if (json_object_object_get_ex(s, copy[c], &x) &&
+			    jsonnum_add(e, copy[c], json_object_get(x)))
+				return -ENOMEM;
+		{
+			char wl[128], q[64];
+			int64_t p = -1;
+
+			(void)jsonget_int(s, "phase", &p);
+			headline_describe(in, p, S(jsonget_str(s, "cell")), wl, sizeof(wl), q,
+					  sizeof(q));
+			if (pass_add_str(e, "workload", wl) || pass_add_str(e, "queue", q))
+				return -ENOMEM;
+		}
+		x = headline_ss_wa(in, s);
+		if (jsonnum_add(e, "wa",
+				x ? json_object_get(json_object_object_get(x, "wa")) : NULL) ||
+		    pass_add_str(e, "wa_from", x ? jsonget_str(x, "from_label") : NULL) ||
+		    pass_add_str(e, "wa_to", x ? jsonget_str(x, "to_label") : NULL)) {
+			json_object_put(x);
+			return -ENOMEM;
+		}
+		json_object_put(x);
+	}
+	v = NAN;
+	if (json_object_object_get_ex(summary, "wa", &wa) &&
+	    json_object_object_get_ex(wa, "run", &run) && run && jsonnum_get(run, "wa", &v))
+		v = NAN;
+	if (jsonnum_add(h, "wa_run", jsonnum_new(v)))
+		return -ENOMEM;
+	arr = json_object_new_array();
+	if (jsonnum_add(h, "recovery", arr) || !arr)
+		return -ENOMEM;
+	for (size_t i = 0; i < in->records.n; i++) {
+		struct reader_key k;
+		int rc;
+
+		rec = in->records.rec[i];
+		if (reader_key(rec, &k) || strcmp(k.kind, "idle"))
+			continue;
+		rc = headline_recovery(in, ss, i, arr);
+		if (rc)
+			return rc;
+	}
+	if (headline_results(in, summary, h, arr) || headline_wsat(in, h))
+		return -ENOMEM;
+	return 0;
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/* reader: see reader.h. */
+#include "analysis/reader.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/jsonget.h"
+#include "base/jsonnum.h"
+
+int reader_key(struct json_object *rec, struct reader_key *k)
+{
+	if (jsonget_int(rec, "phase", &k->phase) || jsonget_int(rec, "repeat", &k->repeat) ||
+	    jsonget_int(rec, "round", &k->round) || !(k->kind = jsonget_str(rec, "kind")) ||
+	    !(k->cell = jsonget_str(rec, "cell")))
+		return -EBADMSG;
+	k->phase_kind = jsonget_str(rec, "phase_kind");
+	if (!k->phase_kind)
+		k->phase_kind = "";
+	return 0;
+}
+
+bool reader_has_flag(struct json_object *rec, const char *flag)
+{
+	struct json_object *f;
+
+	if (!json_object_object_get_ex(rec, "flags", &f) ||
+	    !json_object_is_type(f, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(f); i++) {
+		const char *s = json_object_get_string(json_object_array_get_idx(f, i));
+
+		if (s && !strcmp(s, flag))
+			return true;
+	}
+	return false;
+}
+
+long reader_round_record(const struct results_records *rr, int64_t phase, int64_t repeat,
+			 int64_t round, bool last)
+{
+	long found = -1;
+
+	for (size_t i = 0; i < rr->n; i++) {
+		struct reader_key k;
+
+		if (reader_key(rr->rec[i], &k) || k.phase != phase || k.repeat != repeat ||
+		    k.round != round || !strcmp(k.kind, "resume"))
+			continue;
+		found = (long)i;
+		if (!last)
+			break;
+	}
+	return found;
+}
+
+int reader_figures(struct json_object *rec, struct hist *h0, struct hist *h1,
+		   struct cells_figures *f)
+{
+	static const char *const dirkey[2] = {"read", "write"};
+	struct cells_figures r = {.h = {h0, h1}};
+	struct hist *h[2] = {h0, h1};
+
+	if (jsonnum_get_u64(rec, "elapsed_ns", &r.elapsed_ns) ||
+	    jsonget_int(rec, "round", &r.round))
+		return -EBADMSG;
+	for (int d = 0; d < 2; d++) {
+		struct json_object *o, *hj;
+
+		if (!json_object_object_get_ex(rec, dirkey[d], &o) ||
+		    jsonnum_get_u64(o, "ios", &r.ios[d]) ||
+		    jsonnum_get_u64(o, "bytes", &r.bytes[d]) ||
+		    !json_object_object_get_ex(o, "hist", &hj) || hist_from_json(hj, h[d]))
+			return -EBADMSG;
+	}
+	(void)jsonnum_get(rec, "cpu_user_s", &r.cpu_user_s);
+	(void)jsonnum_get(rec, "cpu_sys_s", &r.cpu_sys_s);
+	r.host_limited = reader_has_flag(rec, "host_limited");
+	r.io_error = json_object_object_get_ex(rec, "error", NULL);
+	*f = r;
+	return 0;
+}
+
+void reader_snaps_release(struct reader_snaps *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; s->s && i < s->n; i++)
+		if (s->parsed[i])
+			snapshot_release(&s->s[i]);
+	free(s->at);
+	free(s->t);
+	free(s->has_t);
+	free(s->seq);
+	free(s->parsed);
+	free(s->s);
+	memset(s, 0, sizeof(*s));
+}
+
+int reader_snaps_load(const struct results_snapshots *in, struct reader_snaps *out)
+{
+	struct reader_snaps r = {.n = in->n};
+	size_t n = in->n ? in->n : 1;
+
+	r.at = calloc(n, sizeof(*r.at));
+	r.t = calloc(n, sizeof(*r.t));
+	r.has_t = calloc(n, sizeof(*r.has_t));
+	r.seq = calloc(n, sizeof(*r.seq));
+	r.parsed = calloc(n, sizeof(*r.parsed));
+	r.s = calloc(n, sizeof(*r.s));
+	if (!r.at || !r.t || !r.has_t || !r.seq || !r.parsed || !r.s) {
+		reader_snaps_release(&r);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < in->n; i++) {
+		struct json_object *o = in->snap[i];
+		const char *l = jsonget_str(o, "label");
+		size_t len = l ? strlen(l) : 0;
+
+		if (jsonget_int(o, "phase", &r.at[i].phase) || r.at[i].phase < 0)
+			r.at[i].phase = -1;
+		r.at[i].has_repeat = !jsonget_int(o, "repeat", &r.at[i].repeat);
+		r.at[i].ramp_end = len >= 8 && !strcmp(l + len - 8, "ramp-end");
+		r.has_t[i] = !jsonnum_get_u64(o, "target_ns", &r.t[i]);
+		if (jsonget_int(o, "seq", &r.seq[i]))
+			r.seq[i] = -1;
+		r.parsed[i] = !snapshot_from_json(o, &r.s[i]);
+	}
+	*out = r;
+	return 0;
+}
+
+void reader_series_release(struct reader_series *s)
+{
+	if (!s)
+		return;
+	free(s->y);
+	free(s->round);
+	memset(s, 0, sizeof(*s));
+}
+
+int reader_series(const struct results_records *rr, int64_t phase, int64_t repeat, const char *cell,
+		  const char *metric, struct reader_series *out)
+{
+	struct reader_series r = {0};
+	int rc;
+
+	r.y = calloc(rr->n + 1, sizeof(*r.y));
+	r.round = calloc(rr->n + 1, sizeof(*r.round));
+	if (!r.y || !r.round) {
+		reader_series_release(&r);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i];
+		struct reader_key k;
+		double v;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "cell") || k.phase != phase ||
+		    k.repeat != repeat || strcmp(k.cell, cell))
+			continue;
+		rc = results_record_metric(rec, metric, &v);
+		if (rc == -EINVAL) {
+			reader_series_release(&r);
+			return rc;
+		}
+		r.y[r.n] = rc ? NAN : v;
+		r.round[r.n++] = k.round;
+	}
+	*out = r;
+	return 0;
+}
+
+int reader_write_until(const struct results_records *rr, int64_t phase, int64_t repeat,
+		       struct reader_chunks *out)
+{
+	struct reader_chunks r = {.first_scale = NAN};
+
+	r.c = calloc(rr->n + 1, sizeof(*r.c));
+	if (!r.c)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i], *tot;
+		struct reader_key k;
+		struct wsat_chunk x;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "write_until") || k.phase != phase ||
+		    k.repeat != repeat || jsonnum_get_u64(rec, "bytes_written_total", &x.bytes) ||
+		    jsonnum_get_u64(rec, "elapsed_ns", &x.elapsed_ns) ||
+		    !json_object_object_get_ex(rec, "total", &tot) ||
+		    jsonnum_get_u64(tot, "ios", &x.ios))
+			continue;
+		if (!r.n && jsonnum_get(rec, "time_scale", &r.first_scale))
+			r.first_scale = NAN;
+		r.c[r.n++] = x;
+	}
+	*out = r;
+	return 0;
+}
+
+int reader_recovery(const struct results_records *rr, size_t idle, const char *cell,
+		    const char *metric, struct reader_recovery *out)
+{
+	struct reader_recovery r = {.first_phase = -1, .first_scale = NAN};
+	size_t cap = 0;
+
+	for (size_t i = idle + 1; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i];
+		struct reader_key k;
+		struct recovery_point *pt;
+		double v;
+
+		if (reader_key(rec, &k))
+			continue;
+		if (!strcmp(k.kind, "idle"))
+			break;
+		if ((strcmp(k.kind, "cell") || strcmp(k.cell, cell)) &&
+		    strcmp(k.kind, "write_until"))
+			continue;
+		if (results_record_metric(rec, metric, &v))
+			continue;
+		if (r.n == cap) {
+			size_t nc = cap ? 2 * cap : 16;
+			struct recovery_point *np = realloc(r.p, nc * sizeof(*np));
+
+			if (!np) {
+				free(r.p);
+				return -ENOMEM;
+			}
+			r.p = np;
+			cap = nc;
+		}
+		if (!r.n) {
+			r.first_phase = k.phase;
+			if (jsonnum_get(rec, "time_scale", &r.first_scale))
+				r.first_scale = NAN;
+		}
+		pt = &r.p[r.n++];
+		*pt = (struct recovery_point){.value = v, .round = k.round};
+		(void)jsonnum_get_u64(rec, "elapsed_ns", &pt->write_ns);
+		{
+			uint64_t ramp = 0;
+
+			(void)jsonnum_get_u64(rec, "ramp_ns", &ramp);
+			pt->write_ns += ramp;
+		}
+		(void)jsonnum_get_u64(rec, "bytes_written_total", &pt->write_bytes);
+	}
+	*out = r;
+	return 0;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * reader: the analysis's side of the results reader. It turns what results/records.h reads
+ * (records.jsonl as JSON objects, the snapshot files) into the typed keys and arrays that the
+ * pure modules take (wa.h, recovery.h, ss.h), so that they never see JSON or files.
+ */
+#ifndef SSDLAB_ANALYSIS_READER_H
+#define SSDLAB_ANALYSIS_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/cells.h"
+#include "analysis/recovery.h"
+#include "analysis/wa.h"
+#include "analysis/wsat.h"
+#include "results/records.h"
+#include "results/snapshot.h"
+
+struct json_object;
+
+/* The key fields every record has (results_record_to_json). Strings are borrowed from rec. */
+struct reader_key {
+	int64_t phase, repeat, round;
+	const char *kind, *cell;
+	const char *phase_kind; /* "" when absent (records of older builds) */
+};
+
+/* Fills *k from rec; -EBADMSG when a key field is missing or of the wrong type. */
+int reader_key(struct json_object *rec, struct reader_key *k);
+
+/* Whether rec's "flags" array holds flag. */
+bool reader_has_flag(struct json_object *rec, const char *flag);
+
+/*
+ * The index of the first record of (phase, repeat) with round `round` (the last one when last),
+ * resume markers left out; -1 when there is none.
+ */
+long reader_round_record(const struct results_records *rr, int64_t phase, int64_t repeat,
+			 int64_t round, bool last);
+
+/*
+ * The I/O figures of a measurement record (one with "elapsed_ns") into *f: elapsed_ns, per
+ * direction ios, bytes and the histogram (parsed into h[0] and h[1], the caller's, which f
+ * then points to), cpu_user_s and cpu_sys_s (0 when absent), the host_limited flag, whether it
+ * has an "error", and its round. -EBADMSG when a figure is missing or malformed (*f untouched).
+ */
+int reader_figures(struct json_object *rec, struct hist *h0, struct hist *h1,
+		   struct cells_figures *f);
+
+/* The snapshot files, typed: parallel arrays of n entries, in file order. */
+struct reader_snaps {
+	size_t n;
+	struct wa_point *at; /* phase, repeat, ramp end (from "phase", "repeat", "label") */
+	uint64_t *t;	     /* "target_ns", valid where has_t */
+	bool *has_t;
+	int64_t *seq; /* "seq", -1 when absent */
+	bool *parsed; /* snapshot_from_json() took the file: s[i] is valid */
+	struct snapshot *s;
+};
+
+/* Loads *out from the snapshot files in; 0 or -ENOMEM. A file that snapshot_from_json()
+ * refuses is kept, with parsed false (it still counts as a snapshot, as before). */
+int reader_snaps_load(const struct results_snapshots *in, struct reader_snaps *out);
+void reader_snaps_release(struct reader_snaps *s); /* accepts NULL and empty */
+
+/* A tracked series: the metric of one cell's records, in file order (which is round order). */
+struct reader_series {
+	double *y;	/* n values, NaN where a record lacks the figure (owned, free()) */
+	int64_t *round; /* their rounds (owned, free()) */
+	size_t n;
+};
+
+/*
+ * The "cell" records of (phase, repeat, cell) with their value of `metric`
+ * (results_record_metric; NaN when the record has no such figure). 0; -EINVAL for a metric
+ * no record understands (only found when a record matches); -ENOMEM. *out untouched on failure.
+ */
+int reader_series(const struct results_records *rr, int64_t phase, int64_t repeat, const char *cell,
+		  const char *metric, struct reader_series *out);
+void reader_series_release(struct reader_series *s); /* accepts NULL and empty */
+
+/* The chunks of a write_until phase (wsat.h), with the first one's time scale. */
+struct reader_chunks {
+	struct wsat_chunk *c; /* owned (free()) */
+	size_t n;
+	double first_scale; /* the first chunk's "time_scale"; NaN when it has none */
+};
+
+/*
+ * The write_until records of (phase, repeat) in file order, those with bytes_written_total,
+ * elapsed_ns and total.ios (others are left out). 0 or -ENOMEM; n may be 0.
+ */
+int reader_write_until(const struct results_records *rr, int64_t phase, int64_t repeat,
+		       struct reader_chunks *out);
+
+/* The measurements after an idle (recovery.h), with what the headline reports about them. */
+struct reader_recovery {
+	struct recovery_point *p; /* owned (free()) */
+	size_t n;
+	int64_t first_phase; /* the first measurement's phase */
+	double first_scale;  /* its "time_scale"; NaN when it has none */
+};
+
+/*
+ * The measurements after record `idle` up to the next idle record: the cell records of `cell`
+ * and every write_until record, each with the value of `metric` (results_record_metric; one
+ * without it is left out). 0 or -ENOMEM; n may be 0.
+ */
+int reader_recovery(const struct results_records *rr, size_t idle, const char *cell,
+		    const char *metric, struct reader_recovery *out);
+
+#endif

@@ -1,0 +1,410 @@
+/* SPDX-License-Identifier: MIT */
+/* headline: see headline.h. Reads summary.json's keys only, so that it prints the same lines
+ * for a fresh analysis and for an old summary. */
+#include "cli/headline.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/jsonget.h"
+#include "base/jsonnum.h"
+#include "base/units.h"
+
+/* For printing a string that may be missing. */
+static const char *S(const char *s)
+{
+	return s ? s : "?";
+}
+
+static const char *fmt(double v, int decimals, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		return "-";
+	return units_fmt_double(v, decimals, buf, len);
+}
+
+/* A purge that only discarded: the flash was not returned to fresh-out-of-box. */
+static void print_purge_flags(struct json_object *arr, FILE *f)
+{
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		const char *m = S(jsonget_str(e, "method"));
+		int64_t phase = 0, settle = 0;
+		char t[32];
+
+		(void)jsonget_int(e, "phase", &phase);
+		(void)jsonget_int(e, "settle_ns", &settle);
+		units_fmt_duration(settle > 0 ? (uint64_t)settle : 0, t, sizeof(t));
+		fprintf(
+		    f,
+		    "FLAG: the purge of phase %" PRId64 " was a full-device discard%s%s%s, not a "
+		    "SNIA PTS purge (no secure erase, sanitize or format); %s settle idle after "
+		    "it\n",
+		    phase, strcmp(m, "discard") ? " (" : "", strcmp(m, "discard") ? m : "",
+		    strcmp(m, "discard") ? ")" : "", t);
+	}
+}
+
+/* Reads of unmapped LBAs, and a read-only run on a real target that nobody filled. */
+static void print_unmapped_flags(struct json_object *flags, FILE *f)
+{
+	struct json_object *x;
+	char a[48], b[48];
+	int64_t hit = 0, n = 0;
+
+	if (json_object_object_get_ex(flags, "reads_unmapped", &x) && x &&
+	    !jsonget_int(x, "records_with_unmapped", &hit) && hit > 0) {
+		uint64_t bytes = 0;
+
+		(void)jsonget_int(x, "records", &n);
+		(void)jsonnum_get_u64(x, "bytes", &bytes);
+		units_fmt_size(bytes, b, sizeof(b));
+		fprintf(
+		    f,
+		    "FLAG: %s%% of the bytes read (%s, in %" PRId64 " of %" PRId64
+		    " measurements) were of never-written or trimmed LBAs, answered without "
+		    "reading the flash: those read figures say nothing about the NAND (fill the "
+		    "range first)\n",
+		    fmt(100 * jsonget_num(x, "fraction"), 1, a, sizeof(a)), b, hit, n);
+	}
+	if (json_object_object_get_ex(flags, "reads_without_fill", &x) &&
+	    json_object_get_boolean(x))
+		fprintf(f,
+			"FLAG: a read-only run with no fill: on a fresh or trimmed SSD, reads of "
+			"never-written LBAs do not touch the NAND, and nothing here shows how "
+			"much of the range held data\n");
+}
+
+/* The findings a reader must not miss: printed with the headline. */
+static void print_flags(struct json_object *summary, FILE *f)
+{
+	struct json_object *arr, *x, *flags;
+
+	if (json_object_object_get_ex(summary, "flags", &flags)) {
+		if (json_object_object_get_ex(flags, "steady_state_not_reached", &arr) &&
+		    json_object_array_length(arr))
+			fprintf(f, "FLAG: steady state not reached in %zu tracked series\n",
+				json_object_array_length(arr));
+		if (json_object_object_get_ex(flags, "host_limited", &arr) &&
+		    json_object_array_length(arr))
+			fprintf(f,
+				"FLAG: %zu measurements were limited by the host, not the device\n",
+				json_object_array_length(arr));
+		if (json_object_object_get_ex(flags, "no_io", &arr) &&
+		    json_object_array_length(arr))
+			fprintf(
+			    f,
+			    "FLAG: %zu measurements have no figures (no I/O measured; first: %s)\n",
+			    json_object_array_length(arr),
+			    jsonget_str(json_object_array_get_idx(arr, 0), "reason")
+				? jsonget_str(json_object_array_get_idx(arr, 0), "reason")
+				: "?");
+		if (json_object_object_get_ex(flags, "resumed", &x) && json_object_get_boolean(x))
+			fprintf(f, "FLAG: the run was resumed (see the resume records)\n");
+		if (json_object_object_get_ex(flags, "io_errors", &x) && json_object_get_int64(x))
+			fprintf(f, "FLAG: %" PRId64 " measurements stopped at an I/O error\n",
+				json_object_get_int64(x));
+		if (json_object_object_get_ex(flags, "torn_last_line_dropped", &x) &&
+		    json_object_get_boolean(x))
+			fprintf(
+			    f,
+			    "FLAG: a torn last record line was dropped (an interrupted write)\n");
+		if (json_object_object_get_ex(flags, "purge_not_pts", &arr))
+			print_purge_flags(arr, f);
+		print_unmapped_flags(flags, f);
+	}
+}
+
+/* "IOPS 3352", "MB/s 512.3", "p99 latency 812.4 us": a metric's value in its display unit. */
+static void print_metric(FILE *f, const char *metric, double v)
+{
+	char a[48];
+
+	if (!metric || !strcmp(metric, "iops"))
+		fprintf(f, "IOPS %s", fmt(v, 0, a, sizeof(a)));
+	else if (!strcmp(metric, "read_iops") || !strcmp(metric, "write_iops"))
+		fprintf(f, "%s IOPS %s", metric[0] == 'r' ? "read" : "write",
+			fmt(v, 0, a, sizeof(a)));
+	else if (strstr(metric, "bw"))
+		fprintf(f, "%s MB/s", fmt(v / 1e6, 1, a, sizeof(a)));
+	else if (strstr(metric, "lat_"))
+		fprintf(f, "%s %s us", metric, fmt(v / 1e3, 1, a, sizeof(a)));
+	else
+		fprintf(f, "%s %s", metric, fmt(v, 3, a, sizeof(a)));
+}
+
+/* A latency of the headline ("397.45 us", "1.02 s"; "-" when there is none). */
+static const char *fmt_lat(double ns, char *buf, size_t len)
+{
+	if (!isfinite(ns) || ns < 0)
+		return "-";
+	return units_fmt_duration((uint64_t)llround(ns), buf, len);
+}
+
+/* "4k randread QD32": an entry's workload and queue (the queue left out when unknown). */
+static const char *wl_label(struct json_object *e, char *buf, size_t len)
+{
+	const char *q = jsonget_str(e, "queue");
+
+	snprintf(buf, len, "%s%s%s", S(jsonget_str(e, "workload")), q && *q ? " " : "", q ? q : "");
+	return buf;
+}
+
+/*
+ * headline.results, a block per (phase, repeat):
+ *   cells of phase 2, rounds 2-6 (steady-state window)
+ *     1m write QD32  IOPS 20, 21.2 MB/s, latency mean 1.02 s, p99 1.69 s, max 1.70 s
+ */
+static void print_results(struct json_object *h, FILE *f)
+{
+	struct json_object *arr, *x;
+	int64_t cur_p = -1, cur_r = -1;
+	int w = 0;
+
+	if (!json_object_object_get_ex(h, "results", &arr))
+		return;
+	/* One column for the figures: as wide as the longest workload and queue. */
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		char wl[160];
+		int n = (int)strlen(wl_label(json_object_array_get_idx(arr, i), wl, sizeof(wl)));
+
+		w = n > w ? n : w;
+	}
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		const char *over = S(jsonget_str(e, "over"));
+		char a[48], b[48], c[48], d[48], g[48], wl[160];
+		int64_t p = -1, r = 0, lo = 0, hi = 0;
+
+		(void)jsonget_int(e, "phase", &p);
+		(void)jsonget_int(e, "repeat", &r);
+		if (p != cur_p || r != cur_r) {
+			(void)jsonget_int(e, "first_round", &lo);
+			(void)jsonget_int(e, "last_round", &hi);
+			fprintf(f, "cells of phase %" PRId64, p);
+			if (r)
+				fprintf(f, " (repeat %" PRId64 ")", r);
+			fprintf(f, ", rounds %" PRId64 "-%" PRId64 "%s\n", lo, hi,
+				strcmp(over, "steady_state_window") ? ""
+								    : " (steady-state window)");
+			cur_p = p;
+			cur_r = r;
+		}
+		fprintf(f, "  %-*s  IOPS %s, %s MB/s, latency mean %s, p99 %s, max %s\n", w,
+			wl_label(e, wl, sizeof(wl)), fmt(jsonget_num(e, "iops"), 0, a, sizeof(a)),
+			fmt(jsonget_num(e, "bw_bps") / 1e6, 1, b, sizeof(b)),
+			fmt_lat(jsonget_num(e, "lat_mean_ns"), c, sizeof(c)),
+			fmt_lat(jsonget_num(e, "lat_p99_ns"), d, sizeof(d)),
+			fmt_lat(jsonget_num(e, "lat_max_ns"), g, sizeof(g)));
+	}
+	if (json_object_object_get_ex(h, "results_omitted", &x) && json_object_get_int64(x) > 0)
+		fprintf(f, "  (%" PRId64 " more cells in summary.json)\n",
+			json_object_get_int64(x));
+}
+
+/*
+ * headline.write_saturation, per write_until phase:
+ *   WSAT           phase 1 4k randwrite 4 threads x QD32: 4.00x capacity in 18h56m, IOPS 80341
+ *                  in the first record, 4009 over the last fill
+ *     IOPS by capacity written: 0.00-1.00x 22255, 1.00-2.00x 9633, ...
+ */
+static void print_wsat(struct json_object *h, FILE *f)
+{
+	struct json_object *arr, *fills;
+	char a[48], b[48], c[48], d[48], wl[160];
+
+	if (!json_object_object_get_ex(h, "write_saturation", &arr))
+		return;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		double pn = jsonget_num(e, "profile_ns");
+		size_t nf = 0;
+		int64_t p = -1;
+
+		(void)jsonget_int(e, "phase", &p);
+		if (json_object_object_get_ex(e, "fills", &fills))
+			nf = json_object_array_length(fills);
+		units_fmt_duration(isfinite(pn) && pn > 0 ? (uint64_t)pn : 0, c, sizeof(c));
+		fprintf(
+		    f,
+		    "WSAT           phase %" PRId64 " %s: %sx capacity in %s, IOPS %s in the "
+		    "first record, %s over the last fill\n",
+		    p, wl_label(e, wl, sizeof(wl)),
+		    fmt(jsonget_num(e, "written_x"), 2, a, sizeof(a)), c,
+		    fmt(jsonget_num(e, "first_iops"), 0, b, sizeof(b)),
+		    fmt(nf ? jsonget_num(json_object_array_get_idx(fills, nf - 1), "iops") : NAN, 0,
+			d, sizeof(d)));
+		if (!nf)
+			continue;
+		fprintf(f, "  IOPS by capacity written:");
+		for (size_t j = 0; j < nf; j++) {
+			struct json_object *o = json_object_array_get_idx(fills, j);
+
+			fprintf(f, "%s %s-%sx %s", j ? "," : "",
+				fmt(jsonget_num(o, "from_x"), 2, a, sizeof(a)),
+				fmt(jsonget_num(o, "to_x"), 2, b, sizeof(b)),
+				fmt(jsonget_num(o, "iops"), 0, c, sizeof(c)));
+		}
+		fputc('\n', f);
+	}
+}
+
+void headline_print(struct json_object *summary, FILE *f)
+{
+	struct json_object *h, *arr, *x;
+	char a[48], b[48], c[48];
+
+	if (!json_object_object_get_ex(summary, "headline", &h))
+		return;
+	if (json_object_object_get_ex(h, "steady_state", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			struct json_object *s = json_object_array_get_idx(arr, i);
+			const char *v = S(jsonget_str(s, "verdict"));
+			int64_t lo = 0, hi = 0;
+
+			(void)jsonget_int(s, "first_round", &lo);
+			(void)jsonget_int(s, "last_round", &hi);
+			fprintf(f, "steady state   %s ", S(jsonget_str(s, "workload")));
+			print_metric(f, jsonget_str(s, "metric"), jsonget_num(s, "average"));
+			if (!strcmp(v, "reached"))
+				fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo,
+					hi);
+			else
+				fprintf(f,
+					" (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64
+					")\n",
+					v, lo, hi);
+			/* With several series the whole run's WA follows them once. */
+			if (json_object_array_length(arr) > 1)
+				fprintf(f, "WA             %s in steady state\n",
+					fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)));
+			else if (isfinite(jsonget_num(s, "wa")) ||
+				 isfinite(jsonget_num(h, "wa_run")))
+				fprintf(f, "WA             %s in steady state, %s whole run\n",
+					fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)),
+					fmt(jsonget_num(h, "wa_run"), 2, b, sizeof(b)));
+		}
+	if ((!json_object_object_get_ex(h, "steady_state", &arr) ||
+	     json_object_array_length(arr) != 1) &&
+	    isfinite(jsonget_num(h, "wa_run")))
+		fprintf(f, "WA             %s whole run\n",
+			fmt(jsonget_num(h, "wa_run"), 2, a, sizeof(a)));
+	if (json_object_object_get_ex(h, "recovery", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			struct json_object *r = json_object_array_get_idx(arr, i);
+			double idle = jsonget_num(r, "idle_profile_ns"),
+			       ch = jsonget_num(r, "first_change");
+			char label[64];
+
+			units_fmt_duration(isfinite(idle) && idle > 0 ? (uint64_t)idle : 0, a,
+					   sizeof(a));
+			snprintf(label, sizeof(label), "after %s idle", a);
+			fprintf(f, "%-14s ", label);
+			print_metric(f, jsonget_str(r, "metric"), jsonget_num(r, "first"));
+			fprintf(f, " (%s%s%%), ", ch >= 0 ? "+" : "",
+				fmt(100 * ch, 0, b, sizeof(b)));
+			if (json_object_object_get_ex(r, "back_after_profile_ns", &x) && x) {
+				units_fmt_duration(
+				    (uint64_t)jsonget_num(r, "back_after_profile_ns"), c,
+				    sizeof(c));
+				fprintf(f, "back to steady state after %s of writing", c);
+			} else {
+				fprintf(f, "not back to steady state within the measured rounds");
+			}
+			/* The rule, so that a reader does not take one round for "back". */
+			if (json_object_object_get_ex(r, "rule", &x) && x)
+				fprintf(f, " (rule: %s rounds in a row within %s%%)\n",
+					fmt(jsonget_num(x, "rounds"), 0, b, sizeof(b)),
+					fmt(100 * jsonget_num(x, "band"), 0, c, sizeof(c)));
+			else
+				fputc('\n', f);
+		}
+	print_results(h, f);
+	print_wsat(h, f);
+	print_flags(summary, f);
+}
+
+void headline_print_details(struct json_object *summary, FILE *f)
+{
+	struct json_object *arr, *x;
+	char a[48], b[48], c[48], d[48], e[48];
+
+	if (json_object_object_get_ex(summary, "steady_state", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			struct json_object *s = json_object_array_get_idx(arr, i);
+			double avg = jsonget_num(s, "average");
+			int64_t p = 0, lo = 0, hi = 0;
+
+			(void)jsonget_int(s, "phase", &p);
+			(void)jsonget_int(s, "first_round", &lo);
+			(void)jsonget_int(s, "last_round", &hi);
+			fprintf(f, "steady state, phase %" PRId64 " %s %s: %s", p,
+				S(jsonget_str(s, "cell")), S(jsonget_str(s, "metric")),
+				S(jsonget_str(s, "verdict")));
+			if (isfinite(avg) && avg > 0)
+				fprintf(f,
+					", rounds %" PRId64 "-%" PRId64
+					", average %s, data excursion %s%% (max %s%%), slope "
+					"excursion %s%% (max %s%%)",
+					lo, hi, fmt(avg, 1, a, sizeof(a)),
+					fmt(100 * jsonget_num(s, "data_excursion") / avg, 1, b,
+					    sizeof(b)),
+					fmt(100 * jsonget_num(s, "allowed_data_excursion") / avg, 0,
+					    c, sizeof(c)),
+					fmt(100 * jsonget_num(s, "slope_excursion") / avg, 1, d,
+					    sizeof(d)),
+					fmt(100 * jsonget_num(s, "allowed_slope_excursion") / avg,
+					    0, e, sizeof(e)));
+			fputc('\n', f);
+		}
+	if (json_object_object_get_ex(summary, "cells", &arr)) {
+		size_t n = json_object_array_length(arr), shown = 0;
+
+		for (size_t i = 0; i < n && shown < 16; i++) {
+			struct json_object *s = json_object_array_get_idx(arr, i), *t, *lat = NULL;
+			const char *cell;
+			int64_t p = 0;
+
+			if (!json_object_object_get_ex(s, "total", &t))
+				continue;
+			(void)json_object_object_get_ex(t, "lat_ns", &lat);
+			(void)jsonget_int(s, "phase", &p);
+			cell = S(jsonget_str(s, "cell"));
+			fprintf(f,
+				"phase %" PRId64
+				" %s%s%s: %s IOPS, %s MB/s, mean %s us, p99 %s us\n",
+				p, S(jsonget_str(s, "kind")), *cell ? " " : "", cell,
+				fmt(jsonget_num(t, "iops"), 0, a, sizeof(a)),
+				fmt(jsonget_num(t, "bw_bps") / 1e6, 1, b, sizeof(b)),
+				fmt(lat ? jsonget_num(lat, "mean") / 1e3 : NAN, 1, c, sizeof(c)),
+				fmt(lat ? jsonget_num(lat, "p99") / 1e3 : NAN, 1, d, sizeof(d)));
+			shown++;
+		}
+		if (n > shown)
+			fprintf(f, "(%zu more cells in summary.json)\n", n - shown);
+	}
+	if (json_object_object_get_ex(summary, "wa", &x)) {
+		struct json_object *run;
+
+		if (json_object_object_get_ex(x, "phases", &arr))
+			for (size_t i = 0; i < json_object_array_length(arr); i++) {
+				struct json_object *w = json_object_array_get_idx(arr, i);
+				int64_t p = 0;
+
+				if (!isfinite(jsonget_num(w, "wa")))
+					continue;
+				(void)jsonget_int(w, "phase", &p);
+				fprintf(f, "write amplification, phase %" PRId64 ": %s\n", p,
+					fmt(jsonget_num(w, "wa"), 3, a, sizeof(a)));
+			}
+		if (json_object_object_get_ex(x, "run", &run) && run &&
+		    isfinite(jsonget_num(run, "wa")))
+			fprintf(f, "write amplification, whole run: %s\n",
+				fmt(jsonget_num(run, "wa"), 3, a, sizeof(a)));
+	}
+}

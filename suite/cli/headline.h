@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * headline: the text the CLI prints from a summary (analysis/analyze.h builds summary.json; this
+ * renders it), after `ssdlab run`, `resume` and `analyze`. It reads only the summary's keys, so
+ * an old summary.json prints the same way. '.' decimals whatever the locale (units.h).
+ */
+#ifndef SSDLAB_CLI_HEADLINE_H
+#define SSDLAB_CLI_HEADLINE_H
+
+#include <stdio.h>
+
+struct json_object;
+
+/*
+ * The headline figures of a summary (its "headline" key) as a short block: per tracked series
+ * the steady-state average and verdict, WA in steady state and over the whole run (once), for
+ * each idle followed by measurements the first one against steady state and when it was back
+ * (by the rule the entry names), each measured cell's IOPS, MB/s and latency, and each
+ * write_until's IOPS per drive fill:
+ *   steady state   4k randwrite IOPS 3263 (reached in rounds 1-5)
+ *   WA             5.86 in steady state, 3.17 whole run
+ *   after 5m idle  IOPS 39958 (+1125%), back to steady state after 1m13s of writing (rule: ...)
+ *   cells of phase 3, rounds 1-5 (steady-state window)
+ *     4k randwrite QD32  IOPS 3263, 13.4 MB/s, latency mean 9.80 ms, p99 56.36 ms, max 67.20 ms
+ * Durations are the profile's (target time divided by the run's time scale); '.' decimals.
+ */
+void headline_print(struct json_object *summary, FILE *f);
+
+/* The other lines (per tracked series the SNIA figures, per-cell IOPS and latency, WA per
+ * phase), for --verbose. The headline ends with the flags (steady state not reached, resumed,
+ * host-limited, I/O errors, a torn line). */
+void headline_print_details(struct json_object *summary, FILE *f);
+
+#endif
