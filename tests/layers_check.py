@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 """layers_check: the layering rules of docs/architecture.md, held by a test (issue 10, point 9).
 
-Usage: layers_check.py [SOURCE_ROOT]   (default: $SSDLAB_SRCDIR, else the parent of tests/)
+Usage: layers_check.py [SOURCE_ROOT]   (default: $SSDLAB_SRCDIR, else the folder above holding suite/)
 
 Reads every .c and .h under suite/<layer>/ and analysis/ and fails on:
   upward      an #include "layer/x.h" of a layer above the file's own, in the order
@@ -320,9 +320,18 @@ def self_test():
     return got == SELF_TEST_WANT
 
 
+def default_root():
+    """$SSDLAB_SRCDIR, else the nearest folder above this script that holds suite/."""
+    if os.environ.get("SSDLAB_SRCDIR"):
+        return os.environ["SSDLAB_SRCDIR"]
+    d = os.path.dirname(os.path.abspath(__file__))
+    while d != os.path.dirname(d) and not os.path.isdir(os.path.join(d, "suite")):
+        d = os.path.dirname(d)
+    return d
+
+
 def main():
-    root = (sys.argv[1] if len(sys.argv) > 1 else os.environ.get("SSDLAB_SRCDIR") or
-            os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    root = sys.argv[1] if len(sys.argv) > 1 else default_root()
     if not self_test():
         return 1
     files, found = scan(root)
