@@ -120,7 +120,8 @@ def main():
     # tests/meson.build: what every folder shares, then the folders.
     head = text[:text.index("unit_tests = [")]
     head = head.replace("# Each entry: [name, [sources], suite, timeout seconds].\n", "")
-    fuzz = text[text.index("if get_option('fuzz')"):]
+    f0 = text.index("if get_option('fuzz')")
+    fuzz = text[f0:text.index("\nendif\n", f0) + len("\nendif\n")]
     hw_setup = ""
     m = re.search(r"^add_test_setup\(.*\)$", text, re.M)
     if m:
