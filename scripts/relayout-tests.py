@@ -15,8 +15,8 @@ test links only the library of its layer (LAYER_LIB below; the static libraries 
 below them); a test whose name the map does not know links every library and is named on
 stderr, to be given its layer by hand. Shared files: testutil.[ch] and profiles/ stay in tests/,
 sim_testlib.[ch] (unit) and run_lib.sh, headline_check.py (integration) move with their users.
-Paths that name a moved file (docs, model files, messages, locale_test.sh's path to
-test_results) are rewritten. It refuses to run twice (tests/unit/ exists) or on a dirty tree.
+Paths that name a moved file (docs, model files, messages) are rewritten; the programs stay
+build/tests/test_<name>. It refuses to run twice (tests/unit/ exists) or on a dirty tree.
 """
 import os
 import re
@@ -136,13 +136,25 @@ def main():
     m = re.search(r"^add_test_setup\(.*\)$", text, re.M)
     if m:
         hw_setup = m.group(0) + "\n"
+    c_loop = """foreach t : c_tests
+  exe = executable('test_' + t[0], t[1] + testutil,
+    include_directories : [src_inc, test_inc],
+    link_with : t[3],
+    dependencies : ssdlab_deps + [cmocka_dep])
+  test(t[0], exe, suite : t[2], timeout : t[4], env : test_env, is_parallel : t[2] == 'unit')
+endforeach
+"""
     out = [head.rstrip() + "\n",
            "# The helpers every cmocka test links (skip with a reason, temporary directories).\n",
            "testutil = files('testutil.c')\n",
-           "test_inc = include_directories('.')\n\n",
+           "test_inc = include_directories('.')\n",
+           "# The cmocka tests: each folder adds its rows [name, sources, suite, libraries, timeout\n",
+           "# seconds], and one loop builds them all (as build/tests/test_<name>).\n",
+           "c_tests = []\n\n",
            "subdir('unit')         # one cmocka program per module, linked with its layer's library\n",
            "subdir('integration')  # the virtual SSD, loop devices, zram, files; and the slow suite\n",
            "subdir('hardware')     # a spare drive named by SSDLAB_HW_DEV; not in the default run\n",
+           "\n", c_loop,
            "# The default `meson test` leaves hardware out; `--suite hardware` runs it.\n",
            hw_setup, "\n", fuzz]
     open("tests/meson.build", "w").write("".join(out))
@@ -154,25 +166,18 @@ def main():
                 continue
             lib = lib_of(name)[0]
             # one folder deeper: ../suite/cli/cli_util.c becomes ../../suite/cli/cli_util.c
-            s = ", ".join("'%s'" % ("../" + x if x.startswith("../") else x) for x in srcs)
+            s = "files(%s)" % ", ".join("'%s'" % ("../" + x if x.startswith("../") else x)
+                                        for x in srcs)
             libs = lib if lib == "ssdlab_libs" else "[%s]" % lib
             if name in NOTE:
                 lines.append("  # %s: %s\n" % (name, NOTE[name]))
-            lines.append("  ['%s', [%s], '%s', %s, %d],\n" % (name, s, suite, libs, timeout))
+            lines.append("  ['%s', %s, '%s', %s, %d],\n" % (name, s, suite, libs, timeout))
         return "".join(lines)
 
-    c_loop = """foreach t : %s
-  exe = executable('test_' + t[0], t[1] + testutil,
-    include_directories : [src_inc, test_inc],
-    link_with : t[3],
-    dependencies : ssdlab_deps + [cmocka_dep])
-  test(t[0], exe, suite : t[2], timeout : t[4], env : test_env, is_parallel : t[2] == 'unit')
-endforeach
-"""
     unit = ["# Unit tests: one cmocka program per module, linked with the static library of its\n",
             "# layer only (which brings the layers below it). Row: name, sources, suite,\n",
             "# libraries, timeout in seconds.\n",
-            "unit_tests = [\n", rows({"unit"}), "]\n\n", c_loop % "unit_tests",
+            "c_tests += [\n", rows({"unit"}), "]\n",
             "\n# The layering rules of docs/architecture.md (issue 10, point 9): no upward include,\n"
             "# no circle, analysis/ only over base/ and the results reader, analyze.c only the\n"
             "# table of passes.\n"
@@ -184,8 +189,7 @@ endforeach
              "# their layer's library; the shell ones drive the ssdlab binary, need root where they\n",
              "# attach devices, and skip (exit 77) with a printed reason where a capability is\n",
              "# absent. Row: name, sources, suite, libraries, timeout in seconds.\n",
-             "integration_tests = [\n", rows({"integration"}), "]\n\n",
-             c_loop % "integration_tests",
+             "c_tests += [\n", rows({"integration"}), "]\n",
              "\n# Shell tests. Row: name, script, suite, timeout in seconds. The slow suite holds\n"
              "# the tests over 60 s under ASan (build-san, measured 2026-12-02: resume_kill 96.5 s;\n"
              "# every other test under 34 s); `meson test` with no suite filter, the README's\n"
@@ -225,7 +229,6 @@ endforeach
         t = s
         for old, new in subs:
             t = re.sub(re.escape(old) + r"(?![\w./])", new, t)
-        t = t.replace('"$SSDLAB")")/tests/test_results', '"$SSDLAB")")/tests/unit/test_results')
         t = t.replace("tests/test_sim_*.c", "tests/unit/test_sim_*.c")
         if t != s:
             open(f, "w", encoding="utf-8").write(t)
