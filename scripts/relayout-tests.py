@@ -154,7 +154,7 @@ endforeach
            "subdir('unit')         # one cmocka program per module, linked with its layer's library\n",
            "subdir('integration')  # the virtual SSD, loop devices, zram, files; and the slow suite\n",
            "subdir('hardware')     # a spare drive named by SSDLAB_HW_DEV; not in the default run\n",
-           "\n", c_loop,
+           "\n", c_loop, "\n",
            "# The default `meson test` leaves hardware out; `--suite hardware` runs it.\n",
            hw_setup, "\n", fuzz]
     open("tests/meson.build", "w").write("".join(out))
