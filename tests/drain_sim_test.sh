@@ -33,7 +33,7 @@ phases:
       queue: {threads: 2, depth: 8}
       count: 2
 EOF
-sim_available "$tmp/p.yaml" || skip "this build has no virtual SSD target (sim:client-tlc)"
+require_sim "$tmp/p.yaml"
 
 # 1. Refused, with the scale that works.
 "$SSDLAB" run "$tmp/p.yaml" --out "$tmp/short" --time-scale 0.01 >"$tmp/short.out" 2>"$tmp/short.err"

@@ -15,7 +15,7 @@ command -v python3 >/dev/null || skip "python3 is needed to read the output"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-progress-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-sim_available demo || skip "this build has no virtual SSD target (sim:client-tlc)"
+require_sim demo
 
 "$SSDLAB" plan demo >"$tmp/plan.out" 2>&1 || fail "plan demo failed"
 grep -q "^wall clock: about " "$tmp/plan.out" || fail "plan gives no wall-clock estimate on the sim"

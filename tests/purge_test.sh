@@ -85,22 +85,19 @@ EOF
 }
 
 # ---- the virtual SSD -------------------------------------------------------------------------
-if sim_available "$tmp/auto.yaml"; then
-	"$SSDLAB" run "$tmp/auto.yaml" --target sim:client-tlc --out "$tmp/sim" >"$tmp/sim.out" 2>&1 ||
-		fail "run on sim: $(cat "$tmp/sim.out")"
-	purge_check "$tmp/sim" sim-reset true 0 "sim auto"
-	grep -q "PTS purge" "$tmp/sim.out" && fail "sim auto: a real purge is flagged: $(cat "$tmp/sim.out")"
-	check_analyze "$tmp/sim" "sim auto"
+require_sim "$tmp/auto.yaml"
+"$SSDLAB" run "$tmp/auto.yaml" --target sim:client-tlc --out "$tmp/sim" >"$tmp/sim.out" 2>&1 ||
+	fail "run on sim: $(cat "$tmp/sim.out")"
+purge_check "$tmp/sim" sim-reset true 0 "sim auto"
+grep -q "PTS purge" "$tmp/sim.out" && fail "sim auto: a real purge is flagged: $(cat "$tmp/sim.out")"
+check_analyze "$tmp/sim" "sim auto"
 
-	# A discard on the virtual SSD settles 5 s of the drive it stands for, in virtual time.
-	"$SSDLAB" run "$tmp/discard.yaml" --target sim:client-tlc --time-scale 0.5 --out "$tmp/simd" \
-		>"$tmp/simd.out" 2>&1 || fail "discard run on sim: $(cat "$tmp/simd.out")"
-	purge_check "$tmp/simd" discard false 5000000000 "sim discard"
-	grep -q "^FLAG: .*not a SNIA PTS purge" "$tmp/simd.out" ||
-		fail "sim discard: no flag printed: $(cat "$tmp/simd.out")"
-else
-	echo "no virtual SSD in this build: its part is not checked"
-fi
+# A discard on the virtual SSD settles 5 s of the drive it stands for, in virtual time.
+"$SSDLAB" run "$tmp/discard.yaml" --target sim:client-tlc --time-scale 0.5 --out "$tmp/simd" \
+	>"$tmp/simd.out" 2>&1 || fail "discard run on sim: $(cat "$tmp/simd.out")"
+purge_check "$tmp/simd" discard false 5000000000 "sim discard"
+grep -q "^FLAG: .*not a SNIA PTS purge" "$tmp/simd.out" ||
+	fail "sim discard: no flag printed: $(cat "$tmp/simd.out")"
 
 # ---- a loop device ---------------------------------------------------------------------------
 [ "$(id -u)" = 0 ] || skip "needs root to attach loop devices (virtual SSD part: $fails failures)"

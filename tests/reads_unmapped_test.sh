@@ -26,7 +26,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-sim_available readonly || skip "the virtual SSD's default model is not available"
+require_sim readonly
 
 # check_unmapped DIR WANT TOL: every record's reads_unmapped.fraction within TOL of WANT (TOL
 # "binomial": 5 standard deviations of the record's own read count), of_bytes equal to its read

@@ -175,9 +175,9 @@ expect_exit 0 "run --help" "$SSDLAB" run --help
 expect_exit 0 "resume --help" "$SSDLAB" resume --help
 expect_exit 0 "plan --help" "$SSDLAB" plan --help
 
-targets=("$tmp/t.img")
+targets=("$tmp/t.img" "sim:client-tlc")
 truncate -s 16M "$tmp/t.img"
-sim_available "$tmp/p.yaml" && targets+=("sim:client-tlc")
+require_sim "$tmp/p.yaml"
 
 for target in "${targets[@]}"; do
 	# The virtual SSD shrinks durations by its time scale: x10 keeps its cells longer than

@@ -44,7 +44,7 @@ phases:
         - idle: {time: 30s}
         - rounds: {rw: randwrite, bs: 4k, cell_time: 30s, queue: {threads: 1, depth: 32}, count: 2}
 EOF
-sim_available "$tmp/p.yaml" || skip "this build has no virtual SSD target (sim:client-tlc)"
+require_sim "$tmp/p.yaml"
 
 run() { # run NAME SEED
 	"$SSDLAB" run "$tmp/p.yaml" --target sim:client-tlc --out "$tmp/$1" --seed "$2" \

@@ -694,8 +694,11 @@ static void test_doc_examples(void **state)
 	if (!text) {
 		FILE *f = fopen(path, "r");
 
-		if (!f)
+		if (!f) {
+			print_message("skipped: cannot read %s (SSDLAB_SRCDIR unset outside meson?)\n",
+				      path);
 			skip();
+		}
 		text = calloc(1, 1 << 20);
 		assert_non_null(text);
 		len = fread(text, 1, (1 << 20) - 1, f);
@@ -728,8 +731,10 @@ static void test_cli_check(void **state)
 	size_t got;
 
 	(void)state;
-	if (!exe || !*exe)
-		skip(); /* run outside meson: no binary to call */
+	if (!exe || !*exe) {
+		print_message("skipped: SSDLAB is not set (run outside meson): no binary to call\n");
+		skip();
+	}
 	dir = tu_mkdtemp("check");
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/bad.yaml", dir);

@@ -203,7 +203,8 @@ static void test_locale(void **state)
 	if (!ok) {
 		tu_rmtree(dir);
 		free(dir);
-		skip(); /* neither an installed comma locale nor localedef */
+		print_message("skipped: neither an installed comma-decimal locale nor localedef\n");
+		skip();
 	}
 	/* The locale is really in effect: printf now writes a comma. */
 	snprintf(buf, sizeof(buf), "%.1f", 1.5);
