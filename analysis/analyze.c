@@ -12,7 +12,6 @@
 #include "analysis/pass.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,31 +19,8 @@
 #include <json-c/json.h>
 
 #include "config.h"
-#include "base/errmsg.h"
 #include "base/jsonnum.h"
 #include "analysis/reader.h"
-
-/* ---- what the passes share (pass.h) -------------------------------------------------------- */
-
-/* The caller's error text, through the one helper (base/errmsg.h). */
-void pass_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	(void)errmsg_vset(err, len, 0, fmt, ap);
-	va_end(ap);
-}
-
-int pass_add_int(struct json_object *o, const char *key, int64_t v)
-{
-	return jsonnum_add(o, key, json_object_new_int64(v));
-}
-
-int pass_add_str(struct json_object *o, const char *key, const char *s)
-{
-	return jsonnum_add(o, key, s ? json_object_new_string(s) : NULL);
-}
 
 /* In order: later passes may read what earlier ones wrote (cells reads steady_state). */
 static const struct analyze_pass passes[] = {

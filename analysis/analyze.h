@@ -30,30 +30,7 @@
 
 #include <stddef.h>
 
-#include "analysis/reader.h"
-#include "results/records.h"
-
 struct json_object;
-
-/* What a pass sees: read-only inputs, loaded once. */
-struct analyze_input {
-	const char *dir;
-	struct json_object *manifest;
-	struct results_records records;
-	struct results_snapshots snapshots;
-	struct reader_snaps snaps; /* the snapshots, typed (reader.h) */
-};
-
-/*
- * One pass: adds its key(s) to summary. Returns 0 or -errno (with a reason in err); a pass that
- * has nothing to say (no snapshots with counters, no tracked series) adds an empty result, not an
- * error.
- */
-struct analyze_pass {
-	const char *name;
-	int (*run)(const struct analyze_input *in, struct json_object *summary, char *err,
-		   size_t errlen);
-};
 
 /*
  * Analyzes dir: returns a new summary object in *summary ("schema": 1, "analyzer" version,

@@ -12,9 +12,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/analyze.h"
+#include "analysis/reader.h"
+#include "results/records.h"
 
 struct json_object;
+
+/* What a pass sees: read-only inputs, loaded once. */
+struct analyze_input {
+	const char *dir;
+	struct json_object *manifest;
+	struct results_records records;
+	struct results_snapshots snapshots;
+	struct reader_snaps snaps; /* the snapshots, typed (reader.h) */
+};
+
+/*
+ * One pass: adds its key(s) to summary. Returns 0 or -errno (with a reason in err); a pass that
+ * has nothing to say (no snapshots with counters, no tracked series) adds an empty result, not an
+ * error.
+ */
+struct analyze_pass {
+	const char *name;
+	int (*run)(const struct analyze_input *in, struct json_object *summary, char *err,
+		   size_t errlen);
+};
 
 /* The passes, in the order analyze.c runs them (see struct analyze_pass). */
 int pass_steady_state(const struct analyze_input *in, struct json_object *summary, char *err,

@@ -51,27 +51,7 @@ ANALYZE_MAX_LINES = 400
 # (passes). Line numbers are left out on purpose: they move with every edit.
 KNOWN = {
     ("suite/results/results.h", "upward", "engine/engine.h"):
-        "issue 10 point 1 (the record reader stops including engine.h)",
-    ("suite/results/results.h", "upward", "analysis/ss.h"):
-        "issue 10 point 1 (the record reader stops including engine.h)",
-    ("analysis/analyze.h", "analysis pulls", "engine/engine.h"):
-        "issue 10 point 1 (the record reader stops including engine.h)",
-    ("analysis/analyze.c", "analysis pulls", "engine/engine.h"):
-        "issue 10 point 1 (the record reader stops including engine.h)",
-    ("suite/host/safety.h", "upward", "targets/target.h"):
-        "issue 10 point 3 (one seam: target_info with a kind enum)",
-    ("suite/profile/phases.c", "headerless", ""):
-        "issue 10 points 2 and 4 (phases.c <-> profile.c: the phase registry gets its header)",
-    ("suite/engine/jobspec.c", "headerless", ""):
-        "issue 10 point 2 (jobspec.c has no header)",
-    ("suite/engine/engine.h", "cycle", "suite/engine/engine suite/engine/workload"):
-        "issue 10 point 2 (struct job_spec moves to jobspec.h: workload.h then needs no engine.h)",
-    ("analysis/analyze.c", "passes", "lines"):
-        "issue 10 point 1 (analyze.c shrinks to the table of passes)",
-    ("analysis/analyze.c", "passes", "reads JSON"):
-        "issue 10 point 1 (one reader walks records.jsonl and snapshots)",
-    ("analysis/analyze.c", "passes", "prints text"):
-        "issue 10 point 1 (the headline's text rendering moves to the CLI)",
+        "issue 10 point 1 (a record's I/O figures are built in run/, series rows defined in results/)",
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')

@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
+#include "engine/jobspec.h"
 #include "base/prng.h"
 #include "targets/target.h"
 

@@ -3,7 +3,7 @@
  * phases: the phases of a profile and what they are made of: workloads (a job_spec plus what
  * needs the target to resolve), the profile-wide defaults, the cells of a rounds matrix, phase
  * lists, and the registry of phase kinds. profile.h (the document: name, destructive, ...) is
- * built on this; nothing here includes it. Implemented by phase_common.c (workloads, defaults,
+ * built on this; nothing here includes it. Implemented by phases_common.c (workloads, defaults,
  * cells, lists) and phases.c (the kinds and their table).
  *
  * Phase kinds live in one registry (phases.c): each kind has a name, a parse hook from a YAML

@@ -2,7 +2,7 @@
 /*
  * profile: the profile language's top level (name, description, destructive, defaults, phases),
  * lookup and listing of bundled profiles, the resolved plan as JSON and the summary text. The
- * phases and what they are made of are below it (phases.h: phase_common.c and the registry in
+ * phases and what they are made of are below it (phases.h: phases_common.c and the registry in
  * phases.c); this file calls the kinds only through struct phase_kind. See profile.h.
  */
 #include "profile/profile.h"
