@@ -36,6 +36,12 @@ LAYER_LIB = {
     "profile": "profile_lib",
     "runner": "run_lib",
     "cli_util": "run_lib",
+    "theory": "analysis_lib", "wa": "analysis_lib", "recovery": "analysis_lib",
+    "cells": "analysis_lib", "wsat": "analysis_lib",
+    "fileio": "base_lib", "errmsg": "base_lib",
+    "sim_ftl": "sim_lib, analysis_lib", "sim_wa": "sim_lib, analysis_lib",
+    "sim_timing": "sim_lib, analysis_lib", "sim_idle": "sim_lib, analysis_lib",
+    "sim_seq": "sim_lib, analysis_lib",
 }
 NOTE = {
     "units": "also checks jobspec.c's rw-mode and block-size-split parsers (engine)",
@@ -44,6 +50,9 @@ NOTE = {
     "analyze": "through results.c's job_no_io_reason (engine): [analysis_lib] once issue 10 "
                "point 1 lands",
     "sim_model": "measures the models through the sim target (target_open \"sim:...\")",
+    "sim_ftl": "sim_testlib checks WA against analysis/theory", "sim_wa": "against analysis/theory",
+    "sim_timing": "sim_testlib uses analysis/theory", "sim_idle": "sim_testlib uses analysis/theory",
+    "sim_seq": "sim_testlib uses analysis/theory",
 }
 PREFIX_LIB = [("sim_", "sim_lib"), ("target", "targets_lib"), ("phase", "profile_lib"),
               ("plan", "profile_lib"), ("run", "run_lib")]
