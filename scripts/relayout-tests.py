@@ -57,7 +57,7 @@ NOTE = {
 PREFIX_LIB = [("sim_", "sim_lib"), ("target", "targets_lib"), ("phase", "profile_lib"),
               ("plan", "profile_lib"), ("run", "run_lib")]
 SHARED_STAY = {"testutil.c", "testutil.h", "fuzz_profile.c", "meson.build", "profiles",
-               "layers_check.py", "hardware", "unit", "integration"}
+               "layers_check.py", "hardware", "unit", "integration", "data"}
 
 
 def sh(*args):
