@@ -12,7 +12,7 @@
  * hook (what one instance takes: profile/plan.h sums it for `plan` and the runner's ETA), a jobs
  * hook (its workloads, for plan's probes) and, for a kind that holds a phase list, a body hook.
  * Adding a kind (variants, hir, ...) adds an enum value, a data struct, a table row here and an
- * execute hook in run/runner.c's kind_exec[] (tests/test_phases.c fails until both exist); the
+ * execute hook in run/runner.c's kind_exec[] (tests/unit/test_phases.c fails until both exist); the
  * parser, the plan and the runner's walk do not change.
  *
  * What stays unresolved: anything that depends on the target. A workload keeps its LBA range as
@@ -293,7 +293,7 @@ struct phase_kind {
 	const struct phase_list *(*body)(const void *data, unsigned *count);
 };
 
-/* Every kind has parse, destructive, to_json and describe (tests/test_phases.c checks); its
+/* Every kind has parse, destructive, to_json and describe (tests/unit/test_phases.c checks); its
  * execute hook lives one layer up, in run/runner.c's kind_exec[] indexed by type (checked by
  * runner_kind_covered()), since running a phase needs the engine and the results. */
 

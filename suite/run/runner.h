@@ -284,7 +284,7 @@ void runner_eta_initial(const struct runner *r, double bps, uint64_t *lo, uint64
 
 /* True when the runner can run kind k: an execute hook in its table for a kind without a body,
  * none for a kind with one (the walk descends into it). Every registered kind must be covered
- * (tests/test_phases.c). */
+ * (tests/unit/test_phases.c). */
 bool runner_kind_covered(const struct phase_kind *k);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_theory: the closed-form WA models (analysis/theory.h) against a table computed by the
- * hand-written Halley-iteration Lambert W the sim tests used before GSL's (tests/sim_testlib.c
+ * hand-written Halley-iteration Lambert W the sim tests used before GSL's (tests/unit/sim_testlib.c
  * until issue 10), against published figures, and at the edges (no spare area, bad input).
  */
 #include <math.h>

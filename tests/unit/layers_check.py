@@ -329,7 +329,7 @@ def main():
     gone = sorted(k for k in KNOWN if k not in found)
     for key in gone:
         print("FAIL: %s %s%s is listed in KNOWN (for %s) but no longer occurs: remove it from the "
-              "list in tests/layers_check.py" % (key[0], key[1], " " + key[2] if key[2] else "",
+              "list in tests/unit/layers_check.py" % (key[0], key[1], " " + key[2] if key[2] else "",
                                                  KNOWN[key]))
     print("%d files, %d violations (%d known, %d new), %d known entries gone"
           % (len(files), len(found), len(found) - new, new, len(gone)))

@@ -11,7 +11,7 @@ set -u
 
 : "${SSDLAB:?SSDLAB must point to the ssdlab binary}"
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-data=$here/data/old-results
+data=$here/../data/old-results
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-analyze-old-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

@@ -2,7 +2,7 @@
 /*
  * test_jsonnum: JSON numbers of the results directory: shortest round-trip text, integers
  * without a fraction, null for NaN/infinity, '.' under a comma-decimal locale (when de_DE.UTF-8
- * is installed; tests/locale_test.sh installs it), and the getters' refusals.
+ * is installed; tests/integration/locale_test.sh installs it), and the getters' refusals.
  */
 #include <errno.h>
 #include <locale.h>
@@ -75,7 +75,7 @@ static void test_format_comma_locale(void **state)
 
 	(void)state;
 	if (!setlocale(LC_ALL, "de_DE.UTF-8")) {
-		print_message("de_DE.UTF-8 is not installed (tests/locale_test.sh generates it)\n");
+		print_message("de_DE.UTF-8 is not installed (tests/integration/locale_test.sh generates it)\n");
 		skip();
 	}
 	snprintf(buf, sizeof(buf), "%.1f", 0.5);

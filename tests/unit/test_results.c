@@ -6,7 +6,7 @@
  * torn line in the middle refused, metrics recomputed from raw figures against values worked
  * out by hand, the series CSV, snapshot numbering across reopen, and '.' decimals under a
  * comma-decimal locale (de_DE.UTF-8; that case skips when the locale is not installed, and
- * tests/locale_test.sh generates it and runs this program again).
+ * tests/integration/locale_test.sh generates it and runs this program again).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -760,7 +760,7 @@ static void test_comma_locale(void **state)
 	char probe[16];
 
 	if (!setlocale(LC_ALL, "de_DE.UTF-8")) {
-		print_message("de_DE.UTF-8 is not installed: run tests/locale_test.sh (it "
+		print_message("de_DE.UTF-8 is not installed: run tests/integration/locale_test.sh (it "
 			      "generates it)\n");
 		skip();
 	}
