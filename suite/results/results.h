@@ -30,6 +30,7 @@
 
 #include "engine/engine.h"
 #include "results/records.h"
+#include "results/series.h"
 #include "results/snapshot.h"
 
 struct json_object;
