@@ -21,6 +21,7 @@
 
 #include "base/hist.h"
 #include "engine/jobspec.h"
+#include "results/series.h" /* struct series_row: job_result.series */
 #include "targets/target.h"
 
 
@@ -28,18 +29,6 @@ struct dir_stats {
 	uint64_t ios;
 	uint64_t bytes;
 	struct hist lat;
-};
-
-/* One time-series row: per direction, figures of the completions in (t_ns - interval, t_ns]
- * (the last row ends at the end of the job). */
-struct series_row {
-	uint64_t t_ns; /* since the job's start (after ramp) */
-	struct {
-		uint64_t ios, bytes;
-		double lat_mean_ns;
-		uint64_t lat_p99_ns, lat_max_ns;
-	} d[2];
-	uint64_t total_bytes_written; /* since the job's start, ramp included */
 };
 
 struct job_result {

@@ -4,8 +4,8 @@
  * number, the record flags, reading records.jsonl, manifest.json and the snapshot files back,
  * a record's key and its metrics, and the JSON shapes of I/O figures. The analysis (analysis/)
  * includes only this header of the results layer, so that it sees no engine, target or host:
- * the writer side of a run (results.h: create/open, append, series, the record of a job) stays
- * in results.h, which includes this one. Everything is implemented in results.c.
+ * the writer side of a run (results.h: create/open, append, series, a record's common keys)
+ * stays in results.h, which includes this one. Everything is implemented in results.c.
  *
  * All functions return 0 or -errno; output parameters are untouched on failure.
  */

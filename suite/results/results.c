@@ -613,81 +613,17 @@ struct json_object *results_figures_json(uint64_t ios, uint64_t bytes, uint64_t 
 	return o;
 }
 
-static int add_dir(struct json_object *rec, const char *key, const struct dir_stats *d,
-		   uint64_t elapsed_ns)
-{
-	struct json_object *o = results_figures_json(d->ios, d->bytes, elapsed_ns, &d->lat), *h;
-
-	if (jsonnum_add(rec, key, o) || !o)
-		return -ENOMEM;
-	/* The bins, so that figures can be merged exactly later. */
-	h = hist_to_json(&d->lat);
-	if (jsonnum_add(o, "hist", h) || !h)
-		return -ENOMEM;
-	return 0;
-}
-
 /* Names of enum results_flag's bits, in bit order. */
 static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short", "no_io"};
 _Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_NO_IO,
 	       "a name for every results_flag bit");
 
-static int add_job(struct json_object *o, const struct job_result *j)
-{
-	struct json_object *t, *e;
-	uint64_t ios = j->d[0].ios + j->d[1].ios, bytes = j->d[0].bytes + j->d[1].bytes;
-	/* No I/O, no rate: null, not 0 (the elapsed time stays recorded). */
-	uint64_t el = ios ? j->elapsed_ns : 0;
-	char why[256];
-
-	if (jsonnum_add(o, "elapsed_ns", json_object_new_uint64(j->elapsed_ns)) ||
-	    jsonnum_add(o, "ramp_ns", json_object_new_uint64(j->ramp_elapsed_ns)) ||
-	    jsonnum_add(o, "bytes_written_total", json_object_new_uint64(j->bytes_written_total)) ||
-	    jsonnum_add(o, "bytes_read_total", json_object_new_uint64(j->bytes_read_total)) ||
-	    jsonnum_add(o, "seq_next", json_object_new_uint64(j->seq_next)) ||
-	    jsonnum_add(o, "cpu_user_s", jsonnum_new(j->cpu_user_s)) ||
-	    jsonnum_add(o, "cpu_sys_s", jsonnum_new(j->cpu_sys_s)) ||
-	    jsonnum_add(o, "effective_qd", json_object_new_int64(j->effective_qd)) ||
-	    jsonnum_add(o, "clock_source", json_object_new_string(j->clock_source)) ||
-	    jsonnum_add(o, "clock_read_ns", jsonnum_new(j->clock_read_ns)) ||
-	    jsonnum_add(o, "foreign_sectors_read",
-			json_object_new_uint64(j->foreign_sectors_read)) ||
-	    jsonnum_add(o, "foreign_sectors_written",
-			json_object_new_uint64(j->foreign_sectors_written)))
-		return -ENOMEM;
-	t = results_figures_json(ios, bytes, el, NULL);
-	if (jsonnum_add(o, "total", t) || !t)
-		return -ENOMEM;
-	if (add_dir(o, "read", &j->d[IO_READ], el) || add_dir(o, "write", &j->d[IO_WRITE], el))
-		return -ENOMEM;
-	if (job_no_io_reason(j, why, sizeof(why)) &&
-	    jsonnum_add(o, "no_io_reason", json_object_new_string(why)))
-		return -ENOMEM;
-	if (!j->error)
-		return 0;
-	e = json_object_new_object();
-	if (jsonnum_add(o, "error", e) || !e ||
-	    /* The errno's name, not strerror(): that text depends on the locale. */
-	    jsonnum_add(e, "errno",
-			json_object_new_string(
-			    strerrorname_np(-j->error) ? strerrorname_np(-j->error) : "unknown")) ||
-	    jsonnum_add(e, "offset", json_object_new_uint64(j->err_offset)) ||
-	    jsonnum_add(e, "len", json_object_new_uint64(j->err_len)) ||
-	    jsonnum_add(e, "message", json_object_new_string(j->errmsg)))
-		return -ENOMEM;
-	return 0;
-}
-
 struct json_object *results_record_to_json(const struct results_record *rec)
 {
 	struct json_object *o = json_object_new_object(), *flags;
-	unsigned fl = rec->flags;
-	char why[8];
 
 	if (!o)
 		return NULL;
-	if (rec->job && job_no_io_reason(rec->job, why, sizeof(why)))
-		fl |= RESULTS_F_NO_IO;
 	if (jsonnum_add(o, "schema", json_object_new_int(RESULTS_SCHEMA)) ||
 	    jsonnum_add(o, "kind", json_object_new_string(rec->kind ? rec->kind : "")) ||
 	    jsonnum_add(o, "phase", json_object_new_int(rec->phase)) ||
@@ -703,11 +639,9 @@ struct json_object *results_record_to_json(const struct results_record *rec)
 	if (jsonnum_add(o, "flags", flags) || !flags)
 		goto fail;
 	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-		if ((fl & (1u << i)) &&
+		if ((rec->flags & (1u << i)) &&
 		    json_object_array_add(flags, json_object_new_string(flag_names[i])))
 			goto fail;
-	if (rec->job && add_job(o, rec->job))
-		goto fail;
 	return o;
 fail:
 	json_object_put(o);

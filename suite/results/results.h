@@ -28,8 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine.h"
 #include "results/records.h"
+#include "results/series.h"
 #include "results/snapshot.h"
 
 struct json_object;
@@ -104,9 +104,11 @@ int results_write_manifest(struct results *r, struct json_object *manifest,
 /* ---- records -------------------------------------------------------------------------------- */
 
 /*
- * What a record holds besides the I/O figures. Strings are borrowed for the call.
+ * The keys every record has. Strings are borrowed for the call.
  * Record kinds (docs/results-format.md): "cell" (one cell of a round), "precondition",
  * "write_until", "idle", "trim", "purge", "resume" (a resume point: the gap, no I/O).
+ * A record's I/O figures come from a job, which this layer does not know: the run layer adds
+ * them (run/record.h, run_record_to_json).
  */
 struct results_record {
 	const char *kind;
@@ -116,21 +118,15 @@ struct results_record {
 	unsigned round;		   /* 1-based round of a rounds phase; 0 otherwise */
 	const char *cell;	   /* cell key, e.g. "rwmix_read=0,bs=4k"; NULL = "" (not a cell) */
 	uint64_t start_ns, end_ns; /* target clock at the start and the end */
-	const struct job_result *job; /* I/O figures; NULL for a record without I/O */
-	unsigned flags;		      /* enum results_flag */
+	unsigned flags;		   /* enum results_flag */
 };
 
 /*
- * Builds the JSON object of a record: schema, kind, phase, phase_kind, repeat, round, cell,
- * start_ns, end_ns, flags (array of names) and, with a job, elapsed_ns, ramp_ns, bytes read and
- * written in total (ramp included), cpu_user_s, cpu_sys_s, effective_qd, clock_source,
- * per direction "read"/"write" {ios, bytes, iops, bw_bps, lat_ns {mean, min, p50, p90, p95, p99,
- * p99_9, p99_99, p99_999, max} (null without I/O), hist (hist_to_json)}, "total" {ios, bytes,
- * iops, bw_bps} and "error" {errno (its name, e.g. "EIO"), offset, len, message} when the job
- * failed. A job that measured no I/O without an error gets the flag no_io (set here, whatever
- * rec->flags says), "no_io_reason" (job_no_io_reason()) and null rates and latencies: never
- * 0 IOPS. Returns a new object (the caller may add keys before appending)
- * or NULL on ENOMEM.
+ * Builds the JSON object of a record's common keys, in this order: schema, kind, phase,
+ * phase_kind, repeat, round, cell, start_ns, end_ns, flags (array of the names of rec->flags'
+ * bits, in bit order). A record of a job gets its I/O figures appended after these by
+ * run_record_to_json() (run/record.h). Returns a new object (the caller may add keys before
+ * appending) or NULL on ENOMEM.
  */
 struct json_object *results_record_to_json(const struct results_record *rec);
 

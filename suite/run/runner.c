@@ -25,6 +25,7 @@
 #include "base/errmsg.h"
 #include "base/prng.h"
 #include "results/snapshot.h"
+#include "run/record.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
 #include "base/units.h"
@@ -473,7 +474,7 @@ static struct json_object *step_record(struct runner *r, const struct where *w, 
 	struct results_record rr = {
 		.kind = kind, .phase = w->phase, .phase_kind = w->ph->kind->name,
 		.repeat = w->repeat, .round = round, .cell = cell, .start_ns = start_ns,
-		.end_ns = end_ns, .job = job, .flags = flags,
+		.end_ns = end_ns, .flags = flags,
 	};
 
 	struct json_object *o;
@@ -482,7 +483,7 @@ static struct json_object *step_record(struct runner *r, const struct where *w, 
 		rr.flags |= RESULTS_F_RESUMED;
 		r->flag_next_resumed = false;
 	}
-	o = results_record_to_json(&rr);
+	o = run_record_to_json(&rr, job);
 	/* The first measurement after a resume also says whether the re-run cells of the
 	 * interrupted round reproduced theirs (known only now, after the resume record). */
 	if (o && (rr.flags & RESULTS_F_RESUMED) && r->virt &&

@@ -41,6 +41,7 @@
 #include "cli/headline.h"
 #include "base/hist.h"
 #include "results/results.h"
+#include "run/record.h"
 #include "testutil.h"
 
 struct fixture {
@@ -60,9 +61,10 @@ static void job_init(struct job_result *j, uint64_t wios, uint64_t wbytes)
 	snprintf(j->clock_source, sizeof(j->clock_source), "virtual");
 }
 
-static void append(struct results *r, const struct results_record *rec)
+static void append(struct results *r, const struct results_record *rec,
+		   const struct job_result *job)
 {
-	struct json_object *o = results_record_to_json(rec);
+	struct json_object *o = run_record_to_json(rec, job);
 
 	assert_non_null(o);
 	assert_int_equal(results_append_record(r, o), 0);
@@ -109,8 +111,8 @@ static void build_run(const char *dir)
 	for (int i = 0; i < 100; i++)
 		hist_add(&j->d[IO_WRITE].lat, 50);
 	rec = (struct results_record){
-	    .kind = "precondition", .phase = 0, .phase_kind = "precondition", .job = j};
-	append(r, &rec);
+	    .kind = "precondition", .phase = 0, .phase_kind = "precondition"};
+	append(r, &rec, j);
 	snap_at(r, "phase-0-end", 0, 0, 1000, 1000);
 
 	snap_at(r, "phase-1-start", 1, 0, 1000, 1000);
@@ -123,19 +125,18 @@ static void build_run(const char *dir)
 					      .phase = 1,
 					      .phase_kind = "rounds",
 					      .round = round,
-					      .cell = "bs=4k",
-					      .job = j};
-		append(r, &rec);
+					      .cell = "bs=4k"};
+		append(r, &rec, j);
 		job_init(j, 10, 10 * 131072);
 		for (int i = 0; i < 10; i++)
 			hist_add(&j->d[IO_WRITE].lat, 100);
 		rec.cell = "bs=128k";
 		rec.flags = round == 2 ? RESULTS_F_HOST_LIMITED : 0;
-		append(r, &rec);
+		append(r, &rec, j);
 	}
 	snap_at(r, "phase-1-end", 1, 0, 5000, 11000);
 	rec = (struct results_record){.kind = "idle", .phase = 2, .phase_kind = "idle"};
-	append(r, &rec);
+	append(r, &rec, NULL);
 	rec = (struct results_record){.kind = "resume", .phase = 2, .phase_kind = "idle"};
 	{
 		struct json_object *o = results_record_to_json(&rec);
@@ -475,6 +476,7 @@ static void hl_rec(struct results *r, const char *kind, int phase, unsigned roun
 	struct results_record rec = {.kind = kind, .phase = phase, .round = round,
 				     .phase_kind = strcmp(kind, "cell") ? kind : "rounds",
 				     .cell = strcmp(kind, "cell") ? "" : "all", .start_ns = *t};
+	const struct job_result *job = NULL;
 	struct json_object *o;
 
 	assert_non_null(j);
@@ -482,11 +484,11 @@ static void hl_rec(struct results *r, const char *kind, int phase, unsigned roun
 		job_init(j, ios, ios * 4096);
 		for (uint64_t i = 0; i < ios; i++)
 			hist_add(&j->d[IO_WRITE].lat, 1000);
-		rec.job = j;
+		job = j;
 		*t += 1000000000ull;
 	}
 	rec.end_ns = *t;
-	o = results_record_to_json(&rec);
+	o = run_record_to_json(&rec, job);
 	assert_non_null(o);
 	if (extra_idle)
 		json_object_object_add(o, "idle_ns", extra_idle);

@@ -31,6 +31,7 @@
 #include "base/hist.h"
 #include "host/hostinfo.h"
 #include "results/results.h"
+#include "run/record.h"
 #include "testutil.h"
 
 struct fixture {
@@ -292,11 +293,10 @@ static struct json_object *make_record(unsigned round, const char *cell, const s
 	    .cell = cell,
 	    .start_ns = 1000ull * round,
 	    .end_ns = 1000ull * round + 999,
-	    .job = j,
 	    .flags = round == 2 ? RESULTS_F_HOST_LIMITED : 0,
 	};
 
-	return results_record_to_json(&rec);
+	return run_record_to_json(&rec, j);
 }
 
 static void test_records_roundtrip(void **state)
