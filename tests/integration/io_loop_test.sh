@@ -29,15 +29,22 @@ command -v python3 >/dev/null || skip "python3 is missing (used to check the JSO
 [ -x "$SSDLAB" ] || skip "ssdlab binary not found at $SSDLAB"
 [ -e /dev/loop-control ] || skip "no /dev/loop-control (loop driver not available)"
 
-# Leftovers of a killed earlier run: unmount and detach by backing-file path.
+# Leftovers of a killed earlier run: unmount and detach by backing-file path. A temp dir whose pid
+# file names a live process belongs to an instance running now (another checkout's suite): its
+# mounts and devices are left alone.
+alive() { # alive PATH: PATH is under a $TAG- dir of a running instance
+	local d
+	d=$(printf '%s\n' "$1" | sed -n "s|^\(.*/$TAG-[^/]*\).*|\1|p")
+	[ -n "$d" ] && [ -f "$d/pid" ] && kill -0 "$(cat "$d/pid")" 2>/dev/null
+}
 cleanup_leftovers() {
-	local m dev
+	local m dev back
 	for m in $(awk -v t="$TAG" '$2 ~ t { print $2 }' /proc/mounts | sort -r); do
-		umount -l "$m" 2>/dev/null
+		alive "$m" || umount -l "$m" 2>/dev/null
 	done
-	losetup -l -n -O NAME,BACK-FILE 2>/dev/null | awk -v t="/$TAG-" 'index($0, t) { print $1 }' |
-		while read -r dev; do
-			losetup -d "$dev" 2>/dev/null
+	losetup -l -n -O NAME,BACK-FILE 2>/dev/null | awk -v t="/$TAG-" 'index($0, t) { print $1, $2 }' |
+		while read -r dev back; do
+			alive "$back" || losetup -d "$dev" 2>/dev/null
 		done
 }
 cleanup_leftovers
@@ -48,6 +55,7 @@ if [ "$(stat -f -c %T "$base" 2>/dev/null)" = tmpfs ]; then
 fi
 [ "$(stat -f -c %T "$base" 2>/dev/null)" = tmpfs ] && skip "no disk-backed temp dir (both are tmpfs)"
 dir=$(mktemp -d "$base/$TAG-XXXXXX") || skip "cannot create a temp dir in $base"
+echo $$ >"$dir/pid"
 
 devs=()
 mounts=()

@@ -46,14 +46,18 @@ release_dir() {
 	done < <(losetup -ln -O NAME,BACK-FILE 2>/dev/null)
 }
 
-# A killed earlier run leaves $BASE/$TAG.* dirs behind: release and remove them.
+# A killed earlier run leaves $BASE/$TAG.* dirs behind: release and remove them. A dir whose pid
+# file names a live process belongs to an instance running now (another checkout's suite) and is
+# left alone.
 for old in "$BASE/$TAG".*; do
 	[ -d "$old" ] || continue
+	[ -f "$old/pid" ] && kill -0 "$(cat "$old/pid")" 2>/dev/null && continue
 	release_dir "$old"
 	rm -rf "$old"
 done
 
 WORK=$(mktemp -d "$BASE/$TAG.XXXXXX") || skip "cannot create a temp dir in $BASE"
+echo $$ >"$WORK/pid"
 cleanup() {
 	# the O_EXCL holder, if still there
 	[ -n "${HOLDER:-}" ] && kill "$HOLDER" 2>/dev/null && wait "$HOLDER" 2>/dev/null
