@@ -286,7 +286,7 @@ static void test_snia_plan(void **state)
 	assert_int_equal(r->ss.window, 5);
 	assert_int_equal(r->ss.max_rounds, 25);
 	assert_true(r->ss.max_data_excursion == 0.2 && r->ss.max_slope_excursion == 0.1);
-	assert_int_equal(r->track.metric, SS_METRIC_IOPS);
+	assert_int_equal(r->track.metric, RESULTS_METRIC_IOPS);
 	assert_int_equal(profile_rounds_cells(r, &cells, &n), 0);
 	assert_int_equal(n, 56);
 	/* Outer loop rwmix_read, inner bs, in the order written. */
