@@ -131,24 +131,18 @@ fail:
 static int per_round_add(struct json_object *arr, struct json_object *rec,
 			 const struct reader_key *k)
 {
-	static const struct {
-		const char *metric, *key;
-	} cols[] = {
-	    {"iops", "iops"},
-	    {"bw", "bw_bps"},
-	    {"lat_mean", "lat_mean_ns"},
-	    {"lat_p99", "lat_p99_ns"},
-	};
 	struct json_object *o = json_object_new_object();
 
 	if (json_object_array_add(arr, o) || !o || pass_add_int(o, "round", k->round))
 		return -ENOMEM;
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+	/* One column per metric of the table (results/records.h), in its order. */
+	for (unsigned m = 0; m < RESULTS_NMETRICS; m++) {
+		const struct results_metric_def *d = results_metric_def((enum results_metric)m);
 		double v;
 
-		if (results_record_metric(rec, cols[i].metric, &v))
+		if (results_record_metric(rec, d->name, &v))
 			v = NAN; /* written as null: no I/O, no latency */
-		if (jsonnum_add(o, cols[i].key, jsonnum_new(v)))
+		if (jsonnum_add(o, d->summary, jsonnum_new(v)))
 			return -ENOMEM;
 	}
 	return 0;

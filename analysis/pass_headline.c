@@ -350,14 +350,18 @@ static int headline_results(const struct analyze_input *in, struct json_object *
 		    jsonnum_add(e, "first_round",
 				json_object_get(json_object_object_get(c, "first_round"))) ||
 		    jsonnum_add(e, "last_round",
-				json_object_get(json_object_object_get(c, "last_round"))) ||
-		    jsonnum_add(e, "iops", jsonnum_new(jsonget_num(t, "iops"))) ||
-		    jsonnum_add(e, "bw_bps", jsonnum_new(jsonget_num(t, "bw_bps"))) ||
-		    jsonnum_add(e, "lat_mean_ns",
-				jsonnum_new(lat ? jsonget_num(lat, "mean") : NAN)) ||
-		    jsonnum_add(e, "lat_p99_ns",
-				jsonnum_new(lat ? jsonget_num(lat, "p99") : NAN)) ||
-		    jsonnum_add(e, "lat_max_ns", jsonnum_new(lat ? jsonget_num(lat, "max") : NAN)))
+				json_object_get(json_object_object_get(c, "last_round"))))
+			return -ENOMEM;
+		/* The table's metrics (results/records.h) in its order, then the maximum latency.
+		 */
+		for (unsigned m = 0; m < RESULTS_NMETRICS; m++) {
+			enum results_metric id = (enum results_metric)m;
+
+			if (jsonnum_add(e, results_metric_def(id)->summary,
+					jsonnum_new(results_metric_figure(t, id))))
+				return -ENOMEM;
+		}
+		if (jsonnum_add(e, "lat_max_ns", jsonnum_new(lat ? jsonget_num(lat, "max") : NAN)))
 			return -ENOMEM;
 	}
 	return pass_add_int(h, "results_omitted", (int64_t)omitted);

@@ -646,19 +646,17 @@ static const struct ydoc_key ss_keys[] = {
 };
 /* clang-format on */
 
-static const char *const metric_names[] = {"iops", "bw", "lat_mean", "lat_p99", NULL};
-
 /* track: {<cell key>: value, ..., metric} -> r->track and r->tracked_cell. */
 static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn,
 		       struct phase_rounds *r, struct ydoc_error *err)
 {
-	static const struct ydoc_key metric_key = {
-	    .name = "metric", .kind = YK_ENUM, .enum_names = metric_names};
+	const struct ydoc_key metric_key = {
+	    .name = "metric", .kind = YK_ENUM, .enum_names = results_metric_names()};
 	size_t idx = 0, stride = 1;
 	char vals[256];
 	int ret;
 
-	r->track.metric = SS_METRIC_IOPS;
+	r->track.metric = RESULTS_METRIC_IOPS;
 	if (t) {
 		for (size_t i = 0; i < t->n; i++) {
 			const struct ydoc_node *kn = t->pairs[i].key;
@@ -670,7 +668,7 @@ static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn,
 				ret = ydoc_convert(t->pairs[i].value, &metric_key, &m, err);
 				if (ret)
 					return ret;
-				r->track.metric = (enum ss_metric)m;
+				r->track.metric = (enum results_metric)m;
 				continue;
 			}
 			k = cell_key_find(kn->text);
@@ -925,7 +923,7 @@ static struct json_object *rounds_json(const void *data)
 		struct json_object *ss = json_object_new_object();
 
 		bad |= phase_json_add(ss, "metric",
-				       json_object_new_string(ss_metric_name(r->track.metric)));
+				      json_object_new_string(results_metric_name(r->track.metric)));
 		bad |= phase_json_add(ss, "window", json_object_new_int((int)r->ss.window));
 		bad |= phase_json_add(ss, "max_data_excursion",
 				       jsonnum_new(r->ss.max_data_excursion));
@@ -980,7 +978,7 @@ static void rounds_describe(const void *data, char *buf, size_t len)
 		pos +=
 		    (size_t)snprintf(buf + pos, len - pos,
 				     ", to steady state on %s%s%s (window %u, at most %u rounds)",
-				     ss_metric_name(r->track.metric), r->naxes ? " of " : "",
+				     results_metric_name(r->track.metric), r->naxes ? " of " : "",
 				     r->naxes ? key : "", r->ss.window, r->ss.max_rounds);
 		free(cells);
 	} else {

@@ -42,6 +42,7 @@
 
 #include "engine/jobspec.h"
 #include "analysis/ss.h"
+#include "results/records.h"
 #include "base/units.h"
 #include "base/ydoc.h"
 
@@ -139,14 +140,12 @@ struct profile_axis {
 };
 
 /* What the steady-state tracker follows: the cell whose coordinates equal `v[k]` for every k
- * with has[k], and one of its figures. */
-enum ss_metric { SS_METRIC_IOPS = 0, SS_METRIC_BW, SS_METRIC_LAT_MEAN, SS_METRIC_LAT_P99 };
-const char *ss_metric_name(enum ss_metric m);
+ * with has[k], and one of its figures (the table of metrics is results/records.h's). */
 
 struct profile_track {
 	bool has[CELL_NKEYS];
 	uint64_t v[CELL_NKEYS];
-	enum ss_metric metric;
+	enum results_metric metric;
 };
 
 /*

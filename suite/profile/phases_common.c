@@ -506,13 +506,6 @@ const char *cell_key_name(enum cell_key k)
 	return (unsigned)k < CELL_NKEYS ? cell_key_names[k] : "?";
 }
 
-const char *ss_metric_name(enum ss_metric m)
-{
-	static const char *const names[] = {"iops", "bw", "lat_mean", "lat_p99"};
-
-	return (unsigned)m < 4 ? names[m] : "?";
-}
-
 const char *cell_value_fmt(enum cell_key k, uint64_t v, char *buf, size_t len)
 {
 	static const char sfx[] = "kmgt";

@@ -5,7 +5,8 @@
  * a record's key and its metrics, and the JSON shapes of I/O figures. The analysis (analysis/)
  * includes only this header of the results layer, so that it sees no engine, target or host:
  * the writer side of a run (results.h: create/open, append, series, a record's common keys)
- * stays in results.h, which includes this one. Everything is implemented in results.c.
+ * stays in results.h, which includes this one. Everything is implemented in results.c, but for
+ * the table of metrics (records_metric.c).
  *
  * All functions return 0 or -errno; output parameters are untouched on failure.
  */
@@ -97,6 +98,49 @@ int results_record_key(struct json_object *rec, char *buf, size_t len);
  * elapsed time, an empty histogram).
  */
 int results_record_metric(struct json_object *rec, const char *metric, double *v);
+
+/*
+ * The metrics a profile can track to steady state and the per-round columns of summary.json:
+ * ONE table, from which the profile's names, the runner's query, the summary's keys and the
+ * headline's figures are all derived. Each metric has
+ *   name     the profile's `track: {metric: ...}`, summary.json steady_state[].metric, and
+ *            the word results_record_metric() computes it from a record by ("lat_p99")
+ *   figure   its path in a figures object (results_figures_json: a record's "read"/"write",
+ *            a summary cell's "read"/"write"/"total"), '/' between members ("lat_ns/p99")
+ *   summary  its key in summary.json cells[].per_round[] and headline.results[]
+ *            ("lat_p99_ns")
+ * A new metric is one row here (records_metric.c) and one value below, at the end: the enum
+ * values are the profile's enum indices and their order is the order of the summary's columns.
+ */
+enum results_metric {
+	RESULTS_METRIC_IOPS = 0,
+	RESULTS_METRIC_BW,
+	RESULTS_METRIC_LAT_MEAN,
+	RESULTS_METRIC_LAT_P99,
+	RESULTS_NMETRICS
+};
+
+struct results_metric_def {
+	const char *name, *figure, *summary;
+};
+
+/* The row of m (static, never freed); NULL when m is out of range. */
+const struct results_metric_def *results_metric_def(enum results_metric m);
+
+/* m's name ("iops"); "?" when m is out of range. */
+const char *results_metric_name(enum results_metric m);
+
+/* The metric called name into *m: 0, or -EINVAL (m untouched) for a name not in the table. */
+int results_metric_find(const char *name, enum results_metric *m);
+
+/* The names in enum order, NULL-terminated (static): a YAML enum key's list of values. */
+const char *const *results_metric_names(void);
+
+/*
+ * The figure of m in a figures object (its `figure` path): NaN when a member on the path is
+ * absent or null, or fig is NULL (a figures object without latency has no lat_ns).
+ */
+double results_metric_figure(struct json_object *fig, enum results_metric m);
 
 /* Snapshots read back in file-name order: n owned JSON objects as written above. */
 struct results_snapshots {

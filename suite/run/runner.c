@@ -1204,17 +1204,6 @@ static int exec_write(struct runner *r, const struct where *w)
 	return 0;
 }
 
-static const char *metric_of(enum ss_metric m)
-{
-	switch (m) {
-	case SS_METRIC_IOPS: return "iops";
-	case SS_METRIC_BW: return "bw";
-	case SS_METRIC_LAT_MEAN: return "lat_mean";
-	case SS_METRIC_LAT_P99: return "lat_p99";
-	}
-	return "iops";
-}
-
 /* How much of this round K already holds: 0, some (interrupted) or all cells. */
 static size_t round_in_k(struct runner *r, const struct where *w, unsigned round,
 			 const struct profile_cell *cells, size_t ncells)
@@ -1364,7 +1353,8 @@ static int exec_rounds(struct runner *r, const struct where *w)
 
 				/* The decision uses the recorded figure, so a later analyze and a
 				 * resumed walk see exactly the same value (jsonnum round-trips). */
-				if (rec && results_record_metric(rec, metric_of(pr->track.metric), &v))
+				if (rec && results_record_metric(
+					       rec, results_metric_name(pr->track.metric), &v))
 					v = 0;
 				track[round - 1] = v;
 			}
@@ -1495,7 +1485,7 @@ static int add_tracks(struct json_object *m, const struct plan *pl)
 		rc = profile_rounds_cells(pr, &cells, &n);
 		if (!rc && pr->tracked_cell < n)
 			rc = ss_track_add(m, st->phase, st->repeat, cells[pr->tracked_cell].key,
-					  metric_of(pr->track.metric), &pr->ss);
+					  results_metric_name(pr->track.metric), &pr->ss);
 		free(cells);
 		if (rc)
 			return rc;

@@ -286,7 +286,7 @@ static void test_snia_plan(void **state)
 	assert_int_equal(r->ss.window, 5);
 	assert_int_equal(r->ss.max_rounds, 25);
 	assert_true(r->ss.max_data_excursion == 0.2 && r->ss.max_slope_excursion == 0.1);
-	assert_int_equal(r->track.metric, SS_METRIC_IOPS);
+	assert_int_equal(r->track.metric, RESULTS_METRIC_IOPS);
 	assert_int_equal(profile_rounds_cells(r, &cells, &n), 0);
 	assert_int_equal(n, 56);
 	/* Outer loop rwmix_read, inner bs, in the order written. */
@@ -650,6 +650,41 @@ static void test_registry(void **state)
 	assert_null(phase_kind_find("variants"));
 }
 
+/* Every metric of the table (results/records.h) is a profile's track metric: it parses to its
+ * enum value and is written back under its name in the resolved plan (the manifest). */
+static void test_track_metrics(void **state)
+{
+	const char *const *names = results_metric_names();
+	unsigned i;
+
+	(void)state;
+	for (i = 0; names[i]; i++) {
+		char text[256];
+		struct profile *p;
+		struct json_object *j, *ss, *m;
+		const struct phase_rounds *r;
+
+		snprintf(text, sizeof(text),
+			 HDR
+			 "  - rounds:\n      cells: {bs: [4k, 8k]}\n      cell_time: 1s\n"
+			 "      rw: randwrite\n      steady_state: {track: {bs: 4k, metric: %s}}\n",
+			 names[i]);
+		p = parse_ok(text, NULL, 0);
+		r = p->phases.v[0].data;
+		assert_int_equal(r->track.metric, i);
+		assert_string_equal(results_metric_name(r->track.metric), names[i]);
+		j = p->phases.v[0].kind->to_json(r);
+		assert_non_null(j);
+		ss = json_object_object_get(j, "steady_state");
+		m = json_object_object_get(ss, "metric");
+		assert_non_null(m);
+		assert_string_equal(json_object_get_string(m), names[i]);
+		json_object_put(j);
+		profile_free(p);
+	}
+	assert_int_equal(i, RESULTS_NMETRICS);
+}
+
 static void test_repeat_bytes(void **state)
 {
 	const char *text =
@@ -787,6 +822,7 @@ int main(void)
 	    cmocka_unit_test(test_set),
 	    cmocka_unit_test(test_bundled),
 	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_track_metrics),
 	    cmocka_unit_test(test_repeat_bytes),
 	    cmocka_unit_test(test_doc_examples),
 	    cmocka_unit_test(test_cli_check),
