@@ -24,7 +24,9 @@
 
 #include "analysis/wa.h"
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/options.h"
+#include "cli/runflow.h"
+#include "cli/signals.h"
 #include "host/devinfo.h"
 #include "engine/engine.h"
 #include "host/safety.h"

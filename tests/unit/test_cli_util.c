@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_cli_util: the CLI helpers that the user sees through: the printed resume command must
- * survive a shell (quoting table, checked by running it through /bin/sh), the progress line's
- * text, option values with their error messages, the exit-code mapping, the stop flag raised
- * by a real SIGINT and SIGTERM, and the repeatable-option list.
+ * test_cli_util: the CLI helpers that the user sees through (cli/options, signals, progress,
+ * quote, runflow): the printed resume command must survive a shell (quoting table, checked by
+ * running it through /bin/sh), the progress line's text, option values with their error
+ * messages, the exit-code mapping, the stop flag raised by a real SIGINT and SIGTERM, and the
+ * repeatable-option list.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,7 +19,11 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/quote.h"
+#include "cli/runflow.h"
+#include "cli/signals.h"
 #include "base/units.h"
 
 /* cli_error() lives in main.c, which a test does not link: keep the last message instead. */
