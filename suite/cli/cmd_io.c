@@ -332,18 +332,6 @@ static int parse_args(int argc, char **argv, struct io_opts *o)
 	return 0;
 }
 
-static bool job_writes(const struct job_spec *s)
-{
-	return s->rw == RW_WRITE || s->rw == RW_RANDWRITE ||
-	       ((s->rw == RW_RANDRW || s->rw == RW_RW) && s->rwmix_read < 100);
-}
-
-static bool job_reads(const struct job_spec *s)
-{
-	return s->rw == RW_READ || s->rw == RW_RANDREAD ||
-	       ((s->rw == RW_RANDRW || s->rw == RW_RW) && s->rwmix_read > 0);
-}
-
 /* Lengths that depend on the capacity: --amount 2x, --ramp 1x, --range. */
 static int resolve(struct io_opts *o, const struct target_info *ti)
 {
@@ -377,20 +365,7 @@ static int fill_file(struct target *t, const struct io_opts *o, volatile sig_ato
 	struct job_result r;
 	int rc;
 
-	memset(&f, 0, sizeof(f));
-	f.rw = RW_WRITE;
-	/* The largest block that divides the size, so that one pass covers every byte. */
-	f.bs[0].bs = ti->logical_block_size ? ti->logical_block_size : 512;
-	for (uint32_t b = 1u << 20; b > f.bs[0].bs; b >>= 1)
-		if (ti->capacity % b == 0 && b % f.bs[0].bs == 0) {
-			f.bs[0].bs = b;
-			break;
-		}
-	f.bs[0].weight = 1;
-	f.nbs = 1;
-	f.qd = 8;
-	f.threads = 1;
-	f.range_end = ti->capacity;
+	job_spec_fill(&f, ti->capacity, ti->logical_block_size);
 	f.seed = o->s.seed;
 	f.pattern = o->s.pattern;
 	f.compressibility = o->s.compressibility;
@@ -811,7 +786,7 @@ int cmd_io(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
-	writes = job_writes(&o.s);
+	writes = rw_mode_writes(o.s.rw, o.s.rwmix_read);
 	target_spec_parse(o.target, &spec);
 	is_sim = spec.sim;
 	exists = !stat(o.target, &st);
@@ -854,7 +829,7 @@ int cmd_io(int argc, char **argv)
 	}
 	if (cli_signals_install(&stop) == 0)
 		hooks.stop = &stop.flag;
-	if (job_reads(&o.s) && target_info(t)->kind == TARGET_KIND_FILE) {
+	if (rw_mode_reads(o.s.rw, o.s.rwmix_read) && target_info(t)->kind == TARGET_KIND_FILE) {
 		if (target_info(t)->created_by_ssdlab) {
 			rc = fill_file(t, &o, hooks.stop);
 			if (rc) {
