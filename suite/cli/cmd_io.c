@@ -410,45 +410,10 @@ static int check_file_written(const struct target_info *ti)
 /* ---- output ----------------------------------------------------------------------------- */
 
 /*
- * json-c adds, all checked, with one error code per document: the first failure (-ENOMEM: a
- * value or container that could not be made, or an add that failed) stays in *e and later adds
- * only free their value. Numbers go through jsonnum (add_num): NaN is null, integers have no
+ * The JSON output is built with jsonnum_build_*: every add checked, one error code per document
+ * (the first failure stays in *e). Numbers go through jsonnum: NaN is null, integers have no
  * fraction. The names are those of the results files (records.jsonl, series CSV).
  */
-static void add(struct json_object *o, const char *k, struct json_object *v, int *e)
-{
-	if (!*e && (!o || !v))
-		*e = -ENOMEM;
-	if (*e) {
-		json_object_put(v);
-		return;
-	}
-	*e = jsonnum_add(o, k, v);
-}
-
-static void add_num(struct json_object *o, const char *k, double v, int *e)
-{
-	struct json_object *n = jsonnum_new(v);
-
-	if (!*e && !n && isfinite(v))
-		*e = -ENOMEM;
-	if (*e) {
-		json_object_put(n);
-		return;
-	}
-	*e = jsonnum_add(o, k, n); /* n NULL: JSON null */
-}
-
-static void push(struct json_object *a, struct json_object *v, int *e)
-{
-	if (!*e && (!a || !v))
-		*e = -ENOMEM;
-	if (*e)
-		json_object_put(v);
-	else
-		*e = jsonnum_push(a, v);
-}
-
 static double per_s(uint64_t n, uint64_t ns)
 {
 	return ns ? (double)n * 1e9 / (double)ns : 0;
@@ -458,38 +423,39 @@ static double per_s(uint64_t n, uint64_t ns)
 static void add_dir(struct json_object *j, const char *k, const struct dir_stats *d,
 		    uint64_t elapsed, int *e)
 {
-	add(j, k, results_figures_json(d->ios, d->bytes, elapsed, &d->lat), e);
+	jsonnum_build_add(j, k, results_figures_json(d->ios, d->bytes, elapsed, &d->lat), e);
 }
 
 static struct json_object *job_json(const struct job_spec *s, int *e)
 {
 	struct json_object *o = json_object_new_object(), *bs = json_object_new_array();
 
-	add(o, "rw", json_object_new_string(rw_mode_name(s->rw)), e);
-	add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read), e);
+	jsonnum_build_add(o, "rw", json_object_new_string(rw_mode_name(s->rw)), e);
+	jsonnum_build_add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read), e);
 	for (unsigned i = 0; i < s->nbs; i++) {
 		struct json_object *b = json_object_new_object();
 
-		add(b, "bs", json_object_new_int64(s->bs[i].bs), e);
-		add(b, "weight", json_object_new_int64(s->bs[i].weight), e);
-		push(bs, b, e);
+		jsonnum_build_add(b, "bs", json_object_new_int64(s->bs[i].bs), e);
+		jsonnum_build_add(b, "weight", json_object_new_int64(s->bs[i].weight), e);
+		jsonnum_build_push(bs, b, e);
 	}
-	add(o, "bs", bs, e);
-	add(o, "qd", json_object_new_int((int)s->qd), e);
-	add(o, "threads", json_object_new_int((int)s->threads), e);
-	add(o, "range_start", json_object_new_uint64(s->range_start), e);
-	add(o, "range_end", json_object_new_uint64(s->range_end), e);
-	add(o, "time_ns", json_object_new_uint64(s->time_ns), e);
-	add(o, "amount_bytes", json_object_new_uint64(s->amount_bytes), e);
-	add(o, "ramp_ns", json_object_new_uint64(s->ramp_ns), e);
-	add(o, "ramp_bytes", json_object_new_uint64(s->ramp_bytes), e);
-	add(o, "seed", json_object_new_uint64(s->seed), e);
-	add(o, "random_distribution",
-	    json_object_new_string(s->dist == DIST_ZONED ? "zoned" : "uniform"), e);
-	add(o, "pattern", json_object_new_string(s->pattern == PATTERN_ZEROS ? "zeros" : "random"), e);
-	add(o, "compressibility", json_object_new_int((int)s->compressibility), e);
-	add(o, "sqpoll", json_object_new_boolean(s->sqpoll), e);
-	add(o, "hipri", json_object_new_boolean(s->hipri), e);
+	jsonnum_build_add(o, "bs", bs, e);
+	jsonnum_build_add(o, "qd", json_object_new_int((int)s->qd), e);
+	jsonnum_build_add(o, "threads", json_object_new_int((int)s->threads), e);
+	jsonnum_build_add(o, "range_start", json_object_new_uint64(s->range_start), e);
+	jsonnum_build_add(o, "range_end", json_object_new_uint64(s->range_end), e);
+	jsonnum_build_add(o, "time_ns", json_object_new_uint64(s->time_ns), e);
+	jsonnum_build_add(o, "amount_bytes", json_object_new_uint64(s->amount_bytes), e);
+	jsonnum_build_add(o, "ramp_ns", json_object_new_uint64(s->ramp_ns), e);
+	jsonnum_build_add(o, "ramp_bytes", json_object_new_uint64(s->ramp_bytes), e);
+	jsonnum_build_add(o, "seed", json_object_new_uint64(s->seed), e);
+	jsonnum_build_add(o, "random_distribution",
+			  json_object_new_string(s->dist == DIST_ZONED ? "zoned" : "uniform"), e);
+	jsonnum_build_add(o, "pattern",
+			  json_object_new_string(s->pattern == PATTERN_ZEROS ? "zeros" : "random"), e);
+	jsonnum_build_add(o, "compressibility", json_object_new_int((int)s->compressibility), e);
+	jsonnum_build_add(o, "sqpoll", json_object_new_boolean(s->sqpoll), e);
+	jsonnum_build_add(o, "hipri", json_object_new_boolean(s->hipri), e);
 	return o;
 }
 
@@ -507,22 +473,25 @@ static struct json_object *series_json(const struct job_result *r, uint64_t inte
 
 		if (!span)
 			span = interval;
-		add(o, "t_ns", json_object_new_uint64(row->t_ns), e);
+		jsonnum_build_add(o, "t_ns", json_object_new_uint64(row->t_ns), e);
 		for (int d = 0; d < 2; d++) {
 			struct json_object *x;
 
 			if (!row->d[d].ios && !r->d[d].ios)
 				continue;
 			x = json_object_new_object();
-			add_num(x, "iops", per_s(row->d[d].ios, span), e);
-			add_num(x, "bw_bps", per_s(row->d[d].bytes, span), e);
-			add_num(x, "lat_mean_ns", row->d[d].lat_mean_ns, e);
-			add(x, "lat_p99_ns", json_object_new_uint64(row->d[d].lat_p99_ns), e);
-			add(x, "lat_max_ns", json_object_new_uint64(row->d[d].lat_max_ns), e);
-			add(o, names[d], x, e);
+			jsonnum_build_num(x, "iops", per_s(row->d[d].ios, span), e);
+			jsonnum_build_num(x, "bw_bps", per_s(row->d[d].bytes, span), e);
+			jsonnum_build_num(x, "lat_mean_ns", row->d[d].lat_mean_ns, e);
+			jsonnum_build_add(x, "lat_p99_ns",
+					  json_object_new_uint64(row->d[d].lat_p99_ns), e);
+			jsonnum_build_add(x, "lat_max_ns",
+					  json_object_new_uint64(row->d[d].lat_max_ns), e);
+			jsonnum_build_add(o, names[d], x, e);
 		}
-		add(o, "total_bytes_written", json_object_new_uint64(row->total_bytes_written), e);
-		push(a, o, e);
+		jsonnum_build_add(o, "total_bytes_written",
+				  json_object_new_uint64(row->total_bytes_written), e);
+		jsonnum_build_push(a, o, e);
 	}
 	return a;
 }
@@ -554,12 +523,12 @@ static void add_counters(struct json_object *j, const char *delta_key, const cha
 	{
 		struct json_object *d = json_object_new_object();
 
-		add_num(d, "host_bytes_written", h, e);
-		add_num(d, "nand_bytes_written", n, e);
-		add(j, delta_key, d, e);
+		jsonnum_build_num(d, "host_bytes_written", h, e);
+		jsonnum_build_num(d, "nand_bytes_written", n, e);
+		jsonnum_build_add(j, delta_key, d, e);
 	}
 	if (!wa_between(a, b, &wa))
-		add_num(j, wa_key, wa, e);
+		jsonnum_build_num(j, wa_key, wa, e);
 }
 
 /* snap: at the start, at the end of the ramp (where the figures start), at the end. 0 or
@@ -572,22 +541,22 @@ static int print_json(const struct io_opts *o, const struct target_info *ti,
 	uint64_t ios = r->d[0].ios + r->d[1].ios;
 	int e = all ? 0 : -ENOMEM;
 
-	add(j, "schema", json_object_new_int(1), &e);
-	add(j, "target", target_info_to_json(ti, NULL), &e);
-	add(j, "job", job_json(&o->s, &e), &e);
-	add_num(j, "iops", job_iops(r), &e);
-	add_num(j, "bw_bps", job_bw(r), &e);
-	add(j, "bytes_read", json_object_new_uint64(r->d[IO_READ].bytes), &e);
-	add(j, "bytes_written", json_object_new_uint64(r->d[IO_WRITE].bytes), &e);
-	add(j, "bytes_read_total", json_object_new_uint64(r->bytes_read_total), &e);
-	add(j, "bytes_written_total", json_object_new_uint64(r->bytes_written_total), &e);
-	add(j, "elapsed_ns", json_object_new_uint64(r->elapsed_ns), &e);
-	add(j, "ramp_elapsed_ns", json_object_new_uint64(r->ramp_elapsed_ns), &e);
+	jsonnum_build_add(j, "schema", json_object_new_int(1), &e);
+	jsonnum_build_add(j, "target", target_info_to_json(ti, NULL), &e);
+	jsonnum_build_add(j, "job", job_json(&o->s, &e), &e);
+	jsonnum_build_num(j, "iops", job_iops(r), &e);
+	jsonnum_build_num(j, "bw_bps", job_bw(r), &e);
+	jsonnum_build_add(j, "bytes_read", json_object_new_uint64(r->d[IO_READ].bytes), &e);
+	jsonnum_build_add(j, "bytes_written", json_object_new_uint64(r->d[IO_WRITE].bytes), &e);
+	jsonnum_build_add(j, "bytes_read_total", json_object_new_uint64(r->bytes_read_total), &e);
+	jsonnum_build_add(j, "bytes_written_total", json_object_new_uint64(r->bytes_written_total), &e);
+	jsonnum_build_add(j, "elapsed_ns", json_object_new_uint64(r->elapsed_ns), &e);
+	jsonnum_build_add(j, "ramp_elapsed_ns", json_object_new_uint64(r->ramp_elapsed_ns), &e);
 	if (all) {
 		hist_init(all);
 		hist_merge(all, &r->d[0].lat);
 		hist_merge(all, &r->d[1].lat);
-		add(j, "lat_ns", results_lat_json(all), &e); /* I/O completed: not null */
+		jsonnum_build_add(j, "lat_ns", results_lat_json(all), &e); /* I/O completed: not null */
 		free(all);
 	}
 	if (r->d[IO_READ].ios)
@@ -595,32 +564,35 @@ static int print_json(const struct io_opts *o, const struct target_info *ti,
 	if (r->d[IO_WRITE].ios)
 		add_dir(j, "write", &r->d[IO_WRITE], r->elapsed_ns, &e);
 	cpu = json_object_new_object();
-	add_num(cpu, "user_s", r->cpu_user_s, &e);
-	add_num(cpu, "sys_s", r->cpu_sys_s, &e);
-	add_num(cpu, "us_per_io", ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0, &e);
-	add(j, "cpu", cpu, &e);
+	jsonnum_build_num(cpu, "user_s", r->cpu_user_s, &e);
+	jsonnum_build_num(cpu, "sys_s", r->cpu_sys_s, &e);
+	jsonnum_build_num(cpu, "us_per_io",
+			  ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0, &e);
+	jsonnum_build_add(j, "cpu", cpu, &e);
 	ctx = json_object_new_object();
-	add(ctx, "clock_source", json_object_new_string(r->clock_source), &e);
-	add_num(ctx, "clock_read_ns", r->clock_read_ns, &e);
-	add(ctx, "effective_qd", json_object_new_int64(r->effective_qd), &e);
-	add(ctx, "foreign_sectors_read", json_object_new_uint64(r->foreign_sectors_read), &e);
-	add(ctx, "foreign_sectors_written", json_object_new_uint64(r->foreign_sectors_written), &e);
-	add(j, "context", ctx, &e);
+	jsonnum_build_add(ctx, "clock_source", json_object_new_string(r->clock_source), &e);
+	jsonnum_build_num(ctx, "clock_read_ns", r->clock_read_ns, &e);
+	jsonnum_build_add(ctx, "effective_qd", json_object_new_int64(r->effective_qd), &e);
+	jsonnum_build_add(ctx, "foreign_sectors_read",
+			  json_object_new_uint64(r->foreign_sectors_read), &e);
+	jsonnum_build_add(ctx, "foreign_sectors_written",
+			  json_object_new_uint64(r->foreign_sectors_written), &e);
+	jsonnum_build_add(j, "context", ctx, &e);
 	/* The measured part, like every other figure; and the whole job, ramp included. */
 	add_counters(j, "smart_delta", "wa", &snap[1], &snap[2], &e);
 	add_counters(j, "smart_delta_total", "wa_total", &snap[0], &snap[2], &e);
-	add(j, "series", series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u, &e),
-	    &e);
+	jsonnum_build_add(j, "series",
+			  series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u, &e), &e);
 	if (r->error) {
 		struct json_object *x = json_object_new_object();
 
-		add(x, "errno", json_object_new_int(-r->error), &e);
-		add(x, "offset", json_object_new_uint64(r->err_offset), &e);
-		add(x, "length", json_object_new_int64(r->err_len), &e);
-		add(x, "message", json_object_new_string(r->errmsg), &e);
-		add(j, "error", x, &e);
+		jsonnum_build_add(x, "errno", json_object_new_int(-r->error), &e);
+		jsonnum_build_add(x, "offset", json_object_new_uint64(r->err_offset), &e);
+		jsonnum_build_add(x, "length", json_object_new_int64(r->err_len), &e);
+		jsonnum_build_add(x, "message", json_object_new_string(r->errmsg), &e);
+		jsonnum_build_add(j, "error", x, &e);
 	}
-	add(j, "interrupted", json_object_new_boolean(r->interrupted), &e);
+	jsonnum_build_add(j, "interrupted", json_object_new_boolean(r->interrupted), &e);
 	if (!e)
 		printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
 									JSON_C_TO_STRING_NOSLASHESCAPE));
