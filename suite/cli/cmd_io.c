@@ -496,37 +496,20 @@ static struct json_object *series_json(const struct job_result *r, uint64_t inte
 	return a;
 }
 
-static double counter_delta(const struct snapshot *a, const struct snapshot *b, const char *name,
-			    bool *ok)
-{
-	const struct counter *x = snapshot_get(a, name), *y = snapshot_get(b, name);
-
-	if (!x || !y) {
-		*ok = false;
-		return 0;
-	}
-	return y->value - x->value;
-}
-
 /* smart_delta{,_total} and wa{,_total}: the counters' change from a to b, when the target has
  * them. */
 static void add_counters(struct json_object *j, const char *delta_key, const char *wa_key,
 			 const struct snapshot *a, const struct snapshot *b, int *e)
 {
-	bool ok = true;
-	double h = counter_delta(a, b, "host_bytes_written", &ok);
-	double n = counter_delta(a, b, "nand_bytes_written", &ok);
-	double wa;
+	struct json_object *d;
+	double h, n, wa;
 
-	if (!ok)
+	if (wa_deltas(a, b, &h, &n))
 		return;
-	{
-		struct json_object *d = json_object_new_object();
-
-		jsonnum_build_num(d, "host_bytes_written", h, e);
-		jsonnum_build_num(d, "nand_bytes_written", n, e);
-		jsonnum_build_add(j, delta_key, d, e);
-	}
+	d = json_object_new_object();
+	jsonnum_build_num(d, "host_bytes_written", h, e);
+	jsonnum_build_num(d, "nand_bytes_written", n, e);
+	jsonnum_build_add(j, delta_key, d, e);
 	if (!wa_between(a, b, &wa))
 		jsonnum_build_num(j, wa_key, wa, e);
 }
