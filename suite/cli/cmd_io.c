@@ -24,12 +24,12 @@
 
 #include "analysis/wa.h"
 #include "cli/cli.h"
+#include "cli/gate.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
 #include "cli/signals.h"
 #include "host/devinfo.h"
 #include "engine/engine.h"
-#include "host/safety.h"
 #include "base/jsonnum.h"
 #include "results/results.h"
 #include "results/snapshot.h"
@@ -698,23 +698,6 @@ static void on_measure_start(uint64_t t_ns, void *arg)
 
 /* ---- the command ------------------------------------------------------------------------ */
 
-static int confirm_write(const struct io_opts *o, const struct target_info *ti)
-{
-	struct safety_opts so = {.yes_destroy = o->yes_destroy, .allow_prompt = true};
-	char reason[4096] = ""; /* names the WWN twice, which may be 1024 long */
-	struct safety_target id;
-	int rc;
-
-	target_safety_identity(ti, &id);
-	rc = safety_confirm_destructive(&id, "write", &so, reason, sizeof(reason));
-	if (rc) {
-		cli_error(CMD, "refusing to write to %s: %s", ti->path,
-			  *reason ? reason : strerror(-rc));
-		return EXIT_SAFETY;
-	}
-	return 0;
-}
-
 int cmd_io(int argc, char **argv)
 {
 	struct io_opts o;
@@ -729,7 +712,7 @@ int cmd_io(int argc, char **argv)
 	char why[256];
 	const char *no_io;
 	struct stat st;
-	char err[512];
+	char err[512], refusal[4200];
 	struct target_spec spec;
 	bool exists, writes, is_sim;
 	int rc, ret;
@@ -748,16 +731,11 @@ int cmd_io(int argc, char **argv)
 
 	/* Step 1 of the safety gate before even opening: a mounted device is refused with the
 	 * mount point rather than with a bare EBUSY from O_EXCL. */
-	if (writes && exists && !is_sim && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
-		/* probe_excl: a device another program holds O_EXCL is named as such. */
-		struct safety_opts so = {.probe_excl = true};
-
-		rc = safety_check_in_use(o.target, &so, err, sizeof(err));
-		if (rc) {
-			cli_error(CMD, "refusing to write to %s: %s", o.target,
-				  *err ? err : strerror(-rc));
-			return EXIT_SAFETY;
-		}
+	if (writes && exists && !is_sim) {
+		snprintf(refusal, sizeof(refusal), "refusing to write to %s", o.target);
+		ret = cli_gate_in_use(CMD, o.target, refusal, 0);
+		if (ret)
+			return ret;
 	}
 	oo.writable = writes || (!exists && o.create_size);
 	oo.create = !exists && o.create_size;
@@ -778,7 +756,8 @@ int cmd_io(int argc, char **argv)
 		goto out;
 	}
 	if (writes) {
-		ret = confirm_write(&o, target_info(t));
+		snprintf(refusal, sizeof(refusal), "refusing to write to %s", target_info(t)->path);
+		ret = cli_gate_confirm(CMD, target_info(t), "write", o.yes_destroy, refusal);
 		if (ret)
 			goto out;
 	}

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -20,12 +19,12 @@
 #include "base/ydoc.h"
 #include "cli/cli.h"
 #include "cli/clock.h"
+#include "cli/gate.h"
 #include "cli/headline.h"
 #include "cli/options.h"
 #include "cli/progress.h"
 #include "cli/quote.h"
 #include "cli/signals.h"
-#include "host/safety.h"
 #include "profile/profile.h"
 #include "results/results.h"
 #include "run/runner.h"
@@ -76,51 +75,24 @@ int cli_open_exit_code(int rc)
 int cli_precheck_target(const char *cmd, const char *spec, const struct profile *p,
 			unsigned patience_ms)
 {
-	struct safety_opts so = {.probe_excl = true};
 	struct target_spec ts;
-	char reason[1024] = "";
-	unsigned waited = 0;
-	struct stat st;
-	int rc;
 
 	target_spec_parse(spec, &ts);
 	if (!profile_writes(p) || ts.sim)
 		return 0;
-	/* A directory or a character device cannot be a target at all: that is bad usage, which
-	 * target_open reports (exit 2, as io does), not a safety refusal. */
-	if (!stat(spec, &st) && !S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
-		return 0;
-	for (;;) {
-		rc = safety_check_in_use(spec, &so, reason, sizeof(reason));
-		if (rc != -EPERM || waited >= patience_ms)
-			break;
-		cli_sleep_ms(100);
-		waited += 100;
-	}
-	if (!rc || rc == -ENOENT)
-		return 0;
-	cli_error(cmd, "refused: %s", reason[0] ? reason : strerror(-rc));
-	return EXIT_SAFETY;
+	return cli_gate_in_use(cmd, spec, "refused", patience_ms);
 }
 
 int cli_confirm_target(const char *cmd, struct target *t, const struct profile *p,
 		       const char *yes_destroy)
 {
-	struct safety_opts so = {.yes_destroy = yes_destroy, .allow_prompt = true};
-	struct safety_target id;
-	char reason[4096] = "", what[160]; /* names the WWN twice, which may be 1024 long */
-	int rc;
+	char what[160];
 
 	if (!profile_writes(p))
 		return 0;
-	target_safety_identity(target_info(t), &id);
 	snprintf(what, sizeof(what), "profile '%s' (writes%s)", p->name ? p->name : "?",
 		 p->destructive ? ", destructive" : "");
-	rc = safety_confirm_destructive(&id, what, &so, reason, sizeof(reason));
-	if (!rc)
-		return 0;
-	cli_error(cmd, "refused: %s", reason[0] ? reason : strerror(-rc));
-	return EXIT_SAFETY;
+	return cli_gate_confirm(cmd, target_info(t), what, yes_destroy, "refused");
 }
 
 int cli_lock_dir(const char *dir)
