@@ -17,7 +17,8 @@ uint64_t cli_mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* iso selects "2026-11-29T19:15:00Z" over "20261129T191500Z"; literal formats keep -Wformat=2 happy. */
+/* iso selects "2026-11-29T19:15:00Z" over "20261129T191500Z"; literal formats keep -Wformat=2
+ * happy. */
 static const char *utc_fmt(char *buf, size_t len, bool iso)
 {
 	time_t t = time(NULL);
