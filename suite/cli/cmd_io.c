@@ -23,6 +23,7 @@
 #include "cli/gate.h"
 #include "cli/io_report.h"
 #include "cli/options.h"
+#include "cli/progress.h"
 #include "cli/runflow.h"
 #include "cli/signals.h"
 #include "host/devinfo.h"
@@ -402,38 +403,30 @@ static int check_file_written(const struct target_info *ti)
 	return 0;
 }
 
-
-/* Progress on a terminal: one line rewritten in place, about once per interval. */
+/* Progress on a terminal: one line rewritten in place (cli/progress), about once per interval. */
 struct progress_ctx {
+	struct cli_progress prog;
 	char cell[96];
-	size_t last_len;
 };
 
 static void on_progress(const struct engine_progress *ep, void *arg)
 {
 	struct progress_ctx *pc = arg;
 	char t[32], total[32], bytes[32], iops[32], line[256];
-	int n;
 
 	units_fmt_duration(ep->t_ns, t, sizeof(t));
 	units_fmt_size(ep->bytes, bytes, sizeof(bytes));
 	units_fmt_double(ep->iops, 0, iops, sizeof(iops));
 	if (ep->total_ns) {
 		units_fmt_duration(ep->total_ns, total, sizeof(total));
-		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s, %s, %s IOPS", pc->cell, t,
-			     total, bytes, iops);
+		snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s, %s, %s IOPS", pc->cell, t,
+			 total, bytes, iops);
 	} else {
 		units_fmt_size(ep->total_bytes, total, sizeof(total));
-		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s (%s), %s IOPS", pc->cell,
-			     bytes, total, t, iops);
+		snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s (%s), %s IOPS", pc->cell,
+			 bytes, total, t, iops);
 	}
-	if (n < 0)
-		return;
-	/* Pad with blanks over a longer previous line. */
-	fprintf(stderr, "\r%s%*s", line, pc->last_len > (size_t)n ? (int)(pc->last_len - (size_t)n) : 0,
-		"");
-	fflush(stderr);
-	pc->last_len = (size_t)n;
+	cli_progress_line(&pc->prog, line);
 }
 
 /* The engine's hooks: progress (pc first, so that on_progress may take the whole context) and
@@ -549,13 +542,13 @@ int cmd_io(int argc, char **argv)
 	hooks.arg = &ctx;
 	if (isatty(STDERR_FILENO) && !o.json &&
 	    (o.s.time_ns + o.s.ramp_ns > 3000000000ull || o.s.amount_bytes)) {
+		cli_progress_init(&pc->prog, stderr, false, 0);
 		snprintf(pc->cell, sizeof(pc->cell), "%s qd %u x %u", rw_mode_name(o.s.rw), o.s.qd,
 			 o.s.threads);
 		hooks.progress = on_progress;
 	}
 	rc = engine_run(t, &o.s, &hooks, &r);
-	if (pc->last_len)
-		fputc('\n', stderr);
+	cli_progress_finish(&pc->prog); /* ends the in-place line, if one was drawn */
 	if (rc) {
 		cli_error(CMD, "%s: %s", o.target, r.errmsg);
 		ret = rc == -EOPNOTSUPP || rc == -ENOTSUP ? EXIT_CAPABILITY

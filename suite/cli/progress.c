@@ -108,7 +108,6 @@ void cli_progress_update(struct cli_progress *p, const struct cli_progress_state
 {
 	char line[320];
 	uint64_t now;
-	size_t n;
 
 	if (p->quiet || !p->f)
 		return;
@@ -129,7 +128,15 @@ void cli_progress_update(struct cli_progress *p, const struct cli_progress_state
 	if (p->last_len && now - p->last_ns < 100000000ull)
 		return;
 	p->last_ns = now;
-	cli_progress_format(s, line, sizeof(line));
+	cli_progress_line(p, cli_progress_format(s, line, sizeof(line)));
+}
+
+void cli_progress_line(struct cli_progress *p, const char *line)
+{
+	size_t n;
+
+	if (p->quiet || !p->f || !p->tty)
+		return;
 	n = strlen(line);
 	fprintf(p->f, "\r%s", line);
 	for (size_t i = n; i < p->last_len; i++)

@@ -68,6 +68,10 @@ void cli_progress_update(struct cli_progress *p, const struct cli_progress_state
 /* Prints a message on its own line, clearing an in-place line first. */
 void cli_progress_note(struct cli_progress *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Draws `line` in place on a terminal, blanking what is left of a longer previous line, at once
+ * (the caller decides how often); nothing when quiet or not a terminal. For a command with a
+ * line of its own (io); cli_progress_update draws its lines with it. */
+void cli_progress_line(struct cli_progress *p, const char *line);
 /* Ends an in-place line with a newline; not on a terminal, prints the pending last line. */
 void cli_progress_finish(struct cli_progress *p);
 /* Formats one progress line into buf (without newline); exposed for tests. */

@@ -210,6 +210,31 @@ static void test_progress_log(void **state)
 	assert_string_equal(text, want);
 }
 
+/* On a terminal a line is drawn in place, a shorter one blanks what is left of the longer one,
+ * and the finish ends the line; not on a terminal cli_progress_line draws nothing. */
+static void test_progress_line(void **state)
+{
+	static const char want[] = "\rchunk 10 of 12\rchunk 9       \n"; /* 7 blanks */
+	struct cli_progress p;
+	char text[256] = "";
+	FILE *f = tmpfile();
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	cli_progress_init(&p, f, false, 0);
+	cli_progress_line(&p, "not a terminal"); /* tmpfile: nothing */
+	p.tty = true; /* as cli_progress_init sets it on a terminal */
+	cli_progress_line(&p, "chunk 10 of 12");
+	cli_progress_line(&p, "chunk 9");
+	cli_progress_finish(&p);
+	rewind(f);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	assert_string_equal(text, want);
+}
+
 static void test_option_values(void **state)
 {
 	uint64_t v = 7, ns = 7;
@@ -288,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_shell_quote),    cmocka_unit_test(test_shell_join_and_space),
 		cmocka_unit_test(test_progress_format), cmocka_unit_test(test_option_values),
 		cmocka_unit_test(test_progress_two_clocks), cmocka_unit_test(test_progress_log),
+		cmocka_unit_test(test_progress_line),
 		cmocka_unit_test(test_exit_codes),     cmocka_unit_test(test_stop_flag),
 		cmocka_unit_test(test_strlist),
 	};
