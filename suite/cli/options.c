@@ -90,6 +90,7 @@ void cli_strlist_release(struct cli_strlist *l)
 	l->v = NULL;
 	l->n = l->cap = 0;
 }
+
 static const char *env_dir(const char *var)
 {
 	const char *v = getenv(var);

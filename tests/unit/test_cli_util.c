@@ -181,6 +181,17 @@ static void test_progress_two_clocks(void **state)
 	assert_non_null(strstr(buf, "[2/6] rounds round 3 bs=4k |"));
 }
 
+/* What was written to f, as a string (len > 0); closes f. */
+static void read_back(FILE *f, char *text, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(text, 1, len - 1, f);
+	text[n] = '\0';
+	fclose(f);
+}
+
 /* Not on a terminal: the last line of each phase, once, and nothing stale (issue 9, point 7). */
 static void test_progress_log(void **state)
 {
@@ -189,7 +200,6 @@ static void test_progress_log(void **state)
 	struct cli_progress_state s = {.phase = "rounds", .nphases = 3, .eta_run_known = true};
 	char text[2048] = "", want[2048] = "", line[320];
 	FILE *f = tmpfile();
-	size_t n;
 
 	(void)state;
 	assert_non_null(f);
@@ -203,10 +213,7 @@ static void test_progress_log(void **state)
 				 cli_progress_format(&s, line, sizeof(line)));
 	}
 	cli_progress_finish(&p);
-	rewind(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	read_back(f, text, sizeof(text));
 	assert_string_equal(text, want);
 }
 
@@ -218,7 +225,6 @@ static void test_progress_line(void **state)
 	struct cli_progress p;
 	char text[256] = "";
 	FILE *f = tmpfile();
-	size_t n;
 
 	(void)state;
 	assert_non_null(f);
@@ -228,10 +234,7 @@ static void test_progress_line(void **state)
 	cli_progress_line(&p, "chunk 10 of 12");
 	cli_progress_line(&p, "chunk 9");
 	cli_progress_finish(&p);
-	rewind(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	read_back(f, text, sizeof(text));
 	assert_string_equal(text, want);
 }
 
