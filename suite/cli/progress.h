@@ -3,8 +3,8 @@
  * progress: on a terminal one line rewritten in place (phase, round or chunk, cell, bytes
  * written, current IOPS, ETA of the job and of the whole run; on a virtual SSD the target time
  * done and left and a wall-clock ETA from the simulator's measured speed); otherwise the last
- * line of each phase and one every N seconds. This is the only place where wall time is read
- * for display (the runner works in the target's clock).
+ * line of each phase and one every N seconds. The wall time it shows comes from clock.h; the
+ * runner works in the target's clock.
  */
 #ifndef SSDLAB_CLI_PROGRESS_H
 #define SSDLAB_CLI_PROGRESS_H
