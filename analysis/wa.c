@@ -37,6 +37,20 @@ int wa_between(const struct snapshot *a, const struct snapshot *b, double *wa)
 	return wa_ratio(h0->value, h1->value, n0->value, n1->value, wa);
 }
 
+int wa_deltas(const struct snapshot *a, const struct snapshot *b, double *host, double *nand)
+{
+	const struct counter *h0 = snapshot_get(a, "host_bytes_written"),
+			     *h1 = snapshot_get(b, "host_bytes_written"),
+			     *n0 = snapshot_get(a, "nand_bytes_written"),
+			     *n1 = snapshot_get(b, "nand_bytes_written");
+
+	if (!h0 || !h1 || !n0 || !n1)
+		return -ENODATA;
+	*host = h1->value - h0->value;
+	*nand = n1->value - n0->value;
+	return 0;
+}
+
 static bool same_phase(const struct wa_point *q, int64_t phase, int64_t repeat)
 {
 	return q->phase >= 0 && q->phase == phase && q->has_repeat && q->repeat == repeat;

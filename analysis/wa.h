@@ -28,6 +28,13 @@ int wa_ratio(double host0, double host1, double nand0, double nand1, double *wa)
  */
 int wa_between(const struct snapshot *a, const struct snapshot *b, double *wa);
 
+/*
+ * The change of the host_bytes_written and nand_bytes_written counters from snapshot a to b, as
+ * they are (a counter that went backwards gives a negative delta): what `ssdlab io` reports
+ * beside the ratio. 0, or -ENODATA (outputs untouched) when either snapshot lacks either counter.
+ */
+int wa_deltas(const struct snapshot *a, const struct snapshot *b, double *host, double *nand);
+
 /* Where a snapshot was taken, as the per-phase spans need it. */
 struct wa_point {
 	int64_t phase;	 /* the phase it is tagged with; < 0: none (run start and end) */

@@ -123,3 +123,39 @@ int jsonnum_push(struct json_object *a, struct json_object *v)
 	}
 	return 0;
 }
+
+void jsonnum_build_add(struct json_object *o, const char *key, struct json_object *v, int *e)
+{
+	if (!*e && (!o || !v))
+		*e = -ENOMEM;
+	if (*e) {
+		json_object_put(v);
+		return;
+	}
+	*e = jsonnum_add(o, key, v);
+}
+
+void jsonnum_build_num(struct json_object *o, const char *key, double v, int *e)
+{
+	struct json_object *n = jsonnum_new(v);
+
+	/* jsonnum_new returns NULL for a JSON null too: only a finite v makes NULL a failure. */
+	if (!*e && (!o || (!n && isfinite(v))))
+		*e = -ENOMEM;
+	if (*e) {
+		json_object_put(n);
+		return;
+	}
+	*e = jsonnum_add(o, key, n);
+}
+
+void jsonnum_build_push(struct json_object *a, struct json_object *v, int *e)
+{
+	if (!*e && (!a || !v))
+		*e = -ENOMEM;
+	if (*e) {
+		json_object_put(v);
+		return;
+	}
+	*e = jsonnum_push(a, v);
+}

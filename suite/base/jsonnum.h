@@ -39,4 +39,15 @@ int jsonnum_add(struct json_object *o, const char *key, struct json_object *v);
  * -ENOMEM when json-c fails. */
 int jsonnum_push(struct json_object *a, struct json_object *v);
 
+/*
+ * Building a whole document with one error code, checked once at the end: each call takes the
+ * document's error *e (start it at 0). The first failure stays in *e: -ENOMEM when o, a or v is
+ * NULL (a value or container json-c could not make) or when the add fails; once *e is set, later
+ * calls only free their value. Every call takes ownership of v. jsonnum_build_num adds
+ * jsonnum_new(v): NaN and infinities are a JSON null, not an error.
+ */
+void jsonnum_build_add(struct json_object *o, const char *key, struct json_object *v, int *e);
+void jsonnum_build_num(struct json_object *o, const char *key, double v, int *e);
+void jsonnum_build_push(struct json_object *a, struct json_object *v, int *e);
+
 #endif

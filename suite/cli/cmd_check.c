@@ -15,7 +15,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/options.h"
 #include "base/fileio.h"
 #include "profile/profile.h"
 #include "base/units.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_io: `ssdlab io TARGET`, one ad-hoc job from the command line for people who come from
- * fio, dd and hdparm. It opens the target, passes every write through the safety gate, makes
- * sure a file is written before it is read, runs the engine once and prints the figures as text
- * or as one JSON object (json-c, "schema": 1).
+ * fio, dd and hdparm. It opens the target, passes every write through the safety gate (gate.c),
+ * makes sure a file is written before it is read (job_spec_fill), runs the engine once and prints
+ * the figures as text or as one JSON object ("schema": 1; io_report.c).
  *
  * Order of checks before any I/O: options (exit 2) -> the device is not in use (exit 3) ->
  * open -> the job fits the target, e.g. no 512 B I/O on a 4Kn device (exit 2) -> the user
@@ -13,23 +13,21 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <json-c/json.h>
-
-#include "analysis/wa.h"
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/gate.h"
+#include "cli/io_report.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/runflow.h"
+#include "cli/signals.h"
 #include "host/devinfo.h"
 #include "engine/engine.h"
-#include "host/safety.h"
-#include "base/jsonnum.h"
-#include "results/results.h"
 #include "results/snapshot.h"
 #include "targets/target.h"
 #include "base/units.h"
@@ -330,18 +328,6 @@ static int parse_args(int argc, char **argv, struct io_opts *o)
 	return 0;
 }
 
-static bool job_writes(const struct job_spec *s)
-{
-	return s->rw == RW_WRITE || s->rw == RW_RANDWRITE ||
-	       ((s->rw == RW_RANDRW || s->rw == RW_RW) && s->rwmix_read < 100);
-}
-
-static bool job_reads(const struct job_spec *s)
-{
-	return s->rw == RW_READ || s->rw == RW_RANDREAD ||
-	       ((s->rw == RW_RANDRW || s->rw == RW_RW) && s->rwmix_read > 0);
-}
-
 /* Lengths that depend on the capacity: --amount 2x, --ramp 1x, --range. */
 static int resolve(struct io_opts *o, const struct target_info *ti)
 {
@@ -375,20 +361,7 @@ static int fill_file(struct target *t, const struct io_opts *o, volatile sig_ato
 	struct job_result r;
 	int rc;
 
-	memset(&f, 0, sizeof(f));
-	f.rw = RW_WRITE;
-	/* The largest block that divides the size, so that one pass covers every byte. */
-	f.bs[0].bs = ti->logical_block_size ? ti->logical_block_size : 512;
-	for (uint32_t b = 1u << 20; b > f.bs[0].bs; b >>= 1)
-		if (ti->capacity % b == 0 && b % f.bs[0].bs == 0) {
-			f.bs[0].bs = b;
-			break;
-		}
-	f.bs[0].weight = 1;
-	f.nbs = 1;
-	f.qd = 8;
-	f.threads = 1;
-	f.range_end = ti->capacity;
+	job_spec_fill(&f, ti->capacity, ti->logical_block_size);
 	f.seed = o->s.seed;
 	f.pattern = o->s.pattern;
 	f.compressibility = o->s.compressibility;
@@ -430,320 +403,30 @@ static int check_file_written(const struct target_info *ti)
 	return 0;
 }
 
-/* ---- output ----------------------------------------------------------------------------- */
-
-/*
- * json-c adds, all checked, with one error code per document: the first failure (-ENOMEM: a
- * value or container that could not be made, or an add that failed) stays in *e and later adds
- * only free their value. Numbers go through jsonnum (add_num): NaN is null, integers have no
- * fraction. The names are those of the results files (records.jsonl, series CSV).
- */
-static void add(struct json_object *o, const char *k, struct json_object *v, int *e)
-{
-	if (!*e && (!o || !v))
-		*e = -ENOMEM;
-	if (*e) {
-		json_object_put(v);
-		return;
-	}
-	*e = jsonnum_add(o, k, v);
-}
-
-static void add_num(struct json_object *o, const char *k, double v, int *e)
-{
-	struct json_object *n = jsonnum_new(v);
-
-	if (!*e && !n && isfinite(v))
-		*e = -ENOMEM;
-	if (*e) {
-		json_object_put(n);
-		return;
-	}
-	*e = jsonnum_add(o, k, n); /* n NULL: JSON null */
-}
-
-static void push(struct json_object *a, struct json_object *v, int *e)
-{
-	if (!*e && (!a || !v))
-		*e = -ENOMEM;
-	if (*e)
-		json_object_put(v);
-	else
-		*e = jsonnum_push(a, v);
-}
-
-static double per_s(uint64_t n, uint64_t ns)
-{
-	return ns ? (double)n * 1e9 / (double)ns : 0;
-}
-
-/* ios, bytes, iops, bw_bps and lat_ns {mean, min, p50 .. p99_999, max}, as in a record. */
-static void add_dir(struct json_object *j, const char *k, const struct dir_stats *d,
-		    uint64_t elapsed, int *e)
-{
-	add(j, k, results_figures_json(d->ios, d->bytes, elapsed, &d->lat), e);
-}
-
-static struct json_object *job_json(const struct job_spec *s, int *e)
-{
-	struct json_object *o = json_object_new_object(), *bs = json_object_new_array();
-
-	add(o, "rw", json_object_new_string(rw_mode_name(s->rw)), e);
-	add(o, "rwmix_read", json_object_new_int((int)s->rwmix_read), e);
-	for (unsigned i = 0; i < s->nbs; i++) {
-		struct json_object *b = json_object_new_object();
-
-		add(b, "bs", json_object_new_int64(s->bs[i].bs), e);
-		add(b, "weight", json_object_new_int64(s->bs[i].weight), e);
-		push(bs, b, e);
-	}
-	add(o, "bs", bs, e);
-	add(o, "qd", json_object_new_int((int)s->qd), e);
-	add(o, "threads", json_object_new_int((int)s->threads), e);
-	add(o, "range_start", json_object_new_uint64(s->range_start), e);
-	add(o, "range_end", json_object_new_uint64(s->range_end), e);
-	add(o, "time_ns", json_object_new_uint64(s->time_ns), e);
-	add(o, "amount_bytes", json_object_new_uint64(s->amount_bytes), e);
-	add(o, "ramp_ns", json_object_new_uint64(s->ramp_ns), e);
-	add(o, "ramp_bytes", json_object_new_uint64(s->ramp_bytes), e);
-	add(o, "seed", json_object_new_uint64(s->seed), e);
-	add(o, "random_distribution",
-	    json_object_new_string(s->dist == DIST_ZONED ? "zoned" : "uniform"), e);
-	add(o, "pattern", json_object_new_string(s->pattern == PATTERN_ZEROS ? "zeros" : "random"), e);
-	add(o, "compressibility", json_object_new_int((int)s->compressibility), e);
-	add(o, "sqpoll", json_object_new_boolean(s->sqpoll), e);
-	add(o, "hipri", json_object_new_boolean(s->hipri), e);
-	return o;
-}
-
-/* The time series: one row per interval, per direction (garbage-collection stalls show here,
- * not in the means). */
-static struct json_object *series_json(const struct job_result *r, uint64_t interval, int *e)
-{
-	static const char *const names[2] = {"read", "write"};
-	struct json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < r->nseries; i++) {
-		const struct series_row *row = &r->series[i];
-		uint64_t span = i ? row->t_ns - r->series[i - 1].t_ns : row->t_ns;
-		struct json_object *o = json_object_new_object();
-
-		if (!span)
-			span = interval;
-		add(o, "t_ns", json_object_new_uint64(row->t_ns), e);
-		for (int d = 0; d < 2; d++) {
-			struct json_object *x;
-
-			if (!row->d[d].ios && !r->d[d].ios)
-				continue;
-			x = json_object_new_object();
-			add_num(x, "iops", per_s(row->d[d].ios, span), e);
-			add_num(x, "bw_bps", per_s(row->d[d].bytes, span), e);
-			add_num(x, "lat_mean_ns", row->d[d].lat_mean_ns, e);
-			add(x, "lat_p99_ns", json_object_new_uint64(row->d[d].lat_p99_ns), e);
-			add(x, "lat_max_ns", json_object_new_uint64(row->d[d].lat_max_ns), e);
-			add(o, names[d], x, e);
-		}
-		add(o, "total_bytes_written", json_object_new_uint64(row->total_bytes_written), e);
-		push(a, o, e);
-	}
-	return a;
-}
-
-static double counter_delta(const struct snapshot *a, const struct snapshot *b, const char *name,
-			    bool *ok)
-{
-	const struct counter *x = snapshot_get(a, name), *y = snapshot_get(b, name);
-
-	if (!x || !y) {
-		*ok = false;
-		return 0;
-	}
-	return y->value - x->value;
-}
-
-/* smart_delta{,_total} and wa{,_total}: the counters' change from a to b, when the target has
- * them. */
-static void add_counters(struct json_object *j, const char *delta_key, const char *wa_key,
-			 const struct snapshot *a, const struct snapshot *b, int *e)
-{
-	bool ok = true;
-	double h = counter_delta(a, b, "host_bytes_written", &ok);
-	double n = counter_delta(a, b, "nand_bytes_written", &ok);
-	double wa;
-
-	if (!ok)
-		return;
-	{
-		struct json_object *d = json_object_new_object();
-
-		add_num(d, "host_bytes_written", h, e);
-		add_num(d, "nand_bytes_written", n, e);
-		add(j, delta_key, d, e);
-	}
-	if (!wa_between(a, b, &wa))
-		add_num(j, wa_key, wa, e);
-}
-
-/* snap: at the start, at the end of the ramp (where the figures start), at the end. 0 or
- * -ENOMEM (nothing printed). */
-static int print_json(const struct io_opts *o, const struct target_info *ti,
-		       const struct job_result *r, const struct snapshot *snap)
-{
-	struct json_object *j = json_object_new_object(), *ctx, *cpu;
-	struct hist *all = malloc(sizeof(*all));
-	uint64_t ios = r->d[0].ios + r->d[1].ios;
-	int e = all ? 0 : -ENOMEM;
-
-	add(j, "schema", json_object_new_int(1), &e);
-	add(j, "target", target_info_to_json(ti, NULL), &e);
-	add(j, "job", job_json(&o->s, &e), &e);
-	add_num(j, "iops", job_iops(r), &e);
-	add_num(j, "bw_bps", job_bw(r), &e);
-	add(j, "bytes_read", json_object_new_uint64(r->d[IO_READ].bytes), &e);
-	add(j, "bytes_written", json_object_new_uint64(r->d[IO_WRITE].bytes), &e);
-	add(j, "bytes_read_total", json_object_new_uint64(r->bytes_read_total), &e);
-	add(j, "bytes_written_total", json_object_new_uint64(r->bytes_written_total), &e);
-	add(j, "elapsed_ns", json_object_new_uint64(r->elapsed_ns), &e);
-	add(j, "ramp_elapsed_ns", json_object_new_uint64(r->ramp_elapsed_ns), &e);
-	if (all) {
-		hist_init(all);
-		hist_merge(all, &r->d[0].lat);
-		hist_merge(all, &r->d[1].lat);
-		add(j, "lat_ns", results_lat_json(all), &e); /* I/O completed: not null */
-		free(all);
-	}
-	if (r->d[IO_READ].ios)
-		add_dir(j, "read", &r->d[IO_READ], r->elapsed_ns, &e);
-	if (r->d[IO_WRITE].ios)
-		add_dir(j, "write", &r->d[IO_WRITE], r->elapsed_ns, &e);
-	cpu = json_object_new_object();
-	add_num(cpu, "user_s", r->cpu_user_s, &e);
-	add_num(cpu, "sys_s", r->cpu_sys_s, &e);
-	add_num(cpu, "us_per_io", ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0, &e);
-	add(j, "cpu", cpu, &e);
-	ctx = json_object_new_object();
-	add(ctx, "clock_source", json_object_new_string(r->clock_source), &e);
-	add_num(ctx, "clock_read_ns", r->clock_read_ns, &e);
-	add(ctx, "effective_qd", json_object_new_int64(r->effective_qd), &e);
-	add(ctx, "foreign_sectors_read", json_object_new_uint64(r->foreign_sectors_read), &e);
-	add(ctx, "foreign_sectors_written", json_object_new_uint64(r->foreign_sectors_written), &e);
-	add(j, "context", ctx, &e);
-	/* The measured part, like every other figure; and the whole job, ramp included. */
-	add_counters(j, "smart_delta", "wa", &snap[1], &snap[2], &e);
-	add_counters(j, "smart_delta_total", "wa_total", &snap[0], &snap[2], &e);
-	add(j, "series", series_json(r, o->s.interval_ns ? o->s.interval_ns : 1000000000u, &e),
-	    &e);
-	if (r->error) {
-		struct json_object *x = json_object_new_object();
-
-		add(x, "errno", json_object_new_int(-r->error), &e);
-		add(x, "offset", json_object_new_uint64(r->err_offset), &e);
-		add(x, "length", json_object_new_int64(r->err_len), &e);
-		add(x, "message", json_object_new_string(r->errmsg), &e);
-		add(j, "error", x, &e);
-	}
-	add(j, "interrupted", json_object_new_boolean(r->interrupted), &e);
-	if (!e)
-		printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
-									JSON_C_TO_STRING_NOSLASHESCAPE));
-	json_object_put(j);
-	return e;
-}
-
-static const char *dur(uint64_t ns, char *buf, size_t len)
-{
-	return units_fmt_duration(ns, buf, len);
-}
-
-static void print_dir(const char *name, const struct dir_stats *d, uint64_t elapsed)
-{
-	char b[6][32], mb[32];
-
-	if (!d->ios)
-		return;
-	printf("  %-5s: %s IOPS, %s MB/s (%" PRIu64 " I/Os, %" PRIu64 " bytes)\n", name,
-	       units_fmt_double(per_s(d->ios, elapsed), 0, b[0], sizeof(b[0])),
-	       units_fmt_double(per_s(d->bytes, elapsed) / 1e6, 1, mb, sizeof(mb)), d->ios, d->bytes);
-	printf("         lat mean %s  p50 %s  p99 %s  p99.9 %s  p99.99 %s  max %s\n",
-	       dur((uint64_t)hist_mean(&d->lat), b[0], sizeof(b[0])),
-	       dur(hist_percentile(&d->lat, 50), b[1], sizeof(b[1])),
-	       dur(hist_percentile(&d->lat, 99), b[2], sizeof(b[2])),
-	       dur(hist_percentile(&d->lat, 99.9), b[3], sizeof(b[3])),
-	       dur(hist_percentile(&d->lat, 99.99), b[4], sizeof(b[4])),
-	       dur(d->lat.max, b[5], sizeof(b[5])));
-}
-
-static void print_text(const struct io_opts *o, const struct target_info *ti,
-		       const struct job_result *r, const struct snapshot *snap)
-{
-	char b[4][32];
-	uint64_t ios = r->d[0].ios + r->d[1].ios;
-	double wa, wa_total;
-
-	printf("ssdlab io %s (%s%s%s, %s, %" PRIu32 " B sectors): %s, qd %u x %u thread%s, %s\n",
-	       ti->path, target_kind_name(ti->kind), *ti->model ? " " : "", ti->model,
-	       units_fmt_size(ti->capacity, b[0], sizeof(b[0])), ti->logical_block_size,
-	       rw_mode_name(o->s.rw), o->s.qd, o->s.threads, o->s.threads == 1 ? "" : "s",
-	       dur(r->elapsed_ns, b[1], sizeof(b[1])));
-	printf("  total: %s IOPS, %s MB/s\n", units_fmt_double(job_iops(r), 0, b[2], sizeof(b[2])),
-	       units_fmt_double(job_bw(r) / 1e6, 1, b[3], sizeof(b[3])));
-	print_dir("read", &r->d[IO_READ], r->elapsed_ns);
-	print_dir("write", &r->d[IO_WRITE], r->elapsed_ns);
-	printf("  cpu  : user %s s, sys %s s (%s us per I/O)\n",
-	       units_fmt_double(r->cpu_user_s, 2, b[0], sizeof(b[0])),
-	       units_fmt_double(r->cpu_sys_s, 2, b[1], sizeof(b[1])),
-	       units_fmt_double(ios ? (r->cpu_user_s + r->cpu_sys_s) * 1e6 / (double)ios : 0, 2,
-				b[2], sizeof(b[2])));
-	printf("  setup: %s, %s ns per clock read, effective qd %u, scheduler %s, nomerges %d, "
-	       "nr_requests %" PRIu32 "\n",
-	       r->clock_source, units_fmt_double(r->clock_read_ns, 1, b[0], sizeof(b[0])),
-	       r->effective_qd, *ti->scheduler ? ti->scheduler : "?", ti->nomerges,
-	       ti->hw_queue_depth);
-	if (r->foreign_sectors_read || r->foreign_sectors_written)
-		printf("  WARNING: other processes did I/O on the device during the job: %" PRIu64
-		       " bytes read, %" PRIu64 " bytes written beyond ours\n",
-		       r->foreign_sectors_read * 512, r->foreign_sectors_written * 512);
-	if (!wa_between(&snap[1], &snap[2], &wa)) {
-		printf("  write amplification: %s", units_fmt_double(wa, 3, b[0], sizeof(b[0])));
-		if ((o->s.ramp_ns || o->s.ramp_bytes) && !wa_between(&snap[0], &snap[2], &wa_total))
-			printf(" (after the ramp; %s over the whole job)",
-			       units_fmt_double(wa_total, 3, b[1], sizeof(b[1])));
-		printf("\n");
-	}
-}
-
-/* Progress on a terminal: one line rewritten in place, about once per interval. */
+/* Progress on a terminal: one line rewritten in place (cli/progress), about once per interval. */
 struct progress_ctx {
+	struct cli_progress prog;
 	char cell[96];
-	size_t last_len;
 };
 
 static void on_progress(const struct engine_progress *ep, void *arg)
 {
 	struct progress_ctx *pc = arg;
 	char t[32], total[32], bytes[32], iops[32], line[256];
-	int n;
 
 	units_fmt_duration(ep->t_ns, t, sizeof(t));
 	units_fmt_size(ep->bytes, bytes, sizeof(bytes));
 	units_fmt_double(ep->iops, 0, iops, sizeof(iops));
 	if (ep->total_ns) {
 		units_fmt_duration(ep->total_ns, total, sizeof(total));
-		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s, %s, %s IOPS", pc->cell, t,
-			     total, bytes, iops);
+		snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s, %s, %s IOPS", pc->cell, t,
+			 total, bytes, iops);
 	} else {
 		units_fmt_size(ep->total_bytes, total, sizeof(total));
-		n = snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s (%s), %s IOPS", pc->cell,
-			     bytes, total, t, iops);
+		snprintf(line, sizeof(line), "ssdlab io: %s: %s of %s (%s), %s IOPS", pc->cell,
+			 bytes, total, t, iops);
 	}
-	if (n < 0)
-		return;
-	/* Pad with blanks over a longer previous line. */
-	fprintf(stderr, "\r%s%*s", line, pc->last_len > (size_t)n ? (int)(pc->last_len - (size_t)n) : 0,
-		"");
-	fflush(stderr);
-	pc->last_len = (size_t)n;
+	cli_progress_line(&pc->prog, line);
 }
 
 /* The engine's hooks: progress (pc first, so that on_progress may take the whole context) and
@@ -766,23 +449,6 @@ static void on_measure_start(uint64_t t_ns, void *arg)
 
 /* ---- the command ------------------------------------------------------------------------ */
 
-static int confirm_write(const struct io_opts *o, const struct target_info *ti)
-{
-	struct safety_opts so = {.yes_destroy = o->yes_destroy, .allow_prompt = true};
-	char reason[4096] = ""; /* names the WWN twice, which may be 1024 long */
-	struct safety_target id;
-	int rc;
-
-	target_safety_identity(ti, &id);
-	rc = safety_confirm_destructive(&id, "write", &so, reason, sizeof(reason));
-	if (rc) {
-		cli_error(CMD, "refusing to write to %s: %s", ti->path,
-			  *reason ? reason : strerror(-rc));
-		return EXIT_SAFETY;
-	}
-	return 0;
-}
-
 int cmd_io(int argc, char **argv)
 {
 	struct io_opts o;
@@ -797,7 +463,7 @@ int cmd_io(int argc, char **argv)
 	char why[256];
 	const char *no_io;
 	struct stat st;
-	char err[512];
+	char err[512], refusal[4200];
 	struct target_spec spec;
 	bool exists, writes, is_sim;
 	int rc, ret;
@@ -809,23 +475,18 @@ int cmd_io(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
-	writes = job_writes(&o.s);
+	writes = rw_mode_writes(o.s.rw, o.s.rwmix_read);
 	target_spec_parse(o.target, &spec);
 	is_sim = spec.sim;
 	exists = !stat(o.target, &st);
 
 	/* Step 1 of the safety gate before even opening: a mounted device is refused with the
 	 * mount point rather than with a bare EBUSY from O_EXCL. */
-	if (writes && exists && !is_sim && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))) {
-		/* probe_excl: a device another program holds O_EXCL is named as such. */
-		struct safety_opts so = {.probe_excl = true};
-
-		rc = safety_check_in_use(o.target, &so, err, sizeof(err));
-		if (rc) {
-			cli_error(CMD, "refusing to write to %s: %s", o.target,
-				  *err ? err : strerror(-rc));
-			return EXIT_SAFETY;
-		}
+	if (writes && exists && !is_sim) {
+		snprintf(refusal, sizeof(refusal), "refusing to write to %s", o.target);
+		ret = cli_gate_in_use(CMD, o.target, refusal, 0);
+		if (ret)
+			return ret;
 	}
 	oo.writable = writes || (!exists && o.create_size);
 	oo.create = !exists && o.create_size;
@@ -846,13 +507,14 @@ int cmd_io(int argc, char **argv)
 		goto out;
 	}
 	if (writes) {
-		ret = confirm_write(&o, target_info(t));
+		snprintf(refusal, sizeof(refusal), "refusing to write to %s", target_info(t)->path);
+		ret = cli_gate_confirm(CMD, target_info(t), "write", o.yes_destroy, refusal);
 		if (ret)
 			goto out;
 	}
 	if (cli_signals_install(&stop) == 0)
 		hooks.stop = &stop.flag;
-	if (job_reads(&o.s) && target_info(t)->kind == TARGET_KIND_FILE) {
+	if (rw_mode_reads(o.s.rw, o.s.rwmix_read) && target_info(t)->kind == TARGET_KIND_FILE) {
 		if (target_info(t)->created_by_ssdlab) {
 			rc = fill_file(t, &o, hooks.stop);
 			if (rc) {
@@ -880,13 +542,13 @@ int cmd_io(int argc, char **argv)
 	hooks.arg = &ctx;
 	if (isatty(STDERR_FILENO) && !o.json &&
 	    (o.s.time_ns + o.s.ramp_ns > 3000000000ull || o.s.amount_bytes)) {
+		cli_progress_init(&pc->prog, stderr, false, 0);
 		snprintf(pc->cell, sizeof(pc->cell), "%s qd %u x %u", rw_mode_name(o.s.rw), o.s.qd,
 			 o.s.threads);
 		hooks.progress = on_progress;
 	}
 	rc = engine_run(t, &o.s, &hooks, &r);
-	if (pc->last_len)
-		fputc('\n', stderr);
+	cli_progress_finish(&pc->prog); /* ends the in-place line, if one was drawn */
 	if (rc) {
 		cli_error(CMD, "%s: %s", o.target, r.errmsg);
 		ret = rc == -EOPNOTSUPP || rc == -ENOTSUP ? EXIT_CAPABILITY
@@ -904,13 +566,13 @@ int cmd_io(int argc, char **argv)
 		job_result_release(&r);
 		goto out;
 	}
-	if (o.json && print_json(&o, target_info(t), &r, snap)) {
+	if (o.json && io_print_json(&o.s, target_info(t), &r, snap)) {
 		cli_error(CMD, "out of memory writing the JSON output");
 		ret = EXIT_FAILED;
 		job_result_release(&r);
 		goto out;
 	} else if (!o.json)
-		print_text(&o, target_info(t), &r, snap);
+		io_print_text(&o.s, target_info(t), &r, snap);
 	ret = EXIT_OK;
 	if (r.error) {
 		cli_error(CMD, "%s: %s (the job stopped there)", o.target, r.errmsg);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/options.h"
 #include "sim/sim_model.h"
 #include "targets/target.h"
 #include "base/units.h"

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/clock.h"
+#include "cli/options.h"
+#include "cli/runflow.h"
 #include "engine/engine.h"
 #include "profile/profile.h"
 #include "run/runner.h"

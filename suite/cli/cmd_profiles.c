@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/options.h"
 #include "profile/profile.h"
 
 static void usage(FILE *f)

@@ -18,7 +18,9 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/clock.h"
+#include "cli/options.h"
+#include "cli/runflow.h"
 #include "host/devinfo.h"
 #include "base/jsonnum.h"
 #include "profile/profile.h"

@@ -149,3 +149,33 @@ const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf,
 							 sizeof(pct)));
 	return buf;
 }
+
+bool rw_mode_writes(enum rw_mode m, unsigned rwmix_read)
+{
+	return m == RW_WRITE || m == RW_RANDWRITE ||
+	       ((m == RW_RANDRW || m == RW_RW) && rwmix_read < 100);
+}
+
+bool rw_mode_reads(enum rw_mode m, unsigned rwmix_read)
+{
+	return m == RW_READ || m == RW_RANDREAD ||
+	       ((m == RW_RANDRW || m == RW_RW) && rwmix_read > 0);
+}
+
+void job_spec_fill(struct job_spec *s, uint64_t capacity, uint32_t lbs)
+{
+	memset(s, 0, sizeof(*s));
+	s->rw = RW_WRITE;
+	/* The largest block that divides the size, so that one pass covers every byte. */
+	s->bs[0].bs = lbs ? lbs : 512;
+	for (uint32_t b = 1u << 20; b > s->bs[0].bs; b >>= 1)
+		if (capacity % b == 0 && b % s->bs[0].bs == 0) {
+			s->bs[0].bs = b;
+			break;
+		}
+	s->bs[0].weight = 1;
+	s->nbs = 1;
+	s->qd = 8;
+	s->threads = 1;
+	s->range_end = capacity;
+}

@@ -82,4 +82,18 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
  */
 const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf, size_t len);
 
+/* Whether a job of mode m with rwmix_read percent of reads (used by the mixed modes only)
+ * writes, or reads, anything: what the safety gate and the "is the file written" check ask. */
+bool rw_mode_writes(enum rw_mode m, unsigned rwmix_read);
+bool rw_mode_reads(enum rw_mode m, unsigned rwmix_read);
+
+/*
+ * Sets *s to one sequential pass that writes every byte of a target of `capacity` bytes with
+ * logical blocks of lbs (0 = 512): the largest power-of-two block up to 1 MiB that divides the
+ * capacity and is a multiple of lbs, queue depth 8, one thread, the whole range. Seed, pattern
+ * and compressibility are left 0 for the caller to set. What `ssdlab io` runs on a file it has
+ * just created, so that reads reach the device rather than a hole.
+ */
+void job_spec_fill(struct job_spec *s, uint64_t capacity, uint32_t lbs);
+
 #endif

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_cli_util: the CLI helpers that the user sees through: the printed resume command must
- * survive a shell (quoting table, checked by running it through /bin/sh), the progress line's
- * text, option values with their error messages, the exit-code mapping, the stop flag raised
- * by a real SIGINT and SIGTERM, and the repeatable-option list.
+ * test_cli_util: the CLI helpers that the user sees through (cli/options, signals, progress,
+ * quote, runflow): the printed resume command must survive a shell (quoting table, checked by
+ * running it through /bin/sh), the progress line's text, option values with their error
+ * messages, the exit-code mapping, the stop flag raised by a real SIGINT and SIGTERM, and the
+ * repeatable-option list.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,7 +19,11 @@
 #include <cmocka.h>
 
 #include "cli/cli.h"
-#include "cli/cli_util.h"
+#include "cli/options.h"
+#include "cli/progress.h"
+#include "cli/quote.h"
+#include "cli/runflow.h"
+#include "cli/signals.h"
 #include "base/units.h"
 
 /* cli_error() lives in main.c, which a test does not link: keep the last message instead. */
@@ -176,6 +181,17 @@ static void test_progress_two_clocks(void **state)
 	assert_non_null(strstr(buf, "[2/6] rounds round 3 bs=4k |"));
 }
 
+/* What was written to f, as a string (len > 0); closes f. */
+static void read_back(FILE *f, char *text, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(text, 1, len - 1, f);
+	text[n] = '\0';
+	fclose(f);
+}
+
 /* Not on a terminal: the last line of each phase, once, and nothing stale (issue 9, point 7). */
 static void test_progress_log(void **state)
 {
@@ -184,7 +200,6 @@ static void test_progress_log(void **state)
 	struct cli_progress_state s = {.phase = "rounds", .nphases = 3, .eta_run_known = true};
 	char text[2048] = "", want[2048] = "", line[320];
 	FILE *f = tmpfile();
-	size_t n;
 
 	(void)state;
 	assert_non_null(f);
@@ -198,10 +213,28 @@ static void test_progress_log(void **state)
 				 cli_progress_format(&s, line, sizeof(line)));
 	}
 	cli_progress_finish(&p);
-	rewind(f);
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = '\0';
-	fclose(f);
+	read_back(f, text, sizeof(text));
+	assert_string_equal(text, want);
+}
+
+/* On a terminal a line is drawn in place, a shorter one blanks what is left of the longer one,
+ * and the finish ends the line; not on a terminal cli_progress_line draws nothing. */
+static void test_progress_line(void **state)
+{
+	static const char want[] = "\rchunk 10 of 12\rchunk 9       \n"; /* 7 blanks */
+	struct cli_progress p;
+	char text[256] = "";
+	FILE *f = tmpfile();
+
+	(void)state;
+	assert_non_null(f);
+	cli_progress_init(&p, f, false, 0);
+	cli_progress_line(&p, "not a terminal"); /* tmpfile: nothing */
+	p.tty = true; /* as cli_progress_init sets it on a terminal */
+	cli_progress_line(&p, "chunk 10 of 12");
+	cli_progress_line(&p, "chunk 9");
+	cli_progress_finish(&p);
+	read_back(f, text, sizeof(text));
 	assert_string_equal(text, want);
 }
 
@@ -283,6 +316,7 @@ int main(void)
 		cmocka_unit_test(test_shell_quote),    cmocka_unit_test(test_shell_join_and_space),
 		cmocka_unit_test(test_progress_format), cmocka_unit_test(test_option_values),
 		cmocka_unit_test(test_progress_two_clocks), cmocka_unit_test(test_progress_log),
+		cmocka_unit_test(test_progress_line),
 		cmocka_unit_test(test_exit_codes),     cmocka_unit_test(test_stop_flag),
 		cmocka_unit_test(test_strlist),
 	};

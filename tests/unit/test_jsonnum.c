@@ -132,6 +132,39 @@ static void test_add_push(void **state)
 	json_object_put(o);
 }
 
+/* The build helpers keep the first error and free every later value; NaN is null, not an
+ * error; a NULL value or container (json-c out of memory) is -ENOMEM. */
+static void test_build(void **state)
+{
+	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
+	int e = 0;
+
+	(void)state;
+	assert_non_null(o);
+	assert_non_null(a);
+	jsonnum_build_num(o, "x", 2.5, &e);
+	jsonnum_build_num(o, "nan", NAN, &e);
+	jsonnum_build_push(a, json_object_new_int(1), &e);
+	jsonnum_build_add(o, "a", a, &e);
+	assert_int_equal(e, 0);
+	assert_string_equal(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN),
+			    "{\"x\":2.5,\"nan\":null,\"a\":[1]}");
+	jsonnum_build_add(o, "failed", NULL, &e); /* a value json-c could not make */
+	assert_int_equal(e, -ENOMEM);
+	jsonnum_build_add(o, "later", json_object_new_int(3), &e); /* freed, not added */
+	jsonnum_build_num(o, "later_num", 1, &e);
+	jsonnum_build_push(NULL, json_object_new_int(4), &e);
+	assert_int_equal(e, -ENOMEM);
+	assert_int_equal(json_object_object_length(o), 3);
+	e = 0;
+	jsonnum_build_num(NULL, "x", 1, &e); /* a container json-c could not make */
+	assert_int_equal(e, -ENOMEM);
+	e = 0;
+	jsonnum_build_push(NULL, json_object_new_int(5), &e);
+	assert_int_equal(e, -ENOMEM);
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -139,6 +172,7 @@ int main(void)
 	    cmocka_unit_test(test_format_comma_locale),
 	    cmocka_unit_test(test_get),
 	    cmocka_unit_test(test_add_push),
+	    cmocka_unit_test(test_build),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

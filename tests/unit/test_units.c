@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_units: the unit parsers and printers (units.c) and the job-setting texts (jobspec.c),
- * table-driven: every row is an input and the exact expected value or error. The expected values
- * are written out by hand (4k = 4096, 1.5g = 1610612736), not recomputed with the module.
+ * test_units: the unit parsers and printers (units.c) and the job-setting texts and helpers
+ * (jobspec.c: rw modes, block-size splits, which modes write and read, the fill job),
+ * table-driven: every row is an input and the exact expected value or error. The expected
+ * values are written out by hand (4k = 4096, 1.5g = 1610612736), not recomputed with the
+ * module.
  */
 #include <errno.h>
 #include <locale.h>
@@ -493,6 +495,64 @@ static void test_bs_split_normalised(void **state)
 	}
 }
 
+/* Which modes write and read, at the mix's edges (0 and 100 percent reads). */
+static void test_rw_mode_directions(void **state)
+{
+	static const struct {
+		enum rw_mode m;
+		unsigned mix;
+		bool writes, reads;
+	} rows[] = {
+		{RW_READ, 50, false, true},	  {RW_RANDREAD, 0, false, true},
+		{RW_WRITE, 100, true, false},	  {RW_RANDWRITE, 50, true, false},
+		{RW_RANDRW, 0, true, false},	  {RW_RANDRW, 100, false, true},
+		{RW_RANDRW, 70, true, true},	  {RW_RW, 0, true, false},
+		{RW_RW, 100, false, true},	  {RW_RW, 1, true, true},
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		assert_int_equal(rw_mode_writes(rows[i].m, rows[i].mix), rows[i].writes);
+		assert_int_equal(rw_mode_reads(rows[i].m, rows[i].mix), rows[i].reads);
+	}
+}
+
+/* A fill is one sequential pass with the largest power of two up to 1 MiB that divides the
+ * capacity and is a multiple of the logical block. */
+static void test_job_spec_fill(void **state)
+{
+	static const struct {
+		uint64_t capacity;
+		uint32_t lbs, bs;
+	} rows[] = {
+		{16ull << 20, 512, 1u << 20}, /* 16 MiB: 1 MiB blocks */
+		{16ull << 20, 0, 1u << 20},   /* no logical block size: 512 */
+		{3ull << 19, 4096, 524288},   /* 1.5 MiB: 512 KiB */
+		{12288, 4096, 4096},	      /* 12 KiB: 4 KiB */
+		{1536, 512, 512},	      /* 3 sectors: one sector */
+		{1536, 0, 512},
+	};
+	struct job_spec s;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		memset(&s, 0xa5, sizeof(s));
+		job_spec_fill(&s, rows[i].capacity, rows[i].lbs);
+		assert_int_equal(s.rw, RW_WRITE);
+		assert_int_equal(s.nbs, 1);
+		assert_int_equal(s.bs[0].bs, rows[i].bs);
+		assert_int_equal(s.bs[0].weight, 1);
+		assert_int_equal(s.qd, 8);
+		assert_int_equal(s.threads, 1);
+		assert_int_equal(s.range_start, 0);
+		assert_int_equal(s.range_end, rows[i].capacity);
+		assert_int_equal(s.time_ns, 0);
+		assert_int_equal(s.amount_bytes, 0);
+		assert_int_equal(s.seed, 0);
+		assert_int_equal(s.pattern, PATTERN_RANDOM);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +562,8 @@ int main(void)
 	    cmocka_unit_test(test_range),    cmocka_unit_test(test_fmt),
 	    cmocka_unit_test(test_rw_modes), cmocka_unit_test(test_bs_split),
 	    cmocka_unit_test(test_bs_split_normalised),
+	    cmocka_unit_test(test_rw_mode_directions),
+	    cmocka_unit_test(test_job_spec_fill),
 	    cmocka_unit_test(test_locale),
 	};
 

@@ -39,7 +39,7 @@ static void test_between(void **state)
 	    {1000, 1500, 3000, 1000, -ENODATA, 0},
 	};
 	struct snapshot a, b;
-	double wa;
+	double wa, host, nand;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -51,6 +51,10 @@ static void test_between(void **state)
 		assert_int_equal(snapshot_set(&a, "nand_bytes_written", "bytes", c->nand_a), 0);
 		assert_int_equal(snapshot_set(&b, "nand_bytes_written", "bytes", c->nand_b), 0);
 		assert_int_equal(snapshot_set(&b, "host_bytes_written", "bytes", c->host_b), 0);
+		/* The deltas are there whenever the counters are, also where no ratio is. */
+		host = nand = -1;
+		assert_int_equal(wa_deltas(&a, &b, &host, &nand), 0);
+		assert_true(host == c->host_b - c->host_a && nand == c->nand_b - c->nand_a);
 		wa = -1;
 		assert_int_equal(wa_between(&a, &b, &wa), c->rc);
 		if (!c->rc)
@@ -64,6 +68,10 @@ static void test_between(void **state)
 	assert_int_equal(snapshot_set(&b, "host_bytes_written", "bytes", 10), 0);
 	assert_int_equal(wa_between(&a, &b, &wa), -ENODATA);
 	assert_int_equal(wa_between(&b, &b, &wa), -ENODATA);
+	host = nand = -1;
+	assert_int_equal(wa_deltas(&a, &b, &host, &nand), -ENODATA);
+	assert_int_equal(wa_deltas(&b, &b, &host, &nand), -ENODATA);
+	assert_true(host == -1 && nand == -1);
 }
 
 static void test_ratio(void **state)
