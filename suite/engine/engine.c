@@ -304,8 +304,11 @@ static void gate_open_locked(struct shared *sh)
 	const struct job_spec *s = sh->s;
 
 	sh->start_ns = target_now(sh->t);
+	/* 0 means "not known yet" (a byte ramp): a clock that starts at 0 stores 1, as
+	 * leave_ramp() does, or a time-bound job at time 0 without a ramp would never end. */
 	if (!s->ramp_bytes)
-		atomic_store(&sh->measure_start, sh->start_ns + s->ramp_ns);
+		atomic_store(&sh->measure_start,
+			     sh->start_ns + s->ramp_ns ? sh->start_ns + s->ramp_ns : 1);
 	sh->gate_open = true;
 	pthread_cond_broadcast(&sh->gate_cond);
 }
