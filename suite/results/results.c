@@ -35,16 +35,8 @@
 #include "base/hist.h"
 #include "base/jsonnum.h"
 #include "base/units.h"
-
-#define RECORDS_FILE "records.jsonl"
-#define MANIFEST_FILE "manifest.json"
-#define SUMMARY_FILE "summary.json"
-
-struct results {
-	char *path;
-	int recfd;	   /* records.jsonl, O_APPEND */
-	unsigned next_seq; /* of the next snapshot file */
-};
+#include "results/files.h"
+#include "results/handle.h"
 
 /* ---- names ---------------------------------------------------------------------------------- */
 
@@ -111,199 +103,6 @@ int results_default_dir(const char *base, const char *profile, const char *targe
 	return 0;
 }
 
-/* ---- files ---------------------------------------------------------------------------------- */
-
-static char *path_join(const char *dir, const char *name)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s", dir, name) < 0)
-		return NULL;
-	return p;
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-/* The directory part of path ("." when there is none); malloc'ed. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Writes buf to path atomically (see the top of the file). */
-static int atomic_write(const char *path, const char *buf, size_t len)
-{
-	char *tmp = NULL, *dir = NULL;
-	int fd = -1, rc;
-
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
-	dir = dir_of(path);
-	if (!dir) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	rc = write_all(fd, buf, len);
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	fd = -1;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	else
-		rc = fsync_dir(dir);
-out:
-	free(tmp);
-	free(dir);
-	return rc;
-}
-
-/* Parses exactly buf[0..len) as one JSON value (surrounding whitespace allowed). */
-static struct json_object *parse_exact(const char *buf, size_t len)
-{
-	struct json_tokener *tok;
-	struct json_object *o;
-	size_t end;
-
-	if (len > INT_MAX)
-		return NULL;
-	tok = json_tokener_new();
-	if (!tok)
-		return NULL;
-	o = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!o || json_tokener_get_error(tok) != json_tokener_success) {
-		json_object_put(o);
-		o = NULL;
-	} else {
-		for (end = json_tokener_get_parse_end(tok); end < len; end++)
-			if (!isspace((unsigned char)buf[end])) {
-				json_object_put(o);
-				o = NULL;
-				break;
-			}
-	}
-	json_tokener_free(tok);
-	return o;
-}
-
-static int ensure_schema(struct json_object *o)
-{
-	if (!json_object_is_type(o, json_type_object))
-		return -EINVAL;
-	if (json_object_object_get_ex(o, "schema", NULL))
-		return 0;
-	return jsonnum_add(o, "schema", json_object_new_int(RESULTS_SCHEMA));
-}
-
-int results_write_json_file(const char *path, struct json_object *o)
-{
-	const char *text;
-	char *buf;
-	size_t len;
-	int rc;
-
-	if (!path || !o)
-		return -EINVAL;
-	rc = ensure_schema(o);
-	if (rc)
-		return rc;
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-						     JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		return -ENOMEM;
-	len = strlen(text);
-	buf = malloc(len + 2);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, text, len);
-	buf[len++] = '\n';
-	rc = atomic_write(path, buf, len);
-	free(buf);
-	return rc;
-}
-
-int results_read_json_file(const char *path, struct json_object **out)
-{
-	struct json_object *o;
-	char *buf;
-	size_t len;
-	int rc = fileio_read_file(path, 0, &buf, &len);
-
-	if (rc)
-		return rc;
-	o = parse_exact(buf, len);
-	free(buf);
-	if (!o)
-		return -EBADMSG;
-	*out = o;
-	return 0;
-}
-
-static int write_in_dir(const char *dir, const char *name, struct json_object *o)
-{
-	char *p = path_join(dir, name);
-	int rc;
-
-	if (!p)
-		return -ENOMEM;
-	rc = results_write_json_file(p, o);
-	free(p);
-	return rc;
-}
-
-static int read_in_dir(const char *dir, const char *name, struct json_object **o)
-{
-	char *p = path_join(dir, name);
-	int rc;
-
-	if (!p)
-		return -ENOMEM;
-	rc = results_read_json_file(p, o);
-	free(p);
-	return rc;
-}
-
 /* Adds a fact under key unless the manifest has one (a resumed run keeps its first). */
 static int add_fact(struct json_object *m, const char *key, struct json_object *fact)
 {
@@ -323,27 +122,7 @@ int results_write_manifest(struct results *r, struct json_object *manifest,
 	if (facts && ((rc = add_fact(manifest, "host", facts->host)) ||
 		      (rc = add_fact(manifest, "link", facts->link))))
 		return rc;
-	return write_in_dir(r->path, MANIFEST_FILE, manifest);
-}
-
-int results_read_manifest(const char *dir, struct json_object **manifest)
-{
-	struct json_object *m;
-	int rc = read_in_dir(dir, MANIFEST_FILE, &m);
-
-	if (rc)
-		return rc;
-	if (!json_object_is_type(m, json_type_object)) {
-		json_object_put(m);
-		return -EBADMSG;
-	}
-	*manifest = m;
-	return 0;
-}
-
-int results_write_summary(const char *dir, struct json_object *summary)
-{
-	return write_in_dir(dir, SUMMARY_FILE, summary);
+	return files_write_in_dir(r->path, RESULTS_MANIFEST_FILE, manifest);
 }
 
 /* ---- lifecycle ------------------------------------------------------------------------------ */
@@ -365,8 +144,8 @@ static int mkdir_p(const char *path)
 			*s = '\0';
 		}
 		if (!mkdir(p, 0755)) {
-			parent = dir_of(p);
-			rc = parent ? fsync_dir(parent) : -ENOMEM;
+			parent = files_dir_of(p);
+			rc = parent ? files_fsync_dir(parent) : -ENOMEM;
 			free(parent);
 		} else if (errno != EEXIST) {
 			rc = -errno;
@@ -399,7 +178,7 @@ static int dir_is_empty(const char *path)
 /* The number after the last snapshot file's NNNN- prefix, so that numbering continues. */
 static unsigned next_snapshot_seq(const char *dir)
 {
-	char *sd = path_join(dir, "snapshots");
+	char *sd = files_path_join(dir, "snapshots");
 	DIR *d = sd ? opendir(sd) : NULL;
 	struct dirent *e;
 	unsigned next = 0;
@@ -427,7 +206,7 @@ static int open_handle(const char *dir, struct results **out)
 		return -ENOMEM;
 	r->recfd = -1;
 	r->path = strdup(dir);
-	rp = path_join(dir, RECORDS_FILE);
+	rp = files_path_join(dir, RESULTS_RECORDS_FILE);
 	if (!r->path || !rp) {
 		rc = -ENOMEM;
 		goto fail;
@@ -471,7 +250,7 @@ int results_create(const char *dir, struct results **out)
 	if (rc <= 0)
 		return rc ? rc : -EEXIST;
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
-		char *p = path_join(dir, subdirs[i]);
+		char *p = files_path_join(dir, subdirs[i]);
 
 		if (!p)
 			return -ENOMEM;
@@ -484,10 +263,10 @@ int results_create(const char *dir, struct results **out)
 	if (rc)
 		return rc;
 	/* The new entries must survive a crash too: the directory itself and its parent. */
-	parent = dir_of(dir);
-	rc = parent ? fsync_dir(dir) : -ENOMEM;
+	parent = files_dir_of(dir);
+	rc = parent ? files_fsync_dir(dir) : -ENOMEM;
 	if (!rc)
-		rc = fsync_dir(parent);
+		rc = files_fsync_dir(parent);
 	free(parent);
 	if (rc) {
 		results_close(r);
@@ -506,7 +285,7 @@ int results_open(const char *dir, struct results **out, struct results_records *
 
 	if (!dir || !out)
 		return -EINVAL;
-	mp = path_join(dir, MANIFEST_FILE);
+	mp = files_path_join(dir, RESULTS_MANIFEST_FILE);
 	if (!mp)
 		return -ENOMEM;
 	rc = access(mp, F_OK) ? -errno : 0;
@@ -659,7 +438,7 @@ int results_append_record(struct results *r, struct json_object *rec)
 
 	if (!r || !rec)
 		return -EINVAL;
-	rc = ensure_schema(rec);
+	rc = files_ensure_schema(rec);
 	if (rc)
 		return rc;
 	/* PLAIN has no newlines: json-c escapes them inside strings. */
@@ -683,7 +462,7 @@ int results_append_record(struct results *r, struct json_object *rec)
 	if (w < 0)
 		rc = -errno;
 	else if ((size_t)w < len)
-		rc = write_all(r->recfd, line + w, len - (size_t)w);
+		rc = files_write_all(r->recfd, line + w, len - (size_t)w);
 	if (!rc && fsync(r->recfd))
 		rc = -errno;
 	/* Leave no torn line in front of the next record (best effort: the error is what counts).
@@ -709,7 +488,7 @@ void results_records_release(struct results_records *rr)
 /* A line is a record when it parses as a JSON object with an integer "schema" we know. */
 static struct json_object *parse_record(const char *line, size_t len)
 {
-	struct json_object *o = parse_exact(line, len);
+	struct json_object *o = files_parse_exact(line, len);
 	uint64_t schema;
 
 	if (o && (!json_object_is_type(o, json_type_object) ||
@@ -729,7 +508,7 @@ int results_read_records(const char *dir, struct results_records *out)
 	int rc;
 
 	memset(&rr, 0, sizeof(rr));
-	path = dir ? path_join(dir, RECORDS_FILE) : NULL;
+	path = dir ? files_path_join(dir, RESULTS_RECORDS_FILE) : NULL;
 	if (!path)
 		return dir ? -ENOMEM : -EINVAL;
 	rc = fileio_read_file(path, 0, &buf, &len);
@@ -1016,7 +795,7 @@ static char *series_path(struct results *r, const char *name, int *rc)
 	if (*rc)
 		return NULL;
 	snprintf(file, sizeof(file), "series/%s.csv", safe);
-	path = path_join(r->path, file);
+	path = files_path_join(r->path, file);
 	if (!path)
 		*rc = -ENOMEM;
 	return path;
@@ -1036,7 +815,7 @@ int results_write_series(struct results *r, const char *name, const struct serie
 		return rc;
 	series_header(&sb);
 	series_rows(&sb, rows, n, 0, 0, 0);
-	rc = sb.err ? sb.err : atomic_write(path, sb.b, sb.len);
+	rc = sb.err ? sb.err : files_atomic_write(path, sb.b, sb.len);
 	free(path);
 	free(sb.b);
 	return rc;
@@ -1098,7 +877,7 @@ int results_append_series(struct results *r, const char *name, unsigned round,
 	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd >= 0 && series_tail_before(fd, round)) {
 		series_rows(&sb, rows, n, t_off_ns, bytes_off, round);
-		rc = sb.err ? sb.err : write_all(fd, sb.b, sb.len);
+		rc = sb.err ? sb.err : files_write_all(fd, sb.b, sb.len);
 		if (!rc && fsync(fd))
 			rc = -errno;
 		goto out;
@@ -1119,7 +898,7 @@ int results_append_series(struct results *r, const char *name, unsigned round,
 	}
 	series_rows(&sb, rows, n, t_off_ns, bytes_off, round);
 	if (!rc)
-		rc = sb.err ? sb.err : atomic_write(path, sb.b, sb.len);
+		rc = sb.err ? sb.err : files_atomic_write(path, sb.b, sb.len);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -1148,7 +927,7 @@ int results_write_snapshot(struct results *r, const struct snapshot *s, int phas
 	    jsonnum_add(o, "seq", json_object_new_int64(r->next_seq)))
 		rc = -ENOMEM;
 	else
-		rc = write_in_dir(r->path, file, o);
+		rc = files_write_in_dir(r->path, file, o);
 	json_object_put(o);
 	if (!rc)
 		r->next_seq++;
@@ -1188,7 +967,7 @@ int results_read_snapshots(const char *dir, struct results_snapshots *out)
 
 	if (!dir || !out)
 		return -EINVAL;
-	sd = path_join(dir, "snapshots");
+	sd = files_path_join(dir, "snapshots");
 	if (!sd)
 		return -ENOMEM;
 	n = scandir(sd, &list, is_snapshot_file, cmp_names);
@@ -1203,7 +982,7 @@ int results_read_snapshots(const char *dir, struct results_snapshots *out)
 		goto out;
 	}
 	for (int i = 0; i < n && !rc; i++) {
-		char *p = path_join(sd, list[i]->d_name);
+		char *p = files_path_join(sd, list[i]->d_name);
 
 		rc = p ? results_read_json_file(p, &s.snap[s.n]) : -ENOMEM;
 		if (!rc)
