@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * results: the results directory (see results.h and docs/results-format.md).
+ * results: the results directory's handle (see results.h and docs/results-format.md): its
+ * name, its creation, reopening it for a resume (one writer per directory, a torn last record
+ * cut), and the manifest written through it. The other files of this layer: files.c (whole
+ * files, atomically), records.c (figures, keys), records_read.c and results_record.c (records
+ * read and written), results_series.c (the CSV), snapshot.c and results_snapshot.c (snapshots).
  *
- * Durability rules kept here, in one place:
- *   - a whole file is written as <name>.tmp, fsync'ed, renamed over <name>, and the directory
- *     is fsync'ed, so a reader (or a crash) sees either the old file or the new one;
- *   - a record is one line written by a single write(2) on an O_APPEND descriptor and
- *     fsync'ed before the call returns: after a crash the file is a sequence of whole lines,
- *     possibly followed by one torn line (the write that was in flight), never anything else;
- *   - a failed append truncates the file back to where it was, so even a failed write does
- *     not leave a torn line in front of the next record.
+ * The metric queries over a record (results_record_metric) are here until the table of
+ * metrics replaces them (issue 10, point 5).
  */
 #include "results/results.h"
 
@@ -17,10 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +26,6 @@
 
 #include <json-c/json.h>
 
-#include "base/fileio.h"
 #include "base/hist.h"
 #include "base/jsonnum.h"
 #include "base/units.h"
@@ -332,267 +326,6 @@ void results_close(struct results *r)
 const char *results_path(const struct results *r)
 {
 	return r->path;
-}
-
-/* ---- records -------------------------------------------------------------------------------- */
-
-/* The percentiles every record and summary reports, and their key names. */
-static const struct {
-	double p;
-	const char *key;
-} percentiles[] = {
-    {50, "p50"},     {90, "p90"},	{95, "p95"},	     {99, "p99"},
-    {99.9, "p99_9"}, {99.99, "p99_99"}, {99.999, "p99_999"},
-};
-
-static double rate(uint64_t n, uint64_t ns)
-{
-	return ns ? (double)n * 1e9 / (double)ns : NAN;
-}
-
-struct json_object *results_lat_json(const struct hist *h)
-{
-	struct json_object *o;
-
-	if (!h->count)
-		return NULL; /* JSON null: no latency without I/O */
-	o = json_object_new_object();
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "mean", jsonnum_new(hist_mean(h))) ||
-	    jsonnum_add(o, "min", json_object_new_uint64(h->min)))
-		goto fail;
-	for (size_t i = 0; i < sizeof(percentiles) / sizeof(percentiles[0]); i++)
-		if (jsonnum_add(o, percentiles[i].key,
-				json_object_new_uint64(hist_percentile(h, percentiles[i].p))))
-			goto fail;
-	if (jsonnum_add(o, "max", json_object_new_uint64(h->max)))
-		goto fail;
-	return o;
-fail:
-	json_object_put(o);
-	return NULL;
-}
-
-struct json_object *results_figures_json(uint64_t ios, uint64_t bytes, uint64_t elapsed_ns,
-					 const struct hist *h)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "ios", json_object_new_uint64(ios)) ||
-	    jsonnum_add(o, "bytes", json_object_new_uint64(bytes)) ||
-	    jsonnum_add(o, "iops", jsonnum_new(rate(ios, elapsed_ns))) ||
-	    jsonnum_add(o, "bw_bps", jsonnum_new(rate(bytes, elapsed_ns))) ||
-	    (h && jsonnum_add(o, "lat_ns", results_lat_json(h)))) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* Names of enum results_flag's bits, in bit order. */
-static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short", "no_io"};
-_Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_NO_IO,
-	       "a name for every results_flag bit");
-
-struct json_object *results_record_to_json(const struct results_record *rec)
-{
-	struct json_object *o = json_object_new_object(), *flags;
-
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "schema", json_object_new_int(RESULTS_SCHEMA)) ||
-	    jsonnum_add(o, "kind", json_object_new_string(rec->kind ? rec->kind : "")) ||
-	    jsonnum_add(o, "phase", json_object_new_int(rec->phase)) ||
-	    jsonnum_add(o, "phase_kind",
-			json_object_new_string(rec->phase_kind ? rec->phase_kind : "")) ||
-	    jsonnum_add(o, "repeat", json_object_new_int64(rec->repeat)) ||
-	    jsonnum_add(o, "round", json_object_new_int64(rec->round)) ||
-	    jsonnum_add(o, "cell", json_object_new_string(rec->cell ? rec->cell : "")) ||
-	    jsonnum_add(o, "start_ns", json_object_new_uint64(rec->start_ns)) ||
-	    jsonnum_add(o, "end_ns", json_object_new_uint64(rec->end_ns)))
-		goto fail;
-	flags = json_object_new_array();
-	if (jsonnum_add(o, "flags", flags) || !flags)
-		goto fail;
-	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-		if ((rec->flags & (1u << i)) &&
-		    json_object_array_add(flags, json_object_new_string(flag_names[i])))
-			goto fail;
-	return o;
-fail:
-	json_object_put(o);
-	return NULL;
-}
-
-int results_append_record(struct results *r, struct json_object *rec)
-{
-	const char *text;
-	struct stat st;
-	char *line;
-	size_t len;
-	ssize_t w;
-	int rc;
-
-	if (!r || !rec)
-		return -EINVAL;
-	rc = files_ensure_schema(rec);
-	if (rc)
-		return rc;
-	/* PLAIN has no newlines: json-c escapes them inside strings. */
-	text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		return -ENOMEM;
-	len = strlen(text);
-	line = malloc(len + 1);
-	if (!line)
-		return -ENOMEM;
-	memcpy(line, text, len);
-	line[len++] = '\n';
-	if (fstat(r->recfd, &st)) {
-		rc = -errno;
-		goto out;
-	}
-	do
-		w = write(r->recfd, line, len);
-	while (w < 0 && errno == EINTR);
-	if (w < 0)
-		rc = -errno;
-	else if ((size_t)w < len)
-		rc = files_write_all(r->recfd, line + w, len - (size_t)w);
-	if (!rc && fsync(r->recfd))
-		rc = -errno;
-	/* Leave no torn line in front of the next record (best effort: the error is what counts).
-	 */
-	if (rc && ftruncate(r->recfd, st.st_size) == 0)
-		(void)fsync(r->recfd);
-out:
-	free(line);
-	return rc;
-}
-
-void results_records_release(struct results_records *rr)
-{
-	if (!rr)
-		return;
-	for (size_t i = 0; i < rr->n; i++)
-		json_object_put(rr->rec[i]);
-	free(rr->rec);
-	rr->rec = NULL;
-	rr->n = 0;
-}
-
-/* A line is a record when it parses as a JSON object with an integer "schema" we know. */
-static struct json_object *parse_record(const char *line, size_t len)
-{
-	struct json_object *o = files_parse_exact(line, len);
-	uint64_t schema;
-
-	if (o && (!json_object_is_type(o, json_type_object) ||
-		  jsonnum_get_u64(o, "schema", &schema) || schema != RESULTS_SCHEMA)) {
-		json_object_put(o);
-		o = NULL;
-	}
-	return o;
-}
-
-int results_read_records(const char *dir, struct results_records *out)
-{
-	struct results_records rr;
-	char *path, *buf = NULL;
-	size_t len = 0, pos = 0, cap = 0;
-	unsigned lineno = 0;
-	int rc;
-
-	memset(&rr, 0, sizeof(rr));
-	path = dir ? files_path_join(dir, RESULTS_RECORDS_FILE) : NULL;
-	if (!path)
-		return dir ? -ENOMEM : -EINVAL;
-	rc = fileio_read_file(path, 0, &buf, &len);
-	free(path);
-	if (rc == -ENOENT) {
-		*out = rr;
-		return 0;
-	}
-	if (rc)
-		return rc;
-	while (pos < len) {
-		char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		int last = !nl || end + 1 == len;
-		struct json_object *o;
-
-		lineno++;
-		o = nl ? parse_record(buf + pos, end - pos) : NULL;
-		if (!o) {
-			if (last) {
-				/* The write that was in flight at a crash. */
-				rr.torn_last = true;
-				rr.torn_bytes = len - pos;
-				break;
-			}
-			results_records_release(&rr);
-			out->bad_line = lineno;
-			rc = -EBADMSG;
-			goto out;
-		}
-		if (rr.n == cap) {
-			struct json_object **nr;
-
-			cap = cap ? 2 * cap : 64;
-			nr = realloc(rr.rec, cap * sizeof(*nr));
-			if (!nr) {
-				json_object_put(o);
-				results_records_release(&rr);
-				rc = -ENOMEM;
-				goto out;
-			}
-			rr.rec = nr;
-		}
-		rr.rec[rr.n++] = o;
-		pos = end + 1;
-		rr.valid_bytes = pos;
-	}
-	*out = rr;
-out:
-	free(buf);
-	return rc;
-}
-
-static int get_str(struct json_object *o, const char *key, const char **s)
-{
-	struct json_object *x;
-
-	if (!json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_string))
-		return -EINVAL;
-	*s = json_object_get_string(x);
-	return 0;
-}
-
-int results_record_key(struct json_object *rec, char *buf, size_t len)
-{
-	const char *cell, *kind;
-	struct json_object *x;
-	uint64_t repeat, round;
-	int64_t phase;
-	int n;
-
-	if (!rec || !json_object_object_get_ex(rec, "phase", &x) ||
-	    !json_object_is_type(x, json_type_int) || jsonnum_get_u64(rec, "repeat", &repeat) ||
-	    jsonnum_get_u64(rec, "round", &round) || get_str(rec, "cell", &cell) ||
-	    get_str(rec, "kind", &kind))
-		return -EINVAL;
-	phase = json_object_get_int64(x);
-#define KEY_FMT "phase=%" PRId64 ",repeat=%" PRIu64 ",round=%" PRIu64 ",cell=%s,kind=%s"
-	n = snprintf(NULL, 0, KEY_FMT, phase, repeat, round, cell, kind);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	snprintf(buf, len, KEY_FMT, phase, repeat, round, cell, kind);
-#undef KEY_FMT
-	return 0;
 }
 
 /* Parsed metric name: direction mask (bit 0 read, bit 1 write), quantity, percentile. */
