@@ -5,8 +5,10 @@
  * a record's key and its metrics, and the JSON shapes of I/O figures. The analysis (analysis/)
  * includes only this header of the results layer, so that it sees no engine, target or host:
  * the writer side of a run (results.h: create/open, append, series, a record's common keys)
- * stays in results.h, which includes this one. Everything is implemented in results.c, but for
- * the table of metrics (records_metric.c).
+ * stays in results.h, which includes this one. Implemented in records.c (figures, keys),
+ * records_read.c (records.jsonl), files.c (whole JSON files, manifest, summary), snapshot.c
+ * (the snapshot files), records_metric.c (the table of metrics) and results.c
+ * (results_record_metric, over that table's names).
  *
  * All functions return 0 or -errno; output parameters are untouched on failure.
  */

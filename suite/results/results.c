@@ -1,15 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * results: the results directory (see results.h and docs/results-format.md).
+ * results: the results directory's handle (see results.h and docs/results-format.md): its
+ * name, its creation, reopening it for a resume (one writer per directory, a torn last record
+ * cut), and the manifest written through it. The other files of this layer: files.c (whole
+ * files, atomically), records.c (figures, keys), records_read.c and results_record.c (records
+ * read and written), results_series.c (the CSV), snapshot.c and results_snapshot.c (snapshots).
  *
- * Durability rules kept here, in one place:
- *   - a whole file is written as <name>.tmp, fsync'ed, renamed over <name>, and the directory
- *     is fsync'ed, so a reader (or a crash) sees either the old file or the new one;
- *   - a record is one line written by a single write(2) on an O_APPEND descriptor and
- *     fsync'ed before the call returns: after a crash the file is a sequence of whole lines,
- *     possibly followed by one torn line (the write that was in flight), never anything else;
- *   - a failed append truncates the file back to where it was, so even a failed write does
- *     not leave a torn line in front of the next record.
+ * The metric queries over a record (results_record_metric) are here until the table of
+ * metrics replaces them (issue 10, point 5).
  */
 #include "results/results.h"
 
@@ -17,10 +15,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,20 +26,11 @@
 
 #include <json-c/json.h>
 
-#include "base/fileio.h"
 #include "base/hist.h"
 #include "base/jsonnum.h"
 #include "base/units.h"
-
-#define RECORDS_FILE "records.jsonl"
-#define MANIFEST_FILE "manifest.json"
-#define SUMMARY_FILE "summary.json"
-
-struct results {
-	char *path;
-	int recfd;	   /* records.jsonl, O_APPEND */
-	unsigned next_seq; /* of the next snapshot file */
-};
+#include "results/files.h"
+#include "results/handle.h"
 
 /* ---- names ---------------------------------------------------------------------------------- */
 
@@ -111,199 +97,6 @@ int results_default_dir(const char *base, const char *profile, const char *targe
 	return 0;
 }
 
-/* ---- files ---------------------------------------------------------------------------------- */
-
-static char *path_join(const char *dir, const char *name)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/%s", dir, name) < 0)
-		return NULL;
-	return p;
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
-/* The directory part of path ("." when there is none); malloc'ed. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Writes buf to path atomically (see the top of the file). */
-static int atomic_write(const char *path, const char *buf, size_t len)
-{
-	char *tmp = NULL, *dir = NULL;
-	int fd = -1, rc;
-
-	if (asprintf(&tmp, "%s.tmp", path) < 0)
-		return -ENOMEM;
-	dir = dir_of(path);
-	if (!dir) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		rc = -errno;
-		goto out;
-	}
-	rc = write_all(fd, buf, len);
-	if (!rc && fsync(fd))
-		rc = -errno;
-	if (close(fd) && !rc)
-		rc = -errno;
-	fd = -1;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	else
-		rc = fsync_dir(dir);
-out:
-	free(tmp);
-	free(dir);
-	return rc;
-}
-
-/* Parses exactly buf[0..len) as one JSON value (surrounding whitespace allowed). */
-static struct json_object *parse_exact(const char *buf, size_t len)
-{
-	struct json_tokener *tok;
-	struct json_object *o;
-	size_t end;
-
-	if (len > INT_MAX)
-		return NULL;
-	tok = json_tokener_new();
-	if (!tok)
-		return NULL;
-	o = json_tokener_parse_ex(tok, buf, (int)len);
-	if (!o || json_tokener_get_error(tok) != json_tokener_success) {
-		json_object_put(o);
-		o = NULL;
-	} else {
-		for (end = json_tokener_get_parse_end(tok); end < len; end++)
-			if (!isspace((unsigned char)buf[end])) {
-				json_object_put(o);
-				o = NULL;
-				break;
-			}
-	}
-	json_tokener_free(tok);
-	return o;
-}
-
-static int ensure_schema(struct json_object *o)
-{
-	if (!json_object_is_type(o, json_type_object))
-		return -EINVAL;
-	if (json_object_object_get_ex(o, "schema", NULL))
-		return 0;
-	return jsonnum_add(o, "schema", json_object_new_int(RESULTS_SCHEMA));
-}
-
-int results_write_json_file(const char *path, struct json_object *o)
-{
-	const char *text;
-	char *buf;
-	size_t len;
-	int rc;
-
-	if (!path || !o)
-		return -EINVAL;
-	rc = ensure_schema(o);
-	if (rc)
-		return rc;
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-						     JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		return -ENOMEM;
-	len = strlen(text);
-	buf = malloc(len + 2);
-	if (!buf)
-		return -ENOMEM;
-	memcpy(buf, text, len);
-	buf[len++] = '\n';
-	rc = atomic_write(path, buf, len);
-	free(buf);
-	return rc;
-}
-
-int results_read_json_file(const char *path, struct json_object **out)
-{
-	struct json_object *o;
-	char *buf;
-	size_t len;
-	int rc = fileio_read_file(path, 0, &buf, &len);
-
-	if (rc)
-		return rc;
-	o = parse_exact(buf, len);
-	free(buf);
-	if (!o)
-		return -EBADMSG;
-	*out = o;
-	return 0;
-}
-
-static int write_in_dir(const char *dir, const char *name, struct json_object *o)
-{
-	char *p = path_join(dir, name);
-	int rc;
-
-	if (!p)
-		return -ENOMEM;
-	rc = results_write_json_file(p, o);
-	free(p);
-	return rc;
-}
-
-static int read_in_dir(const char *dir, const char *name, struct json_object **o)
-{
-	char *p = path_join(dir, name);
-	int rc;
-
-	if (!p)
-		return -ENOMEM;
-	rc = results_read_json_file(p, o);
-	free(p);
-	return rc;
-}
-
 /* Adds a fact under key unless the manifest has one (a resumed run keeps its first). */
 static int add_fact(struct json_object *m, const char *key, struct json_object *fact)
 {
@@ -323,27 +116,7 @@ int results_write_manifest(struct results *r, struct json_object *manifest,
 	if (facts && ((rc = add_fact(manifest, "host", facts->host)) ||
 		      (rc = add_fact(manifest, "link", facts->link))))
 		return rc;
-	return write_in_dir(r->path, MANIFEST_FILE, manifest);
-}
-
-int results_read_manifest(const char *dir, struct json_object **manifest)
-{
-	struct json_object *m;
-	int rc = read_in_dir(dir, MANIFEST_FILE, &m);
-
-	if (rc)
-		return rc;
-	if (!json_object_is_type(m, json_type_object)) {
-		json_object_put(m);
-		return -EBADMSG;
-	}
-	*manifest = m;
-	return 0;
-}
-
-int results_write_summary(const char *dir, struct json_object *summary)
-{
-	return write_in_dir(dir, SUMMARY_FILE, summary);
+	return files_write_in_dir(r->path, RESULTS_MANIFEST_FILE, manifest);
 }
 
 /* ---- lifecycle ------------------------------------------------------------------------------ */
@@ -365,8 +138,8 @@ static int mkdir_p(const char *path)
 			*s = '\0';
 		}
 		if (!mkdir(p, 0755)) {
-			parent = dir_of(p);
-			rc = parent ? fsync_dir(parent) : -ENOMEM;
+			parent = files_dir_of(p);
+			rc = parent ? files_fsync_dir(parent) : -ENOMEM;
 			free(parent);
 		} else if (errno != EEXIST) {
 			rc = -errno;
@@ -399,7 +172,7 @@ static int dir_is_empty(const char *path)
 /* The number after the last snapshot file's NNNN- prefix, so that numbering continues. */
 static unsigned next_snapshot_seq(const char *dir)
 {
-	char *sd = path_join(dir, "snapshots");
+	char *sd = files_path_join(dir, "snapshots");
 	DIR *d = sd ? opendir(sd) : NULL;
 	struct dirent *e;
 	unsigned next = 0;
@@ -427,7 +200,7 @@ static int open_handle(const char *dir, struct results **out)
 		return -ENOMEM;
 	r->recfd = -1;
 	r->path = strdup(dir);
-	rp = path_join(dir, RECORDS_FILE);
+	rp = files_path_join(dir, RESULTS_RECORDS_FILE);
 	if (!r->path || !rp) {
 		rc = -ENOMEM;
 		goto fail;
@@ -471,7 +244,7 @@ int results_create(const char *dir, struct results **out)
 	if (rc <= 0)
 		return rc ? rc : -EEXIST;
 	for (size_t i = 0; i < sizeof(subdirs) / sizeof(subdirs[0]); i++) {
-		char *p = path_join(dir, subdirs[i]);
+		char *p = files_path_join(dir, subdirs[i]);
 
 		if (!p)
 			return -ENOMEM;
@@ -484,10 +257,10 @@ int results_create(const char *dir, struct results **out)
 	if (rc)
 		return rc;
 	/* The new entries must survive a crash too: the directory itself and its parent. */
-	parent = dir_of(dir);
-	rc = parent ? fsync_dir(dir) : -ENOMEM;
+	parent = files_dir_of(dir);
+	rc = parent ? files_fsync_dir(dir) : -ENOMEM;
 	if (!rc)
-		rc = fsync_dir(parent);
+		rc = files_fsync_dir(parent);
 	free(parent);
 	if (rc) {
 		results_close(r);
@@ -506,7 +279,7 @@ int results_open(const char *dir, struct results **out, struct results_records *
 
 	if (!dir || !out)
 		return -EINVAL;
-	mp = path_join(dir, MANIFEST_FILE);
+	mp = files_path_join(dir, RESULTS_MANIFEST_FILE);
 	if (!mp)
 		return -ENOMEM;
 	rc = access(mp, F_OK) ? -errno : 0;
@@ -553,267 +326,6 @@ void results_close(struct results *r)
 const char *results_path(const struct results *r)
 {
 	return r->path;
-}
-
-/* ---- records -------------------------------------------------------------------------------- */
-
-/* The percentiles every record and summary reports, and their key names. */
-static const struct {
-	double p;
-	const char *key;
-} percentiles[] = {
-    {50, "p50"},     {90, "p90"},	{95, "p95"},	     {99, "p99"},
-    {99.9, "p99_9"}, {99.99, "p99_99"}, {99.999, "p99_999"},
-};
-
-static double rate(uint64_t n, uint64_t ns)
-{
-	return ns ? (double)n * 1e9 / (double)ns : NAN;
-}
-
-struct json_object *results_lat_json(const struct hist *h)
-{
-	struct json_object *o;
-
-	if (!h->count)
-		return NULL; /* JSON null: no latency without I/O */
-	o = json_object_new_object();
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "mean", jsonnum_new(hist_mean(h))) ||
-	    jsonnum_add(o, "min", json_object_new_uint64(h->min)))
-		goto fail;
-	for (size_t i = 0; i < sizeof(percentiles) / sizeof(percentiles[0]); i++)
-		if (jsonnum_add(o, percentiles[i].key,
-				json_object_new_uint64(hist_percentile(h, percentiles[i].p))))
-			goto fail;
-	if (jsonnum_add(o, "max", json_object_new_uint64(h->max)))
-		goto fail;
-	return o;
-fail:
-	json_object_put(o);
-	return NULL;
-}
-
-struct json_object *results_figures_json(uint64_t ios, uint64_t bytes, uint64_t elapsed_ns,
-					 const struct hist *h)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "ios", json_object_new_uint64(ios)) ||
-	    jsonnum_add(o, "bytes", json_object_new_uint64(bytes)) ||
-	    jsonnum_add(o, "iops", jsonnum_new(rate(ios, elapsed_ns))) ||
-	    jsonnum_add(o, "bw_bps", jsonnum_new(rate(bytes, elapsed_ns))) ||
-	    (h && jsonnum_add(o, "lat_ns", results_lat_json(h)))) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-/* Names of enum results_flag's bits, in bit order. */
-static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short", "no_io"};
-_Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_NO_IO,
-	       "a name for every results_flag bit");
-
-struct json_object *results_record_to_json(const struct results_record *rec)
-{
-	struct json_object *o = json_object_new_object(), *flags;
-
-	if (!o)
-		return NULL;
-	if (jsonnum_add(o, "schema", json_object_new_int(RESULTS_SCHEMA)) ||
-	    jsonnum_add(o, "kind", json_object_new_string(rec->kind ? rec->kind : "")) ||
-	    jsonnum_add(o, "phase", json_object_new_int(rec->phase)) ||
-	    jsonnum_add(o, "phase_kind",
-			json_object_new_string(rec->phase_kind ? rec->phase_kind : "")) ||
-	    jsonnum_add(o, "repeat", json_object_new_int64(rec->repeat)) ||
-	    jsonnum_add(o, "round", json_object_new_int64(rec->round)) ||
-	    jsonnum_add(o, "cell", json_object_new_string(rec->cell ? rec->cell : "")) ||
-	    jsonnum_add(o, "start_ns", json_object_new_uint64(rec->start_ns)) ||
-	    jsonnum_add(o, "end_ns", json_object_new_uint64(rec->end_ns)))
-		goto fail;
-	flags = json_object_new_array();
-	if (jsonnum_add(o, "flags", flags) || !flags)
-		goto fail;
-	for (size_t i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-		if ((rec->flags & (1u << i)) &&
-		    json_object_array_add(flags, json_object_new_string(flag_names[i])))
-			goto fail;
-	return o;
-fail:
-	json_object_put(o);
-	return NULL;
-}
-
-int results_append_record(struct results *r, struct json_object *rec)
-{
-	const char *text;
-	struct stat st;
-	char *line;
-	size_t len;
-	ssize_t w;
-	int rc;
-
-	if (!r || !rec)
-		return -EINVAL;
-	rc = ensure_schema(rec);
-	if (rc)
-		return rc;
-	/* PLAIN has no newlines: json-c escapes them inside strings. */
-	text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN |
-						       JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!text)
-		return -ENOMEM;
-	len = strlen(text);
-	line = malloc(len + 1);
-	if (!line)
-		return -ENOMEM;
-	memcpy(line, text, len);
-	line[len++] = '\n';
-	if (fstat(r->recfd, &st)) {
-		rc = -errno;
-		goto out;
-	}
-	do
-		w = write(r->recfd, line, len);
-	while (w < 0 && errno == EINTR);
-	if (w < 0)
-		rc = -errno;
-	else if ((size_t)w < len)
-		rc = write_all(r->recfd, line + w, len - (size_t)w);
-	if (!rc && fsync(r->recfd))
-		rc = -errno;
-	/* Leave no torn line in front of the next record (best effort: the error is what counts).
-	 */
-	if (rc && ftruncate(r->recfd, st.st_size) == 0)
-		(void)fsync(r->recfd);
-out:
-	free(line);
-	return rc;
-}
-
-void results_records_release(struct results_records *rr)
-{
-	if (!rr)
-		return;
-	for (size_t i = 0; i < rr->n; i++)
-		json_object_put(rr->rec[i]);
-	free(rr->rec);
-	rr->rec = NULL;
-	rr->n = 0;
-}
-
-/* A line is a record when it parses as a JSON object with an integer "schema" we know. */
-static struct json_object *parse_record(const char *line, size_t len)
-{
-	struct json_object *o = parse_exact(line, len);
-	uint64_t schema;
-
-	if (o && (!json_object_is_type(o, json_type_object) ||
-		  jsonnum_get_u64(o, "schema", &schema) || schema != RESULTS_SCHEMA)) {
-		json_object_put(o);
-		o = NULL;
-	}
-	return o;
-}
-
-int results_read_records(const char *dir, struct results_records *out)
-{
-	struct results_records rr;
-	char *path, *buf = NULL;
-	size_t len = 0, pos = 0, cap = 0;
-	unsigned lineno = 0;
-	int rc;
-
-	memset(&rr, 0, sizeof(rr));
-	path = dir ? path_join(dir, RECORDS_FILE) : NULL;
-	if (!path)
-		return dir ? -ENOMEM : -EINVAL;
-	rc = fileio_read_file(path, 0, &buf, &len);
-	free(path);
-	if (rc == -ENOENT) {
-		*out = rr;
-		return 0;
-	}
-	if (rc)
-		return rc;
-	while (pos < len) {
-		char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t end = nl ? (size_t)(nl - buf) : len;
-		int last = !nl || end + 1 == len;
-		struct json_object *o;
-
-		lineno++;
-		o = nl ? parse_record(buf + pos, end - pos) : NULL;
-		if (!o) {
-			if (last) {
-				/* The write that was in flight at a crash. */
-				rr.torn_last = true;
-				rr.torn_bytes = len - pos;
-				break;
-			}
-			results_records_release(&rr);
-			out->bad_line = lineno;
-			rc = -EBADMSG;
-			goto out;
-		}
-		if (rr.n == cap) {
-			struct json_object **nr;
-
-			cap = cap ? 2 * cap : 64;
-			nr = realloc(rr.rec, cap * sizeof(*nr));
-			if (!nr) {
-				json_object_put(o);
-				results_records_release(&rr);
-				rc = -ENOMEM;
-				goto out;
-			}
-			rr.rec = nr;
-		}
-		rr.rec[rr.n++] = o;
-		pos = end + 1;
-		rr.valid_bytes = pos;
-	}
-	*out = rr;
-out:
-	free(buf);
-	return rc;
-}
-
-static int get_str(struct json_object *o, const char *key, const char **s)
-{
-	struct json_object *x;
-
-	if (!json_object_object_get_ex(o, key, &x) || !json_object_is_type(x, json_type_string))
-		return -EINVAL;
-	*s = json_object_get_string(x);
-	return 0;
-}
-
-int results_record_key(struct json_object *rec, char *buf, size_t len)
-{
-	const char *cell, *kind;
-	struct json_object *x;
-	uint64_t repeat, round;
-	int64_t phase;
-	int n;
-
-	if (!rec || !json_object_object_get_ex(rec, "phase", &x) ||
-	    !json_object_is_type(x, json_type_int) || jsonnum_get_u64(rec, "repeat", &repeat) ||
-	    jsonnum_get_u64(rec, "round", &round) || get_str(rec, "cell", &cell) ||
-	    get_str(rec, "kind", &kind))
-		return -EINVAL;
-	phase = json_object_get_int64(x);
-#define KEY_FMT "phase=%" PRId64 ",repeat=%" PRIu64 ",round=%" PRIu64 ",cell=%s,kind=%s"
-	n = snprintf(NULL, 0, KEY_FMT, phase, repeat, round, cell, kind);
-	if (n < 0 || (size_t)n >= len)
-		return -ENAMETOOLONG;
-	snprintf(buf, len, KEY_FMT, phase, repeat, round, cell, kind);
-#undef KEY_FMT
-	return 0;
 }
 
 /* Parsed metric name: direction mask (bit 0 read, bit 1 write), quantity, percentile. */
@@ -920,304 +432,5 @@ int results_record_metric(struct json_object *rec, const char *metric, double *v
 out:
 	free(h);
 	free(one);
-	return rc;
-}
-
-/* ---- series and snapshots ------------------------------------------------------------------- */
-
-/* Appends printf-style text to a growing buffer. */
-struct sbuf {
-	char *b;
-	size_t len, cap;
-	int err;
-};
-
-static void sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *s, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (s->err)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(s->b ? s->b + s->len : NULL, s->b ? s->cap - s->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			s->err = -EINVAL;
-			return;
-		}
-		if (s->b && s->len + (size_t)n < s->cap) {
-			s->len += (size_t)n;
-			return;
-		}
-		size_t cap = s->cap ? s->cap * 2 : 4096;
-		while (cap < s->len + (size_t)n + 1)
-			cap *= 2;
-		char *nb = realloc(s->b, cap);
-		if (!nb) {
-			s->err = -ENOMEM;
-			return;
-		}
-		s->b = nb;
-		s->cap = cap;
-	}
-}
-
-static void series_header(struct sbuf *sb)
-{
-	static const char *const dn[2] = {"read", "write"};
-
-	sb_printf(sb, "t_ns,interval_ns");
-	for (int d = 0; d < 2; d++)
-		sb_printf(sb,
-			  ",%s_ios,%s_bytes,%s_iops,%s_bw_bps,%s_lat_mean_ns,%s_lat_p99_ns,"
-			  "%s_lat_max_ns",
-			  dn[d], dn[d], dn[d], dn[d], dn[d], dn[d], dn[d]);
-	sb_printf(sb, ",total_bytes_written,round\n");
-}
-
-static void series_rows(struct sbuf *sb, const struct series_row *rows, size_t n,
-			uint64_t t_off_ns, uint64_t bytes_off, unsigned round)
-{
-	uint64_t prev = 0;
-	char a[48], b[48];
-
-	for (size_t i = 0; i < n; i++) {
-		const struct series_row *row = &rows[i];
-		uint64_t dt = row->t_ns > prev ? row->t_ns - prev : 0;
-
-		sb_printf(sb, "%" PRIu64 ",%" PRIu64, row->t_ns + t_off_ns, dt);
-		for (int d = 0; d < 2; d++) {
-			/* units_fmt_double: '.' whatever the locale (units.h). */
-			sb_printf(
-			    sb, ",%" PRIu64 ",%" PRIu64 ",%s,%s,", row->d[d].ios, row->d[d].bytes,
-			    dt ? units_fmt_double(rate(row->d[d].ios, dt), 3, a, sizeof(a)) : "",
-			    dt ? units_fmt_double(rate(row->d[d].bytes, dt), 3, b, sizeof(b)) : "");
-			sb_printf(sb, "%s,%" PRIu64 ",%" PRIu64,
-				  row->d[d].ios
-				      ? units_fmt_double(row->d[d].lat_mean_ns, 1, a, sizeof(a))
-				      : "",
-				  row->d[d].lat_p99_ns, row->d[d].lat_max_ns);
-		}
-		sb_printf(sb, ",%" PRIu64 ",%u\n", row->total_bytes_written + bytes_off, round);
-		prev = row->t_ns;
-	}
-}
-
-static char *series_path(struct results *r, const char *name, int *rc)
-{
-	char safe[128], file[160];
-	char *path;
-
-	*rc = results_safe_name(name, safe, sizeof(safe));
-	if (*rc)
-		return NULL;
-	snprintf(file, sizeof(file), "series/%s.csv", safe);
-	path = path_join(r->path, file);
-	if (!path)
-		*rc = -ENOMEM;
-	return path;
-}
-
-int results_write_series(struct results *r, const char *name, const struct series_row *rows,
-			 size_t n)
-{
-	struct sbuf sb = {0};
-	char *path;
-	int rc;
-
-	if (!r || !name || (n && !rows))
-		return -EINVAL;
-	path = series_path(r, name, &rc);
-	if (!path)
-		return rc;
-	series_header(&sb);
-	series_rows(&sb, rows, n, 0, 0, 0);
-	rc = sb.err ? sb.err : atomic_write(path, sb.b, sb.len);
-	free(path);
-	free(sb.b);
-	return rc;
-}
-
-/* The round (last field) of the CSV line [l, e); -1 when it has none (a header, a torn line). */
-static long line_round(const char *l, const char *e)
-{
-	const char *c = e;
-	char *end;
-	long v;
-
-	while (c > l && c[-1] != ',')
-		c--;
-	if (c == l || c == e || c[0] < '0' || c[0] > '9')
-		return -1;
-	v = strtol(c, &end, 10);
-	return end == e ? v : -1;
-}
-
-/* Whether the file at fd ends with a complete data line of a round below `round` (the usual
- * case, and then the new rows are appended): reads only its last 4 KiB, since a long phase's
- * series grows to many MiB. */
-static bool series_tail_before(int fd, unsigned round)
-{
-	char buf[4097], *e, *l;
-	off_t size = lseek(fd, 0, SEEK_END), at;
-	ssize_t got;
-
-	if (size <= 0)
-		return false;
-	at = size > 4096 ? size - 4096 : 0;
-	got = pread(fd, buf, (size_t)(size - at), at);
-	if (got != size - at || buf[got - 1] != '\n')
-		return false; /* a torn last line */
-	buf[got] = 0;
-	e = buf + got - 1;
-	for (l = e; l > buf && l[-1] != '\n'; l--)
-		;
-	if (l == buf && at > 0)
-		return false; /* a line longer than 4 KiB: not ours */
-	return line_round(l, e) >= 0 && line_round(l, e) < (long)round;
-}
-
-int results_append_series(struct results *r, const char *name, unsigned round,
-			  const struct series_row *rows, size_t n, uint64_t t_off_ns,
-			  uint64_t bytes_off)
-{
-	struct sbuf sb = {0};
-	char *path, *old = NULL;
-	size_t oldlen = 0;
-	int rc, fd = -1;
-
-	if (!r || !name || (n && !rows))
-		return -EINVAL;
-	path = series_path(r, name, &rc);
-	if (!path)
-		return rc;
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	if (fd >= 0 && series_tail_before(fd, round)) {
-		series_rows(&sb, rows, n, t_off_ns, bytes_off, round);
-		rc = sb.err ? sb.err : write_all(fd, sb.b, sb.len);
-		if (!rc && fsync(fd))
-			rc = -errno;
-		goto out;
-	}
-	/* New, or the rows of this round (or later) are there already: a resumed chunk that ran
-	 * before the crash. Keep the header and the earlier rounds' complete lines, replace the
-	 * rest, atomically. */
-	series_header(&sb);
-	rc = fd >= 0 ? fileio_read_file(path, 0, &old, &oldlen) : 0;
-	for (const char *l = old ? strchr(old, '\n') : NULL; !rc && l && *++l;) {
-		const char *e = strchr(l, '\n');
-		long lr = e ? line_round(l, e) : -1;
-
-		if (lr < 0 || lr >= (long)round)
-			break;
-		sb_printf(&sb, "%.*s\n", (int)(e - l), l);
-		l = e;
-	}
-	series_rows(&sb, rows, n, t_off_ns, bytes_off, round);
-	if (!rc)
-		rc = sb.err ? sb.err : atomic_write(path, sb.b, sb.len);
-out:
-	if (fd >= 0)
-		close(fd);
-	free(old);
-	free(path);
-	free(sb.b);
-	return rc;
-}
-
-int results_write_snapshot(struct results *r, const struct snapshot *s, int phase, unsigned repeat)
-{
-	struct json_object *o;
-	char safe[80], file[128];
-	int rc;
-
-	if (!r || !s)
-		return -EINVAL;
-	if (results_safe_name(s->label, safe, sizeof(safe)))
-		snprintf(safe, sizeof(safe), "snapshot");
-	snprintf(file, sizeof(file), "snapshots/%04u-%s.json", r->next_seq, safe);
-	o = snapshot_to_json(s);
-	if (!o)
-		return -ENOMEM;
-	if (jsonnum_add(o, "phase", json_object_new_int(phase)) ||
-	    jsonnum_add(o, "repeat", json_object_new_int64(repeat)) ||
-	    jsonnum_add(o, "seq", json_object_new_int64(r->next_seq)))
-		rc = -ENOMEM;
-	else
-		rc = write_in_dir(r->path, file, o);
-	json_object_put(o);
-	if (!rc)
-		r->next_seq++;
-	return rc;
-}
-
-static int is_snapshot_file(const struct dirent *e)
-{
-	size_t n = strlen(e->d_name);
-
-	return n > 5 && e->d_name[0] != '.' && !strcmp(e->d_name + n - 5, ".json");
-}
-
-/* Byte order, not the locale's collation: the same files always load in the same order. */
-static int cmp_names(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-void results_snapshots_release(struct results_snapshots *s)
-{
-	if (!s)
-		return;
-	for (size_t i = 0; i < s->n; i++)
-		json_object_put(s->snap[i]);
-	free(s->snap);
-	s->snap = NULL;
-	s->n = 0;
-}
-
-int results_read_snapshots(const char *dir, struct results_snapshots *out)
-{
-	struct results_snapshots s = {0};
-	struct dirent **list = NULL;
-	char *sd;
-	int n, rc = 0;
-
-	if (!dir || !out)
-		return -EINVAL;
-	sd = path_join(dir, "snapshots");
-	if (!sd)
-		return -ENOMEM;
-	n = scandir(sd, &list, is_snapshot_file, cmp_names);
-	if (n < 0) {
-		rc = errno == ENOENT ? 0 : -errno;
-		n = 0;
-		goto out;
-	}
-	s.snap = calloc((size_t)n + 1, sizeof(*s.snap));
-	if (!s.snap) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (int i = 0; i < n && !rc; i++) {
-		char *p = path_join(sd, list[i]->d_name);
-
-		rc = p ? results_read_json_file(p, &s.snap[s.n]) : -ENOMEM;
-		if (!rc)
-			s.n++;
-		free(p);
-	}
-out:
-	for (int i = 0; i < n; i++)
-		free(list[i]);
-	free(list);
-	free(sd);
-	if (rc)
-		results_snapshots_release(&s);
-	else
-		*out = s;
 	return rc;
 }

@@ -9,17 +9,24 @@
  *
  * Counters keep the order in which the source set them, so the same snapshot always serializes
  * to the same bytes.
+ *
+ * The snapshot files of a results directory are read back here too (results_read_snapshots,
+ * declared in records.h for readers); results_snapshot.c writes them.
  */
 #include "results/snapshot.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
 #include "base/jsonnum.h"
+#include "results/files.h"
+#include "results/records.h"
 
 #define SNAPSHOT_SCHEMA 1
 
@@ -154,4 +161,73 @@ int snapshot_from_json(struct json_object *o, struct snapshot *out)
 		s.raw = json_object_get(raw);
 	*out = s;
 	return 0;
+}
+
+/* ---- the files read back (records.h) ------------------------------------------------------- */
+
+static int is_snapshot_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 5 && e->d_name[0] != '.' && !strcmp(e->d_name + n - 5, ".json");
+}
+
+/* Byte order, not the locale's collation: the same files always load in the same order. */
+static int cmp_names(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+void results_snapshots_release(struct results_snapshots *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		json_object_put(s->snap[i]);
+	free(s->snap);
+	s->snap = NULL;
+	s->n = 0;
+}
+
+int results_read_snapshots(const char *dir, struct results_snapshots *out)
+{
+	struct results_snapshots s = {0};
+	struct dirent **list = NULL;
+	char *sd;
+	int n, rc = 0;
+
+	if (!dir || !out)
+		return -EINVAL;
+	sd = files_path_join(dir, "snapshots");
+	if (!sd)
+		return -ENOMEM;
+	n = scandir(sd, &list, is_snapshot_file, cmp_names);
+	if (n < 0) {
+		rc = errno == ENOENT ? 0 : -errno;
+		n = 0;
+		goto out;
+	}
+	s.snap = calloc((size_t)n + 1, sizeof(*s.snap));
+	if (!s.snap) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < n && !rc; i++) {
+		char *p = files_path_join(sd, list[i]->d_name);
+
+		rc = p ? results_read_json_file(p, &s.snap[s.n]) : -ENOMEM;
+		if (!rc)
+			s.n++;
+		free(p);
+	}
+out:
+	for (int i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	free(sd);
+	if (rc)
+		results_snapshots_release(&s);
+	else
+		*out = s;
+	return rc;
 }
