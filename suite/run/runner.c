@@ -25,6 +25,7 @@
 #include "base/errmsg.h"
 #include "base/prng.h"
 #include "results/snapshot.h"
+#include "run/fault.h"
 #include "run/record.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
@@ -44,8 +45,6 @@
 /* Headroom in the suggested --time-scale: a drain measured in round 1 grows as the drive
  * settles (4% from round 1 to 25 of snia-iops on sim:client-tlc). */
 #define DRAIN_SCALE_HEADROOM 1.25
-
-enum fault_point { FAULT_NONE = 0, FAULT_CELL, FAULT_BEFORE, FAULT_AFTER, FAULT_TORN, FAULT_BOUNDARY };
 
 /* A walk position: which phase (depth-first number), which repeat iteration. */
 struct where {
@@ -106,10 +105,7 @@ struct runner {
 	int ramp_mark_rc;
 
 	/* Test hook. */
-	enum fault_point fault;
-	unsigned fault_n;
-	unsigned fault_seen[6];
-	bool fault_armed_cell; /* the current job is the N-th recorded step */
+	struct fault fault;
 
 	char *err;
 	size_t errlen;
@@ -239,64 +235,6 @@ static uint64_t rec_get_u64(struct json_object *rec, const char *k)
 	return v;
 }
 
-/* ---- the test hook ---------------------------------------------------------------------- */
-
-static void fault_parse(struct runner *r, const char *spec)
-{
-	static const struct {
-		const char *name;
-		enum fault_point p;
-	} points[] = {
-		{"cell", FAULT_CELL},	{"before-record", FAULT_BEFORE}, {"after-record", FAULT_AFTER},
-		{"torn", FAULT_TORN},	{"boundary", FAULT_BOUNDARY},
-	};
-	const char *colon;
-	size_t n;
-
-	if (!spec || !*spec)
-		return;
-	colon = strchr(spec, ':');
-	n = colon ? (size_t)(colon - spec) : strlen(spec);
-	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++)
-		if (strlen(points[i].name) == n && !strncmp(spec, points[i].name, n))
-			r->fault = points[i].p;
-	r->fault_n = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 1;
-	if (!r->fault_n)
-		r->fault_n = 1;
-}
-
-/* Counts an occurrence of p; true when this is the one to die at. */
-static bool fault_hit(struct runner *r, enum fault_point p)
-{
-	if (r->fault != p)
-		return false;
-	return ++r->fault_seen[p] == r->fault_n;
-}
-
-static void fault_die(void)
-{
-	raise(SIGKILL);
-	_exit(137); /* not reached */
-}
-
-/* Writes the first half of the record's line without a newline, then dies: what a crash in the
- * middle of the append leaves behind. */
-static void fault_torn(struct runner *r, struct json_object *rec)
-{
-	char path[4096];
-	const char *text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/records.jsonl", results_path(r->res));
-	f = fopen(path, "a");
-	if (f && text) {
-		fwrite(text, 1, strlen(text) / 2, f);
-		fflush(f);
-		fsync(fileno(f));
-	}
-	fault_die();
-}
-
 /* ---- state and records ------------------------------------------------------------------ */
 
 static void set_state(struct runner *r, enum runner_state s)
@@ -334,7 +272,7 @@ static int write_snapshot(struct runner *r, const char *label, int phase, unsign
 
 static int store_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
 {
-	if (fault_hit(r, FAULT_BOUNDARY))
+	if (fault_hit(&r->fault, FAULT_BOUNDARY))
 		fault_die();
 	return write_snapshot(r, label, phase, repeat);
 }
@@ -450,10 +388,10 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 	if (r->o.wall_ns && (rc = jsonnum_add(rec, "wall_ns",
 					      json_object_new_uint64(r->o.wall_ns()))))
 		return rc;
-	if (fault_hit(r, FAULT_BEFORE))
+	if (fault_hit(&r->fault, FAULT_BEFORE))
 		fault_die();
-	if (fault_hit(r, FAULT_TORN))
-		fault_torn(r, rec);
+	if (fault_hit(&r->fault, FAULT_TORN))
+		fault_torn(results_path(r->res), rec);
 	rc = results_append_record(r->res, rec);
 	if (rc) {
 		fail(r, "appending record %s: %s", key, strerror(-rc));
@@ -461,7 +399,7 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 	}
 	r->recorded++;
 	r->wrote_anything = true;
-	if (fault_hit(r, FAULT_AFTER))
+	if (fault_hit(&r->fault, FAULT_AFTER))
 		fault_die();
 	return 0;
 }
@@ -633,8 +571,8 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 {
 	struct runner *r = arg;
 
-	if (r->fault_armed_cell) {
-		r->fault_armed_cell = false;
+	if (r->fault.armed_cell) {
+		r->fault.armed_cell = false;
 		fault_die();
 	}
 	r->prog.iops = ep->iops;
@@ -734,10 +672,10 @@ static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
 		fail(r, "%s: %s", what, verr[0] ? verr : strerror(-rc));
 		return rc;
 	}
-	r->fault_armed_cell = armed;
+	r->fault.armed_cell = armed;
 	r->job_t0_ns = target_now(r->t);
 	rc = engine_run(r->t, spec, &h, res);
-	if (r->fault_armed_cell) /* the job made no progress call: die right after it instead */
+	if (r->fault.armed_cell) /* the job made no progress call: die right after it instead */
 		fault_die();
 	r->bytes_written += res->bytes_written_total;
 	r->eta_io_bytes += res->bytes_written_total + res->bytes_read_total;
@@ -847,8 +785,7 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	/* Reads the target answered without its flash (a fresh drive's never-written LBAs):
 	 * counted by a target that knows its map, over the whole job. */
 	has_unmapped = !target_read_unmapped(r->t, &unmapped0, &read0);
-	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
-				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
+	rc = run_job(r, spec, mode == RUNNER_RECORD && fault_hit(&r->fault, FAULT_CELL),
 		     &res, key);
 	r->ramp_mark = NULL;
 	if (!rc)
@@ -1591,7 +1528,7 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 	if (runner_plan(p, t, o, &r->plan))
 		goto fail;
 	r->nphases = r->plan.nphases;
-	fault_parse(r, r->o.debug_fault);
+	fault_parse(&r->fault, r->o.debug_fault);
 	if (n) {
 		r->krec = calloc(n, sizeof(*r->krec));
 		r->kkey = calloc(n, sizeof(*r->kkey));
