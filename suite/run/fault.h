@@ -12,7 +12,14 @@
 
 struct json_object;
 
-enum fault_point { FAULT_NONE = 0, FAULT_CELL, FAULT_BEFORE, FAULT_AFTER, FAULT_TORN, FAULT_BOUNDARY };
+enum fault_point {
+	FAULT_NONE = 0,
+	FAULT_CELL,
+	FAULT_BEFORE,
+	FAULT_AFTER,
+	FAULT_TORN,
+	FAULT_BOUNDARY
+};
 
 struct fault {
 	enum fault_point point; /* FAULT_NONE: the hook is off */
