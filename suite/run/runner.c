@@ -7,15 +7,15 @@
  * the appends, and the execution of each phase kind through one table keyed by enum phase_type
  * (`kind_exec`), the runner-side half of phases.h's registry. Beside it, each with one job:
  * replay.c (the set K of a resume and its cursor), eta.c (the whole-run ETA over the plan),
- * fault.c (the crash hook of the resume tests), runner_manifest.c (the manifest's runner part)
- * and record.c (a job's figures in a record).
+ * fault.c (the crash hook of the resume tests), runner_manifest.c (the manifest's runner part),
+ * runner_rules.c (the pure figures it decides by: seeds, scales, chunks, drains) and record.c
+ * (a job's figures in a record).
  */
 #include "run/runner.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -40,17 +40,9 @@
 #define KEY_MAX REPLAY_KEY_MAX
 /* Real-target idles are cut into slices so that the stop flag is seen within a second. */
 #define IDLE_SLICE_NS 1000000000ull
-/* A cell is host-limited when the CPU time ssdlab used reaches this share of the time the
- * threads had (threads x elapsed): the device was waiting for us, not we for it. Not 1.0: a
- * saturated submitter still loses some time to preemption on a busy host, and kernel work done
- * by io_uring's own workers is not charged to us. */
-#define HOST_LIMITED_SHARE 0.8
 /* A cell shorter than this many drains of its queue is warned about; shorter than one drain it
  * is refused (issue 9, point 2): its figures would describe the drain, not the workload. */
 #define DRAIN_WARN_FACTOR 10.0
-/* Headroom in the suggested --time-scale: a drain measured in round 1 grows as the drive
- * settles (4% from round 1 to 25 of snia-iops on sim:client-tlc). */
-#define DRAIN_SCALE_HEADROOM 1.25
 
 /* A walk position: which phase (depth-first number), which repeat iteration. */
 struct where {
@@ -142,26 +134,6 @@ static void note(struct runner *r, const char *fmt, ...)
 static bool stop_raised(const struct runner *r)
 {
 	return r->o.stop && *r->o.stop;
-}
-
-uint64_t runner_step_seed(uint64_t run_seed, const char *key)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
-
-	for (const unsigned char *c = (const unsigned char *)key; *c; c++) {
-		h ^= *c;
-		h *= 0x100000001b3ull;
-	}
-	/* splitmix64's finalizer spreads the FNV hash of the key over all 64 bits. */
-	return prng_mix64(h ^ prng_mix64(run_seed));
-}
-
-double runner_time_scale(const struct target *t, const struct runner_opts *o)
-{
-	double user = o && o->time_scale > 0 ? o->time_scale : 1.0;
-	double tgt = t ? target_info(t)->time_scale : 1.0;
-
-	return user * (tgt > 0 ? tgt : 1.0);
 }
 
 static uint64_t scale_ns(const struct runner *r, uint64_t ns)
@@ -410,13 +382,6 @@ static void run_eta(struct runner *r, uint64_t job_ns, uint64_t job_bytes, uint6
 
 /* ---- running jobs ----------------------------------------------------------------------- */
 
-uint64_t runner_drain_ns(unsigned outstanding, uint64_t elapsed_ns, uint64_t ios)
-{
-	if (!ios)
-		return 0;
-	return (uint64_t)((double)outstanding * (double)elapsed_ns / (double)ios + 0.5);
-}
-
 /* The drain of a recorded job (its own figures, so that a resumed walk decides the same). */
 static uint64_t rec_drain_ns(struct json_object *rec, unsigned outstanding)
 {
@@ -466,17 +431,6 @@ void runner_eta_initial(const struct runner *r, double bps, uint64_t *lo, uint64
 			bool *known)
 {
 	plan_span(&r->eta.plan, 0, bps, lo, hi, known);
-}
-
-double runner_scale_for(double user_scale, double ratio)
-{
-	double v = (user_scale > 0 ? user_scale : 1.0) * ratio * DRAIN_SCALE_HEADROOM, e;
-
-	if (!(v > 0))
-		return 0;
-	/* Up to two significant digits, so that the printed value is never below the need. */
-	e = pow(10.0, floor(log10(v)) - 1);
-	return ceil(v / e - 1e-9) * e;
 }
 
 static void on_engine_progress(const struct engine_progress *ep, void *arg)
@@ -543,20 +497,6 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 	run_eta(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
 	if (r->o.progress)
 		r->o.progress(&r->prog, r->o.arg);
-}
-
-bool runner_host_limited(const struct job_result *res, unsigned threads, bool virtual_time,
-			 long ncpu)
-{
-	double wall = (double)res->elapsed_ns / 1e9; /* the span of the CPU time */
-	double t = threads ? threads : 1;
-
-	/* On a virtual-time target CPU time and device time are unrelated. */
-	if (virtual_time || wall <= 0)
-		return false;
-	if (ncpu > 0 && t > (double)ncpu)
-		t = (double)ncpu;
-	return res->cpu_user_s + res->cpu_sys_s >= HOST_LIMITED_SHARE * t * wall;
 }
 
 static bool host_limited(const struct runner *r, const struct job_spec *s,
@@ -809,11 +749,6 @@ static bool purge_discards(const struct target *t, const struct phase_purge *pp)
 	return pp->method == PURGE_DISCARD || !(target_caps(t) & TARGET_CAP_PURGE);
 }
 
-uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge *pp)
-{
-	return phase_purge_settle_ns(pp, target_caps(t) & TARGET_CAP_PURGE);
-}
-
 /*
  * A real purge where the target has one, else a full-device discard (what blkdiscard does),
  * which is not a SNIA PTS purge: the record says so (pts_purge), and a settle idle follows,
@@ -919,20 +854,6 @@ static int exec_idle(struct runner *r, const struct where *w)
 static void series_name(const struct where *w, const char *kind, char *buf, size_t len)
 {
 	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
-}
-
-/* A small virtual SSD standing for a big drive writes the same share of it per chunk; whole
- * MiB, so that a chunk ends on a whole I/O of any power-of-two block size up to 1 MiB. */
-uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o)
-{
-	double ts = target_info(t)->time_scale;
-	uint64_t c;
-
-	if (o && o->chunk_bytes)
-		return o->chunk_bytes;
-	c = (uint64_t)((double)RUNNER_CHUNK_BYTES * (ts > 0 && ts < 1 ? ts : 1.0));
-	c -= c % (1u << 20);
-	return c ? c : 1u << 20;
 }
 
 /*
