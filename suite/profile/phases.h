@@ -4,16 +4,19 @@
  * needs the target to resolve), the profile-wide defaults, the cells of a rounds matrix, phase
  * lists, and the registry of phase kinds. profile.h (the document: name, destructive, ...) is
  * built on this; nothing here includes it. Implemented by phases_common.c (workloads, defaults,
- * cells, lists) and phases.c (the kinds and their table).
+ * cells, lists, the helpers the kinds share), phases.c (the kinds and the registry's table) and
+ * phases_rounds.c (the rounds kind, the largest).
  *
- * Phase kinds live in one registry (phases.c): each kind has a name, a parse hook from a YAML
- * node, a release hook, a `destructive` hook, a to_json hook (for the manifest's resolved plan),
- * a describe hook (one line for `check` and `plan`), a bytes hook (bytes it writes), a length
- * hook (what one instance takes: profile/plan.h sums it for `plan` and the runner's ETA), a jobs
- * hook (its workloads, for plan's probes) and, for a kind that holds a phase list, a body hook.
- * Adding a kind (variants, hir, ...) adds an enum value, a data struct, a table row here and an
- * execute hook in run/runner.c's kind_exec[] (tests/unit/test_phases.c fails until both exist); the
- * parser, the plan and the runner's walk do not change.
+ * Phase kinds live in one registry (phases.c's kinds[], one row per kind): each kind has a
+ * name, a parse hook from a YAML node, a release hook, a `destructive` hook, a to_json hook (for
+ * the manifest's resolved plan), a describe hook (one line for `check` and `plan`), a bytes hook
+ * (bytes it writes), a length hook (what one instance takes: profile/plan.h sums it for `plan`
+ * and the runner's ETA), a jobs hook (its workloads, for plan's probes) and, for a kind that
+ * holds a phase list, a body hook.
+ * Adding a kind (variants, hir, ...) adds an enum value, a data struct, its hooks and its row
+ * (in phases.c, or in a phases_<kind>.c of its own when large, the row declared here), the row's
+ * address in kinds[] and an execute hook in run/runner.c's kind_exec[] (tests/unit/test_phases.c
+ * fails until both exist); the parser, the plan and the runner's walk do not change.
  *
  * What stays unresolved: anything that depends on the target. A workload keeps its LBA range as
  * a struct range (fractions or bytes), its length and ramp as struct amount (bytes, capacity
@@ -291,6 +294,33 @@ struct phase_kind {
 	 * (runner, plan) descends into it after the phase's own step. NULL for the others. */
 	const struct phase_list *(*body)(const void *data, unsigned *count);
 };
+
+/* The most rounds a rounds phase may run and the most times a repeat may: a bound on typos. */
+#define PHASE_MAX_ROUNDS 10000
+
+/* The rounds kind's row of the registry (phases_rounds.c: the cells matrix, the pre-write and
+ * the steady-state rule make it the largest kind). */
+extern const struct phase_kind phase_rounds_kind;
+
+/* For the kinds' hooks (phases.c, phases_rounds.c); implemented in phases_common.c. */
+/* True when mode m with rwmix_read % reads writes anything. */
+bool phase_rw_writes(enum rw_mode m, unsigned rwmix_read);
+/* "randwrite 4k qd 32 x 4 threads" (+ " over 0%-50%" when the range is not the whole device)
+ * into buf; the mode and the block size are left out when skip_rw, skip_bs (a rounds matrix
+ * varies them). Returns the length written (truncated to len - 1). */
+size_t phase_wl_desc_skip(const struct profile_workload *w, bool skip_rw, bool skip_bs,
+			  char *buf, size_t len);
+size_t phase_wl_desc(const struct profile_workload *w, char *buf, size_t len); /* skips none */
+/* "16 GiB", "2x capacity", "60s" or "one pass" in buf; returns buf (or a units_fmt_* result). */
+const char *phase_amount_text(const struct amount *a, char *buf, size_t len);
+/* Bytes a write workload of length a writes: 0 and *bytes for bytes and capacity multiples;
+ * -ENODATA (*bytes = 0) for a time. */
+int phase_length_bytes(const struct amount *a, uint64_t capacity, uint64_t *bytes);
+/* Adds a workload's length to l: time (scaled) or bytes (one pass = the capacity). */
+void phase_add_length(const struct phase_env *env, const struct amount *a,
+		      struct phase_length *l);
+/* l = one instance of no length (rounds 1 .. 1). */
+void phase_one_instance(struct phase_length *l);
 
 /* Every kind has parse, destructive, to_json and describe (tests/unit/test_phases.c checks); its
  * execute hook lives one layer up, in run/runner.c's kind_exec[] indexed by type (checked by

@@ -2,7 +2,8 @@
 /*
  * The parts phases are built from (profile/phases.h): workloads (parse, resolve, JSON), the
  * profile-wide defaults, the cells of a rounds matrix and phase lists (parse, release, JSON,
- * bytes). The kinds themselves are in phases.c; both files implement phases.h and include
+ * bytes), and the helpers the kinds' hooks share (descriptions, lengths). The kinds themselves
+ * are in phases.c and phases_rounds.c; these files implement phases.h and include
  * nothing of profile.h, which sits above them.
  */
 #include "profile/phases.h"
@@ -909,3 +910,122 @@ int profile_phase_list_bytes(const struct phase_list *l, uint64_t capacity, uint
 	return list_bytes(l, capacity, bytes);
 }
 
+/* ---- for the kinds' hooks (phases.c, phases_rounds.c) ------------------------------------ */
+
+bool phase_rw_writes(enum rw_mode m, unsigned rwmix_read)
+{
+	switch (m) {
+	case RW_WRITE:
+	case RW_RANDWRITE:
+		return true;
+	case RW_RANDRW:
+	case RW_RW:
+		return rwmix_read < 100;
+	default:
+		return false;
+	}
+}
+
+/*
+ * "randwrite 4k qd 32 x 4 threads" (+ " over 0%-50%" when the range is not the whole device).
+ * The mode and the block size are left out when a rounds matrix varies them (skip_rw, skip_bs).
+ */
+size_t phase_wl_desc_skip(const struct profile_workload *w, bool skip_rw, bool skip_bs,
+			  char *buf, size_t len)
+{
+	const struct job_spec *s = &w->spec;
+	size_t pos = 0;
+	char v[32];
+
+	buf[0] = '\0';
+	if (!skip_rw) {
+		pos = (size_t)snprintf(buf, len, "%s ", rw_mode_name(s->rw));
+		if (pos < len && (s->rw == RW_RANDRW || s->rw == RW_RW))
+			pos += (size_t)snprintf(buf + pos, len - pos, "%u%% read ", s->rwmix_read);
+	}
+	for (unsigned i = 0; !skip_bs && i < s->nbs && pos < len; i++) {
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s%s", i ? ":" : "",
+					cell_value_fmt(CELL_BS, s->bs[i].bs, v, sizeof(v)));
+		if (s->nbs > 1 && pos < len)
+			pos += (size_t)snprintf(buf + pos, len - pos, "/%u", s->bs[i].weight);
+		if (i + 1 == s->nbs && pos < len)
+			pos += (size_t)snprintf(buf + pos, len - pos, " ");
+	}
+	/* Weights are relative: say what a split that does not sum to 100 comes to. */
+	if (!skip_bs && pos < len) {
+		char note[256];
+
+		if (bs_split_normalised(s->bs, s->nbs, note, sizeof(note)))
+			pos += (size_t)snprintf(buf + pos, len - pos, "(%s) ", note);
+	}
+	if (pos < len)
+		pos += (size_t)snprintf(buf + pos, len - pos, "qd %u x %u thread%s", s->qd,
+					s->threads, s->threads == 1 ? "" : "s");
+	if (pos < len && !(w->range.percent && w->range.lo == 0 && w->range.hi == 1)) {
+		char a[32], b[32];
+
+		if (w->range.percent)
+			pos +=
+			    (size_t)snprintf(buf + pos, len - pos, " over %s%%-%s%%",
+					     units_fmt_double(w->range.lo * 100, 0, a, sizeof(a)),
+					     units_fmt_double(w->range.hi * 100, 0, b, sizeof(b)));
+		else
+			pos += (size_t)snprintf(buf + pos, len - pos, " over %s-%s",
+						units_fmt_size(w->range.lo_b, a, sizeof(a)),
+						units_fmt_size(w->range.hi_b, b, sizeof(b)));
+	}
+	if (pos < len && s->dist == DIST_ZONED)
+		pos += (size_t)snprintf(buf + pos, len - pos, " zoned");
+	return pos < len ? pos : len - 1;
+}
+
+size_t phase_wl_desc(const struct profile_workload *w, char *buf, size_t len)
+{
+	return phase_wl_desc_skip(w, false, false, buf, len);
+}
+
+const char *phase_amount_text(const struct amount *a, char *buf, size_t len)
+{
+	char num[32];
+
+	switch (a->kind) {
+	case AMOUNT_BYTES:
+		return units_fmt_size(a->bytes, buf, len);
+	case AMOUNT_CAPACITY:
+		snprintf(buf, len, "%sx capacity",
+			 units_fmt_double(a->multiple, a->multiple == (long)a->multiple ? 0 : 2,
+					  num, sizeof(num)));
+		return buf;
+	case AMOUNT_TIME:
+		return units_fmt_duration(a->ns, buf, len);
+	default:
+		snprintf(buf, len, "one pass");
+		return buf;
+	}
+}
+
+/* Bytes a write workload of `length` writes: computable for bytes and capacity multiples. */
+int phase_length_bytes(const struct amount *a, uint64_t capacity, uint64_t *bytes)
+{
+	if (a->kind == AMOUNT_TIME) {
+		*bytes = 0;
+		return -ENODATA;
+	}
+	*bytes = amount_bytes(a, capacity);
+	return 0;
+}
+
+/* Adds a workload's length to l: time (scaled) or bytes (one pass = the capacity). */
+void phase_add_length(const struct phase_env *env, const struct amount *a,
+		      struct phase_length *l)
+{
+	if (a->kind == AMOUNT_TIME)
+		l->ns += phase_scale_ns(env, a->ns);
+	else
+		l->bytes += a->kind == AMOUNT_NONE ? env->capacity : amount_bytes(a, env->capacity);
+}
+
+void phase_one_instance(struct phase_length *l)
+{
+	*l = (struct phase_length){.rounds_lo = 1, .rounds_hi = 1};
+}

@@ -2,15 +2,20 @@
 /*
  * runner: walks a profile's phases on a target in the target's clock, one record per finished
  * step, and resumes after any interruption. The states, the invariants and the resume rules are
- * in runner.h; this file follows them. Phase kinds are executed through one table keyed by
- * enum phase_type (`kind_exec`), the runner-side half of profile.h's phase registry.
+ * in runner.h; this file holds the walk and the state machine that follows them: each step's
+ * mode (step_mode: REPLAY, RERUN or RECORD), the transitions (set_state), the resume record,
+ * the appends, and the execution of each phase kind through one table keyed by enum phase_type
+ * (`kind_exec`), the runner-side half of phases.h's registry. Beside it, each with one job:
+ * replay.c (the set K of a resume and its cursor), eta.c (the whole-run ETA over the plan),
+ * fault.c (the crash hook of the resume tests), runner_manifest.c (the manifest's runner part),
+ * runner_rules.c (the pure figures it decides by: seeds, scales, chunks, drains) and record.c
+ * (a job's figures in a record).
  */
 #include "run/runner.h"
 
 #include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,32 +25,24 @@
 
 #include <json-c/json.h>
 
-#include "config.h"
 #include "base/jsonnum.h"
 #include "base/errmsg.h"
 #include "base/prng.h"
 #include "results/snapshot.h"
+#include "run/eta.h"
+#include "run/fault.h"
 #include "run/record.h"
+#include "run/replay.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
 #include "base/units.h"
 
-#define KEY_MAX 256
+#define KEY_MAX REPLAY_KEY_MAX
 /* Real-target idles are cut into slices so that the stop flag is seen within a second. */
 #define IDLE_SLICE_NS 1000000000ull
-/* A cell is host-limited when the CPU time ssdlab used reaches this share of the time the
- * threads had (threads x elapsed): the device was waiting for us, not we for it. Not 1.0: a
- * saturated submitter still loses some time to preemption on a busy host, and kernel work done
- * by io_uring's own workers is not charged to us. */
-#define HOST_LIMITED_SHARE 0.8
 /* A cell shorter than this many drains of its queue is warned about; shorter than one drain it
  * is refused (issue 9, point 2): its figures would describe the drain, not the workload. */
 #define DRAIN_WARN_FACTOR 10.0
-/* Headroom in the suggested --time-scale: a drain measured in round 1 grows as the drive
- * settles (4% from round 1 to 25 of snia-iops on sim:client-tlc). */
-#define DRAIN_SCALE_HEADROOM 1.25
-
-enum fault_point { FAULT_NONE = 0, FAULT_CELL, FAULT_BEFORE, FAULT_AFTER, FAULT_TORN, FAULT_BOUNDARY };
 
 /* A walk position: which phase (depth-first number), which repeat iteration. */
 struct where {
@@ -65,13 +62,8 @@ struct runner {
 	double scale;	    /* effective duration scale */
 	int nphases;
 
-	/* K: the records already in records.jsonl, in file order, with their keys. */
-	struct json_object **krec;
-	char (*kkey)[KEY_MAX];
-	size_t nk, kpos;
-	unsigned nresume; /* resume records in K */
-	uint64_t last_end_ns, last_wall_ns;
-	bool have_last;
+	/* K: the records already in records.jsonl, their keys and the walk's cursor (replay.h). */
+	struct replay k;
 
 	bool flag_next_resumed; /* the next recorded measurement gets RESULTS_F_RESUMED */
 	bool diverged;		/* a virtual SSD's replay did not reproduce a record */
@@ -83,16 +75,11 @@ struct runner {
 	/* Progress of the step in flight. */
 	struct runner_progress prog;
 	uint64_t eta_extra_ns; /* target time of the rest of the round after this job */
-	/* What a chunked write phase has left, this chunk included (bytes, time; 0 = no bound). */
-	uint64_t eta_left_bytes, eta_left_ns;
-	uint64_t eta_done_bytes, eta_done_ns; /* what its chunks before this one did */
 	/* Offsets of a chunk's series rows: the chunks before it (exec_write). */
 	uint64_t series_off_ns, series_off_bytes;
 
-	/* Whole-run ETA: the profile's plan (its steps in walk order), and the I/O this run has executed
-	 * (bytes and target time of jobs, for the speed of amount-bound parts). */
-	struct plan plan;
-	uint64_t eta_io_bytes, eta_io_ns;
+	/* Whole-run ETA: the plan, the I/O this run has executed, a chunked write's rest (eta.h). */
+	struct eta eta;
 	uint64_t eta_job_ns; /* the length of the step about to start, when time-bound */
 	uint64_t run_t0_ns, job_t0_ns; /* target clock at the run's and the job's start */
 	bool in_chunks;		       /* the steps are chunks of a write phase */
@@ -106,10 +93,7 @@ struct runner {
 	int ramp_mark_rc;
 
 	/* Test hook. */
-	enum fault_point fault;
-	unsigned fault_n;
-	unsigned fault_seen[6];
-	bool fault_armed_cell; /* the current job is the N-th recorded step */
+	struct fault fault;
 
 	char *err;
 	size_t errlen;
@@ -152,26 +136,6 @@ static bool stop_raised(const struct runner *r)
 	return r->o.stop && *r->o.stop;
 }
 
-uint64_t runner_step_seed(uint64_t run_seed, const char *key)
-{
-	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64 */
-
-	for (const unsigned char *c = (const unsigned char *)key; *c; c++) {
-		h ^= *c;
-		h *= 0x100000001b3ull;
-	}
-	/* splitmix64's finalizer spreads the FNV hash of the key over all 64 bits. */
-	return prng_mix64(h ^ prng_mix64(run_seed));
-}
-
-double runner_time_scale(const struct target *t, const struct runner_opts *o)
-{
-	double user = o && o->time_scale > 0 ? o->time_scale : 1.0;
-	double tgt = t ? target_info(t)->time_scale : 1.0;
-
-	return user * (tgt > 0 ? tgt : 1.0);
-}
-
 static uint64_t scale_ns(const struct runner *r, uint64_t ns)
 {
 	double v = (double)ns * r->scale;
@@ -200,36 +164,6 @@ out:
 	return rc;
 }
 
-static bool is_resume_record(struct json_object *rec)
-{
-	struct json_object *k;
-
-	return json_object_object_get_ex(rec, "kind", &k) &&
-	       !strcmp(json_object_get_string(k), "resume");
-}
-
-/* Skips resume records at the K cursor (they are not steps). */
-static void k_skip_resume(struct runner *r)
-{
-	while (r->kpos < r->nk && is_resume_record(r->krec[r->kpos]))
-		r->kpos++;
-}
-
-/* The K record of this key when it is the next one in K, else NULL (and K is not advanced). */
-static struct json_object *k_peek(struct runner *r, const char *key)
-{
-	k_skip_resume(r);
-	if (r->kpos < r->nk && !strcmp(r->kkey[r->kpos], key))
-		return r->krec[r->kpos];
-	return NULL;
-}
-
-static bool k_exhausted(struct runner *r)
-{
-	k_skip_resume(r);
-	return r->kpos >= r->nk;
-}
-
 static uint64_t rec_get_u64(struct json_object *rec, const char *k)
 {
 	uint64_t v = 0;
@@ -237,64 +171,6 @@ static uint64_t rec_get_u64(struct json_object *rec, const char *k)
 	if (rec)
 		(void)jsonnum_get_u64(rec, k, &v);
 	return v;
-}
-
-/* ---- the test hook ---------------------------------------------------------------------- */
-
-static void fault_parse(struct runner *r, const char *spec)
-{
-	static const struct {
-		const char *name;
-		enum fault_point p;
-	} points[] = {
-		{"cell", FAULT_CELL},	{"before-record", FAULT_BEFORE}, {"after-record", FAULT_AFTER},
-		{"torn", FAULT_TORN},	{"boundary", FAULT_BOUNDARY},
-	};
-	const char *colon;
-	size_t n;
-
-	if (!spec || !*spec)
-		return;
-	colon = strchr(spec, ':');
-	n = colon ? (size_t)(colon - spec) : strlen(spec);
-	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++)
-		if (strlen(points[i].name) == n && !strncmp(spec, points[i].name, n))
-			r->fault = points[i].p;
-	r->fault_n = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 1;
-	if (!r->fault_n)
-		r->fault_n = 1;
-}
-
-/* Counts an occurrence of p; true when this is the one to die at. */
-static bool fault_hit(struct runner *r, enum fault_point p)
-{
-	if (r->fault != p)
-		return false;
-	return ++r->fault_seen[p] == r->fault_n;
-}
-
-static void fault_die(void)
-{
-	raise(SIGKILL);
-	_exit(137); /* not reached */
-}
-
-/* Writes the first half of the record's line without a newline, then dies: what a crash in the
- * middle of the append leaves behind. */
-static void fault_torn(struct runner *r, struct json_object *rec)
-{
-	char path[4096];
-	const char *text = json_object_to_json_string_ext(rec, JSON_C_TO_STRING_PLAIN);
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/records.jsonl", results_path(r->res));
-	f = fopen(path, "a");
-	if (f && text) {
-		fwrite(text, 1, strlen(text) / 2, f);
-		fflush(f);
-		fsync(fileno(f));
-	}
-	fault_die();
 }
 
 /* ---- state and records ------------------------------------------------------------------ */
@@ -334,7 +210,7 @@ static int write_snapshot(struct runner *r, const char *label, int phase, unsign
 
 static int store_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
 {
-	if (fault_hit(r, FAULT_BOUNDARY))
+	if (fault_hit(&r->fault, FAULT_BOUNDARY))
 		fault_die();
 	return write_snapshot(r, label, phase, repeat);
 }
@@ -351,22 +227,22 @@ static int append_resume_record(struct runner *r, const struct where *w, unsigne
 	uint64_t now = target_now(r->t);
 	int rc;
 
-	snprintf(cell, sizeof(cell), "resume-%u", r->nresume + 1);
+	snprintf(cell, sizeof(cell), "resume-%u", r->k.nresume + 1);
 	rr.cell = cell;
 	rr.start_ns = rr.end_ns = now;
 	o = results_record_to_json(&rr);
 	if (!o)
 		return -ENOMEM;
-	rc = jsonnum_add(o, "resume", json_object_new_int64(r->nresume + 1));
+	rc = jsonnum_add(o, "resume", json_object_new_int64(r->k.nresume + 1));
 	if (!rc && r->o.wall_ns)
 		rc = jsonnum_add(o, "wall_ns", json_object_new_uint64(r->o.wall_ns()));
-	if (!rc && r->have_last && r->o.wall_ns && r->last_wall_ns)
+	if (!rc && r->k.have_last && r->o.wall_ns && r->k.last_wall_ns)
 		rc = jsonnum_add(o, "gap_wall_ns",
-				 json_object_new_uint64(r->o.wall_ns() - r->last_wall_ns));
+				 json_object_new_uint64(r->o.wall_ns() - r->k.last_wall_ns));
 	/* CLOCK_MONOTONIC restarts at boot: a target clock behind the last record means the gap is
 	 * unknown in target time. A virtual target's clock was rebuilt by the replay. */
-	if (!rc && r->have_last && !r->virt && now >= r->last_end_ns)
-		rc = jsonnum_add(o, "gap_target_ns", json_object_new_uint64(now - r->last_end_ns));
+	if (!rc && r->k.have_last && !r->virt && now >= r->k.last_end_ns)
+		rc = jsonnum_add(o, "gap_target_ns", json_object_new_uint64(now - r->k.last_end_ns));
 	if (!rc)
 		rc = jsonnum_add(o, "sim_replayed", json_object_new_boolean(r->virt));
 	if (!rc)
@@ -380,9 +256,9 @@ static int append_resume_record(struct runner *r, const struct where *w, unsigne
 		fail(r, "appending the resume record: %s", strerror(-rc));
 		return rc;
 	}
-	r->nresume++;
+	r->k.nresume++;
 	r->flag_next_resumed = true;
-	snprintf(label, sizeof(label), "resume-%u", r->nresume);
+	snprintf(label, sizeof(label), "resume-%u", r->k.nresume);
 	return store_snapshot(r, label, -1, 0);
 }
 
@@ -395,20 +271,20 @@ static int append_resume_record(struct runner *r, const struct where *w, unsigne
 static int step_mode(struct runner *r, const struct where *w, unsigned round, const char *key,
 		     bool in_rerun, struct json_object **krec, enum runner_state *mode)
 {
-	struct json_object *k = k_peek(r, key);
+	struct json_object *k = replay_peek(&r->k, key);
 	int rc;
 
 	if (k) {
 		assert(r->state == RUNNER_REPLAY || r->state == RUNNER_RERUN);
-		r->kpos++;
+		r->k.pos++;
 		*krec = k;
 		*mode = in_rerun ? RUNNER_RERUN : RUNNER_REPLAY;
 		return 0;
 	}
-	if (!k_exhausted(r)) {
+	if (!replay_exhausted(&r->k)) {
 		/* I6: a step not in K while K still has records: they belong to another plan. */
 		fail(r, "records.jsonl does not fit the plan: expected %s, found %s", key,
-		     r->kkey[r->kpos]);
+		     r->k.key[r->k.pos]);
 		return -EINVAL;
 	}
 	if (r->state != RUNNER_RECORD) {
@@ -446,14 +322,14 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 	int rc;
 
 	/* I1/I6: recording starts only once every record of K has been walked past. */
-	assert(r->state == RUNNER_RECORD && k_exhausted(r));
+	assert(r->state == RUNNER_RECORD && replay_exhausted(&r->k));
 	if (r->o.wall_ns && (rc = jsonnum_add(rec, "wall_ns",
 					      json_object_new_uint64(r->o.wall_ns()))))
 		return rc;
-	if (fault_hit(r, FAULT_BEFORE))
+	if (fault_hit(&r->fault, FAULT_BEFORE))
 		fault_die();
-	if (fault_hit(r, FAULT_TORN))
-		fault_torn(r, rec);
+	if (fault_hit(&r->fault, FAULT_TORN))
+		fault_torn(results_path(r->res), rec);
 	rc = results_append_record(r->res, rec);
 	if (rc) {
 		fail(r, "appending record %s: %s", key, strerror(-rc));
@@ -461,7 +337,7 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 	}
 	r->recorded++;
 	r->wrote_anything = true;
-	if (fault_hit(r, FAULT_AFTER))
+	if (fault_hit(&r->fault, FAULT_AFTER))
 		fault_die();
 	return 0;
 }
@@ -496,76 +372,15 @@ static struct json_object *step_record(struct runner *r, const struct where *w, 
 
 /* ---- whole-run ETA ---------------------------------------------------------------------- */
 
-/* The ETA is a sum over r->plan (profile/plan.h), the same steps `ssdlab plan` sums. */
-
-/*
- * Fills prog.eta_run_*: the current job's rest (job_ns, or for a write phase in chunks the rest
- * of the phase at the speed so far), the rounds of the current rounds phase after this one, and
- * every phase instance after the current one. bps: the I/O speed this run has seen (bytes over
- * target time of executed jobs, the current one included).
- */
-static void eta_run(struct runner *r, uint64_t job_ns, uint64_t job_bytes, uint64_t job_t_ns)
+/* Fills prog.eta_run_* from where the walk stands (eta.h); job_ns, job_bytes, job_t_ns: the
+ * current job's rest and what it has done so far. */
+static void run_eta(struct runner *r, uint64_t job_ns, uint64_t job_bytes, uint64_t job_t_ns)
 {
-	double bps = r->eta_io_ns + job_t_ns
-			     ? (double)(r->eta_io_bytes + job_bytes) * 1e9 /
-				       (double)(r->eta_io_ns + job_t_ns)
-			     : 0;
-	uint64_t lo = 0, hi = 0, rlo, rhi;
-	bool known = true, rest_known;
-	size_t cur = plan_find(&r->plan, r->prog.phase, r->prog.repeat);
-
-	if (cur < r->plan.n) {
-		const struct plan_step *e = &r->plan.v[cur];
-		enum phase_type type = e->ph->kind->type;
-
-		if (type == PHASE_PRECONDITION || type == PHASE_WRITE_UNTIL) {
-			/* The phase's own pace: a random fill is much slower than the sequential
-			 * one before it. */
-			uint64_t pb = r->eta_done_bytes + job_bytes, pt = r->eta_done_ns + job_t_ns;
-			double pbps = pb && pt ? (double)pb * 1e9 / (double)pt : bps;
-			struct plan_step left = {.len = {.bytes = 0}};
-
-			if (r->eta_left_ns)
-				lo = r->eta_left_ns > job_t_ns ? r->eta_left_ns - job_t_ns : 0;
-			else if (r->eta_left_bytes > job_bytes) {
-				left.len.bytes = r->eta_left_bytes - job_bytes;
-				lo = plan_step_ns(&left, pbps, &known);
-			} else
-				lo = job_ns;
-			hi = lo;
-		} else if (type == PHASE_ROUNDS) {
-			struct plan_step rest = *e;
-			unsigned round = r->prog.round;
-
-			/* This round's rest is in job_ns (runner's eta_extra_ns). */
-			rest.len.rounds_lo = e->len.rounds_lo > round ? e->len.rounds_lo - round : 0;
-			rest.len.rounds_hi = e->len.rounds_hi > round ? e->len.rounds_hi - round : 0;
-			lo = hi = job_ns;
-			lo += plan_step_ns(&rest, bps, &known) * rest.len.rounds_lo;
-			hi += plan_step_ns(&rest, bps, &known) * rest.len.rounds_hi;
-		} else if (type == PHASE_IDLE && !job_ns) {
-			lo = hi = plan_step_ns(e, bps, &known);
-		} else {
-			lo = hi = job_ns;
-		}
-	}
-	plan_span(&r->plan, cur + (cur < r->plan.n), bps, &rlo, &rhi, &rest_known);
-	lo += rlo;
-	hi += rhi;
-	known = known && rest_known;
-	r->prog.eta_run_lo_ns = lo;
-	r->prog.eta_run_hi_ns = hi;
-	r->prog.eta_run_known = known;
+	eta_run(&r->eta, r->prog.phase, r->prog.repeat, r->prog.round, job_ns, job_bytes, job_t_ns,
+		&r->prog.eta_run_lo_ns, &r->prog.eta_run_hi_ns, &r->prog.eta_run_known);
 }
 
 /* ---- running jobs ----------------------------------------------------------------------- */
-
-uint64_t runner_drain_ns(unsigned outstanding, uint64_t elapsed_ns, uint64_t ios)
-{
-	if (!ios)
-		return 0;
-	return (uint64_t)((double)outstanding * (double)elapsed_ns / (double)ios + 0.5);
-}
 
 /* The drain of a recorded job (its own figures, so that a resumed walk decides the same). */
 static uint64_t rec_drain_ns(struct json_object *rec, unsigned outstanding)
@@ -615,26 +430,15 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 void runner_eta_initial(const struct runner *r, double bps, uint64_t *lo, uint64_t *hi,
 			bool *known)
 {
-	plan_span(&r->plan, 0, bps, lo, hi, known);
-}
-
-double runner_scale_for(double user_scale, double ratio)
-{
-	double v = (user_scale > 0 ? user_scale : 1.0) * ratio * DRAIN_SCALE_HEADROOM, e;
-
-	if (!(v > 0))
-		return 0;
-	/* Up to two significant digits, so that the printed value is never below the need. */
-	e = pow(10.0, floor(log10(v)) - 1);
-	return ceil(v / e - 1e-9) * e;
+	plan_span(&r->eta.plan, 0, bps, lo, hi, known);
 }
 
 static void on_engine_progress(const struct engine_progress *ep, void *arg)
 {
 	struct runner *r = arg;
 
-	if (r->fault_armed_cell) {
-		r->fault_armed_cell = false;
+	if (r->fault.armed_cell) {
+		r->fault.armed_cell = false;
 		fault_die();
 	}
 	r->prog.iops = ep->iops;
@@ -646,7 +450,7 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 	else
 		r->prog.eta_ns = 0;
 	r->prog.eta_ns += r->eta_extra_ns;
-	eta_run(r, r->prog.eta_ns, ep->bytes, ep->t_ns);
+	run_eta(r, r->prog.eta_ns, ep->bytes, ep->t_ns);
 	if (r->o.progress) {
 		struct runner_progress p = r->prog;
 
@@ -690,23 +494,9 @@ static void progress_step(struct runner *r, const struct where *w, unsigned roun
 	r->prog.chunk = r->in_chunks && round;
 	r->prog.nchunks = r->nchunks;
 	r->prog.nchunks_at_most = r->nchunks_at_most;
-	eta_run(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
+	run_eta(r, r->eta_extra_ns + r->eta_job_ns, 0, 0);
 	if (r->o.progress)
 		r->o.progress(&r->prog, r->o.arg);
-}
-
-bool runner_host_limited(const struct job_result *res, unsigned threads, bool virtual_time,
-			 long ncpu)
-{
-	double wall = (double)res->elapsed_ns / 1e9; /* the span of the CPU time */
-	double t = threads ? threads : 1;
-
-	/* On a virtual-time target CPU time and device time are unrelated. */
-	if (virtual_time || wall <= 0)
-		return false;
-	if (ncpu > 0 && t > (double)ncpu)
-		t = (double)ncpu;
-	return res->cpu_user_s + res->cpu_sys_s >= HOST_LIMITED_SHARE * t * wall;
 }
 
 static bool host_limited(const struct runner *r, const struct job_spec *s,
@@ -734,14 +524,14 @@ static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
 		fail(r, "%s: %s", what, verr[0] ? verr : strerror(-rc));
 		return rc;
 	}
-	r->fault_armed_cell = armed;
+	r->fault.armed_cell = armed;
 	r->job_t0_ns = target_now(r->t);
 	rc = engine_run(r->t, spec, &h, res);
-	if (r->fault_armed_cell) /* the job made no progress call: die right after it instead */
+	if (r->fault.armed_cell) /* the job made no progress call: die right after it instead */
 		fault_die();
 	r->bytes_written += res->bytes_written_total;
-	r->eta_io_bytes += res->bytes_written_total + res->bytes_read_total;
-	r->eta_io_ns += res->elapsed_ns + res->ramp_elapsed_ns;
+	r->eta.io_bytes += res->bytes_written_total + res->bytes_read_total;
+	r->eta.io_ns += res->elapsed_ns + res->ramp_elapsed_ns;
 	if (rc) {
 		fail(r, "%s: %s", what, res->errmsg[0] ? res->errmsg : strerror(-rc));
 		return rc;
@@ -847,8 +637,7 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	/* Reads the target answered without its flash (a fresh drive's never-written LBAs):
 	 * counted by a target that knows its map, over the whole job. */
 	has_unmapped = !target_read_unmapped(r->t, &unmapped0, &read0);
-	rc = run_job(r, spec, mode == RUNNER_RECORD && r->fault == FAULT_CELL &&
-				      ++r->fault_seen[FAULT_CELL] == r->fault_n,
+	rc = run_job(r, spec, mode == RUNNER_RECORD && fault_hit(&r->fault, FAULT_CELL),
 		     &res, key);
 	r->ramp_mark = NULL;
 	if (!rc)
@@ -960,11 +749,6 @@ static bool purge_discards(const struct target *t, const struct phase_purge *pp)
 	return pp->method == PURGE_DISCARD || !(target_caps(t) & TARGET_CAP_PURGE);
 }
 
-uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge *pp)
-{
-	return phase_purge_settle_ns(pp, target_caps(t) & TARGET_CAP_PURGE);
-}
-
 /*
  * A real purge where the target has one, else a full-device discard (what blkdiscard does),
  * which is not a SNIA PTS purge: the record says so (pts_purge), and a settle idle follows,
@@ -1072,20 +856,6 @@ static void series_name(const struct where *w, const char *kind, char *buf, size
 	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
 }
 
-/* A small virtual SSD standing for a big drive writes the same share of it per chunk; whole
- * MiB, so that a chunk ends on a whole I/O of any power-of-two block size up to 1 MiB. */
-uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o)
-{
-	double ts = target_info(t)->time_scale;
-	uint64_t c;
-
-	if (o && o->chunk_bytes)
-		return o->chunk_bytes;
-	c = (uint64_t)((double)RUNNER_CHUNK_BYTES * (ts > 0 && ts < 1 ? ts : 1.0));
-	c -= c % (1u << 20);
-	return c ? c : 1u << 20;
-}
-
 /*
  * precondition and write_until, in chunks, each a step of its own (round = chunk number), so a
  * crash loses at most the chunk in flight and the walk goes on from the chunks found in K: a
@@ -1140,7 +910,7 @@ static int exec_write(struct runner *r, const struct where *w)
 		r->nchunks = (unsigned)((max_ns + chunk_ns - 1) / chunk_ns);
 		r->nchunks_at_most = true;
 	}
-	if ((!total_bytes && !total_ns) || k_peek(r, key)) {
+	if ((!total_bytes && !total_ns) || replay_peek(&r->k, key)) {
 		if (pw->max_time_ns && !spec.time_ns)
 			spec.time_ns = max_ns;
 		series_name(w, kind, series, sizeof(series));
@@ -1178,15 +948,15 @@ static int exec_write(struct runner *r, const struct where *w)
 		series_name(w, kind, series, sizeof(series));
 		r->series_off_ns = done_elapsed;
 		r->series_off_bytes = done_bytes;
-		r->eta_left_bytes = total_bytes ? total_bytes - done_bytes : 0;
-		r->eta_left_ns = left_ns != UINT64_MAX ? left_ns : 0;
-		r->eta_done_bytes = done_bytes;
-		r->eta_done_ns = done_ns;
+		r->eta.left_bytes = total_bytes ? total_bytes - done_bytes : 0;
+		r->eta.left_ns = left_ns != UINT64_MAX ? left_ns : 0;
+		r->eta.done_bytes = done_bytes;
+		r->eta.done_ns = done_ns;
 		r->in_chunks = true;
 		rc = job_step(r, w, kind, round, "", &s, false, series, &rec);
 		r->in_chunks = false;
 		r->series_off_ns = r->series_off_bytes = 0;
-		r->eta_left_bytes = r->eta_left_ns = r->eta_done_bytes = r->eta_done_ns = 0;
+		r->eta.left_bytes = r->eta.left_ns = r->eta.done_bytes = r->eta.done_ns = 0;
 		if (rc)
 			return rc;
 		if (!rec)
@@ -1211,14 +981,14 @@ static size_t round_in_k(struct runner *r, const struct where *w, unsigned round
 	size_t pos, n = 0;
 	char key[KEY_MAX];
 
-	k_skip_resume(r);
-	pos = r->kpos;
+	replay_skip_resume(&r->k);
+	pos = r->k.pos;
 	for (size_t i = 0; i < ncells; i++) {
-		while (pos < r->nk && is_resume_record(r->krec[pos]))
+		while (pos < r->k.n && replay_is_resume(r->k.rec[pos]))
 			pos++;
-		if (pos >= r->nk || step_key(w->phase, w->repeat, round, cells[i].key, "cell", key,
+		if (pos >= r->k.n || step_key(w->phase, w->repeat, round, cells[i].key, "cell", key,
 					     sizeof(key)) ||
-		    strcmp(key, r->kkey[pos]))
+		    strcmp(key, r->k.key[pos]))
 			break;
 		pos++;
 		n++;
@@ -1429,7 +1199,7 @@ static int phase_boundary(struct runner *r, const struct where *w, const char *w
 	char label[64];
 
 	/* Boundaries inside a replayed stretch were stored the first time. */
-	if (r->state != RUNNER_RECORD && !k_exhausted(r))
+	if (r->state != RUNNER_RECORD && !replay_exhausted(&r->k))
 		return 0;
 	if (r->state != RUNNER_RECORD && !strcmp(when, "end"))
 		return 0;
@@ -1468,10 +1238,10 @@ static int walk_list(struct runner *r, const struct phase_list *l, int *next_pha
 	return 0;
 }
 
-/* ---- manifest --------------------------------------------------------------------------- */
+/* ---- the manifest's tracks (the rest of the manifest: runner_manifest.c) ------------------ */
 
 /* Declares every steady-state tracked series: one per rounds phase instance (plan step). */
-static int add_tracks(struct json_object *m, const struct plan *pl)
+int runner_manifest_tracks(struct json_object *m, const struct plan *pl)
 {
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct plan_step *st = &pl->v[i];
@@ -1491,70 +1261,6 @@ static int add_tracks(struct json_object *m, const struct plan *pl)
 			return rc;
 	}
 	return 0;
-}
-
-/* The chunks of long writing phases, as the run uses them, so that a resume cuts the same. */
-static struct json_object *chunks_json(const struct target *t, const struct runner_opts *o)
-{
-	struct json_object *c = json_object_new_object();
-
-	if (c && (jsonnum_add(c, "bytes", json_object_new_uint64(runner_chunk_bytes(t, o))) ||
-		  jsonnum_add(c, "time_ns", json_object_new_uint64(o && o->chunk_ns
-									? o->chunk_ns
-									: RUNNER_CHUNK_NS)))) {
-		json_object_put(c);
-		return NULL;
-	}
-	return c;
-}
-
-struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
-					struct target *t, const struct runner_opts *o)
-{
-	struct json_object *m = json_object_new_object(), *prof = NULL, *ts = NULL;
-	const struct target_info *ti = target_info(t);
-	struct plan pl = {0};
-	int rc;
-
-	if (!m)
-		return NULL;
-	prof = json_object_new_object();
-	ts = json_object_new_object();
-	if (!prof || !ts)
-		goto fail;
-	if (jsonnum_add(prof, "name", json_object_new_string(p->name ? p->name : "")) ||
-	    jsonnum_add(prof, "path", json_object_new_string(p->path ? p->path : "")) ||
-	    jsonnum_add(prof, "text", json_object_new_string_len(p->text ? p->text : "",
-								 p->text ? (int)p->text_len : 0)))
-		goto fail;
-	if (jsonnum_add(ts, "user", jsonnum_new(o && o->time_scale > 0 ? o->time_scale : 1.0)) ||
-	    jsonnum_add(ts, "target", jsonnum_new(ti->time_scale)) ||
-	    jsonnum_add(ts, "effective", jsonnum_new(runner_time_scale(t, o))))
-		goto fail;
-	/* jsonnum_add takes ownership even on failure: clear each pointer as it is handed over. */
-	if (jsonnum_add(m, "schema", json_object_new_int(RESULTS_SCHEMA)) ||
-	    jsonnum_add(m, "ssdlab_version", json_object_new_string(SSDLAB_VERSION)))
-		goto fail;
-	rc = jsonnum_add(m, "profile", prof);
-	prof = NULL;
-	if (rc)
-		goto fail;
-	rc = jsonnum_add(m, "time_scale", ts);
-	ts = NULL;
-	rc = jsonnum_add(m, "chunks", chunks_json(t, o));
-	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
-	    jsonnum_add(m, "target", target_info_to_json(ti, target_spec)) ||
-	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
-	    runner_plan(p, t, o, &pl) || add_tracks(m, &pl))
-		goto fail;
-	plan_release(&pl);
-	return m;
-fail:
-	plan_release(&pl);
-	json_object_put(prof);
-	json_object_put(ts);
-	json_object_put(m);
-	return NULL;
 }
 
 /* ---- lifecycle -------------------------------------------------------------------------- */
@@ -1578,30 +1284,13 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 	r->resumed = resumed || n > 0;
 	r->scale = runner_time_scale(t, o);
 	r->state = RUNNER_OPEN;
-	if (runner_plan(p, t, o, &r->plan))
+	if (runner_plan(p, t, o, &r->eta.plan))
 		goto fail;
-	r->nphases = r->plan.nphases;
-	fault_parse(r, r->o.debug_fault);
-	if (n) {
-		r->krec = calloc(n, sizeof(*r->krec));
-		r->kkey = calloc(n, sizeof(*r->kkey));
-		if (!r->krec || !r->kkey)
-			goto fail;
-	}
-	for (size_t i = 0; i < n; i++) {
-		rc = results_record_key(records->rec[i], r->kkey[i], KEY_MAX);
-		if (rc) {
-			snprintf(err, errlen, "record %zu of records.jsonl has no valid key", i + 1);
-			goto fail;
-		}
-		r->krec[i] = json_object_get(records->rec[i]);
-		r->nk++;
-		if (is_resume_record(records->rec[i]))
-			r->nresume++;
-		r->last_end_ns = rec_get_u64(records->rec[i], "end_ns");
-		r->last_wall_ns = rec_get_u64(records->rec[i], "wall_ns");
-		r->have_last = true;
-	}
+	r->nphases = r->eta.plan.nphases;
+	fault_parse(&r->fault, r->o.debug_fault);
+	rc = replay_init(&r->k, records, err, errlen);
+	if (rc)
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -1625,17 +1314,17 @@ int runner_execute(struct runner *r, char *err, size_t errlen)
 	} else {
 		set_state(r, RUNNER_REPLAY);
 		rc = 0;
-		if (k_exhausted(r) && r->nk)
-			note(r, "resume: %zu records kept; continuing", r->nk);
-		else if (r->nk)
-			note(r, "resume: %zu records kept; %s up to the interruption", r->nk,
+		if (replay_exhausted(&r->k) && r->k.n)
+			note(r, "resume: %zu records kept; continuing", r->k.n);
+		else if (r->k.n)
+			note(r, "resume: %zu records kept; %s up to the interruption", r->k.n,
 			     r->virt ? "replaying the virtual SSD" : "skipping what is recorded");
 	}
 	if (!rc)
 		rc = walk_list(r, &r->p->phases, &next, 0);
-	if (!rc && !k_exhausted(r)) {
+	if (!rc && !replay_exhausted(&r->k)) {
 		fail(r, "records.jsonl holds %s, which is past the end of the plan",
-		     r->kkey[r->kpos]);
+		     r->k.key[r->k.pos]);
 		rc = -EINVAL;
 	}
 	if (!rc && (r->state == RUNNER_RECORD || r->wrote_anything))
@@ -1668,10 +1357,7 @@ void runner_free(struct runner *r)
 {
 	if (!r)
 		return;
-	for (size_t i = 0; i < r->nk; i++)
-		json_object_put(r->krec[i]);
-	free(r->krec);
-	free(r->kkey);
-	plan_release(&r->plan);
+	replay_release(&r->k);
+	plan_release(&r->eta.plan);
 	free(r);
 }

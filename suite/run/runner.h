@@ -206,6 +206,11 @@ struct runner;
 struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
 					struct target *t, const struct runner_opts *o);
 
+/* The steady-state tracks of runner_manifest_new(): one ss_track_add() per rounds phase
+ * instance of plan pl that has a steady-state rule, under the metric name the rounds track
+ * (defined in runner.c, beside the rounds' metric names). 0 or -errno. */
+int runner_manifest_tracks(struct json_object *m, const struct plan *pl);
+
 /*
  * Creates a runner over an open profile, target and results directory (all borrowed; they must
  * outlive the runner). `records` (may be NULL) are the records already in records.jsonl, for a
