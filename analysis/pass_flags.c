@@ -27,29 +27,29 @@
 static int flag_purges(const struct analyze_input *in, struct json_object *f)
 {
 	struct json_object *arr = json_object_new_array();
+	struct reader_purge *p = NULL;
+	size_t n = 0;
+	int rc = -ENOMEM;
 
-	if (jsonnum_add(f, "purge_not_pts", arr) || !arr)
+	if (jsonnum_add(f, "purge_not_pts", arr) || !arr || reader_purges(&in->records, &p, &n))
 		return -ENOMEM;
-	for (size_t i = 0; i < in->records.n; i++) {
-		struct json_object *rec = in->records.rec[i], *x, *e;
-		const char *method = jsonget_str(rec, "method");
-		int64_t settle = 0;
-		struct reader_key k;
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e;
 
-		if (reader_key(rec, &k) || strcmp(k.kind, "purge"))
+		if (p[i].pts_purge >= 0 ? p[i].pts_purge
+					: p[i].method && !strcmp(p[i].method, "sim-reset"))
 			continue;
-		if (json_object_object_get_ex(rec, "pts_purge", &x)
-			? json_object_get_boolean(x)
-			: method && !strcmp(method, "sim-reset"))
-			continue;
-		(void)jsonget_int(rec, "settle_ns", &settle);
 		e = json_object_new_object();
-		if (json_object_array_add(arr, e) || !e || pass_add_int(e, "phase", k.phase) ||
-		    pass_add_int(e, "repeat", k.repeat) || pass_add_str(e, "method", method) ||
-		    pass_add_int(e, "settle_ns", settle))
-			return -ENOMEM;
+		if (json_object_array_add(arr, e) || !e || pass_add_int(e, "phase", p[i].phase) ||
+		    pass_add_int(e, "repeat", p[i].repeat) ||
+		    pass_add_str(e, "method", p[i].method) ||
+		    pass_add_int(e, "settle_ns", p[i].settle_ns))
+			goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(p);
+	return rc;
 }
 
 /*
@@ -60,34 +60,77 @@ static int flag_purges(const struct analyze_input *in, struct json_object *f)
  */
 static int flag_reads_unmapped(const struct analyze_input *in, struct json_object *f)
 {
-	uint64_t bytes = 0, of = 0, n = 0, hit = 0;
+	struct reader_unmapped u;
 	struct json_object *o, *x;
 
-	for (size_t i = 0; i < in->records.n; i++) {
-		uint64_t b, ob;
-
-		if (!json_object_object_get_ex(in->records.rec[i], "reads_unmapped", &x) ||
-		    jsonnum_get_u64(x, "bytes", &b) || jsonnum_get_u64(x, "of_bytes", &ob))
-			continue;
-		n++;
-		hit += b > 0;
-		bytes += b;
-		of += ob;
-	}
+	reader_reads_unmapped(&in->records, &u);
 	x = json_object_object_get_ex(in->manifest, "reads_without_fill", &x) ? x : NULL;
 	if (jsonnum_add(f, "reads_without_fill",
 			json_object_new_boolean(x && json_object_get_boolean(x))))
 		return -ENOMEM;
-	if (!n)
+	if (!u.records)
 		return jsonnum_add(f, "reads_unmapped", NULL);
 	o = json_object_new_object();
 	if (jsonnum_add(f, "reads_unmapped", o) || !o ||
-	    jsonnum_add(o, "bytes", json_object_new_uint64(bytes)) ||
-	    jsonnum_add(o, "of_bytes", json_object_new_uint64(of)) ||
-	    jsonnum_add(o, "fraction", of ? jsonnum_new((double)bytes / (double)of) : NULL) ||
-	    pass_add_int(o, "records", (int64_t)n) ||
-	    pass_add_int(o, "records_with_unmapped", (int64_t)hit))
+	    jsonnum_add(o, "bytes", json_object_new_uint64(u.bytes)) ||
+	    jsonnum_add(o, "of_bytes", json_object_new_uint64(u.of_bytes)) ||
+	    jsonnum_add(o, "fraction",
+			u.of_bytes ? jsonnum_new((double)u.bytes / (double)u.of_bytes) : NULL) ||
+	    pass_add_int(o, "records", (int64_t)u.records) ||
+	    pass_add_int(o, "records_with_unmapped", (int64_t)u.records_with_unmapped))
 		return -ENOMEM;
+	return 0;
+}
+
+/* flags.resume_points: where the walk picked up, and how long the drive was left alone (the
+ * figures a resume marker has, in the order the runner writes them). */
+static int flag_resumes(const struct reader_resume *r, size_t n, struct json_object *rp)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_new_object();
+
+		if (json_object_array_add(rp, e) || !e || pass_add_int(e, "phase", r[i].phase) ||
+		    pass_add_int(e, "repeat", r[i].repeat) || pass_add_int(e, "round", r[i].round) ||
+		    (r[i].has_gap_wall &&
+		     jsonnum_add(e, "gap_wall_ns", json_object_new_uint64(r[i].gap_wall_ns))) ||
+		    (r[i].has_gap_target &&
+		     jsonnum_add(e, "gap_target_ns", json_object_new_uint64(r[i].gap_target_ns))) ||
+		    (r[i].has_sim_replayed &&
+		     jsonnum_add(e, "sim_replayed", json_object_new_boolean(r[i].sim_replayed))) ||
+		    (r[i].has_steps_replayed &&
+		     jsonnum_add(e, "steps_replayed", json_object_new_uint64(r[i].steps_replayed))))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* flags.no_io, flags.host_limited and the count of I/O errors, from the records' notes. */
+static int flag_notes(const struct reader_note *nt, size_t n, struct json_object *noio,
+		      struct json_object *hl, size_t *errors)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct reader_key *k = &nt[i].k;
+		struct json_object *e;
+
+		*errors += nt[i].error;
+		if (nt[i].no_io) {
+			e = json_object_new_object();
+			if (json_object_array_add(noio, e) || !e ||
+			    pass_add_int(e, "phase", k->phase) ||
+			    pass_add_int(e, "repeat", k->repeat) ||
+			    pass_add_int(e, "round", k->round) || pass_add_str(e, "kind", k->kind) ||
+			    pass_add_str(e, "cell", k->cell) ||
+			    pass_add_str(e, "reason", nt[i].no_io_reason))
+				return -ENOMEM;
+		}
+		if (!nt[i].host_limited)
+			continue;
+		e = json_object_new_object();
+		if (json_object_array_add(hl, e) || !e || pass_add_int(e, "phase", k->phase) ||
+		    pass_add_int(e, "repeat", k->repeat) || pass_add_int(e, "round", k->round) ||
+		    pass_add_str(e, "kind", k->kind) || pass_add_str(e, "cell", k->cell))
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -95,7 +138,10 @@ int pass_flags(const struct analyze_input *in, struct json_object *summary, char
 	       size_t errlen)
 {
 	struct json_object *f = json_object_new_object(), *nr, *hl, *rp, *arr, *noio;
-	size_t resumes = 0, errors = 0;
+	struct reader_note *notes = NULL;
+	struct reader_resume *res = NULL;
+	size_t resumes = 0, errors = 0, nnotes = 0;
+	int rc = -ENOMEM;
 
 	if (jsonnum_add(summary, "flags", f) || !f)
 		return -ENOMEM;
@@ -126,58 +172,22 @@ int pass_flags(const struct analyze_input *in, struct json_object *summary, char
 			    pass_add_str(e, "verdict", v))
 				return -ENOMEM;
 		}
-	for (size_t i = 0; i < in->records.n; i++) {
-		struct json_object *rec = in->records.rec[i], *e;
-		struct reader_key k;
-
-		if (reader_key(rec, &k))
-			continue;
-		if (!strcmp(k.kind, "resume")) {
-			static const char *const copy[] = {"gap_wall_ns", "gap_target_ns",
-							   "sim_replayed", "steps_replayed"};
-
-			/* Where the walk picked up, and how long the drive was left alone. */
-			resumes++;
-			e = json_object_new_object();
-			if (json_object_array_add(rp, e) || !e ||
-			    pass_add_int(e, "phase", k.phase) ||
-			    pass_add_int(e, "repeat", k.repeat) ||
-			    pass_add_int(e, "round", k.round))
-				return -ENOMEM;
-			for (size_t c = 0; c < sizeof(copy) / sizeof(copy[0]); c++) {
-				struct json_object *v;
-
-				if (json_object_object_get_ex(rec, copy[c], &v) &&
-				    jsonnum_add(e, copy[c], json_object_get(v)))
-					return -ENOMEM;
-			}
-		}
-		errors += json_object_object_get_ex(rec, "error", NULL);
-		if (reader_has_flag(rec, "no_io")) {
-			e = json_object_new_object();
-			if (json_object_array_add(noio, e) || !e ||
-			    pass_add_int(e, "phase", k.phase) ||
-			    pass_add_int(e, "repeat", k.repeat) ||
-			    pass_add_int(e, "round", k.round) || pass_add_str(e, "kind", k.kind) ||
-			    pass_add_str(e, "cell", k.cell) ||
-			    pass_add_str(e, "reason", jsonget_str(rec, "no_io_reason")))
-				return -ENOMEM;
-		}
-		if (!reader_has_flag(rec, "host_limited"))
-			continue;
-		e = json_object_new_object();
-		if (json_object_array_add(hl, e) || !e || pass_add_int(e, "phase", k.phase) ||
-		    pass_add_int(e, "repeat", k.repeat) || pass_add_int(e, "round", k.round) ||
-		    pass_add_str(e, "kind", k.kind) || pass_add_str(e, "cell", k.cell))
-			return -ENOMEM;
-	}
+	if (reader_notes(&in->records, &notes, &nnotes) ||
+	    reader_resumes(&in->records, &res, &resumes))
+		goto out;
+	if (flag_resumes(res, resumes, rp) || flag_notes(notes, nnotes, noio, hl, &errors))
+		goto out;
 	if (flag_reads_unmapped(in, f))
-		return -ENOMEM;
+		goto out;
 	if (jsonnum_add(f, "resumed", json_object_new_boolean(resumes > 0)) ||
 	    pass_add_int(f, "resumes", (int64_t)resumes) ||
 	    pass_add_int(f, "io_errors", (int64_t)errors) ||
 	    jsonnum_add(f, "torn_last_line_dropped",
 			json_object_new_boolean(in->records.torn_last)))
-		return -ENOMEM;
-	return flag_purges(in, f);
+		goto out;
+	rc = flag_purges(in, f);
+out:
+	free(notes);
+	free(res);
+	return rc;
 }

@@ -39,16 +39,12 @@ static struct json_object *headline_ss_wa(const struct analyze_input *in, struct
 {
 	int64_t phase, repeat, lo, hi;
 	uint64_t t0, t1;
-	long ra, rb;
 	size_t a, b;
 
 	if (jsonget_int(ss, "phase", &phase) || jsonget_int(ss, "repeat", &repeat) ||
 	    jsonget_int(ss, "first_round", &lo) || jsonget_int(ss, "last_round", &hi))
 		return NULL;
-	ra = reader_round_record(&in->records, phase, repeat, lo, false);
-	rb = reader_round_record(&in->records, phase, repeat, hi, true);
-	if (ra < 0 || rb < 0 || jsonnum_get_u64(in->records.rec[ra], "start_ns", &t0) ||
-	    jsonnum_get_u64(in->records.rec[rb], "end_ns", &t1) ||
+	if (reader_round_span(&in->records, phase, repeat, lo, hi, &t0, &t1) ||
 	    wa_bracket(in->snaps.t, in->snaps.has_t, in->snaps.n, t0, t1, &a, &b))
 		return NULL;
 	return pass_wa_entry(&in->snaps, a, b, 0, 0, 0);
@@ -85,26 +81,22 @@ static struct json_object *ss_before(const struct analyze_input *in, struct json
  * the record's time_scale; bytes) came before the drive was back. No entry when the idle has no
  * steady state before it or nothing after.
  */
-static int headline_recovery(const struct analyze_input *in, struct json_object *ssarr, size_t idle,
-			     struct json_object *out)
+static int headline_recovery(const struct analyze_input *in, struct json_object *ssarr,
+			     const struct reader_idle *idle, struct json_object *out)
 {
 	const struct recovery_rule rule = RECOVERY_RULE_DEFAULT;
-	struct json_object *ss = ss_before(in, ssarr, idle), *e, *jr;
+	struct json_object *ss = ss_before(in, ssarr, idle->index), *e, *jr;
 	const char *cell = ss ? jsonget_str(ss, "cell") : NULL,
 		   *metric = ss ? jsonget_str(ss, "metric") : NULL;
 	struct reader_recovery pts = {0};
 	struct recovery_result r;
-	struct reader_key ik;
-	uint64_t idle_ns = 0;
-	double avg = 0, scale = 1;
+	uint64_t idle_ns = idle->idle_ns;
+	double avg = 0, scale = idle->time_scale;
 	int rc;
 
-	if (!ss || !cell || !metric || jsonnum_get(ss, "average", &avg) ||
-	    reader_key(in->records.rec[idle], &ik))
+	if (!ss || !cell || !metric || jsonnum_get(ss, "average", &avg))
 		return 0;
-	(void)jsonnum_get_u64(in->records.rec[idle], "idle_ns", &idle_ns);
-	(void)jsonnum_get(in->records.rec[idle], "time_scale", &scale);
-	rc = reader_recovery(&in->records, idle, cell, metric, &pts);
+	rc = reader_recovery(&in->records, idle->index, cell, metric, &pts);
 	if (rc)
 		return rc;
 	rc = recovery_scan(pts.p, pts.n, avg, &rule, &r);
@@ -118,7 +110,8 @@ static int headline_recovery(const struct analyze_input *in, struct json_object 
 	e = json_object_new_object();
 	if (json_object_array_add(out, e) || !e)
 		return -ENOMEM;
-	if (pass_add_int(e, "idle_phase", ik.phase) || pass_add_int(e, "idle_repeat", ik.repeat) ||
+	if (pass_add_int(e, "idle_phase", idle->phase) ||
+	    pass_add_int(e, "idle_repeat", idle->repeat) ||
 	    jsonnum_add(e, "idle_target_ns", json_object_new_uint64(idle_ns)) ||
 	    jsonnum_add(e, "idle_profile_ns", jsonnum_new((double)idle_ns / scale)) ||
 	    pass_add_int(e, "phase", pts.first_phase) || pass_add_str(e, "cell", cell) ||
@@ -404,39 +397,35 @@ static struct json_object *wsat_fills_json(const struct wsat_result *w, uint64_t
 static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 {
 	struct json_object *arr = json_object_new_array(), *tgt;
+	struct reader_phase *ph = NULL;
+	size_t nph = 0;
 	uint64_t cap = 0;
+	int rc = 0;
 
 	if (jsonnum_add(h, "write_saturation", arr) || !arr)
 		return -ENOMEM;
 	if (json_object_object_get_ex(in->manifest, "target", &tgt))
 		(void)jsonnum_get_u64(tgt, "capacity", &cap);
-	for (size_t i = 0; cap && i < in->records.n; i++) {
+	if (reader_write_until_phases(&in->records, &ph, &nph))
+		return -ENOMEM;
+	for (size_t i = 0; cap && i < nph; i++) {
+		const struct reader_phase k = ph[i];
 		struct reader_chunks ch = {0};
 		struct wsat_result w = {0};
 		struct json_object *e, *fa;
-		struct reader_key k, k2;
 		double scale = 1;
-		int seen = 0, rc;
 		char wl[128], q[64];
 
-		if (reader_key(in->records.rec[i], &k) || strcmp(k.kind, "write_until"))
-			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = !reader_key(in->records.rec[j], &k2) &&
-			       !strcmp(k2.kind, "write_until") && k2.phase == k.phase &&
-			       k2.repeat == k.repeat;
-		if (seen)
-			continue;
 		rc = reader_write_until(&in->records, k.phase, k.repeat, &ch);
 		if (rc)
-			return rc;
+			goto out;
 		if (!ch.n)
 			ch.c[ch.n++] =
 			    (struct wsat_chunk){0}; /* no figures: an empty entry, as before */
 		rc = wsat_summarize(ch.c, ch.n, cap, &w);
 		free(ch.c);
 		if (rc)
-			return rc;
+			goto out;
 		if (!isnan(ch.first_scale))
 			scale = ch.first_scale;
 		if (!(scale > 0))
@@ -458,18 +447,25 @@ static int headline_wsat(const struct analyze_input *in, struct json_object *h)
 			jsonnum_new(w.elapsed_ns ? w.ios * 1e9 / (double)w.elapsed_ns : NAN)) ||
 		    jsonnum_add(e, "first_iops", jsonnum_new(w.first_iops))) {
 			json_object_put(fa);
-			return -ENOMEM;
+			rc = -ENOMEM;
+			goto out;
 		}
+		rc = -ENOMEM;
 		if (jsonnum_add(e, "fills", fa) || !fa)
-			return -ENOMEM;
+			goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(ph);
+	return rc;
 }
 
 int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
 		  size_t errlen)
 {
-	struct json_object *h = json_object_new_object(), *ss = NULL, *arr, *rec, *wa, *run;
+	struct json_object *h = json_object_new_object(), *ss = NULL, *arr, *wa, *run;
+	struct reader_idle *idles = NULL;
+	size_t nidles = 0;
 	double v;
 
 	(void)err;
@@ -523,17 +519,17 @@ int pass_headline(const struct analyze_input *in, struct json_object *summary, c
 	arr = json_object_new_array();
 	if (jsonnum_add(h, "recovery", arr) || !arr)
 		return -ENOMEM;
-	for (size_t i = 0; i < in->records.n; i++) {
-		struct reader_key k;
-		int rc;
+	if (reader_idles(&in->records, &idles, &nidles))
+		return -ENOMEM;
+	for (size_t i = 0; i < nidles; i++) {
+		int rc = headline_recovery(in, ss, &idles[i], arr);
 
-		rec = in->records.rec[i];
-		if (reader_key(rec, &k) || strcmp(k.kind, "idle"))
-			continue;
-		rc = headline_recovery(in, ss, i, arr);
-		if (rc)
+		if (rc) {
+			free(idles);
 			return rc;
+		}
 	}
+	free(idles);
 	if (headline_results(in, summary, h, arr) || headline_wsat(in, h))
 		return -ENOMEM;
 	return 0;

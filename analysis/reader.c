@@ -253,3 +253,168 @@ int reader_recovery(const struct results_records *rr, size_t idle, const char *c
 	*out = r;
 	return 0;
 }
+
+int reader_notes(const struct results_records *rr, struct reader_note **out, size_t *n)
+{
+	struct reader_note *r = calloc(rr->n + 1, sizeof(*r));
+	size_t m = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i];
+		struct reader_note *x = &r[m];
+
+		if (reader_key(rec, &x->k))
+			continue;
+		x->error = json_object_object_get_ex(rec, "error", NULL);
+		x->no_io = reader_has_flag(rec, "no_io");
+		x->no_io_reason = jsonget_str(rec, "no_io_reason");
+		x->host_limited = reader_has_flag(rec, "host_limited");
+		m++;
+	}
+	*out = r;
+	*n = m;
+	return 0;
+}
+
+int reader_resumes(const struct results_records *rr, struct reader_resume **out, size_t *n)
+{
+	struct reader_resume *r = calloc(rr->n + 1, sizeof(*r));
+	size_t m = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i], *v;
+		struct reader_resume *x = &r[m];
+		struct reader_key k;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "resume"))
+			continue;
+		x->phase = k.phase;
+		x->repeat = k.repeat;
+		x->round = k.round;
+		x->has_gap_wall = !jsonnum_get_u64(rec, "gap_wall_ns", &x->gap_wall_ns);
+		x->has_gap_target = !jsonnum_get_u64(rec, "gap_target_ns", &x->gap_target_ns);
+		x->has_steps_replayed = !jsonnum_get_u64(rec, "steps_replayed", &x->steps_replayed);
+		x->has_sim_replayed = json_object_object_get_ex(rec, "sim_replayed", &v) &&
+				      json_object_is_type(v, json_type_boolean);
+		x->sim_replayed = x->has_sim_replayed && json_object_get_boolean(v);
+		m++;
+	}
+	*out = r;
+	*n = m;
+	return 0;
+}
+
+int reader_purges(const struct results_records *rr, struct reader_purge **out, size_t *n)
+{
+	struct reader_purge *r = calloc(rr->n + 1, sizeof(*r));
+	size_t m = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i], *v;
+		struct reader_purge *x = &r[m];
+		struct reader_key k;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "purge"))
+			continue;
+		x->phase = k.phase;
+		x->repeat = k.repeat;
+		x->method = jsonget_str(rec, "method");
+		x->pts_purge = json_object_object_get_ex(rec, "pts_purge", &v)
+				   ? json_object_get_boolean(v) != 0
+				   : -1;
+		(void)jsonget_int(rec, "settle_ns", &x->settle_ns);
+		m++;
+	}
+	*out = r;
+	*n = m;
+	return 0;
+}
+
+void reader_reads_unmapped(const struct results_records *rr, struct reader_unmapped *out)
+{
+	struct reader_unmapped r = {0};
+
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *x;
+		uint64_t b, ob;
+
+		if (!json_object_object_get_ex(rr->rec[i], "reads_unmapped", &x) ||
+		    jsonnum_get_u64(x, "bytes", &b) || jsonnum_get_u64(x, "of_bytes", &ob))
+			continue;
+		r.records++;
+		r.records_with_unmapped += b > 0;
+		r.bytes += b;
+		r.of_bytes += ob;
+	}
+	*out = r;
+}
+
+int reader_round_span(const struct results_records *rr, int64_t phase, int64_t repeat, int64_t lo,
+		      int64_t hi, uint64_t *t0, uint64_t *t1)
+{
+	long ra = reader_round_record(rr, phase, repeat, lo, false),
+	     rb = reader_round_record(rr, phase, repeat, hi, true);
+	uint64_t a, b;
+
+	if (ra < 0 || rb < 0 || jsonnum_get_u64(rr->rec[ra], "start_ns", &a) ||
+	    jsonnum_get_u64(rr->rec[rb], "end_ns", &b))
+		return -ENOENT;
+	*t0 = a;
+	*t1 = b;
+	return 0;
+}
+
+int reader_idles(const struct results_records *rr, struct reader_idle **out, size_t *n)
+{
+	struct reader_idle *r = calloc(rr->n + 1, sizeof(*r));
+	size_t m = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i];
+		struct reader_idle *x = &r[m];
+		struct reader_key k;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "idle"))
+			continue;
+		*x = (struct reader_idle){.index = i, .phase = k.phase, .repeat = k.repeat,
+					  .time_scale = 1};
+		(void)jsonnum_get_u64(rec, "idle_ns", &x->idle_ns);
+		(void)jsonnum_get(rec, "time_scale", &x->time_scale);
+		m++;
+	}
+	*out = r;
+	*n = m;
+	return 0;
+}
+
+int reader_write_until_phases(const struct results_records *rr, struct reader_phase **out,
+			      size_t *n)
+{
+	struct reader_phase *r = calloc(rr->n + 1, sizeof(*r));
+	size_t m = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct reader_key k;
+		size_t j;
+
+		if (reader_key(rr->rec[i], &k) || strcmp(k.kind, "write_until"))
+			continue;
+		for (j = 0; j < m && (r[j].phase != k.phase || r[j].repeat != k.repeat); j++)
+			;
+		if (j == m)
+			r[m++] = (struct reader_phase){k.phase, k.repeat};
+	}
+	*out = r;
+	*n = m;
+	return 0;
+}

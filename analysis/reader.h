@@ -111,4 +111,85 @@ struct reader_recovery {
 int reader_recovery(const struct results_records *rr, size_t idle, const char *cell,
 		    const char *metric, struct reader_recovery *out);
 
+/*
+ * What summary.json's flags say of one record (pass_flags): one entry per record with a key
+ * (reader_key), in file order. Strings are borrowed from the records.
+ */
+struct reader_note {
+	struct reader_key k;
+	bool error;		  /* it has an "error" */
+	bool no_io;		  /* its "flags" hold "no_io": a measurement without figures */
+	const char *no_io_reason; /* its "no_io_reason"; NULL when absent */
+	bool host_limited;	  /* its "flags" hold "host_limited" */
+};
+
+/* The notes of every keyed record into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and
+ * *n untouched). *out may be NULL when *n is 0. */
+int reader_notes(const struct results_records *rr, struct reader_note **out, size_t *n);
+
+/* A resume marker (kind "resume"): where the walk picked up and how long the drive rested. */
+struct reader_resume {
+	int64_t phase, repeat, round;
+	bool has_gap_wall, has_gap_target, has_sim_replayed, has_steps_replayed;
+	uint64_t gap_wall_ns, gap_target_ns, steps_replayed; /* valid where has_* */
+	bool sim_replayed;				     /* valid where has_sim_replayed */
+};
+
+/* The resume markers in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and
+ * *n untouched). */
+int reader_resumes(const struct results_records *rr, struct reader_resume **out, size_t *n);
+
+/* A purge record (kind "purge"). The method string is borrowed from the record. */
+struct reader_purge {
+	int64_t phase, repeat;
+	const char *method; /* NULL when absent */
+	int pts_purge;	    /* the record's pts_purge (0 or 1); -1 when absent (older builds) */
+	int64_t settle_ns;  /* 0 when absent */
+};
+
+/* The purge records in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and
+ * *n untouched). */
+int reader_purges(const struct results_records *rr, struct reader_purge **out, size_t *n);
+
+/* The reads of unmapped LBAs summed over the records that count them ("reads_unmapped" with
+ * "bytes" and "of_bytes"; any record, keyed or not). records is 0 when none does. */
+struct reader_unmapped {
+	uint64_t bytes, of_bytes;
+	uint64_t records;		/* records that count them */
+	uint64_t records_with_unmapped; /* of those, records with bytes > 0 */
+};
+
+void reader_reads_unmapped(const struct results_records *rr, struct reader_unmapped *out);
+
+/*
+ * The time span of rounds lo..hi of (phase, repeat): *t0 the "start_ns" of the first record of
+ * round lo, *t1 the "end_ns" of the last record of round hi (reader_round_record; resume
+ * markers left out). 0, or -ENOENT when either record or figure is missing (*t0, *t1 untouched).
+ */
+int reader_round_span(const struct results_records *rr, int64_t phase, int64_t repeat, int64_t lo,
+		      int64_t hi, uint64_t *t0, uint64_t *t1);
+
+/* An idle record (kind "idle"), with its index in the records (the recovery after it starts
+ * there: reader_recovery). */
+struct reader_idle {
+	size_t index;
+	int64_t phase, repeat;
+	uint64_t idle_ns;  /* 0 when absent */
+	double time_scale; /* 1 when absent */
+};
+
+/* The idle records in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and
+ * *n untouched). */
+int reader_idles(const struct results_records *rr, struct reader_idle **out, size_t *n);
+
+/* A (phase, repeat) pair. */
+struct reader_phase {
+	int64_t phase, repeat;
+};
+
+/* The (phase, repeat) of the write_until records, each once, in the order of their first record,
+ * into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and *n untouched). */
+int reader_write_until_phases(const struct results_records *rr, struct reader_phase **out,
+			      size_t *n);
+
 #endif
