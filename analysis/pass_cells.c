@@ -68,8 +68,8 @@ static int same_group(const struct reader_key *a, const struct reader_key *b)
 	       !strcmp(a->cell, b->cell);
 }
 
-/* Adds a record's figures to its group (reader_figures, cells_sum_add). */
-static int accumulate(struct group *g, struct json_object *rec)
+/* Adds a measurement's figures to its group (reader_figures_at, cells_sum_add). */
+static int accumulate(struct group *g, const struct results_records *rr, size_t index)
 {
 	struct hist *h = malloc(2 * sizeof(*h));
 	struct cells_figures f;
@@ -77,7 +77,7 @@ static int accumulate(struct group *g, struct json_object *rec)
 
 	if (!h)
 		return -ENOMEM;
-	rc = reader_figures(rec, &h[0], &h[1], &f);
+	rc = reader_figures_at(rr, index, &h[0], &h[1], &f);
 	if (!rc)
 		cells_sum_add(g->sum, &f);
 	free(h);
@@ -127,24 +127,19 @@ fail:
 	return NULL;
 }
 
-/* One record's headline figures for the per-round table (convergence plots). */
-static int per_round_add(struct json_object *arr, struct json_object *rec,
-			 const struct reader_key *k)
+/* One measurement's headline figures for the per-round table (convergence plots). */
+static int per_round_add(struct json_object *arr, const struct reader_measurement *m)
 {
 	struct json_object *o = json_object_new_object();
 
-	if (json_object_array_add(arr, o) || !o || pass_add_int(o, "round", k->round))
+	if (json_object_array_add(arr, o) || !o || pass_add_int(o, "round", m->k.round))
 		return -ENOMEM;
-	/* One column per metric of the table (results/records.h), in its order. */
-	for (unsigned m = 0; m < RESULTS_NMETRICS; m++) {
-		const struct results_metric_def *d = results_metric_def((enum results_metric)m);
-		double v;
-
-		if (results_record_metric(rec, d->name, &v))
-			v = NAN; /* written as null: no I/O, no latency */
-		if (jsonnum_add(o, d->summary, jsonnum_new(v)))
+	/* One column per metric of the table (results/records.h), in its order; null where the
+	 * record has none (no I/O, no latency). */
+	for (unsigned j = 0; j < RESULTS_NMETRICS; j++)
+		if (jsonnum_add(o, results_metric_def((enum results_metric)j)->summary,
+				jsonnum_new(m->metric[j])))
 			return -ENOMEM;
-	}
 	return 0;
 }
 
@@ -152,28 +147,27 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 	       size_t errlen)
 {
 	struct json_object *arr = json_object_new_array();
+	struct reader_measurement *ms = NULL;
 	struct group *g = NULL;
-	size_t ng = 0;
+	size_t ng = 0, nms = 0;
 	int rc = -ENOMEM;
 
 	if (jsonnum_add(summary, "cells", arr) || !arr)
 		return -ENOMEM;
-	g = calloc(in->records.n + 1, sizeof(*g));
-	if (!g)
+	if (reader_measurements(&in->records, &ms, &nms))
 		return -ENOMEM;
-	for (size_t i = 0; i < in->records.n; i++) {
-		struct json_object *rec = in->records.rec[i];
-		struct reader_key k;
+	g = calloc(nms + 1, sizeof(*g));
+	if (!g)
+		goto out;
+	for (size_t i = 0; i < nms; i++) {
+		const struct reader_key *k = &ms[i].k;
 		int64_t lo, hi;
 		size_t j;
 
-		/* Only measurements with I/O figures (not idle, trim, purge, resume). */
-		if (reader_key(rec, &k) || !json_object_object_get_ex(rec, "elapsed_ns", NULL))
-			continue;
-		for (j = 0; j < ng && !same_group(&g[j].k, &k); j++)
+		for (j = 0; j < ng && !same_group(&g[j].k, k); j++)
 			;
 		if (j == ng) {
-			g[j].k = k;
+			g[j].k = *k;
 			g[j].sum = malloc(sizeof(*g[j].sum));
 			g[j].per_round = json_object_new_array();
 			ng++;
@@ -181,17 +175,17 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 				goto out;
 			cells_sum_init(g[j].sum);
 		}
-		rc = per_round_add(g[j].per_round, rec, &k);
+		rc = per_round_add(g[j].per_round, &ms[i]);
 		if (rc)
 			goto out;
 		/* The figures of a judged rounds phase are those of its window (SNIA's report). */
-		if (!strcmp(k.kind, "cell") && ss_window(summary, k.phase, k.repeat, &lo, &hi) &&
-		    (k.round < lo || k.round > hi))
+		if (!strcmp(k->kind, "cell") && ss_window(summary, k->phase, k->repeat, &lo, &hi) &&
+		    (k->round < lo || k->round > hi))
 			continue;
-		rc = accumulate(&g[j], rec);
+		rc = accumulate(&g[j], &in->records, ms[i].index);
 		if (rc) {
 			pass_err(err, errlen, "records.jsonl: record %zu has malformed I/O figures",
-				 i + 1);
+				 ms[i].index + 1);
 			goto out;
 		}
 	}
@@ -210,5 +204,6 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 	rc = 0;
 out:
 	groups_free(g, ng);
+	free(ms);
 	return rc;
 }

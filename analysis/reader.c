@@ -418,3 +418,37 @@ int reader_write_until_phases(const struct results_records *rr, struct reader_ph
 	*n = m;
 	return 0;
 }
+
+int reader_measurements(const struct results_records *rr, struct reader_measurement **out,
+			size_t *n)
+{
+	struct reader_measurement *r = calloc(rr->n + 1, sizeof(*r));
+	size_t m = 0;
+
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i];
+		struct reader_measurement *x = &r[m];
+
+		if (reader_key(rec, &x->k) || !json_object_object_get_ex(rec, "elapsed_ns", NULL))
+			continue;
+		x->index = i;
+		for (unsigned j = 0; j < RESULTS_NMETRICS; j++)
+			if (results_record_metric(rec, results_metric_def((enum results_metric)j)->name,
+						  &x->metric[j]))
+				x->metric[j] = NAN;
+		m++;
+	}
+	*out = r;
+	*n = m;
+	return 0;
+}
+
+int reader_figures_at(const struct results_records *rr, size_t index, struct hist *h0,
+		      struct hist *h1, struct cells_figures *f)
+{
+	if (index >= rr->n)
+		return -EBADMSG;
+	return reader_figures(rr->rec[index], h0, h1, f);
+}

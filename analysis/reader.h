@@ -192,4 +192,25 @@ struct reader_phase {
 int reader_write_until_phases(const struct results_records *rr, struct reader_phase **out,
 			      size_t *n);
 
+/*
+ * A measurement: a keyed record with I/O figures ("elapsed_ns"; not idle, trim, purge, resume).
+ * metric[m] is the record's value of the table's metric m (results_metric_def, in its order;
+ * results_record_metric), NaN where it has none (no I/O, no latency).
+ */
+struct reader_measurement {
+	size_t index; /* in the records (its line in records.jsonl is index + 1) */
+	struct reader_key k;
+	double metric[RESULTS_NMETRICS];
+};
+
+/* The measurements in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and
+ * *n untouched). */
+int reader_measurements(const struct results_records *rr, struct reader_measurement **out,
+			size_t *n);
+
+/* reader_figures() of record `index` (a measurement's index); -EBADMSG also when index is out of
+ * range. */
+int reader_figures_at(const struct results_records *rr, size_t index, struct hist *h0,
+		      struct hist *h1, struct cells_figures *f);
+
 #endif
