@@ -2,7 +2,9 @@
 /*
  * reader: the analysis's side of the results reader. It turns what results/records.h reads
  * (records.jsonl as JSON objects, the snapshot files) into the typed keys and arrays that the
- * pure modules take (wa.h, recovery.h, ss.h), so that they never see JSON or files.
+ * pure modules take (wa.h, recovery.h, ss.h), so that they never see JSON or files. It is the only
+ * code that walks records.jsonl and the snapshots: the passes (pass_*.c) build summary.json from
+ * the typed values below, and the layers test fails on a pass that walks records itself.
  */
 #ifndef SSDLAB_ANALYSIS_READER_H
 #define SSDLAB_ANALYSIS_READER_H

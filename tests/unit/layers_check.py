@@ -24,6 +24,13 @@ Reads every .c and .h under suite/<layer>/ and analysis/ and fails on:
               json_object_array_get_idx, json_tokener_*, json_object_from_file: walking
               records and snapshots is the reader's job) and no text output (FILE *,
               printf/fprintf/fputs/putc: rendering the headline is the CLI's job)
+  walks records  an analysis/pass_*.c that walks records.jsonl itself instead of taking the
+              reader's typed values (analysis/reader.h); the criterion: it names the raw
+              records (`records.rec`, `records->rec`, `rr->rec`: the JSON objects of struct
+              results_records) or calls a reader function that takes one record's JSON
+              (PASS_RECORD_CALLS: reader_key, reader_has_flag, reader_figures), which only a
+              walk over the records could feed. Reading summary.json's earlier keys and the
+              manifest stays allowed: they are not records
 
 KNOWN lists the violations present when this test was written, each with the point of issue 10
 that removes it; they print as "known, to be removed by ..." and do not fail. Any other
@@ -46,6 +53,10 @@ ANALYSIS_FORBIDDEN_SYS = re.compile(r"^(liburing\.h|atasmart\.h|yaml\.h|linux/|s
 # .c files that are programs' parts, not library modules: no header of their own is needed.
 HEADERLESS_OK = re.compile(r"^(main|cmd_[a-z_]+)\.c$")
 ANALYZE_MAX_LINES = 400
+# The analysis passes (analysis/pass_*.c) and what marks a pass that walks records itself.
+PASS_FILE = re.compile(r"^analysis/pass_[a-z0-9_]+\.c$")
+PASS_RAW_RECORDS = re.compile(r"\b(records\s*(\.|->)\s*rec|rr\s*->\s*rec)\b")
+PASS_RECORD_CALLS = re.compile(r"\b(reader_key|reader_has_flag|reader_figures)\s*\(")
 
 # (file, rule, detail) -> the point of issue 10 that removes it. Details are the included header
 # (upward, analysis), the sorted modules of the circle (cycle), "" (headerless) or the criterion
@@ -174,6 +185,23 @@ def check_analyze(root, text, report):
             report(rel, hits[0], "passes", what, "%s: line %d%s" % (why, hits[0], more))
 
 
+def check_pass(rel, text, report):
+    """A pass that walks records itself (see "walks records" above): one finding per kind of
+    hit, at its first line, so that KNOWN can name them."""
+    lines = text.split("\n")
+    for detail, rx, why in (("raw records", PASS_RAW_RECORDS,
+                             "indexes the records' JSON (walking records.jsonl is the reader's "
+                             "job: take its typed arrays, analysis/reader.h)"),
+                            ("record call", PASS_RECORD_CALLS,
+                             "calls a reader function on one record's JSON (reader_key, "
+                             "reader_has_flag, reader_figures: the reader's own helpers)")):
+        hits = [i + 1 for i, line in enumerate(lines) if rx.search(line)]
+        if hits:
+            more = " and %d more" % (len(hits) - 1) if len(hits) > 1 else ""
+            report(rel, hits[0], "walks records", detail,
+                   "%s: line %d%s" % (why, hits[0], more))
+
+
 def scan(root):
     """Every violation under root: {(file, rule, detail): "file:line: rule: why"}; None when
     root holds no layered sources."""
@@ -238,6 +266,8 @@ def scan(root):
                        "module's header, an edge no include shows" % (base[:-2] + ".h"))
         if rel == "analysis/analyze.c":
             check_analyze(root, text, report)
+        if PASS_FILE.match(rel):
+            check_pass(rel, text, report)
     for comp in find_cycles(edges):
         first = comp[0] + (".h" if comp[0] + ".h" in existing else ".c")
         inside = ["%s includes %s" % (where[(a, b)], b) for a in comp for b in comp
