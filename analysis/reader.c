@@ -254,6 +254,12 @@ int reader_recovery(const struct results_records *rr, size_t idle, const char *c
 	return 0;
 }
 
+/* Whether rec has a key (into *k) and is of kind `kind`: the filter of the walks below. */
+static bool kind_record(struct json_object *rec, const char *kind, struct reader_key *k)
+{
+	return !reader_key(rec, k) && !strcmp(k->kind, kind);
+}
+
 int reader_notes(const struct results_records *rr, struct reader_note **out, size_t *n)
 {
 	struct reader_note *r = calloc(rr->n + 1, sizeof(*r));
@@ -290,7 +296,7 @@ int reader_resumes(const struct results_records *rr, struct reader_resume **out,
 		struct reader_resume *x = &r[m];
 		struct reader_key k;
 
-		if (reader_key(rec, &k) || strcmp(k.kind, "resume"))
+		if (!kind_record(rec, "resume", &k))
 			continue;
 		x->phase = k.phase;
 		x->repeat = k.repeat;
@@ -320,7 +326,7 @@ int reader_purges(const struct results_records *rr, struct reader_purge **out, s
 		struct reader_purge *x = &r[m];
 		struct reader_key k;
 
-		if (reader_key(rec, &k) || strcmp(k.kind, "purge"))
+		if (!kind_record(rec, "purge", &k))
 			continue;
 		x->phase = k.phase;
 		x->repeat = k.repeat;
@@ -382,7 +388,7 @@ int reader_idles(const struct results_records *rr, struct reader_idle **out, siz
 		struct reader_idle *x = &r[m];
 		struct reader_key k;
 
-		if (reader_key(rec, &k) || strcmp(k.kind, "idle"))
+		if (!kind_record(rec, "idle", &k))
 			continue;
 		*x = (struct reader_idle){.index = i, .phase = k.phase, .repeat = k.repeat,
 					  .time_scale = 1};
@@ -407,7 +413,7 @@ int reader_write_until_phases(const struct results_records *rr, struct reader_ph
 		struct reader_key k;
 		size_t j;
 
-		if (reader_key(rr->rec[i], &k) || strcmp(k.kind, "write_until"))
+		if (!kind_record(rr->rec[i], "write_until", &k))
 			continue;
 		for (j = 0; j < m && (r[j].phase != k.phase || r[j].repeat != k.repeat); j++)
 			;
