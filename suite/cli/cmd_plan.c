@@ -268,17 +268,15 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 	}
 	/* How a crash-safe run records a write phase (runner.h): chunks of bytes for a byte
 	 * amount (a round_time of write_until cuts by time instead). */
-	if (by && (k->type == PHASE_PRECONDITION || k->type == PHASE_WRITE_UNTIL) &&
-	    !((const struct phase_write *)st->ph->data)->round_time_ns) {
+	if (by && (k->flags & PHASE_KIND_CHUNKED) && !st->len.chunks_by_time) {
 		uint64_t cb = runner_chunk_bytes(c->t, c->ro);
 
 		units_fmt_size(cb, a, sizeof(a));
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
 			 "; recorded in %" PRIu64 " chunks of %s", (by + cb - 1) / cb, a);
 	}
-	if (k->type == PHASE_PURGE && st->len.ns)
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 "; a discard on this target, not a PTS purge");
+	if (st->len.note)
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "; %s", st->len.note);
 	one = plan_step_ns(st, 0, &known);
 	lo = one * st->len.rounds_lo;
 	hi = one * st->len.rounds_hi;

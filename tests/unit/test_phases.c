@@ -53,6 +53,34 @@ static void test_registry_entries(void **state)
 	assert_null(phase_kind_find("no-such-kind"));
 }
 
+/* The flags run/eta.c and cli/cmd_plan.c decide by instead of the kinds' types. */
+static void test_registry_flags(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned flags;
+	} want[] = {
+		{"purge", 0},
+		{"precondition", PHASE_KIND_CHUNKED},
+		{"write_until", PHASE_KIND_CHUNKED},
+		{"rounds", PHASE_KIND_ROUNDS},
+		{"idle", PHASE_KIND_WAIT},
+		{"trim", 0},
+		{"repeat", 0},
+	};
+
+	(void)state;
+	assert_int_equal(sizeof(want) / sizeof(want[0]), PHASE_NTYPES);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct phase_kind *k = phase_kind_find(want[i].name);
+
+		assert_non_null(k);
+		if (k->flags != want[i].flags)
+			fail_msg("kind %s: flags %#x, expected %#x", k->name, k->flags,
+				 want[i].flags);
+	}
+}
+
 static struct profile *parse(const char *text)
 {
 	struct profile *p = NULL;
@@ -135,6 +163,10 @@ static void test_plan_steps(void **state)
 				 i, s->ph->kind->name, s->phase, s->repeat, s->first, s->len.ns,
 				 s->len.bytes, s->len.cap_ns, s->len.rounds_lo, s->len.rounds_hi);
 	}
+	/* What `ssdlab plan` notes from the step alone: a discard's settle; byte chunks. */
+	assert_non_null(pl.v[0].len.note);
+	assert_null(pl.v[1].len.note);
+	assert_false(pl.v[1].len.chunks_by_time);
 	assert_int_equal(plan_find(&pl, 7, 1), 9);
 	assert_int_equal(plan_find(&pl, 8, 0), pl.n);
 	plan_span(&pl, 0, 1 << 20, &lo, &hi, &known);
@@ -210,6 +242,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_entries),
+		cmocka_unit_test(test_registry_flags),
 		cmocka_unit_test(test_plan_steps),
 		cmocka_unit_test(test_plan_equals_runner_eta),
 	};
