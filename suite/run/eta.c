@@ -59,3 +59,10 @@ void eta_run(const struct eta *eta, int phase, unsigned repeat, unsigned round, 
 	*known_out = known;
 }
 
+
+void eta_measured_drain(struct eta *e, int phase, unsigned repeat, uint64_t drain_ns)
+{
+	for (size_t i = plan_find(&e->plan, phase, repeat); i < e->plan.n; i++)
+		if (e->plan.v[i].phase == phase)
+			e->plan.v[i].drain_ns = drain_ns;
+}
