@@ -54,6 +54,26 @@ uint64_t plan_step_ns(const struct plan_step *s, double bps, bool *known);
 void plan_span(const struct plan *pl, size_t from, double bps, uint64_t *lo, uint64_t *hi,
 	       bool *known);
 
+/* A device's write speed when nothing measured it (`ssdlab plan` on a real device, the run
+ * before round 1): slower than any SSD, so that an estimate errs on the long side. */
+#define PLAN_ASSUMED_BPS (100.0 * 1000 * 1000)
+
+/* The mean block size of s's split (4096 when it has none), for a drain estimate. */
+double plan_mean_bs(const struct job_spec *s);
+
+/* The drain of a time-bound cell when nothing measured it: its threads x qd I/Os in flight at
+ * PLAN_ASSUMED_BPS (issue 9, point 2). */
+uint64_t plan_assumed_drain_ns(const struct job_spec *s);
+
+/*
+ * Sets every step's drain_ns to the estimate without a probe: the sum of
+ * plan_assumed_drain_ns() over its time-bound cells (kind->jobs), resolved for env and a
+ * logical block size lbs; a cell that does not resolve counts none. What `ssdlab plan` shows on
+ * a real device and what the runner's ETA counts until round 1 measures the drains, so that the
+ * two start from the same figure (issue 10, point 4). 0, or -ENOMEM (the plan as it was).
+ */
+int plan_assume_drains(struct plan *pl, const struct phase_env *env, uint32_t lbs);
+
 /* The step of (phase, repeat), or pl->n when none is. */
 size_t plan_find(const struct plan *pl, int phase, unsigned repeat);
 

@@ -425,8 +425,18 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .scale = runner_time_scale(t, o),
 	    .real_purge = target_caps(t) & TARGET_CAP_PURGE,
 	};
+	struct plan pl = {0};
+	int rc = plan_build(&p->phases, &env, &pl);
 
-	return plan_build(&p->phases, &env, out);
+	/* Drains at the assumed speed until round 1 measures them (eta_measured_drain). */
+	if (!rc)
+		rc = plan_assume_drains(&pl, &env, target_info(t)->logical_block_size);
+	if (rc) {
+		plan_release(&pl);
+		return rc;
+	}
+	*out = pl;
+	return 0;
 }
 
 void runner_eta_initial(const struct runner *r, double bps, uint64_t *lo, uint64_t *hi,
@@ -1065,6 +1075,17 @@ static int exec_rounds(struct runner *r, const struct where *w)
 		goto out;
 	}
 	cell_ns = pr->base.length.kind == AMOUNT_TIME ? scale_ns(r, pr->base.length.ns) : 0;
+	/* Until round 1 measures them, each cell's drain is the one plan assumes (profile/plan.h). */
+	for (size_t c = 0; c < ncells; c++) {
+		const struct target_info *ti = target_info(r->t);
+		struct job_spec s;
+		char e[256];
+
+		if (cells[c].w.length.kind == AMOUNT_TIME && scale_ns(r, cells[c].w.length.ns) &&
+		    !profile_workload_resolve(&cells[c].w, ti->capacity, ti->logical_block_size,
+					      r->scale, &s, e, sizeof(e)))
+			drains[c] = plan_assumed_drain_ns(&s);
+	}
 	for (unsigned round = 1; round <= max_rounds; round++) {
 		size_t have = r->state == RUNNER_RECORD ? 0 : round_in_k(r, w, round, cells, ncells);
 		bool rerun = have > 0 && have < ncells;

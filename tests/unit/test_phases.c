@@ -184,6 +184,16 @@ static void test_plan_steps(void **state)
 	/* 1 + 0.5 + 2 + 3 x (1 + 1 + 0.25) + 0 + 2 x (0.5 + 5..10) = 21.25 .. 31.25 s */
 	assert_int_equal(lo, 21 * S + S / 4);
 	assert_int_equal(hi, 31 * S + S / 4);
+	/* Drains without a probe: qd 1 of 4 KiB / 8 KiB at 100 MB/s = 40960 / 81920 ns per cell,
+	 * the time-bound cells only (phase 3's two, phase 7's one in each iteration). */
+	assert_int_equal(plan_assume_drains(&pl, &env, 4096), 0);
+	for (size_t i = 0; i < pl.n; i++) {
+		uint64_t want_d = pl.v[i].phase == 3 ? 40960 + 81920 : pl.v[i].phase == 7 ? 40960 : 0;
+
+		if (pl.v[i].drain_ns != want_d)
+			fail_msg("step %zu: assumed drain %" PRIu64 " ns, expected %" PRIu64, i,
+				 pl.v[i].drain_ns, want_d);
+	}
 	plan_release(&pl);
 	profile_free(p);
 }
