@@ -32,7 +32,9 @@ struct plan_step {
 	struct phase_length len; /* from the kind's length hook; zero for a repeat */
 	/* Filled in by a caller that knows better; 0 = the speed plan_span() is given / none. */
 	double bps;	  /* speed of the byte part, bytes per second of target time */
-	uint64_t drain_ns; /* the drains of one instance's time-bound jobs, in total */
+	/* The drains of one instance's time-bound jobs, in total: 0 from plan_build(), assumed by
+	 * plan_assume_drains(), probed by `ssdlab plan` or measured by the runner (run/eta.h). */
+	uint64_t drain_ns;
 };
 
 struct plan {

@@ -38,8 +38,8 @@ void eta_run(const struct eta *e, int phase, unsigned repeat, unsigned round, ui
  * phase: the sum of its time-bound cells' drains). Sets the drain of that step and of every
  * later step of the same phase (the repeat's later iterations), as `ssdlab plan` copies a first
  * iteration's probed drains to the later ones; a later measurement replaces it. Until a phase
- * is measured its steps keep the plan's drain (0: none known), so that the initial ETA is the
- * plan's sum (issue 10, point 4).
+ * is measured its steps keep the drain runner_plan() assumed (plan_assume_drains), so that the
+ * initial ETA is the plan's sum (issue 10, point 4).
  */
 void eta_measured_drain(struct eta *e, int phase, unsigned repeat, uint64_t drain_ns);
 
