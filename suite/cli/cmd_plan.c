@@ -26,9 +26,6 @@
 #include "base/units.h"
 
 #define DEFAULT_TARGET "sim:client-tlc"
-/* A real device's write speed when we may not measure it: slower than any SSD, so that an
- * estimate errs on the long side. */
-#define REAL_DEFAULT_BPS (100.0 * 1000 * 1000)
 /* A probe writes at most this much of a virtual SSD (a small share of a small model). */
 #define PROBE_MAX_BYTES (64ull << 20)
 
@@ -124,7 +121,7 @@ static double speed_of(struct plan_ctx *c, const struct profile_workload *w, con
 	struct job_spec s;
 	struct job_result res;
 	char e[256];
-	double bps = REAL_DEFAULT_BPS;
+	double bps = PLAN_ASSUMED_BPS;
 
 	*how = "assumed 100 MB/s: a conservative default for a real device";
 	if (!c->virt)
@@ -146,18 +143,6 @@ static double speed_of(struct plan_ctx *c, const struct profile_workload *w, con
 	return bps;
 }
 
-/* Mean block size of a spec's split, for a drain at an assumed speed. */
-static double mean_bs(const struct job_spec *s)
-{
-	double sum = 0, wsum = 0;
-
-	for (unsigned i = 0; i < s->nbs; i++) {
-		sum += (double)s->bs[i].bs * s->bs[i].weight;
-		wsum += s->bs[i].weight;
-	}
-	return wsum > 0 ? sum / wsum : 4096;
-}
-
 /*
  * The drain of a time-bound cell (runner_drain_ns: outstanding I/Os x time per I/O): on a
  * virtual SSD from a probe of the cell's own workload (after one sequential fill of the private
@@ -177,11 +162,11 @@ static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w)
 		return 0;
 	out = s.threads * s.qd;
 	if (!c->virt)
-		return (uint64_t)((double)out * mean_bs(&s) / REAL_DEFAULT_BPS * 1e9);
+		return plan_assumed_drain_ns(&s);
 	if (c->fill)
 		fill_once(c, &s);
 	/* A few queues' worth, so that the time per I/O is that of a full queue. */
-	amount = (uint64_t)(4.0 * out * mean_bs(&s));
+	amount = (uint64_t)(4.0 * out * plan_mean_bs(&s));
 	if (amount > PROBE_MAX_BYTES)
 		amount = PROBE_MAX_BYTES;
 	if (!probe(c, &s, amount, &res))
@@ -214,6 +199,7 @@ static double fill_step(struct plan_ctx *c, struct plan_step *st, const char **h
 	bool known = true;
 
 	c->wall_ratio = c->wall_per_byte = 0;
+	st->drain_ns = 0; /* the probes' figures replace runner_plan()'s assumed ones */
 	if (!k->jobs || k->jobs(st->ph->data, &jobs, &n))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
@@ -268,17 +254,15 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 	}
 	/* How a crash-safe run records a write phase (runner.h): chunks of bytes for a byte
 	 * amount (a round_time of write_until cuts by time instead). */
-	if (by && (k->type == PHASE_PRECONDITION || k->type == PHASE_WRITE_UNTIL) &&
-	    !((const struct phase_write *)st->ph->data)->round_time_ns) {
+	if (by && (k->flags & PHASE_KIND_CHUNKED) && !st->len.chunks_by_time) {
 		uint64_t cb = runner_chunk_bytes(c->t, c->ro);
 
 		units_fmt_size(cb, a, sizeof(a));
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
 			 "; recorded in %" PRIu64 " chunks of %s", (by + cb - 1) / cb, a);
 	}
-	if (k->type == PHASE_PURGE && st->len.ns)
-		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 "; a discard on this target, not a PTS purge");
+	if (st->len.note)
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "; %s", st->len.note);
 	one = plan_step_ns(st, 0, &known);
 	lo = one * st->len.rounds_lo;
 	hi = one * st->len.rounds_hi;

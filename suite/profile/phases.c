@@ -120,6 +120,9 @@ static void purge_length(const void *data, const struct phase_env *env, struct p
 
 	phase_one_instance(l);
 	l->ns = phase_scale_ns(env, phase_purge_settle_ns(p, env->real_purge));
+	/* A settle is what a discard needs: the target has no real purge, or was told not to. */
+	if (l->ns)
+		l->note = "a discard on this target, not a PTS purge";
 }
 
 uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge)
@@ -265,6 +268,7 @@ static void write_length(const void *data, const struct phase_env *env, struct p
 	phase_one_instance(l);
 	phase_add_length(env, &p->w.length, l);
 	l->cap_ns = p->max_time_ns ? phase_scale_ns(env, p->max_time_ns) : 0;
+	l->chunks_by_time = p->round_time_ns != 0;
 }
 
 static int precondition_jobs(const void *data, struct phase_job **jobs, size_t *n)
@@ -523,6 +527,7 @@ static const struct phase_kind purge_kind = {
 static const struct phase_kind precondition_kind = {
 	.name = "precondition",
 	.type = PHASE_PRECONDITION,
+	.flags = PHASE_KIND_CHUNKED,
 	.size = sizeof(struct phase_write),
 	.parse = precondition_parse,
 	.destructive = always,
@@ -536,6 +541,7 @@ static const struct phase_kind precondition_kind = {
 static const struct phase_kind write_until_kind = {
 	.name = "write_until",
 	.type = PHASE_WRITE_UNTIL,
+	.flags = PHASE_KIND_CHUNKED,
 	.size = sizeof(struct phase_write),
 	.parse = write_until_parse,
 	.destructive = always,
@@ -549,6 +555,7 @@ static const struct phase_kind write_until_kind = {
 static const struct phase_kind idle_kind = {
 	.name = "idle",
 	.type = PHASE_IDLE,
+	.flags = PHASE_KIND_WAIT,
 	.size = sizeof(struct phase_idle),
 	.parse = idle_parse,
 	.destructive = never,

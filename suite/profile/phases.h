@@ -254,6 +254,10 @@ struct phase_length {
 	uint64_t ns, bytes;
 	uint64_t cap_ns;
 	unsigned rounds_lo, rounds_hi;
+	/* For `ssdlab plan`'s line: a chunked kind (PHASE_KIND_CHUNKED) cut by time, not bytes
+	 * (write_until's round_time), and a note on how this target runs the step (or NULL). */
+	bool chunks_by_time;
+	const char *note;
 };
 
 /* A duration in profile time as the target sees it: ns x env->scale (saturating). */
@@ -268,9 +272,26 @@ struct phase_job {
 
 struct phase_list;
 
+/*
+ * What a kind's instance is, for the code that sums or prints steps without knowing the kinds
+ * (run/eta.c, cli/cmd_plan.c): a new kind sets its flags here and needs no edit there.
+ */
+enum phase_kind_flags {
+	/* The runner records an instance in chunks (crash-safe writes); the ETA of the rest
+	 * follows the phase's own pace so far. */
+	PHASE_KIND_CHUNKED = 1u << 0,
+	/* An instance is rounds of cells: the length is one round, rounds_lo .. rounds_hi of
+	 * them; time-bound cells whose drains the runner measures in round 1. */
+	PHASE_KIND_ROUNDS = 1u << 1,
+	/* Takes its length without running a job (idle): before it starts no job says how
+	 * long it has left, the step's length does. */
+	PHASE_KIND_WAIT = 1u << 2,
+};
+
 struct phase_kind {
 	const char *name;
 	enum phase_type type;
+	unsigned flags; /* enum phase_kind_flags */
 	size_t size; /* of the data struct, zero-initialized before parse */
 	/* Fills data from the kind's settings node (usually a mapping). 0 or -EINVAL/-ENOMEM. */
 	int (*parse)(const struct ydoc_node *node, void *data, const struct phase_parse_ctx *ctx,

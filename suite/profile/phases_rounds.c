@@ -688,6 +688,7 @@ static void rounds_length(const void *data, const struct phase_env *env, struct 
 const struct phase_kind phase_rounds_kind = {
 	.name = "rounds",
 	.type = PHASE_ROUNDS,
+	.flags = PHASE_KIND_ROUNDS,
 	.size = sizeof(struct phase_rounds),
 	.parse = rounds_parse,
 	.destructive = rounds_destructive,

@@ -106,6 +106,71 @@ void plan_span(const struct plan *pl, size_t from, double bps, uint64_t *lo, uin
 	}
 }
 
+double plan_mean_bs(const struct job_spec *s)
+{
+	double sum = 0, wsum = 0;
+
+	for (unsigned i = 0; i < s->nbs; i++) {
+		sum += (double)s->bs[i].bs * s->bs[i].weight;
+		wsum += s->bs[i].weight;
+	}
+	return wsum > 0 ? sum / wsum : 4096;
+}
+
+uint64_t plan_assumed_drain_ns(const struct job_spec *s)
+{
+	return (uint64_t)((double)s->threads * s->qd * plan_mean_bs(s) / PLAN_ASSUMED_BPS * 1e9);
+}
+
+/* The assumed drains of one instance of step st into *out. 0 or -ENOMEM. */
+static int step_assumed_drain(const struct plan_step *st, const struct phase_env *env,
+			      uint32_t lbs, uint64_t *out)
+{
+	const struct phase_kind *k = st->ph->kind;
+	struct phase_job *jobs = NULL;
+	size_t n = 0;
+	uint64_t sum = 0;
+	int rc;
+
+	if (!k->jobs || k->body)
+		goto done;
+	rc = k->jobs(st->ph->data, &jobs, &n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++) {
+		const struct profile_workload *w = &jobs[i].w;
+		struct job_spec s;
+		char e[256];
+
+		/* As the planner's probes: only a cell with a time of its own drains. */
+		if (!jobs[i].cell || w->length.kind != AMOUNT_TIME || !phase_scale_ns(env, w->length.ns))
+			continue;
+		if (profile_workload_resolve(w, env->capacity, lbs, env->scale, &s, e, sizeof(e)))
+			continue;
+		sum += plan_assumed_drain_ns(&s);
+	}
+	free(jobs);
+done:
+	*out = sum;
+	return 0;
+}
+
+int plan_assume_drains(struct plan *pl, const struct phase_env *env, uint32_t lbs)
+{
+	uint64_t *d = calloc(pl->n ? pl->n : 1, sizeof(*d));
+	int rc = 0;
+
+	if (!d)
+		return -ENOMEM;
+	for (size_t i = 0; i < pl->n && !rc; i++)
+		rc = step_assumed_drain(&pl->v[i], env, lbs, &d[i]);
+	if (!rc)
+		for (size_t i = 0; i < pl->n; i++)
+			pl->v[i].drain_ns = d[i];
+	free(d);
+	return rc;
+}
+
 size_t plan_find(const struct plan *pl, int phase, unsigned repeat)
 {
 	for (size_t i = 0; i < pl->n; i++)

@@ -32,7 +32,9 @@ struct plan_step {
 	struct phase_length len; /* from the kind's length hook; zero for a repeat */
 	/* Filled in by a caller that knows better; 0 = the speed plan_span() is given / none. */
 	double bps;	  /* speed of the byte part, bytes per second of target time */
-	uint64_t drain_ns; /* the drains of one instance's time-bound jobs, in total */
+	/* The drains of one instance's time-bound jobs, in total: 0 from plan_build(), assumed by
+	 * plan_assume_drains(), probed by `ssdlab plan` or measured by the runner (run/eta.h). */
+	uint64_t drain_ns;
 };
 
 struct plan {
@@ -53,6 +55,26 @@ uint64_t plan_step_ns(const struct plan_step *s, double bps, bool *known);
  * where a step has none of its own; *known as for plan_step_ns (set to true first). */
 void plan_span(const struct plan *pl, size_t from, double bps, uint64_t *lo, uint64_t *hi,
 	       bool *known);
+
+/* A device's write speed when nothing measured it (`ssdlab plan` on a real device, the run
+ * before round 1): slower than any SSD, so that an estimate errs on the long side. */
+#define PLAN_ASSUMED_BPS (100.0 * 1000 * 1000)
+
+/* The mean block size of s's split (4096 when it has none), for a drain estimate. */
+double plan_mean_bs(const struct job_spec *s);
+
+/* The drain of a time-bound cell when nothing measured it: its threads x qd I/Os in flight at
+ * PLAN_ASSUMED_BPS (issue 9, point 2). */
+uint64_t plan_assumed_drain_ns(const struct job_spec *s);
+
+/*
+ * Sets every step's drain_ns to the estimate without a probe: the sum of
+ * plan_assumed_drain_ns() over its time-bound cells (kind->jobs), resolved for env and a
+ * logical block size lbs; a cell that does not resolve counts none. What `ssdlab plan` shows on
+ * a real device and what the runner's ETA counts until round 1 measures the drains, so that the
+ * two start from the same figure (issue 10, point 4). 0, or -ENOMEM (the plan as it was).
+ */
+int plan_assume_drains(struct plan *pl, const struct phase_env *env, uint32_t lbs);
 
 /* The step of (phase, repeat), or pl->n when none is. */
 size_t plan_find(const struct plan *pl, int phase, unsigned repeat);

@@ -19,9 +19,9 @@ void eta_run(const struct eta *eta, int phase, unsigned repeat, unsigned round, 
 
 	if (cur < eta->plan.n) {
 		const struct plan_step *e = &eta->plan.v[cur];
-		enum phase_type type = e->ph->kind->type;
+		unsigned flags = e->ph->kind->flags;
 
-		if (type == PHASE_PRECONDITION || type == PHASE_WRITE_UNTIL) {
+		if (flags & PHASE_KIND_CHUNKED) {
 			/* The phase's own pace: a random fill is much slower than the sequential
 			 * one before it. */
 			uint64_t pb = eta->done_bytes + job_bytes, pt = eta->done_ns + job_t_ns;
@@ -36,7 +36,7 @@ void eta_run(const struct eta *eta, int phase, unsigned repeat, unsigned round, 
 			} else
 				lo = job_ns;
 			hi = lo;
-		} else if (type == PHASE_ROUNDS) {
+		} else if (flags & PHASE_KIND_ROUNDS) {
 			struct plan_step rest = *e;
 			/* This round's rest is in job_ns (runner's eta_extra_ns). */
 			rest.len.rounds_lo = e->len.rounds_lo > round ? e->len.rounds_lo - round : 0;
@@ -44,7 +44,7 @@ void eta_run(const struct eta *eta, int phase, unsigned repeat, unsigned round, 
 			lo = hi = job_ns;
 			lo += plan_step_ns(&rest, bps, &known) * rest.len.rounds_lo;
 			hi += plan_step_ns(&rest, bps, &known) * rest.len.rounds_hi;
-		} else if (type == PHASE_IDLE && !job_ns) {
+		} else if ((flags & PHASE_KIND_WAIT) && !job_ns) {
 			lo = hi = plan_step_ns(e, bps, &known);
 		} else {
 			lo = hi = job_ns;
@@ -59,3 +59,10 @@ void eta_run(const struct eta *eta, int phase, unsigned repeat, unsigned round, 
 	*known_out = known;
 }
 
+
+void eta_measured_drain(struct eta *e, int phase, unsigned repeat, uint64_t drain_ns)
+{
+	for (size_t i = plan_find(&e->plan, phase, repeat); i < e->plan.n; i++)
+		if (e->plan.v[i].phase == phase)
+			e->plan.v[i].drain_ns = drain_ns;
+}

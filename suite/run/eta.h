@@ -33,4 +33,14 @@ struct eta {
 void eta_run(const struct eta *e, int phase, unsigned repeat, unsigned round, uint64_t job_ns,
 	     uint64_t job_bytes, uint64_t job_t_ns, uint64_t *lo, uint64_t *hi, bool *known);
 
+/*
+ * The drains of one instance of phase instance (phase, repeat), measured (round 1 of a rounds
+ * phase: the sum of its time-bound cells' drains). Sets the drain of that step and of every
+ * later step of the same phase (the repeat's later iterations), as `ssdlab plan` copies a first
+ * iteration's probed drains to the later ones; a later measurement replaces it. Until a phase
+ * is measured its steps keep the drain runner_plan() assumed (plan_assume_drains), so that the
+ * initial ETA is the plan's sum (issue 10, point 4).
+ */
+void eta_measured_drain(struct eta *e, int phase, unsigned repeat, uint64_t drain_ns);
+
 #endif

@@ -74,7 +74,9 @@ struct runner {
 
 	/* Progress of the step in flight. */
 	struct runner_progress prog;
-	uint64_t eta_extra_ns; /* target time of the rest of the round after this job */
+	/* Target time of the rest of the round after this job's planned time: this job's drain
+	 * and the later cells' planned time and drains (drains as measured in round 1). */
+	uint64_t eta_extra_ns;
 	/* Offsets of a chunk's series rows: the chunks before it (exec_write). */
 	uint64_t series_off_ns, series_off_bytes;
 
@@ -423,8 +425,18 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .scale = runner_time_scale(t, o),
 	    .real_purge = target_caps(t) & TARGET_CAP_PURGE,
 	};
+	struct plan pl = {0};
+	int rc = plan_build(&p->phases, &env, &pl);
 
-	return plan_build(&p->phases, &env, out);
+	/* Drains at the assumed speed until round 1 measures them (eta_measured_drain). */
+	if (!rc)
+		rc = plan_assume_drains(&pl, &env, target_info(t)->logical_block_size);
+	if (rc) {
+		plan_release(&pl);
+		return rc;
+	}
+	*out = pl;
+	return 0;
 }
 
 void runner_eta_initial(const struct runner *r, double bps, uint64_t *lo, uint64_t *hi,
@@ -1043,6 +1055,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	const struct phase_rounds *pr = w->ph->data;
 	struct profile_cell *cells = NULL;
 	double *track = NULL;
+	uint64_t *drains = NULL; /* each cell's drain in round 1, for the ETA of later rounds */
 	size_t ncells = 0, worst_cell = 0;
 	unsigned max_rounds, worst_out = 0;
 	uint64_t cell_ns, worst_drain = 0, worst_planned = 0;
@@ -1056,11 +1069,23 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	}
 	max_rounds = pr->has_steady_state ? pr->ss.max_rounds : pr->count;
 	track = calloc(max_rounds ? max_rounds : 1, sizeof(*track));
-	if (!track) {
+	drains = calloc(ncells ? ncells : 1, sizeof(*drains));
+	if (!track || !drains) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	cell_ns = pr->base.length.kind == AMOUNT_TIME ? scale_ns(r, pr->base.length.ns) : 0;
+	/* Until round 1 measures them, each cell's drain is the one plan assumes (profile/plan.h). */
+	for (size_t c = 0; c < ncells; c++) {
+		const struct target_info *ti = target_info(r->t);
+		struct job_spec s;
+		char e[256];
+
+		if (cells[c].w.length.kind == AMOUNT_TIME && scale_ns(r, cells[c].w.length.ns) &&
+		    !profile_workload_resolve(&cells[c].w, ti->capacity, ti->logical_block_size,
+					      r->scale, &s, e, sizeof(e)))
+			drains[c] = plan_assumed_drain_ns(&s);
+	}
 	for (unsigned round = 1; round <= max_rounds; round++) {
 		size_t have = r->state == RUNNER_RECORD ? 0 : round_in_k(r, w, round, cells, ncells);
 		bool rerun = have > 0 && have < ncells;
@@ -1100,6 +1125,8 @@ static int exec_rounds(struct runner *r, const struct where *w)
 			if (rc)
 				goto out;
 			r->eta_extra_ns = cell_ns * (ncells - c - 1);
+			for (size_t k = c; k < ncells; k++)
+				r->eta_extra_ns += drains[k];
 			rc = job_step(r, w, "cell", round, cells[c].key, &spec, rerun, NULL, &rec);
 			if (!rc)
 				rc = check_no_io(r, key, rec);
@@ -1110,6 +1137,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 			if (round == 1 && spec.time_ns) {
 				uint64_t d = rec_drain_ns(rec, spec.threads * spec.qd);
 
+				drains[c] = d;
 				if ((double)d / (double)spec.time_ns > worst) {
 					worst = (double)d / (double)spec.time_ns;
 					worst_cell = c;
@@ -1131,6 +1159,13 @@ static int exec_rounds(struct runner *r, const struct where *w)
 			json_object_put(rec);
 		}
 		r->eta_extra_ns = 0;
+		if (round == 1) {
+			uint64_t sum = 0;
+
+			for (size_t k = 0; k < ncells; k++)
+				sum += drains[k];
+			eta_measured_drain(&r->eta, w->phase, w->repeat, sum);
+		}
 		if (round == 1 && worst * DRAIN_WARN_FACTOR > 1) {
 			rc = drain_check(r, w, cells[worst_cell].key, worst, worst_drain, worst_planned,
 					 worst_out);
@@ -1157,6 +1192,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	}
 out:
 	r->eta_extra_ns = 0;
+	free(drains);
 	free(track);
 	free(cells);
 	return rc;

@@ -278,7 +278,8 @@ double runner_scale_for(double user_scale, double ratio);
 double runner_time_scale(const struct target *t, const struct runner_opts *o);
 
 /* The profile's plan on target t under options o (profile/plan.h), with the scale, capacity and
- * purge the run will have: what the runner's ETA and `ssdlab plan` both sum. 0 or -ENOMEM. */
+ * purge the run will have and the drains assumed without a probe (plan_assume_drains): what
+ * the runner's ETA and `ssdlab plan` both sum. 0 or -ENOMEM. */
 int runner_plan(const struct profile *p, const struct target *t, const struct runner_opts *o,
 		struct plan *out);
 

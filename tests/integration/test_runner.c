@@ -865,13 +865,44 @@ static const struct runner_progress *eta_at(const struct eta_seen *s, int phase,
 	return NULL;
 }
 
+/* The drain_ns of dir's record of (phase, round 1, cell), which must be there and above 0. */
+static uint64_t round1_drain(const char *dir, int phase, const char *cell)
+{
+	struct results_records rr = {0};
+	uint64_t d = 0;
+	bool found = false;
+
+	assert_int_equal(results_read_records(dir, &rr), 0);
+	for (size_t i = 0; i < rr.n && !found; i++) {
+		struct json_object *x;
+		uint64_t ph, round;
+
+		if (jsonnum_get_u64(rr.rec[i], "phase", &ph) ||
+		    jsonnum_get_u64(rr.rec[i], "round", &round) || ph != (uint64_t)phase ||
+		    round != 1 || !json_object_object_get_ex(rr.rec[i], "cell", &x) ||
+		    strcmp(json_object_get_string(x), cell))
+			continue;
+		found = !jsonnum_get_u64(rr.rec[i], "drain_ns", &d);
+	}
+	results_records_release(&rr);
+	if (!found || !d)
+		fail_msg("phase %d round 1 cell %s: no drain_ns above 0 recorded", phase, cell);
+	return d;
+}
+
 /*
  * The whole-run ETA on the virtual SSD (virtual time: exact), with time-bound phases only, in
  * profile seconds (times the run's scale): idle 1 s; 3 rounds of 2 cells of 1 s; idle 2 s;
- * rounds of 1 cell of 1 s to steady state (window 5, max_rounds 10). Written out:
+ * rounds of 1 cell of 1 s to steady state (window 5, max_rounds 10). Each cell also drains
+ * its queue (qd 1): until its phase's round 1 is recorded, at the speed plan assumes without a
+ * probe (a4 = 4096 B / 100 MB/s = 40.96 us, a8 = 81.92 us; not scaled, as plan's), then as
+ * round 1's records measured it (d4, d8 for phase 1's cells, d for phase 3's):
  *   at the first idle:                       1 + 6 + 2 + 5..10        = 14..19 s
+ *                                            + 3 x (a4 + a8) + 5..10 x a4
  *   at round 2's first cell of phase 1:      1 + 1 + 2 x 1 + 2 + 5..10 = 11..16 s
- *   at the first steady-state round:         1 + (5 - 1)..(10 - 1)     = 5..10 s
+ *                                            + 2 x (d4 + d8) (rounds 2 and 3) + 5..10 x a4
+ *   at the first steady-state round:         (1 + a4) x 5..10 (its own drain assumed too)
+ *   at its round 2:                          (1 + d) x (1 + (5 - 2)..(10 - 2)) = (1 + d) x 4..9
  */
 static void test_eta_run(void **state)
 {
@@ -890,22 +921,48 @@ static void test_eta_run(void **state)
 		unsigned round;
 		const char *cell;
 		double lo_s, hi_s;
+		int drains; /* which drain terms of the comment's lines are added */
 	} want[] = {
-		{0, 0, "", 14, 19},
-		{1, 2, "bs=4k", 11, 16},
-		{3, 1, "all", 5, 10},
+		{0, 0, "", 14, 19, 0},
+		{1, 2, "bs=4k", 11, 16, 1},
+		{3, 1, "all", 5, 10, 2},
+		{3, 2, "all", 4, 9, 3},
 	};
+	const double a4 = 40960, a8 = 81920;
 	struct fixture *f = *state;
 	struct eta_seen seen = {.last_phase = -1};
 	struct runner_opts o;
-	double scale;
+	double scale, d4, d8, d;
+	char dir[4200];
 
 	o = run_watched(f, text, "eta", eta_progress, &seen);
 	scale = runner_time_scale(f->t, &o);
+	snprintf(dir, sizeof(dir), "%s/eta", f->tmp);
+	d4 = (double)round1_drain(dir, 1, "bs=4k");
+	d8 = (double)round1_drain(dir, 1, "bs=8k");
+	d = (double)round1_drain(dir, 3, "all");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct runner_progress *pp = eta_at(&seen, want[i].phase, want[i].round,
 							  want[i].cell);
 		double lo = want[i].lo_s * 1e9 * scale, hi = want[i].hi_s * 1e9 * scale;
+
+		switch (want[i].drains) {
+		case 0:
+			lo += 3 * (a4 + a8) + 5 * a4;
+			hi += 3 * (a4 + a8) + 10 * a4;
+			break;
+		case 1:
+			lo += 2 * (d4 + d8) + 5 * a4;
+			hi += 2 * (d4 + d8) + 10 * a4;
+			break;
+		case 2:
+			lo += want[i].lo_s * a4;
+			hi += want[i].hi_s * a4;
+			break;
+		default:
+			lo += want[i].lo_s * d;
+			hi += want[i].hi_s * d;
+		}
 
 		/* Each duration is scaled on its own: a few ns of rounding per term. */
 		assert_true(pp->eta_run_known);

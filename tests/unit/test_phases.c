@@ -53,6 +53,34 @@ static void test_registry_entries(void **state)
 	assert_null(phase_kind_find("no-such-kind"));
 }
 
+/* The flags run/eta.c and cli/cmd_plan.c decide by instead of the kinds' types. */
+static void test_registry_flags(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned flags;
+	} want[] = {
+		{"purge", 0},
+		{"precondition", PHASE_KIND_CHUNKED},
+		{"write_until", PHASE_KIND_CHUNKED},
+		{"rounds", PHASE_KIND_ROUNDS},
+		{"idle", PHASE_KIND_WAIT},
+		{"trim", 0},
+		{"repeat", 0},
+	};
+
+	(void)state;
+	assert_int_equal(sizeof(want) / sizeof(want[0]), PHASE_NTYPES);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct phase_kind *k = phase_kind_find(want[i].name);
+
+		assert_non_null(k);
+		if (k->flags != want[i].flags)
+			fail_msg("kind %s: flags %#x, expected %#x", k->name, k->flags,
+				 want[i].flags);
+	}
+}
+
 static struct profile *parse(const char *text)
 {
 	struct profile *p = NULL;
@@ -135,6 +163,10 @@ static void test_plan_steps(void **state)
 				 i, s->ph->kind->name, s->phase, s->repeat, s->first, s->len.ns,
 				 s->len.bytes, s->len.cap_ns, s->len.rounds_lo, s->len.rounds_hi);
 	}
+	/* What `ssdlab plan` notes from the step alone: a discard's settle; byte chunks. */
+	assert_non_null(pl.v[0].len.note);
+	assert_null(pl.v[1].len.note);
+	assert_false(pl.v[1].len.chunks_by_time);
 	assert_int_equal(plan_find(&pl, 7, 1), 9);
 	assert_int_equal(plan_find(&pl, 8, 0), pl.n);
 	plan_span(&pl, 0, 1 << 20, &lo, &hi, &known);
@@ -152,6 +184,16 @@ static void test_plan_steps(void **state)
 	/* 1 + 0.5 + 2 + 3 x (1 + 1 + 0.25) + 0 + 2 x (0.5 + 5..10) = 21.25 .. 31.25 s */
 	assert_int_equal(lo, 21 * S + S / 4);
 	assert_int_equal(hi, 31 * S + S / 4);
+	/* Drains without a probe: qd 1 of 4 KiB / 8 KiB at 100 MB/s = 40960 / 81920 ns per cell,
+	 * the time-bound cells only (phase 3's two, phase 7's one in each iteration). */
+	assert_int_equal(plan_assume_drains(&pl, &env, 4096), 0);
+	for (size_t i = 0; i < pl.n; i++) {
+		uint64_t want_d = pl.v[i].phase == 3 ? 40960 + 81920 : pl.v[i].phase == 7 ? 40960 : 0;
+
+		if (pl.v[i].drain_ns != want_d)
+			fail_msg("step %zu: assumed drain %" PRIu64 " ns, expected %" PRIu64, i,
+				 pl.v[i].drain_ns, want_d);
+	}
 	plan_release(&pl);
 	profile_free(p);
 }
@@ -210,6 +252,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_registry_entries),
+		cmocka_unit_test(test_registry_flags),
 		cmocka_unit_test(test_plan_steps),
 		cmocka_unit_test(test_plan_equals_runner_eta),
 	};
