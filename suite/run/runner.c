@@ -1286,7 +1286,7 @@ int runner_manifest_tracks(struct json_object *m, const struct plan *pl)
 		size_t n = 0;
 		int rc;
 
-		if (st->ph->kind->type != PHASE_ROUNDS || !pr->has_steady_state)
+		if (!(st->ph->kind->flags & PHASE_KIND_ROUNDS) || !pr->has_steady_state)
 			continue;
 		rc = profile_rounds_cells(pr, &cells, &n);
 		if (!rc && pr->tracked_cell < n)
