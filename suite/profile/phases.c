@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * phases: the registry of phase kinds (phases.h, "the phase registry"). Each kind is a data
- * struct, its hooks, and one row (a struct phase_kind) listed in `kinds[]`; the rest of the
- * profile layer knows kinds only through that table. To add a kind: an enum phase_type value and
- * data struct in phases.h, the hooks and the row here (or in a phases_<kind>.c of its own, as the
- * rounds kind is in phases_rounds.c), its address in kinds[], and its execute hook in
- * run/runner.c's kind_exec[]. The helpers the kinds share are in phases_common.c.
+ * phases: the simple phase kinds (purge, precondition, write_until, idle, trim). Each kind is a
+ * data struct, its hooks, and one row (a struct phase_kind, declared in phases.h) that
+ * phases_registry.c lists in `kinds[]`; the rest of the profile layer knows kinds only through
+ * that table. To add a kind: an enum phase_type value and data struct in phases.h, the hooks and
+ * the row here (or in a phases_<kind>.c of its own, as the rounds kind is in phases_rounds.c),
+ * the row's declaration in phases.h, its address in kinds[] (phases_registry.c), and its execute
+ * hook in run/runner.c's kind_exec[]. The helpers the kinds share are in phases_common.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,13 +21,6 @@
 
 
 /* ---- helpers -------------------------------------------------------------------------------- */
-
-uint64_t phase_scale_ns(const struct phase_env *env, uint64_t ns)
-{
-	double v = (double)ns * env->scale;
-
-	return v >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)v;
-}
 
 /* A job list of one workload (a write phase), named after its kind. */
 static int one_job(const struct profile_workload *w, const char *name, struct phase_job **jobs,
@@ -403,106 +397,6 @@ static void trim_describe(const void *data, char *buf, size_t len)
 			 units_fmt_size(p->range.hi_b, b, sizeof(b)));
 }
 
-/* ---- repeat --------------------------------------------------------------------------------- */
-
-struct repeat_raw {
-	unsigned count;
-	const struct ydoc_node *phases;
-};
-
-/* clang-format off */
-static const struct ydoc_key repeat_keys[] = {
-	{.name = "count", .kind = YK_UINT, .required = true,
-	 .offset = offsetof(struct repeat_raw, count), .bounded = true, .min = 1, .max = PHASE_MAX_ROUNDS},
-	{.name = "phases", .kind = YK_ANY, .required = true,
-	 .offset = offsetof(struct repeat_raw, phases)},
-	{0},
-};
-/* clang-format on */
-
-static int repeat_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
-			struct ydoc_error *err)
-{
-	struct phase_repeat *p = data;
-	struct repeat_raw raw = {0};
-	struct phase_parse_ctx inner = *ctx;
-	int ret = ydoc_map_read(n, "repeat", repeat_keys, &raw, NULL, err);
-
-	if (ret)
-		return ret;
-	if (ctx->depth + 1 >= PROFILE_MAX_DEPTH)
-		return ydoc_errorf(err, n, "repeat nested more than %d deep",
-				   PROFILE_MAX_DEPTH - 1);
-	inner.depth = ctx->depth + 1;
-	ret = profile_parse_phase_list(raw.phases, "repeat.phases", &inner, &p->phases, err);
-	if (ret)
-		return ret;
-	p->count = raw.count;
-	return 0;
-}
-
-static void repeat_release(void *data)
-{
-	phase_list_release(&((struct phase_repeat *)data)->phases);
-}
-
-static bool repeat_destructive(const void *data)
-{
-	const struct phase_repeat *p = data;
-
-	for (size_t i = 0; i < p->phases.n; i++) {
-		const struct profile_phase *ph = &p->phases.v[i];
-
-		if (ph->kind->destructive && ph->kind->destructive(ph->data))
-			return true;
-	}
-	return false;
-}
-
-static struct json_object *repeat_json(const void *data)
-{
-	const struct phase_repeat *p = data;
-	struct json_object *o = json_object_new_object();
-	bool bad = false;
-
-	if (!o)
-		return NULL;
-	bad |= phase_json_add(o, "count", json_object_new_int((int)p->count));
-	bad |= phase_json_add(o, "phases", profile_phase_list_to_json(&p->phases));
-	if (bad) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
-}
-
-static void repeat_describe(const void *data, char *buf, size_t len)
-{
-	const struct phase_repeat *p = data;
-
-	snprintf(buf, len, "repeat %u time%s", p->count, p->count == 1 ? "" : "s");
-}
-
-static int repeat_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
-{
-	const struct phase_repeat *p = data;
-	uint64_t b = 0;
-	int ret = profile_phase_list_bytes(&p->phases, capacity, &b);
-
-	if (ret && ret != -ENODATA)
-		return ret;
-	*bytes = b > UINT64_MAX / p->count ? UINT64_MAX : b * p->count;
-	return ret;
-}
-
-static const struct phase_list *repeat_body(const void *data, unsigned *count)
-{
-	const struct phase_repeat *p = data;
-
-	*count = p->count;
-	return &p->phases;
-}
-
 static void trim_length(const void *data, const struct phase_env *env, struct phase_length *l)
 {
 	(void)data;
@@ -510,10 +404,10 @@ static void trim_length(const void *data, const struct phase_env *env, struct ph
 	phase_one_instance(l); /* a discard: no time of its own in the plan */
 }
 
-/* ---- the registry --------------------------------------------------------------------------- */
+/* ---- the rows of the registry (listed in phases_registry.c) ------------------------------- */
 
 /* clang-format off */
-static const struct phase_kind purge_kind = {
+const struct phase_kind phase_purge_kind = {
 	.name = "purge",
 	.type = PHASE_PURGE,
 	.size = sizeof(struct phase_purge),
@@ -524,7 +418,7 @@ static const struct phase_kind purge_kind = {
 	.length = purge_length,
 };
 
-static const struct phase_kind precondition_kind = {
+const struct phase_kind phase_precondition_kind = {
 	.name = "precondition",
 	.type = PHASE_PRECONDITION,
 	.flags = PHASE_KIND_CHUNKED,
@@ -538,7 +432,7 @@ static const struct phase_kind precondition_kind = {
 	.jobs = precondition_jobs,
 };
 
-static const struct phase_kind write_until_kind = {
+const struct phase_kind phase_write_until_kind = {
 	.name = "write_until",
 	.type = PHASE_WRITE_UNTIL,
 	.flags = PHASE_KIND_CHUNKED,
@@ -552,7 +446,7 @@ static const struct phase_kind write_until_kind = {
 	.jobs = write_until_jobs,
 };
 
-static const struct phase_kind idle_kind = {
+const struct phase_kind phase_idle_kind = {
 	.name = "idle",
 	.type = PHASE_IDLE,
 	.flags = PHASE_KIND_WAIT,
@@ -564,7 +458,7 @@ static const struct phase_kind idle_kind = {
 	.length = idle_length,
 };
 
-static const struct phase_kind trim_kind = {
+const struct phase_kind phase_trim_kind = {
 	.name = "trim",
 	.type = PHASE_TRIM,
 	.size = sizeof(struct phase_trim),
@@ -574,36 +468,4 @@ static const struct phase_kind trim_kind = {
 	.describe = trim_describe,
 	.length = trim_length,
 };
-
-static const struct phase_kind repeat_kind = {
-	.name = "repeat",
-	.type = PHASE_REPEAT,
-	.size = sizeof(struct phase_repeat),
-	.parse = repeat_parse,
-	.release = repeat_release,
-	.destructive = repeat_destructive,
-	.to_json = repeat_json,
-	.describe = repeat_describe,
-	.bytes = repeat_bytes,
-	.body = repeat_body,
-};
-
-/* The registry, in the order phase_kind_at() gives the kinds. */
-static const struct phase_kind *const kinds[] = {
-	&purge_kind, &precondition_kind, &write_until_kind, &phase_rounds_kind,
-	&idle_kind, &trim_kind, &repeat_kind,
-};
 /* clang-format on */
-
-const struct phase_kind *phase_kind_find(const char *name)
-{
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kinds[i]->name, name))
-			return kinds[i];
-	return NULL;
-}
-
-const struct phase_kind *phase_kind_at(size_t i)
-{
-	return i < sizeof(kinds) / sizeof(kinds[0]) ? kinds[i] : NULL;
-}

@@ -3,20 +3,22 @@
  * phases: the phases of a profile and what they are made of: workloads (a job_spec plus what
  * needs the target to resolve), the profile-wide defaults, the cells of a rounds matrix, phase
  * lists, and the registry of phase kinds. profile.h (the document: name, destructive, ...) is
- * built on this; nothing here includes it. Implemented by phases_common.c (workloads, defaults,
- * cells, lists, the helpers the kinds share), phases.c (the kinds and the registry's table) and
- * phases_rounds.c (the rounds kind, the largest).
+ * built on this; nothing here includes it. Implemented by phases_registry.c (the registry's
+ * table, its lookups, phase list parsing and the repeat kind), phases.c (the simple kinds),
+ * phases_rounds.c (the rounds kind, the largest) and phases_common.c (workloads, defaults,
+ * cells, lists, the helpers the kinds share); references run one way, in that order.
  *
- * Phase kinds live in one registry (phases.c's kinds[], one row per kind): each kind has a
- * name, a parse hook from a YAML node, a release hook, a `destructive` hook, a to_json hook (for
- * the manifest's resolved plan), a describe hook (one line for `check` and `plan`), a bytes hook
- * (bytes it writes), a length hook (what one instance takes: profile/plan.h sums it for `plan`
- * and the runner's ETA), a jobs hook (its workloads, for plan's probes) and, for a kind that
- * holds a phase list, a body hook.
+ * Phase kinds live in one registry (phases_registry.c's kinds[], one row per kind): each kind
+ * has a name, a parse hook from a YAML node, a release hook, a `destructive` hook, a to_json
+ * hook (for the manifest's resolved plan), a describe hook (one line for `check` and `plan`), a
+ * bytes hook (bytes it writes), a length hook (what one instance takes: profile/plan.h sums it
+ * for `plan` and the runner's ETA), a jobs hook (its workloads, for plan's probes) and, for a
+ * kind that holds a phase list, a body hook.
  * Adding a kind (variants, hir, ...) adds an enum value, a data struct, its hooks and its row
- * (in phases.c, or in a phases_<kind>.c of its own when large, the row declared here), the row's
- * address in kinds[] and an execute hook in run/runner.c's kind_exec[] (tests/unit/test_phases.c
- * fails until both exist); the parser, the plan and the runner's walk do not change.
+ * (in phases.c, or in a phases_<kind>.c of its own when large; the row declared here), the row's
+ * address in kinds[] (phases_registry.c) and an execute hook in run/runner.c's kind_exec[]
+ * (tests/unit/test_phases.c fails until both exist); the parser, the plan and the runner's walk
+ * do not change.
  *
  * What stays unresolved: anything that depends on the target. A workload keeps its LBA range as
  * a struct range (fractions or bytes), its length and ramp as struct amount (bytes, capacity
@@ -322,8 +324,15 @@ struct phase_kind {
 /* The rounds kind's row of the registry (phases_rounds.c: the cells matrix, the pre-write and
  * the steady-state rule make it the largest kind). */
 extern const struct phase_kind phase_rounds_kind;
+/* The simple kinds' rows (phases.c); phases_registry.c lists them in kinds[]. */
+extern const struct phase_kind phase_purge_kind;
+extern const struct phase_kind phase_precondition_kind;
+extern const struct phase_kind phase_write_until_kind;
+extern const struct phase_kind phase_idle_kind;
+extern const struct phase_kind phase_trim_kind;
 
-/* For the kinds' hooks (phases.c, phases_rounds.c); implemented in phases_common.c. */
+/* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
+ * phases_common.c. */
 /* True when mode m with rwmix_read % reads writes anything. */
 bool phase_rw_writes(enum rw_mode m, unsigned rwmix_read);
 /* "randwrite 4k qd 32 x 4 threads" (+ " over 0%-50%" when the range is not the whole device)

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The parts phases are built from (profile/phases.h): workloads (parse, resolve, JSON), the
- * profile-wide defaults, the cells of a rounds matrix and phase lists (parse, release, JSON,
- * bytes), and the helpers the kinds' hooks share (descriptions, lengths). The kinds themselves
- * are in phases.c and phases_rounds.c; these files implement phases.h and include
- * nothing of profile.h, which sits above them.
+ * profile-wide defaults, the cells of a rounds matrix and phase lists (release, JSON, bytes),
+ * and the helpers the kinds' hooks share (descriptions, lengths). The kinds themselves are in
+ * phases.c and phases_rounds.c, the registry and the parsing of phase lists in
+ * phases_registry.c; this file references none of them (it reaches a kind only through a
+ * phase's kind pointer). These files implement phases.h and include nothing of profile.h,
+ * which sits above them.
  */
 #include "profile/phases.h"
 
@@ -602,21 +604,7 @@ int profile_rounds_cells(const struct phase_rounds *r, struct profile_cell **cel
 	return 0;
 }
 
-/* ---- phase lists ---------------------------------------------------------------------------- */
-
-static const char *kind_names(char *buf, size_t len)
-{
-	const struct phase_kind *k;
-	size_t l = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; (k = phase_kind_at(i)); i++) {
-		l += (size_t)snprintf(buf + l, len - l, "%s%s", i ? ", " : "", k->name);
-		if (l >= len)
-			break;
-	}
-	return buf;
-}
+/* ---- phase lists (release; parsing them is in phases_registry.c) ------------------------- */
 
 static void phase_release(struct profile_phase *ph)
 {
@@ -635,113 +623,6 @@ void phase_list_release(struct phase_list *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
-}
-
-static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ctx *pctx,
-		       struct profile_phase *out, struct ydoc_error *err)
-{
-	const struct phase_kind *k;
-	const struct ydoc_node *kn, *settings;
-	struct ydoc_node none;
-	char g[64], kinds[256], empty[1] = "";
-	void *data;
-	int ret;
-
-	if (item->type != YDOC_MAPPING || item->n == 0) {
-		if (item->type == YDOC_SCALAR && (k = phase_kind_find(item->text)))
-			kn = item; /* "- purge" alone: a kind with its defaults */
-		else
-			return ydoc_errorf(err, item,
-					   "expected a phase such as '- idle: {time: 5m}', got %s",
-					   item->type == YDOC_SCALAR && *item->text
-					       ? (snprintf(g, sizeof(g), "'%.40s'", item->text), g)
-					       : ydoc_type_name(item->type));
-	} else {
-		if (item->n > 1)
-			return ydoc_errorf(err, item->pairs[1].key,
-					   "a phase has exactly one key, its kind ('%s'); indent "
-					   "'%s' under it",
-					   item->pairs[0].key->text, item->pairs[1].key->text);
-		kn = item->pairs[0].key;
-		k = phase_kind_find(kn->text);
-	}
-	if (!k) {
-		const char *names[32];
-		const char *near;
-		size_t i;
-
-		for (i = 0; i < 31 && phase_kind_at(i); i++)
-			names[i] = phase_kind_at(i)->name;
-		names[i] = NULL;
-		near = ydoc_nearest(kn->text, names);
-		if (near)
-			return ydoc_errorf(err, kn, "unknown phase kind '%s' (did you mean '%s'?)",
-					   kn->text, near);
-		return ydoc_errorf(err, kn, "unknown phase kind '%s' (expected one of: %s)",
-				   kn->text, kind_names(kinds, sizeof(kinds)));
-	}
-	if (kn == item) {
-		/* "- purge" reads like "- purge:" (no settings): hand the kind a null value. */
-		none = (struct ydoc_node){.type = YDOC_SCALAR,
-					  .line = item->line,
-					  .col = item->col,
-					  .file = item->file,
-					  .text = empty};
-		settings = &none;
-	} else {
-		settings = item->pairs[0].value;
-	}
-	data = calloc(1, k->size ? k->size : 1);
-	if (!data)
-		return -ENOMEM;
-	ret = k->parse(settings, data, pctx, err);
-	if (ret) {
-		if (k->release)
-			k->release(data);
-		free(data);
-		return ret;
-	}
-	out->kind = k;
-	out->data = data;
-	out->line = item->line;
-	out->col = item->col;
-	return 0;
-}
-
-int profile_parse_phase_list(const struct ydoc_node *seq, const char *ctx,
-			     const struct phase_parse_ctx *pctx, struct phase_list *out,
-			     struct ydoc_error *err)
-{
-	struct phase_list l = {0};
-	char g[64];
-	int ret;
-
-	if (seq->type != YDOC_SEQUENCE) {
-		if (seq->type == YDOC_SCALAR && !seq->quoted && !*seq->text)
-			snprintf(g, sizeof(g), "nothing");
-		else if (seq->type == YDOC_SCALAR)
-			snprintf(g, sizeof(g), "'%.40s'", seq->text);
-		else
-			snprintf(g, sizeof(g), "%s", ydoc_type_name(seq->type));
-		return ydoc_errorf(
-		    err, seq, "expected a list of phases for %s ('- kind: {...}' items), got %s",
-		    ctx, g);
-	}
-	if (seq->n == 0)
-		return ydoc_errorf(err, seq, "%s is empty: at least one phase is needed", ctx);
-	l.v = calloc(seq->n, sizeof(*l.v));
-	if (!l.v)
-		return -ENOMEM;
-	for (size_t i = 0; i < seq->n; i++) {
-		ret = parse_phase(seq->items[i], pctx, &l.v[i], err);
-		if (ret) {
-			phase_list_release(&l);
-			return ret;
-		}
-		l.n = i + 1;
-	}
-	*out = l;
-	return 0;
 }
 
 /* ---- defaults ------------------------------------------------------------------------------- */
@@ -910,7 +791,7 @@ int profile_phase_list_bytes(const struct phase_list *l, uint64_t capacity, uint
 	return list_bytes(l, capacity, bytes);
 }
 
-/* ---- for the kinds' hooks (phases.c, phases_rounds.c) ------------------------------------ */
+/* ---- for the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c) ------------------ */
 
 bool phase_rw_writes(enum rw_mode m, unsigned rwmix_read)
 {
@@ -1013,6 +894,13 @@ int phase_length_bytes(const struct amount *a, uint64_t capacity, uint64_t *byte
 	}
 	*bytes = amount_bytes(a, capacity);
 	return 0;
+}
+
+uint64_t phase_scale_ns(const struct phase_env *env, uint64_t ns)
+{
+	double v = (double)ns * env->scale;
+
+	return v >= 18446744073709549568.0 ? UINT64_MAX : (uint64_t)v;
 }
 
 /* Adds a workload's length to l: time (scaled) or bytes (one pass = the capacity). */

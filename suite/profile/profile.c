@@ -2,8 +2,9 @@
 /*
  * profile: the profile language's top level (name, description, destructive, defaults, phases),
  * lookup and listing of bundled profiles, the resolved plan as JSON and the summary text. The
- * phases and what they are made of are below it (phases.h: phases_common.c and the registry in
- * phases.c); this file calls the kinds only through struct phase_kind. See profile.h.
+ * phases and what they are made of are below it (phases.h: phases_common.c, the kinds in
+ * phases.c and phases_rounds.c, the registry in phases_registry.c); this file calls the kinds
+ * only through struct phase_kind. See profile.h.
  */
 #include "profile/profile.h"
 
