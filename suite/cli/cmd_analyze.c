@@ -15,6 +15,7 @@
 #include "analysis/analyze.h"
 #include "cli/headline.h"
 #include "cli/cli.h"
+#include "cli/options.h"
 
 static void help(FILE *f)
 {
@@ -90,7 +91,8 @@ int cmd_analyze(int argc, char **argv)
 	const char *dir;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qvh", opts, NULL)) != -1) {
+	opterr = 0; /* one line of our own for a bad option, as run and io */
+	while ((c = getopt_long(argc, argv, ":qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = 1;
@@ -108,8 +110,7 @@ int cmd_analyze(int argc, char **argv)
 			help(stdout);
 			return EXIT_OK;
 		default:
-			help(stderr);
-			return EXIT_USAGE;
+			return cli_opt_reject("analyze", c, argv);
 		}
 	}
 	if (optind != argc - 1) {

@@ -74,7 +74,8 @@ int cmd_check(int argc, char **argv)
 	int c, ret, rc = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0; /* one line of our own for a bad option, as run and io */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 's':
 			if (cli_strlist_add(&sets, optarg)) {
@@ -94,7 +95,7 @@ int cmd_check(int argc, char **argv)
 			rc = EXIT_OK;
 			goto out;
 		default:
-			usage(stderr);
+			rc = cli_opt_reject("check", c, argv);
 			goto out;
 		}
 	}

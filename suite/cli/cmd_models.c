@@ -104,7 +104,8 @@ int cmd_models(int argc, char **argv)
 	int c, ret, rc = EXIT_OK;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	opterr = 0; /* one line of our own for a bad option, as run and io */
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			paths = true;
@@ -113,8 +114,7 @@ int cmd_models(int argc, char **argv)
 			usage(stdout);
 			return EXIT_OK;
 		default:
-			usage(stderr);
-			return EXIT_USAGE;
+			return cli_opt_reject("models", c, argv);
 		}
 	}
 	if (argc - optind > 1) {

@@ -361,7 +361,8 @@ int cmd_plan(int argc, char **argv)
 	int c, rc, code = EXIT_USAGE;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:s:S:c:h", opts, NULL)) != -1) {
+	opterr = 0; /* one line of our own for a bad option, as run and io */
+	while ((c = getopt_long(argc, argv, ":t:s:S:c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 's':
@@ -381,7 +382,7 @@ int cmd_plan(int argc, char **argv)
 				goto out;
 			break;
 		case 'h': usage(stdout); code = EXIT_OK; goto out;
-		default: usage(stderr); goto out;
+		default: code = cli_opt_reject("plan", c, argv); goto out;
 		}
 	}
 	if (optind != argc - 1) {

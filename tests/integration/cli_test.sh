@@ -111,6 +111,13 @@ check "run option without its value" 2 "$ssdlab" run demo --target
 lines "run option without its value, one line" "$tmp/err" 1
 check "resume unknown option" 2 "$ssdlab" resume --frobnicate "$tmp"
 lines "resume unknown option, one line" "$tmp/err" 1
+for c in check models plan profiles analyze; do
+	check "$c unknown option" 2 "$ssdlab" "$c" --frobnicate x
+	contains "$c unknown option named" "$tmp/err" "unknown option '--frobnicate' (see ssdlab $c --help)"
+	lines "$c unknown option, one line" "$tmp/err" 1
+done
+check "plan option without its value" 2 "$ssdlab" plan demo --time-scale
+lines "plan option without its value, one line" "$tmp/err" 1
 
 # --quiet prints nothing (errors would still go to stderr), and resuming the finished run says
 # so without replaying or appending anything.
