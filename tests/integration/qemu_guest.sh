@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: MIT
+# qemu_guest: runs inside the QEMU guest of qemu_test.sh (from its /init, under busybox sh). Output
+# goes to the serial console; each command's JSON sits between BEGIN/END marker lines with its exit
+# status, so the host can cut it out of the kernel's console messages.
+run() {
+	tag=$1
+	shift
+	echo "=== BEGIN $tag ==="
+	timeout 60 "$@" >/tmp/out.json 2>/tmp/err.txt
+	rc=$?
+	cat /tmp/out.json
+	echo
+	echo "=== END $tag rc=$rc ==="
+	sed "s/^/stderr $tag: /" /tmp/err.txt
+}
+# 1 s of 4k random reads at QD8: short because TCG emulates every instruction.
+run nvme ssdlab io /dev/nvme0n1 --rw randread --bs 4k --qd 8 --time 1s --json
+run sata ssdlab io /dev/sda --rw randread --bs 4k --qd 8 --time 1s --json
