@@ -76,7 +76,7 @@ rm -rf "$CACHE/mods.tmp"
 mkdir -p "$CACHE/mods.tmp"
 : >"$CACHE/mods.tmp/list"
 for m in $MODS; do
-	f=$(ls "$MD/kernel/$m.ko"* 2>/dev/null | head -1)
+	f=$(find "$MD/kernel/$(dirname "$m")" -maxdepth 1 -name "$(basename "$m").ko*" 2>/dev/null | head -1)
 	[ -n "$f" ] || die "module $m missing from $MD"
 	b=$(basename "$f")
 	cp "$f" "$CACHE/mods.tmp/$b"

@@ -101,7 +101,7 @@ grep -q '=== GUEST DONE ===' "$W/serial.log" || {
 	fail "the guest did not finish (qemu exit $qrc)"
 }
 
-python3 - "$W/serial.log" <<PY
+python3 - "$W/serial.log" <<PY || fail "checks failed"
 import json, re, sys
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 want = {
@@ -133,5 +133,4 @@ for tag, (path, model, serial, cap) in want.items():
               (tag, d["read"]["ios"], d["bytes_read"], d["bytes_written"])); bad += 1
 sys.exit(1 if bad else 0)
 PY
-[ $? -eq 0 ] || fail "checks failed"
 echo "PASS"
