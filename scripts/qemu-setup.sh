@@ -44,6 +44,10 @@ file -L /bin/busybox 2>/dev/null | grep -q 'statically linked' ||
 # The kernel ABI the distribution's meta package points at, e.g. 6.1.0-57-amd64.
 if [ -z "${KVER:-}" ]; then
 	pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
+	if [ -z "$pkg" ]; then # a fresh machine's package lists may be empty
+		apt-get update -qq
+		pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
+	fi
 	[ -n "$pkg" ] || die "apt-cache knows no linux-image-amd64 (run apt-get update)"
 	KVER=${pkg#linux-image-}
 fi
