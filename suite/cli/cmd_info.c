@@ -22,13 +22,14 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ssdlab info DEV [--json]\n\n"
-		   "Shows a block device's identity and state from sysfs: model, serial, firmware,\n"
-		   "WWN, capacity, block sizes, transport, link, discard, write cache, ALPM/APST,\n"
-		   "scheduler, NUMA node, NVMe namespaces, and whether it offers SMART, discard and\n"
-		   "write-cache control. Reads only; \"unknown\" where sysfs cannot tell.\n\n"
-		   "  --json      machine-readable output (schema 1)\n"
-		   "  -h, --help  this text\n");
+	fprintf(f,
+		"usage: ssdlab info DEV [--json]\n\n"
+		"Shows a block device's identity and state from sysfs: model, serial, firmware,\n"
+		"WWN, capacity, block sizes, transport, link, discard, write cache, ALPM/APST,\n"
+		"scheduler, NUMA node, NVMe namespaces, and whether it offers SMART, discard and\n"
+		"write-cache control. Reads only; \"unknown\" where sysfs cannot tell.\n\n"
+		"  --json      machine-readable output (schema 1)\n"
+		"  -h, --help  this text\n");
 }
 
 static const char *tri(int v)
@@ -91,16 +92,16 @@ static int print_json(const struct info *in)
 	add_str(o, "wwn", di->wwn, &e);
 	jsonnum_build_num(o, "capacity", (double)di->capacity, &e);
 	add_opt(o, "logical_block_size",
-			  di->logical_block_size ? jsonnum_new(di->logical_block_size) : NULL, &e);
+		di->logical_block_size ? jsonnum_new(di->logical_block_size) : NULL, &e);
 	add_opt(o, "physical_block_size",
-			  di->physical_block_size ? jsonnum_new(di->physical_block_size) : NULL, &e);
+		di->physical_block_size ? jsonnum_new(di->physical_block_size) : NULL, &e);
 	jsonnum_build_add(o, "rotational", json_object_new_boolean(di->rotational), &e);
 	add_str(o, "transport", x->transport, &e);
 	add_str(o, "link_speed", x->link_speed, &e);
 	add_opt(o, "link_width", x->link_width >= 0 ? jsonnum_new(x->link_width) : NULL, &e);
 	add_opt(o, "discard_granularity",
-			  x->discard_granularity >= 0 ? jsonnum_new((double)x->discard_granularity) : NULL,
-			  &e);
+		x->discard_granularity >= 0 ? jsonnum_new((double)x->discard_granularity) : NULL,
+		&e);
 	jsonnum_build_num(o, "discard_max_bytes", (double)di->discard_max_bytes, &e);
 	add_str(o, "write_cache", x->write_cache, &e);
 	add_str(o, "alpm", x->alpm, &e);
@@ -121,14 +122,14 @@ static int print_json(const struct info *in)
 	offers = json_object_new_object();
 	if (offers) {
 		add_tri(offers, "smart", x->smart, &e);
-		jsonnum_build_add(offers, "discard", json_object_new_boolean(di->discard_max_bytes > 0),
-				  &e);
+		jsonnum_build_add(offers, "discard",
+				  json_object_new_boolean(di->discard_max_bytes > 0), &e);
 		add_tri(offers, "write_cache_control", x->write_cache_control, &e);
 	}
 	jsonnum_build_add(o, "offers", offers, &e);
 	if (!e)
-		printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-								     JSON_C_TO_STRING_NOSLASHESCAPE));
+		printf("%s\n", json_object_to_json_string_ext(
+				   o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 	return e;
 }
@@ -162,7 +163,8 @@ static void print_text(const struct info *in)
 	if (!strcmp(x->transport, "sata") || *x->alpm)
 		printf("  ALPM          %s\n", or_unknown(x->alpm));
 	if (in->nvme)
-		printf("  APST bound    %s%s\n", or_unknown(x->apst_latency), *x->apst_latency ? " us" : "");
+		printf("  APST bound    %s%s\n", or_unknown(x->apst_latency),
+		       *x->apst_latency ? " us" : "");
 	printf("  scheduler     %s\n", or_unknown(di->scheduler));
 	if (x->numa_known)
 		printf("  NUMA node     %d%s\n", x->numa_node, x->numa_node < 0 ? " (none)" : "");
