@@ -601,3 +601,146 @@ int devinfo_nvme_topology(const struct devinfo_roots *r, const char *name, struc
 	ns_add(nv, name);
 	return 0;
 }
+
+/* The path component after "/<prefix>" that starts with digits ("1" for ".../ata1/..."), or
+ * NULL: sysfs names a libata port ataN and a SCSI host hostN this way. */
+static bool path_num(const char *path, const char *prefix, char *num, size_t len)
+{
+	size_t k = strlen(prefix);
+
+	for (const char *p = strchr(path, '/'); p; p = strchr(p + 1, '/')) {
+		size_t n = 0;
+
+		if (strncmp(p + 1, prefix, k))
+			continue;
+		while (isdigit((unsigned char)p[1 + k + n]))
+			n++;
+		if (n && (p[1 + k + n] == '/' || !p[1 + k + n]) && n < len) {
+			memcpy(num, p + 1 + k, n);
+			num[n] = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Reads attr from the nearest directory at or above dir, stopping at <sysfs>/devices: PCI
+ * attributes (link, numa_node) sit on the PCI function, some levels above the block device. */
+static int read_up(const struct devinfo_roots *r, const char *dir, const char *attr, char *buf,
+		   size_t len)
+{
+	char top[PATHBUF], d[PATH_MAX];
+	size_t toplen;
+
+	if (!realpath(sysfs_root(r), top) || !fits((int)strlen(top) + 8, sizeof(top)))
+		return -ENOENT;
+	strcat(top, "/devices");
+	toplen = strlen(top);
+	copy_str(d, sizeof(d), dir);
+	while (strlen(d) > toplen && !strncmp(d, top, toplen)) {
+		char *slash;
+
+		if (sysfs_read(d, attr, buf, len) > 0)
+			return 0;
+		slash = strrchr(d, '/');
+		*slash = 0;
+	}
+	*buf = 0;
+	return -ENOENT;
+}
+
+static const char *transport_of(const char *dir, const char *name)
+{
+	char num[16];
+
+	/* USB first: a USB bridge's disk also sits below a SCSI host (and may speak SAT) */
+	if (strstr(dir, "/usb"))
+		return "usb";
+	if (!strncmp(name, "loop", 4))
+		return "loop";
+	if (!strncmp(name, "zram", 4))
+		return "zram";
+	if (nvme_name(name, true) || strstr(dir, "/nvme/"))
+		return "nvme";
+	if (strstr(dir, "/virtio"))
+		return "virtio";
+	if (path_num(dir, "ata", num, sizeof(num)))
+		return "sata";
+	if (path_num(dir, "host", num, sizeof(num)))
+		return "scsi";
+	return "unknown";
+}
+
+int devinfo_link_read(const struct devinfo_roots *r, dev_t dev, struct devinfo_link *out)
+{
+	char dir[PATH_MAX], p[PATHBUF], num[16], buf[64];
+	struct devinfo_link x = {.link_width = -1, .discard_granularity = -1, .numa_node = -1};
+	uint64_t v;
+	int rc;
+
+	rc = dev_dir(r, dev, dir);
+	if (rc)
+		return rc;
+	if (sysfs_read(dir, "partition", buf, sizeof(buf)) > 0)
+		*strrchr(dir, '/') = 0; /* the disk's directory */
+	copy_str(x.transport, sizeof(x.transport), transport_of(dir, strrchr(dir, '/') + 1));
+
+	snprintf(p, sizeof(p), "%s/queue", dir);
+	if (!sysfs_read_u64(p, "discard_granularity", &v) && v <= INT64_MAX)
+		x.discard_granularity = (int64_t)v;
+	if (sysfs_read(p, "write_cache", buf, sizeof(buf)) > 0)
+		copy_str(x.write_cache, sizeof(x.write_cache), buf);
+	if (!read_up(r, dir, "numa_node", buf, sizeof(buf))) {
+		x.numa_node = atoi(buf);
+		x.numa_known = true;
+	}
+
+	if (!strcmp(x.transport, "nvme")) {
+		char ctrl[PATH_MAX];
+
+		read_up(r, dir, "current_link_speed", x.link_speed, sizeof(x.link_speed));
+		if (!read_up(r, dir, "current_link_width", buf, sizeof(buf)))
+			x.link_width = atoi(buf);
+		/* the controller is the namespace's parent directory (nvme0/nvme0n1) */
+		copy_str(ctrl, sizeof(ctrl), dir);
+		*strrchr(ctrl, '/') = 0;
+		if (nvme_name(strrchr(ctrl, '/') + 1, false))
+			sysfs_read(ctrl, "power/pm_qos_latency_tolerance_us", x.apst_latency,
+				   sizeof(x.apst_latency));
+	} else if (!strcmp(x.transport, "sata")) {
+		path_num(dir, "ata", num, sizeof(num));
+		snprintf(p, sizeof(p), "%s/class/ata_link/link%s", sysfs_root(r), num);
+		sysfs_read(p, "sata_spd", x.link_speed, sizeof(x.link_speed));
+		if (!strcmp(x.link_speed, "<unknown>"))
+			*x.link_speed = 0;
+	}
+	if (path_num(dir, "host", num, sizeof(num)) && strcmp(x.transport, "usb")) {
+		snprintf(p, sizeof(p), "%s/class/scsi_host/host%s", sysfs_root(r), num);
+		sysfs_read(p, "link_power_management_policy", x.alpm, sizeof(x.alpm));
+	}
+
+	/* SMART: ATA and NVMe define it; loop, zram and virtio have no such log; behind USB or a
+	 * SCSI HBA it depends on the bridge (SAT pass-through), which sysfs cannot tell. Drive
+	 * write-cache control: ATA SET FEATURES 02h/82h, NVMe Set Features 06h when the drive has a
+	 * volatile cache (the kernel shows "write back" then). */
+	if (!strcmp(x.transport, "sata")) {
+		x.smart = 1;
+		x.write_cache_control = 1;
+	} else if (!strcmp(x.transport, "nvme")) {
+		x.smart = 1;
+		x.write_cache_control = !*x.write_cache ? -1 : !strcmp(x.write_cache, "write back");
+	} else if (!strcmp(x.transport, "loop") || !strcmp(x.transport, "zram")) {
+		x.smart = 0;
+		x.write_cache_control = 0;
+	} else if (!strcmp(x.transport, "virtio")) {
+		/* virtio-blk has no SMART command; its cache mode is the host's (cache_type may be
+		 * writable when the device offers VIRTIO_BLK_F_CONFIG_WCE), so control is unknown */
+		x.smart = 0;
+		x.write_cache_control = -1;
+	} else {
+		x.smart = -1;
+		x.write_cache_control = -1;
+	}
+	*out = x;
+	return 0;
+}

@@ -102,6 +102,31 @@ struct devinfo_nvme {
  */
 int devinfo_nvme_topology(const struct devinfo_roots *r, const char *name, struct devinfo_nvme *nv);
 
+/*
+ * What `ssdlab info` shows beyond identity, from sysfs only (ATA IDENTIFY and NVMe Identify
+ * are not read here). Strings are "" and numbers -1 where sysfs cannot tell: never a guess.
+ */
+struct devinfo_link {
+	/* "sata", "nvme", "usb" (a USB bridge), "virtio", "loop", "zram", "scsi" or "unknown",
+	 * from the device's path under <sysfs>/devices */
+	char transport[16];
+	char link_speed[64];  /* NVMe: PCIe current_link_speed ("8.0 GT/s PCIe"); SATA: sata_spd */
+	int link_width;	      /* NVMe: PCIe current_link_width (lanes) */
+	int64_t discard_granularity; /* queue/discard_granularity, bytes */
+	char write_cache[16]; /* queue/write_cache: "write back" or "write through" */
+	char alpm[64];	      /* SATA: scsi_host's link_power_management_policy */
+	/* NVMe: the controller's power/pm_qos_latency_tolerance_us, the bound the kernel gives
+	 * APST ("0" or "off": APST off); "" where the controller has no such file */
+	char apst_latency[32];
+	int numa_node;	      /* numa_node of the nearest device above that has one (-1: none) */
+	bool numa_known;
+	/* offers: 1 yes, 0 no, -1 unknown */
+	int smart, write_cache_control;
+};
+
+/* Fills *x for the disk holding dev (a partition's disk). -ENOENT when sysfs does not know it. */
+int devinfo_link_read(const struct devinfo_roots *r, dev_t dev, struct devinfo_link *x);
+
 /* Fills *di for the block device dev. -ENOENT when sysfs does not know it. */
 int devinfo_read(const struct devinfo_roots *r, dev_t dev, struct devinfo *di);
 

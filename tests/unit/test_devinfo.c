@@ -554,6 +554,125 @@ static void test_nvme_topology(void **state)
 	free(root);
 }
 
+/*
+ * devinfo_link_read on fake trees laid out as the kernel does (paths from a QEMU guest and a
+ * laptop): a SATA disk behind AHCI with its ata_link and ALPM policy, an NVMe namespace with its
+ * PCIe link and APST bound, a USB bridge, virtio, loop, zram. Values absent from the tree must
+ * come back unknown.
+ */
+static void test_link(void **state)
+{
+	char *root = tu_mkdtemp("devinfo-link");
+	char sys[1024], d[2048], pci[1200];
+	struct devinfo_roots r;
+	struct devinfo_link x;
+
+	(void)state;
+	assert_non_null(root);
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	r = (struct devinfo_roots){.sysfs = sys};
+	struct tree t;
+
+	snprintf(t.sys, sizeof(t.sys), "%s", sys);
+
+	/* SATA behind AHCI at 0000:00:1f.2, port ata3, SCSI host2 */
+	snprintf(pci, sizeof(pci), "%s/devices/pci0000:00/0000:00:1f.2", sys);
+	put(pci, "numa_node", "0\n");
+	put(pci, "current_link_speed", "5.0 GT/s PCIe\n"); /* the HBA's, not the drive's */
+	snprintf(d, sizeof(d), "%s/ata3/host2/target2:0:0/2:0:0:0/block/sda", pci);
+	put(d, "queue/discard_granularity", "512\n");
+	put(d, "queue/write_cache", "write back\n");
+	put(d, "sda1/partition", "1\n");
+	link_dev(&t, 8, 0, d);
+	snprintf(d, sizeof(d), "%s/ata3/host2/target2:0:0/2:0:0:0/block/sda/sda1", pci);
+	link_dev(&t, 8, 1, d);
+	put(sys, "class/ata_link/link3/sata_spd", "6.0 Gbps\n");
+	put(sys, "class/ata_link/link1/sata_spd", "1.5 Gbps\n"); /* another port */
+	put(sys, "class/scsi_host/host2/link_power_management_policy", "med_power_with_dipm\n");
+	for (unsigned min = 0; min < 2; min++) { /* the disk, and its partition */
+		assert_int_equal(devinfo_link_read(&r, makedev(8, min), &x), 0);
+		assert_string_equal(x.transport, "sata");
+		assert_string_equal(x.link_speed, "6.0 Gbps");
+		assert_int_equal(x.link_width, -1);
+		assert_int_equal(x.discard_granularity, 512);
+		assert_string_equal(x.write_cache, "write back");
+		assert_string_equal(x.alpm, "med_power_with_dipm");
+		assert_string_equal(x.apst_latency, "");
+		assert_true(x.numa_known);
+		assert_int_equal(x.numa_node, 0);
+		assert_int_equal(x.smart, 1);
+		assert_int_equal(x.write_cache_control, 1);
+	}
+
+	/* NVMe at 0000:3b:00.0 on node 1, x4 at 8 GT/s, APST bound 100000 us */
+	snprintf(pci, sizeof(pci), "%s/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0", sys);
+	put(pci, "numa_node", "1\n");
+	put(pci, "current_link_speed", "8.0 GT/s PCIe\n");
+	put(pci, "current_link_width", "4\n");
+	snprintf(d, sizeof(d), "%s/nvme/nvme0", pci);
+	put(d, "power/pm_qos_latency_tolerance_us", "100000\n");
+	snprintf(d, sizeof(d), "%s/nvme/nvme0/nvme0n1", pci);
+	put(d, "queue/discard_granularity", "4096\n");
+	put(d, "queue/write_cache", "write through\n");
+	link_dev(&t, 259, 0, d);
+	assert_int_equal(devinfo_link_read(&r, makedev(259, 0), &x), 0);
+	assert_string_equal(x.transport, "nvme");
+	assert_string_equal(x.link_speed, "8.0 GT/s PCIe");
+	assert_int_equal(x.link_width, 4);
+	assert_int_equal(x.discard_granularity, 4096);
+	assert_string_equal(x.apst_latency, "100000");
+	assert_string_equal(x.alpm, "");
+	assert_int_equal(x.numa_node, 1);
+	assert_int_equal(x.smart, 1);
+	assert_int_equal(x.write_cache_control, 0); /* no volatile cache to switch */
+
+	/* USB bridge: below a SCSI host, but the bridge decides what passes */
+	snprintf(d, sizeof(d),
+		 "%s/devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host6/target6:0:0/6:0:0:0/"
+		 "block/sdb",
+		 sys);
+	put(d, "queue/write_cache", "write through\n");
+	link_dev(&t, 8, 16, d);
+	assert_int_equal(devinfo_link_read(&r, makedev(8, 16), &x), 0);
+	assert_string_equal(x.transport, "usb");
+	assert_string_equal(x.link_speed, "");
+	assert_string_equal(x.alpm, "");
+	assert_false(x.numa_known);
+	assert_int_equal(x.smart, -1);
+	assert_int_equal(x.write_cache_control, -1);
+	assert_int_equal(x.discard_granularity, -1);
+
+	/* virtio */
+	snprintf(d, sizeof(d), "%s/devices/pci0000:00/0000:00:05.0/virtio2/block/vda", sys);
+	put(d, "queue/discard_granularity", "512\n");
+	link_dev(&t, 253, 0, d);
+	assert_int_equal(devinfo_link_read(&r, makedev(253, 0), &x), 0);
+	assert_string_equal(x.transport, "virtio");
+	assert_int_equal(x.smart, 0);
+	assert_int_equal(x.write_cache_control, -1);
+	assert_string_equal(x.write_cache, "");
+
+	/* loop and zram: virtual, no node, no link */
+	snprintf(d, sizeof(d), "%s/devices/virtual/block/loop3", sys);
+	put(d, "queue/write_cache", "write back\n");
+	link_dev(&t, 7, 3, d);
+	snprintf(d, sizeof(d), "%s/devices/virtual/block/zram1", sys);
+	put(d, "queue/discard_granularity", "4096\n");
+	link_dev(&t, 252, 1, d);
+	assert_int_equal(devinfo_link_read(&r, makedev(7, 3), &x), 0);
+	assert_string_equal(x.transport, "loop");
+	assert_int_equal(x.smart, 0);
+	assert_int_equal(x.write_cache_control, 0);
+	assert_false(x.numa_known);
+	assert_int_equal(devinfo_link_read(&r, makedev(252, 1), &x), 0);
+	assert_string_equal(x.transport, "zram");
+	assert_int_equal(x.discard_granularity, 4096);
+
+	assert_int_equal(devinfo_link_read(&r, makedev(8, 99), &x), -ENOENT);
+	tu_rmtree(root);
+	free(root);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +680,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_missing_and_stat, setup, teardown),
 		cmocka_unit_test(test_file_unwritten),
 		cmocka_unit_test(test_nvme_topology),
+		cmocka_unit_test(test_link),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
