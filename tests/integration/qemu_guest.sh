@@ -16,3 +16,6 @@ run() {
 # 1 s of 4k random reads at QD8: short because TCG emulates every instruction.
 run nvme ssdlab io /dev/nvme0n1 --rw randread --bs 4k --qd 8 --time 1s --json
 run sata ssdlab io /dev/sda --rw randread --bs 4k --qd 8 --time 1s --json
+# Identity and transport through the real drivers' sysfs (ssdlab info reads only).
+run info-nvme ssdlab info /dev/nvme0n1 --json
+run info-sata ssdlab info /dev/sda --json

@@ -131,6 +131,30 @@ for tag, (path, model, serial, cap) in want.items():
     if d["read"]["ios"] <= 0 or d["bytes_read"] != 4096 * d["read"]["ios"] or d["bytes_written"] != 0:
         print("FAIL %s: reads %d, bytes read %d, written %d" %
               (tag, d["read"]["ios"], d["bytes_read"], d["bytes_written"])); bad += 1
+# ssdlab info: what the real NVMe and AHCI drivers expose, against what QEMU was given.
+info_want = {
+    "info-nvme": ("nvme", "QEMU NVMe Ctrl", "$NVME_SERIAL", $NVME_BYTES),
+    "info-sata": ("sata", "$SATA_MODEL", "$SATA_SERIAL", $SATA_BYTES),
+}
+for tag, (transport, model, serial, cap) in info_want.items():
+    m = re.search(r"=== BEGIN %s ===\n(.*?)\n=== END %s rc=(\d+) ===" % (tag, tag), log, re.S)
+    if not m or m.group(2) != "0":
+        print("FAIL %s: no output or a non-zero exit" % tag); bad += 1; continue
+    try:
+        d = json.loads(m.group(1))
+    except ValueError as e:
+        print("FAIL %s: JSON: %s" % (tag, e)); bad += 1; continue
+    got = (d.get("transport"), d.get("model"), d.get("serial"), d.get("capacity"))
+    print("%s: transport=%s model=%r serial=%r capacity=%s smart=%s rotational=%s" %
+          ((tag,) + got + (d.get("offers", {}).get("smart"), d.get("rotational"))))
+    if got != (transport, model, serial, cap):
+        print("FAIL %s: %r, QEMU was given %r" % (tag, got, (transport, model, serial, cap))); bad += 1
+    if d.get("offers", {}).get("smart") is not True:
+        print("FAIL %s: a %s drive offers SMART" % (tag, transport)); bad += 1
+    if d.get("rotational") is not False:
+        print("FAIL %s: rotational %r (QEMU: rotation_rate=1 / NVMe)" % (tag, d.get("rotational"))); bad += 1
+    if transport == "nvme" and (d.get("nvme") or {}).get("controller") != "nvme0":
+        print("FAIL %s: NVMe placement %r" % (tag, d.get("nvme"))); bad += 1
 sys.exit(1 if bad else 0)
 PY
 echo "PASS"
