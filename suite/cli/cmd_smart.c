@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,8 +81,10 @@ static struct json_object *raw_json(const struct ata_smart *s)
 	jsonnum_build_add(o, "model", json_object_new_string(s->model), &e);
 	jsonnum_build_add(o, "serial", json_object_new_string(s->serial), &e);
 	jsonnum_build_add(o, "firmware", json_object_new_string(s->firmware), &e);
-	jsonnum_build_add(o, "smart_status",
-			  s->status_valid ? json_object_new_string(s->status_good ? "good" : "bad") : NULL, &e);
+	if (s->status_valid)
+		jsonnum_build_add(o, "smart_status", json_object_new_string(s->status_good ? "good" : "bad"), &e);
+	else
+		jsonnum_build_num(o, "smart_status", NAN, &e); /* not in the blob: null */
 	for (size_t i = 0; i < s->n && !e; i++) {
 		const struct ata_smart_attr *a = &s->a[i];
 		struct json_object *x = json_object_new_object();
@@ -94,7 +97,8 @@ static struct json_object *raw_json(const struct ata_smart *s)
 		jsonnum_build_num(x, "flags", a->flags, &e);
 		jsonnum_build_num(x, "current", a->current, &e);
 		jsonnum_build_num(x, "worst", a->worst, &e);
-		jsonnum_build_add(x, "threshold", a->threshold_valid ? jsonnum_new(a->threshold) : NULL, &e);
+		/* no SMTH block: null, as NaN goes out */
+		jsonnum_build_num(x, "threshold", a->threshold_valid ? a->threshold : NAN, &e);
 		jsonnum_build_num(x, "raw", (double)a->raw, &e); /* 48 bits: exact in a double */
 		jsonnum_build_add(x, "unit", json_object_new_string(a->unit), &e);
 		jsonnum_build_num(x, "value", a->value, &e);
