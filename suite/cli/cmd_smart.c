@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ssdlab smart: prints a drive's SMART attributes, decoded with our own unit table
+ * (host/ata_smart.h). `--load FILE` decodes a blob saved by `skdump --save` offline; `--json`
+ * prints it as a counter snapshot (results/snapshot.h, source "ata-smart") whose raw part keeps
+ * every attribute so that a later analysis can re-decode what we decode wrongly today.
+ * Reading a live drive answers 4 (no capability) for devices that have no SMART.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <json-c/json.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/fileio.h"
+#include "base/jsonnum.h"
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "host/ata_smart.h"
+#include "host/devinfo.h"
+#include "results/snapshot.h"
+
+/* A blob is under 2 KiB (four blocks of at most 512 bytes); refuse anything absurd. */
+#define BLOB_MAX (64u << 10)
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ssdlab smart --load FILE [--json]\n"
+		   "       ssdlab smart DEV [--json]\n\n"
+		   "Prints the SMART attributes (id, name, flags, normalized current/worst/threshold,\n"
+		   "the raw 48-bit value and that value decoded by ssdlab's own unit table; \"raw\"\n"
+		   "where no unit is known). --load decodes a blob saved by `skdump --save` offline.\n"
+		   "A device without SMART (loop device, file, virtio disk) exits 4 with the reason.\n\n"
+		   "  --load FILE  decode a saved libatasmart blob instead of reading a device\n"
+		   "  --json       print a counter snapshot (source \"ata-smart\"; docs/results-format.md)\n"
+		   "  -h, --help   this text\n");
+}
+
+/* The snapshot's named counters come from attributes whose unit our table knows. */
+static int fill_snapshot(const struct ata_smart *s, struct snapshot *snap)
+{
+	static const struct {
+		uint8_t id;
+		const char *counter, *unit;
+		const char *need; /* the attribute's decoded unit the counter requires */
+		double scale;
+	} map[] = {
+		{241, "host_bytes_written", "bytes", "bytes", 1},
+		{225, "host_bytes_written", "bytes", "bytes", 1}, /* Intel's copy, when 241 is absent */
+		{242, "host_bytes_read", "bytes", "bytes", 1},
+		{194, "temperature_c", "celsius", "celsius", 1},
+		{9, "power_on_ns", "ns", "hours", 3600e9},
+	};
+	int ret;
+
+	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
+		const struct ata_smart_attr *a = ata_smart_find(s, map[i].id);
+		if (!a || strcmp(a->unit, map[i].need) || snapshot_get(snap, map[i].counter))
+			continue;
+		ret = snapshot_set(snap, map[i].counter, map[i].unit, a->value * map[i].scale);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static struct json_object *raw_json(const struct ata_smart *s)
+{
+	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	int e = 0;
+
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return NULL;
+	}
+	jsonnum_build_add(o, "model", json_object_new_string(s->model), &e);
+	jsonnum_build_add(o, "serial", json_object_new_string(s->serial), &e);
+	jsonnum_build_add(o, "firmware", json_object_new_string(s->firmware), &e);
+	if (s->status_valid)
+		jsonnum_build_add(o, "smart_status", json_object_new_string(s->status_good ? "good" : "bad"), &e);
+	else
+		jsonnum_build_num(o, "smart_status", NAN, &e); /* not in the blob: null */
+	for (size_t i = 0; i < s->n && !e; i++) {
+		const struct ata_smart_attr *a = &s->a[i];
+		struct json_object *x = json_object_new_object();
+		if (!x) {
+			e = -ENOMEM;
+			break;
+		}
+		jsonnum_build_num(x, "id", a->id, &e);
+		jsonnum_build_add(x, "name", json_object_new_string(a->name), &e);
+		jsonnum_build_num(x, "flags", a->flags, &e);
+		jsonnum_build_num(x, "current", a->current, &e);
+		jsonnum_build_num(x, "worst", a->worst, &e);
+		/* no SMTH block: null, as NaN goes out */
+		jsonnum_build_num(x, "threshold", a->threshold_valid ? a->threshold : NAN, &e);
+		jsonnum_build_num(x, "raw", (double)a->raw, &e); /* 48 bits: exact in a double */
+		jsonnum_build_add(x, "unit", json_object_new_string(a->unit), &e);
+		jsonnum_build_num(x, "value", a->value, &e);
+		jsonnum_build_add(x, "verified", json_object_new_boolean(a->verified), &e);
+		if (json_object_array_add(arr, x)) {
+			json_object_put(x);
+			e = -ENOMEM;
+		}
+	}
+	jsonnum_build_add(o, "attributes", arr, &e);
+	if (e) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+static int print_json(const struct ata_smart *s)
+{
+	struct snapshot snap;
+	struct json_object *o = NULL;
+	int ret;
+
+	snapshot_init(&snap, "ata-smart");
+	snprintf(snap.label, sizeof snap.label, "load");
+	ret = fill_snapshot(s, &snap);
+	if (ret)
+		goto out;
+	snap.raw = raw_json(s);
+	if (!snap.raw) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	o = snapshot_to_json(&snap);
+	if (!o) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+out:
+	json_object_put(o);
+	snapshot_release(&snap);
+	return ret;
+}
+
+static void print_text(const struct ata_smart *s)
+{
+	printf("model %s, serial %s, firmware %s; SMART status %s\n", s->model, s->serial, s->firmware,
+	       !s->status_valid ? "not recorded" : s->status_good ? "good" : "BAD");
+	printf("ID# %-24s %6s %5s %5s %5s %15s  %s\n", "Name", "Flags", "Value", "Worst", "Thres", "Raw",
+	       "Decoded");
+	for (size_t i = 0; i < s->n; i++) {
+		const struct ata_smart_attr *a = &s->a[i];
+		char thr[8] = "-";
+		if (a->threshold_valid)
+			snprintf(thr, sizeof thr, "%u", a->threshold);
+		printf("%3u %-24s 0x%04x %5u %5u %5s %15llu  ", a->id, a->name, a->flags, a->current, a->worst,
+		       thr, (unsigned long long)a->raw);
+		if (!strcmp(a->unit, "raw"))
+			printf("raw (no unit known)\n");
+		else
+			printf("%.0f %s%s\n", a->value, a->unit, a->verified ? "" : " (unverified)");
+	}
+}
+
+/* Why DEV has no SMART ssdlab can read, or NULL when it is a drive that may have it. */
+static const char *no_smart_reason(const char *dev, char *buf, size_t len)
+{
+	static const struct {
+		const char *prefix, *what;
+	} virt[] = {
+		{"loop", "a loop device"}, {"zram", "a zram device"}, {"ram", "a RAM disk"},
+		{"vd", "a virtio disk"},   {"md", "a software RAID"}, {"dm-", "a device-mapper device"},
+		{"nbd", "a network block device"},
+	};
+	struct devinfo di;
+	struct stat st;
+
+	if (stat(dev, &st)) {
+		snprintf(buf, len, "%s: %s", dev, strerror(errno));
+		return buf;
+	}
+	if (S_ISREG(st.st_mode)) {
+		snprintf(buf, len, "%s is a regular file: files have no SMART", dev);
+		return buf;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		snprintf(buf, len, "%s is not a block device: no SMART", dev);
+		return buf;
+	}
+	if (devinfo_read(NULL, st.st_rdev, &di)) {
+		snprintf(buf, len, "%s: its identity in sysfs cannot be read, so no SMART", dev);
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof virt / sizeof virt[0]; i++)
+		if (!strncmp(di.disk, virt[i].prefix, strlen(virt[i].prefix))) {
+			snprintf(buf, len, "%s is %s (%s): it has no SMART", dev, virt[i].what, di.disk);
+			return buf;
+		}
+	return NULL;
+}
+
+int cmd_smart(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"load", required_argument, NULL, 'l'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *load = NULL;
+	bool json = false;
+	char *buf = NULL, err[256], why[512];
+	size_t len = 0;
+	struct ata_smart s;
+	int c, ret, rc = EXIT_FAILED;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			load = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_opt_reject("smart", c, argv);
+		}
+	}
+	if ((load && optind != argc) || (!load && argc - optind != 1)) {
+		fprintf(stderr, "ssdlab smart: give either --load FILE or one device\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!load) {
+		const char *r = no_smart_reason(argv[optind], why, sizeof why);
+		if (r) {
+			fprintf(stderr, "ssdlab smart: %s\n", r);
+			return EXIT_CAPABILITY;
+		}
+		/* A SATA or NVMe drive: reading it live is the next slice of issue 11 (the ioctl
+		 * table); until then say so instead of guessing. */
+		fprintf(stderr, "ssdlab smart: reading SMART from a live drive (%s) is not built yet; "
+				"save it with `skdump --save=FILE %s` and use --load FILE\n",
+			argv[optind], argv[optind]);
+		return EXIT_CAPABILITY;
+	}
+	ret = fileio_read_file(load, BLOB_MAX, &buf, &len);
+	if (ret) {
+		fprintf(stderr, "ssdlab smart: %s: %s\n", load, strerror(-ret));
+		goto out;
+	}
+	ret = ata_smart_decode_blob(buf, len, &s, err, sizeof err);
+	if (ret) {
+		fprintf(stderr, "ssdlab smart: %s: %s\n", load, err);
+		goto out;
+	}
+	if (json) {
+		ret = print_json(&s);
+		if (ret) {
+			fprintf(stderr, "ssdlab smart: %s\n", strerror(-ret));
+			goto out;
+		}
+	} else {
+		print_text(&s);
+	}
+	rc = EXIT_OK;
+out:
+	free(buf);
+	return rc;
+}
