@@ -31,6 +31,7 @@ int cmd_run(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_drives(int argc, char **argv);
 
 /* Prints "ssdlab <cmd>: <message>" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -8,3 +8,4 @@
 {"resume", cmd_resume, "continue an interrupted run after its last finished measurement"},
 {"plan", cmd_plan, "show a profile's phases, bytes written and estimated duration; writes nothing"},
 {"models", cmd_models, "list the virtual-SSD models (sim:MODEL): what each represents, spare factor and OP"},
+{"drives", cmd_drives, "list the drive database (SMART host/NAND-write counters per model) or show the entry for MODEL"},

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * drivedb: loading profiles/drives.yaml, looking a model up, and the WA arithmetic. The file's
+ * drivedb: loading profiles/drives/drives.yaml, looking a model up, and the WA arithmetic. The file's
  * format is described at its top; the contract is in drivedb.h.
  */
 #include "host/drivedb.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * drivedb: the drive database (profiles/drives.yaml): for a drive model, which SMART counters
+ * drivedb: the drive database (profiles/drives/drives.yaml): for a drive model, which SMART counters
  * hold host writes and NAND writes, in which units, and the document each entry comes from.
  * This module loads the file through base/ydoc (so a bad entry is reported at file:line:col),
  * finds the entry for a model string, and computes host bytes, NAND bytes and write

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_drivedb: the drive database. profiles/drives.yaml loads and every entry cites a source;
+ * test_drivedb: the drive database. profiles/drives/drives.yaml loads and every entry cites a source;
  * one model per family finds its entry; malformed entries give exact file:line:col messages;
  * and the WA arithmetic on counter pairs whose results are worked out by hand in the comments
  * (Micron's page ratio, Intel's 32 MiB units, a compressing SandForce pair, Samsung client's
@@ -30,7 +30,7 @@ static struct drivedb *load_real(void)
 	int ret;
 
 	assert_non_null(src); /* meson sets it for every test */
-	snprintf(path, sizeof(path), "%s/profiles/drives.yaml", src);
+	snprintf(path, sizeof(path), "%s/profiles/drives/drives.yaml", src);
 	ret = drivedb_load(path, &db, &err);
 	if (ret < 0)
 		fail_msg("%s", ydoc_error_format(&err, buf, sizeof(buf)));
