@@ -10,3 +10,4 @@
 {"models", cmd_models, "list the virtual-SSD models (sim:MODEL): what each represents, spare factor and OP"},
 {"info", cmd_info, "show a block device's identity, link, cache, power management and what it offers; reads only"},
 {"smart", cmd_smart, "print a drive's SMART attributes with ssdlab's own units; --load FILE decodes a skdump --save blob"},
+{"drives", cmd_drives, "list the drive database (SMART host/NAND-write counters per model) or show the entry for MODEL"},

@@ -51,7 +51,7 @@ for c in $cmds; do
 	contains "$c --help shows usage" "$tmp/out" "usage: ssdlab $c"
 	check "$c --no-such-option" 2 "$ssdlab" "$c" --no-such-option
 done
-for c in io run resume plan analyze check profiles models; do
+for c in io run resume plan analyze check profiles models drives; do
 	echo "$cmds" | grep -qx "$c" || { fail=$((fail + 1)); echo "FAIL: '$c' missing from ssdlab --help"; }
 done
 
@@ -80,6 +80,17 @@ check "profiles" 0 "$ssdlab" profiles
 contains "profiles lists demo" "$tmp/out" "^ *demo "
 check "models" 0 "$ssdlab" models
 contains "models lists client-tlc" "$tmp/out" "^client-tlc "
+check "drives" 0 "$ssdlab" drives
+contains "drives lists Micron" "$tmp/out" "^  ata   WA  *Crucial/Micron client"
+check "drives MODEL" 0 "$ssdlab" drives "Samsung SSD 860 EVO 500GB"
+contains "drives MODEL shows the entry" "$tmp/out" "^Samsung client"
+contains "drives MODEL says WA null" "$tmp/out" "null: no NAND-write counter known"
+check "drives --nvme MODEL" 0 "$ssdlab" drives --nvme "QEMU NVMe Ctrl"
+contains "drives --nvme MODEL reads OCP" "$tmp/out" "nvme:ocp_c0.physical_media_written in 1B"
+printf 'drives:\n  - name: x\n    match: a\n    transport: sata\n' >"$tmp/baddb.yaml"
+check "drives bad database" 2 "$ssdlab" drives --db "$tmp/baddb.yaml" x
+contains "drives bad database position" "$tmp/err" "baddb.yaml:4:16: expected ata or nvme"
+check "drives two models" 2 "$ssdlab" drives a b
 
 # Issue 9, point 10: exit codes and messages.
 lines() { # name file count

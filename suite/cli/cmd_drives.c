@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_drives: `ssdlab drives [MODEL]` lists the drive database (profiles/drives/drives.yaml:
+ * which SMART counters hold host and NAND writes per drive family, in which units, and the
+ * document each entry comes from), or shows the entry a model string matches, so that a user
+ * can see before a run whether ssdlab will be able to report WA for their drive.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/options.h"
+#include "config.h"
+#include "host/drivedb.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: ssdlab drives [--db FILE] [--nvme] [MODEL]\n\n"
+		   "Without MODEL, lists the drive database's entries. With MODEL (the model\n"
+		   "string the drive reports, quoted), shows the entry that matches it: the\n"
+		   "host- and NAND-write counters, their units and the entry's source.\n\n"
+		   "  --db FILE   the database (default: drives/drives.yaml in the source tree's\n"
+		   "              profiles, else in the installed data directory)\n"
+		   "  --nvme      MODEL is an NVMe drive (default: ATA)\n"
+		   "  -h, --help  this text\n");
+}
+
+static void print_counter(const char *what, const struct drivedb_counter *c)
+{
+	printf("  %-11s %s in %s%s\n", what, c->counter, drivedb_unit_name(c->unit),
+	       c->verified ? "" : " (unverified)");
+}
+
+static void show(const struct drivedb_entry *e)
+{
+	printf("%s (%s, line %d)\n", e->name, drivedb_transport_name(e->transport), e->line);
+	printf("  %-11s %s\n", "match", e->match[0] ? e->match : "(any model)");
+	print_counter("host", &e->host);
+	if (e->has_host_pages)
+		print_counter("host pages", &e->host_pages);
+	for (size_t i = 0; i < e->n_nand; i++)
+		print_counter("nand", &e->nand[i]);
+	if (e->n_nand > 1)
+		printf("  %-11s %s\n", "nand from",
+		       e->combine == DRIVEDB_SUM ? "the sum of the counters"
+						 : "the first counter present and non-zero");
+	if (!e->n_nand)
+		printf("  %-11s null: no NAND-write counter known\n", "wa");
+	else if (e->wa == DRIVEDB_WA_PAGES_RATIO)
+		printf("  %-11s (d host pages + d nand pages) / d host pages (page size unknown)\n",
+		       "wa");
+	else
+		printf("  %-11s nand bytes / host bytes%s\n", "wa",
+		       e->compresses ? " (compressing controller: may be below 1)" : "");
+	if (e->note)
+		printf("  %-11s %s\n", "note", e->note);
+	printf("  %-11s %s\n", "source", e->source);
+}
+
+int cmd_drives(int argc, char **argv)
+{
+	static const struct option opts[] = {
+	    {"db", required_argument, NULL, 'd'},
+	    {"nvme", no_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	const char *path = NULL;
+	enum drivedb_transport t = DRIVEDB_ATA;
+	struct drivedb *db = NULL;
+	struct ydoc_error err = {0};
+	char buf[1024];
+	int c, ret, rc = EXIT_FAILED;
+	bool given;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			path = optarg;
+			break;
+		case 'n':
+			t = DRIVEDB_NVME;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_opt_reject("drives", c, argv);
+		}
+	}
+	if (argc - optind > 1) {
+		cli_error("drives", "unexpected argument '%s' (quote a model with spaces)",
+			  argv[optind + 1]);
+		return EXIT_USAGE;
+	}
+	/* The source tree first, as for profiles and models, so a build runs its own data. */
+	given = path != NULL;
+	if (!path) {
+		path = SSDLAB_PROFILES_SRCDIR "/drives/drives.yaml";
+		if (access(path, R_OK) != 0)
+			path = SSDLAB_PROFILES_DIR "/drives/drives.yaml";
+	}
+	ret = drivedb_load(path, &db, &err);
+	if (ret < 0) {
+		/* A file the user named is their input (exit 2, as a bad profile); a broken
+		 * bundled database is ours (exit 1). */
+		rc = given ? EXIT_USAGE : EXIT_FAILED;
+		if (ret == -EINVAL)
+			cli_error("drives", "%s", ydoc_error_format(&err, buf, sizeof(buf)));
+		else
+			cli_error("drives", "%s: %s", path, strerror(-ret));
+		goto out;
+	}
+	if (optind == argc) {
+		for (size_t i = 0; i < drivedb_count(db); i++) {
+			const struct drivedb_entry *e = drivedb_entry(db, i);
+			printf("  %-4s  %-9s  %s\n", drivedb_transport_name(e->transport),
+			       e->n_nand ? "WA" : "no NAND", e->name);
+		}
+		rc = EXIT_OK;
+		goto out;
+	}
+	const struct drivedb_entry *e = drivedb_lookup(db, t, argv[optind]);
+	if (!e) {
+		/* The file has catch-all entries; without them a model may match nothing. */
+		printf("%s: no entry; WA null: no NAND-write counter known for %s\n", argv[optind],
+		       argv[optind]);
+		rc = EXIT_OK;
+		goto out;
+	}
+	show(e);
+	rc = EXIT_OK;
+out:
+	drivedb_free(db);
+	return rc;
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * drivedb: the drive database (profiles/drives/drives.yaml): for a drive model, which SMART counters
+ * hold host writes and NAND writes, in which units, and the document each entry comes from.
+ * This module loads the file through base/ydoc (so a bad entry is reported at file:line:col),
+ * finds the entry for a model string, and computes host bytes, NAND bytes and write
+ * amplification from two counter snapshots. It reads no device: the live SMART reading is
+ * elsewhere and hands the counters over as plain (name, before, after) rows.
+ */
+#ifndef SSDLAB_DRIVEDB_H
+#define SSDLAB_DRIVEDB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/ydoc.h"
+
+enum drivedb_transport { DRIVEDB_ATA = 0, DRIVEDB_NVME };
+
+/* A counter's unit. PAGE is a NAND page of unknown size: only page ratios mean anything. */
+enum drivedb_unit {
+	DRIVEDB_U_512B = 0,
+	DRIVEDB_U_32MIB,
+	DRIVEDB_U_1GIB,
+	DRIVEDB_U_1GB,
+	DRIVEDB_U_1B,
+	DRIVEDB_U_512000B,
+	DRIVEDB_U_PAGE,
+};
+
+enum drivedb_wa_rule {
+	DRIVEDB_WA_NAND_OVER_HOST = 0, /* WA = NAND bytes / host bytes */
+	DRIVEDB_WA_PAGES_RATIO,	       /* WA = (d host_pages + d nand) / d host_pages (Micron) */
+};
+
+enum drivedb_combine { DRIVEDB_SUM = 0, DRIVEDB_FIRST };
+
+#define DRIVEDB_MAX_NAND 4
+
+struct drivedb_counter {
+	const char *counter; /* "ata:241", "nvme:smart.data_units_written", ... */
+	enum drivedb_unit unit;
+	bool verified; /* false: no source confirms the unit */
+};
+
+struct drivedb_entry {
+	const char *name, *match, *source, *note; /* note may be NULL */
+	enum drivedb_transport transport;
+	int line;		    /* where the entry starts in the file */
+	struct drivedb_counter host;
+	bool has_host_pages;
+	struct drivedb_counter host_pages;
+	size_t n_nand; /* 0: no NAND-write counter known */
+	struct drivedb_counter nand[DRIVEDB_MAX_NAND];
+	enum drivedb_combine combine;
+	enum drivedb_wa_rule wa;
+	bool compresses; /* the controller compresses: WA < 1 is expected */
+};
+
+struct drivedb;
+
+/* Loads and checks the database at `path`. On success *out owns it (drivedb_free()). Errors:
+ * -ENOENT/-EACCES (err holds the file), -EINVAL with err at the offending node's file:line:col
+ * (unknown key, bad unit or transport, a regex regcomp refuses, a missing source), -ENOMEM. */
+int drivedb_load(const char *path, struct drivedb **out, struct ydoc_error *err);
+/* The same over text in memory; `file` names it in errors. */
+int drivedb_load_string(const char *text, size_t len, const char *file, struct drivedb **out,
+			struct ydoc_error *err);
+void drivedb_free(struct drivedb *db);
+
+size_t drivedb_count(const struct drivedb *db);
+const struct drivedb_entry *drivedb_entry(const struct drivedb *db, size_t i);
+
+/* The first entry (in file order) of `transport` whose regex matches `model`, or NULL. The
+ * returned entry lives as long as db. */
+const struct drivedb_entry *drivedb_lookup(const struct drivedb *db,
+					   enum drivedb_transport transport, const char *model);
+
+const char *drivedb_unit_name(enum drivedb_unit u);
+const char *drivedb_transport_name(enum drivedb_transport t);
+/* Bytes in one unit; 0 for DRIVEDB_U_PAGE (unknown size). */
+uint64_t drivedb_unit_bytes(enum drivedb_unit u);
+
+/* One counter's values at the start and the end of a window. */
+struct drivedb_reading {
+	const char *counter;
+	uint64_t before, after;
+};
+
+#define DRIVEDB_REASON_MAX 192
+
+struct drivedb_wa {
+	bool host_known;
+	double host_bytes; /* d host counter x its unit */
+	bool nand_known;   /* NAND bytes known (false for page counters: see wa) */
+	double nand_bytes;
+	bool wa_known; /* false: wa is null, reason says why */
+	double wa;
+	bool compression; /* wa < 1: the controller compressed the data */
+	bool unverified;  /* a unit used here is not confirmed by a source */
+	char reason[DRIVEDB_REASON_MAX];
+};
+
+/*
+ * Pure: computes the window's host bytes, NAND bytes and WA per `e` from the readings (the
+ * counters' before/after values; extra rows are ignored). `e` may be NULL (no entry for the
+ * model). WA is null (wa_known false) with a reason: "no NAND-write counter known for MODEL"
+ * when the entry has none (or e is NULL, or no listed NAND counter was read, or all read 0 with
+ * nand_combine first); "no host writes in the window" when the host delta is 0. A counter that
+ * went backwards returns -ERANGE; *out is left untouched on failure. Returns 0.
+ */
+int drivedb_compute_wa(const struct drivedb_entry *e, const char *model,
+		       const struct drivedb_reading *r, size_t n, struct drivedb_wa *out);
+
+#endif
