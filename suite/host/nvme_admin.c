@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "host/nvme_admin.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+
+/* The SMART/Health log as the NVMe base spec lays it out (libnvme struct nvme_smart_log). */
+struct nvme_smart_log_raw {
+	uint8_t critical_warning;	/* 0 */
+	uint8_t temperature[2];		/* 1..2, Kelvin, little-endian */
+	uint8_t avail_spare;		/* 3 */
+	uint8_t spare_thresh;		/* 4 */
+	uint8_t percent_used;		/* 5 */
+	uint8_t endu_grp_crit_warn;	/* 6 */
+	uint8_t rsvd7[25];		/* 7..31 */
+	uint8_t data_units_read[16];	/* 32..47 */
+	uint8_t data_units_written[16]; /* 48..63 */
+	uint8_t host_reads[16];		/* 64..79 */
+	uint8_t host_writes[16];	/* 80..95 */
+	uint8_t ctrl_busy_time[16];	/* 96..111 */
+	uint8_t power_cycles[16];	/* 112..127 */
+	uint8_t power_on_hours[16];	/* 128..143 */
+	uint8_t unsafe_shutdowns[16];	/* 144..159 */
+	uint8_t media_errors[16];	/* 160..175 */
+	uint8_t num_err_log_entries[16]; /* 176..191 */
+	uint8_t warning_temp_time[4];	/* 192..195, minutes */
+	uint8_t critical_comp_time[4];	/* 196..199, minutes */
+	uint8_t temp_sensor[8][2];	/* 200..215 */
+	uint8_t thm_temp1_trans_count[4]; /* 216..219 */
+	uint8_t thm_temp2_trans_count[4]; /* 220..223 */
+	uint8_t thm_temp1_total_time[4];  /* 224..227, seconds */
+	uint8_t thm_temp2_total_time[4];  /* 228..231 */
+	uint8_t rsvd232[280];
+};
+_Static_assert(sizeof(struct nvme_smart_log_raw) == NVME_SMART_LOG_LEN, "SMART/Health log is 512 bytes");
+_Static_assert(offsetof(struct nvme_smart_log_raw, data_units_written) == 48, "DUW at byte 48");
+_Static_assert(offsetof(struct nvme_smart_log_raw, thm_temp1_trans_count) == 216, "TMT1 at byte 216");
+
+static int real_admin(void *ctx, int fd, struct nvme_admin_cmd *cmd)
+{
+	(void)ctx;
+	int r = ioctl(fd, NVME_IOCTL_ADMIN_CMD, cmd);
+	/* ioctl answers -1/errno for a transport failure, a positive NVMe status otherwise. */
+	return r < 0 ? -errno : r;
+}
+
+const struct ioctl_ops nvme_ioctl_real = {.admin = real_admin, .ctx = NULL};
+
+void nvme_get_log_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, uint8_t lid, void *buf, uint32_t len)
+{
+	uint32_t numd = len / 4 - 1; /* NUMD is zero-based, in dwords */
+
+	memset(cmd, 0, sizeof *cmd);
+	cmd->opcode = NVME_ADMIN_GET_LOG_PAGE;
+	cmd->nsid = nsid;
+	cmd->addr = (uint64_t)(uintptr_t)buf;
+	cmd->data_len = len;
+	/* cdw10: LID in bits 7:0, NUMDL (low 16 bits of NUMD) in 31:16; cdw11: NUMDU. */
+	cmd->cdw10 = lid | (numd & 0xffffu) << 16;
+	cmd->cdw11 = numd >> 16;
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
+}
+
+/* The low 64 bits of a 128-bit little-endian counter; *over when the high 64 are not zero. */
+static uint64_t le128_low(const uint8_t *p, bool *over)
+{
+	*over = le64(p + 8) != 0;
+	return le64(p);
+}
+
+void nvme_smart_decode(const uint8_t page[NVME_SMART_LOG_LEN], struct nvme_smart *out)
+{
+	const struct nvme_smart_log_raw *r = (const void *)page;
+
+	memset(out, 0, sizeof *out);
+	out->critical_warning = r->critical_warning;
+	out->temperature_c = (double)(r->temperature[0] | r->temperature[1] << 8) - 273.15;
+	out->available_spare = r->avail_spare;
+	out->spare_threshold = r->spare_thresh;
+	out->percentage_used = r->percent_used;
+	out->data_units_read = le128_low(r->data_units_read, &out->data_units_read_overflow);
+	out->data_units_written = le128_low(r->data_units_written, &out->data_units_written_overflow);
+	out->host_read_cmds = le128_low(r->host_reads, &out->host_read_cmds_overflow);
+	out->host_write_cmds = le128_low(r->host_writes, &out->host_write_cmds_overflow);
+	out->warning_temp_minutes = le32(r->warning_temp_time);
+	out->critical_temp_minutes = le32(r->critical_comp_time);
+	out->thm_transitions[0] = le32(r->thm_temp1_trans_count);
+	out->thm_transitions[1] = le32(r->thm_temp2_trans_count);
+	out->thm_seconds[0] = le32(r->thm_temp1_total_time);
+	out->thm_seconds[1] = le32(r->thm_temp2_total_time);
+}
+
+int nvme_smart_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_smart *out, char *err,
+		    size_t errlen)
+{
+	/* Aligned for the kernel's DMA mapping of a user buffer. */
+	_Alignas(4096) static _Thread_local uint8_t page[NVME_SMART_LOG_LEN];
+	struct nvme_admin_cmd cmd;
+	int r;
+
+	memset(page, 0, sizeof page);
+	nvme_get_log_cmd(&cmd, nsid, NVME_LOG_SMART, page, sizeof page);
+	r = ops->admin(ops->ctx, fd, &cmd);
+	if (r < 0) {
+		snprintf(err, errlen, "Get Log Page 0x02 (SMART/Health): %s", strerror(-r));
+		return r;
+	}
+	if (r > 0) {
+		snprintf(err, errlen, "Get Log Page 0x02 (SMART/Health): NVMe status 0x%x", (unsigned)r);
+		return -EIO;
+	}
+	nvme_smart_decode(page, out);
+	return 0;
+}

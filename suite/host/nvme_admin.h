@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/*
+ * NVMe admin commands behind a table of operations (issue 11 point 7): the real table sends
+ * NVME_IOCTL_ADMIN_CMD; tests pass their own table that answers from a script, so nothing
+ * needs LD_PRELOAD (which clashes with ASan). Decodes the SMART/Health log (Get Log Page 0x02).
+ */
+#ifndef SSDLAB_HOST_NVME_ADMIN_H
+#define SSDLAB_HOST_NVME_ADMIN_H
+
+#include <linux/nvme_ioctl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ioctl_ops {
+	/* Sends one admin command; 0, a positive NVMe status, or -errno. */
+	int (*admin)(void *ctx, int fd, struct nvme_admin_cmd *cmd);
+	void *ctx;
+};
+
+/* The table that talks to the kernel. */
+extern const struct ioctl_ops nvme_ioctl_real;
+
+#define NVME_ADMIN_GET_LOG_PAGE 0x02
+#define NVME_LOG_SMART 0x02
+#define NVME_SMART_LOG_LEN 512
+/* One data unit is 1000 units of 512 bytes (NVMe base spec; reference section C). */
+#define NVME_DATA_UNIT_BYTES 512000ull
+/* nsid meaning "the controller as a whole" for the SMART/Health log. */
+#define NVME_NSID_ALL 0xffffffffu
+
+struct nvme_smart {
+	uint8_t critical_warning;
+	double temperature_c;		/* composite temperature, Kelvin - 273.15 */
+	uint8_t available_spare, spare_threshold, percentage_used;
+	/* The low 64 bits of 128-bit counters; *_overflow set when the high half is non-zero. */
+	uint64_t data_units_read, data_units_written, host_read_cmds, host_write_cmds;
+	bool data_units_read_overflow, data_units_written_overflow;
+	bool host_read_cmds_overflow, host_write_cmds_overflow;
+	uint32_t warning_temp_minutes, critical_temp_minutes;
+	uint32_t thm_transitions[2]; /* thermal management temperature 1 and 2 transition counts */
+	uint32_t thm_seconds[2];     /* total time spent in each */
+};
+
+/* Fills cmd with Get Log Page for log id lid, len bytes (a multiple of 4) into buf. */
+void nvme_get_log_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, uint8_t lid, void *buf, uint32_t len);
+
+/* Decodes a 512-byte SMART/Health log page. */
+void nvme_smart_decode(const uint8_t page[NVME_SMART_LOG_LEN], struct nvme_smart *out);
+
+/* Reads and decodes the SMART/Health log through ops; -errno (or -EIO for an NVMe status)
+ * with a message in err. */
+int nvme_smart_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_smart *out, char *err,
+		    size_t errlen);
+
+#endif
