@@ -13,9 +13,15 @@ run() {
 	echo "=== END $tag rc=$rc ==="
 	sed "s/^/stderr $tag: /" /tmp/err.txt
 }
+# NVMe SMART/Health (log 0x02) around the I/O below: the host checks the data-units-written delta.
+run smart-dry ssdlab smart /dev/nvme0n1 --dry-run
+run smart-before ssdlab smart /dev/nvme0n1 --json
 # 1 s of 4k random reads at QD8: short because TCG emulates every instruction.
 run nvme ssdlab io /dev/nvme0n1 --rw randread --bs 4k --qd 8 --time 1s --json
 run sata ssdlab io /dev/sda --rw randread --bs 4k --qd 8 --time 1s --json
 # Identity and transport through the real drivers' sysfs (ssdlab info reads only).
 run info-nvme ssdlab info /dev/nvme0n1 --json
 run info-sata ssdlab info /dev/sda --json
+# 8 MiB of 128k sequential writes to the test's own NVMe image (serial SSDLABTEST01).
+run write-nvme ssdlab io /dev/nvme0n1 --rw write --bs 128k --amount 8MiB --yes-destroy=SSDLABTEST01 --json
+run smart-after ssdlab smart /dev/nvme0n1 --json

@@ -9,7 +9,9 @@
 # Checks on the host, from the serial console: each JSON's target object has the serial, model and
 # capacity QEMU was given (NVMe model "QEMU NVMe Ctrl", QEMU's fixed Identify Controller mn; SATA:
 # the full ATA model, which only vpd_pg89 holds, the SCSI INQUIRY product field keeps 16 characters)
-# and that reads happened.
+# and that reads happened. NVMe SMART: `ssdlab smart /dev/nvme0n1 --json` before and after an 8 MiB
+# write (`ssdlab io --rw write --bs 128k --amount 8MiB`): the data-units-written delta x 512,000 equals
+# the bytes written within one data unit; `--dry-run` names Get Log Page 0x02 with cdw10 0x007f0002.
 # Skips (exit 77) when qemu or the cached kernel is absent; under CI=true, once the setup was run
 # ($CACHE/ready exists), a skip is a failure. Cache: $SSDLAB_QEMU_CACHE (/var/cache/ssdlab-qemu).
 set -uo pipefail
@@ -155,6 +157,41 @@ for tag, (transport, model, serial, cap) in info_want.items():
         print("FAIL %s: rotational %r (QEMU: rotation_rate=1 / NVMe)" % (tag, d.get("rotational"))); bad += 1
     if transport == "nvme" and (d.get("nvme") or {}).get("controller") != "nvme0":
         print("FAIL %s: NVMe placement %r" % (tag, d.get("nvme"))); bad += 1
+# NVMe SMART/Health: the data-units-written delta against the bytes ssdlab wrote. A data unit is
+# 1000 x 512 bytes, rounded up by the drive (QEMU: DIV_ROUND_UP(sectors, 1000)), so both agree
+# within one unit (512,000 bytes).
+snaps = {}
+for tag in ("smart-before", "smart-after", "write-nvme", "smart-dry"):
+    m = re.search(r"=== BEGIN %s ===\n(.*?)\n=== END %s rc=(\d+) ===" % (tag, tag), log, re.S)
+    for line in log.splitlines():
+        if line.startswith("stderr %s: " % tag):
+            print(line)
+    if not m or m.group(2) != "0":
+        print("FAIL %s: no output or a non-zero exit" % tag); bad += 1; continue
+    snaps[tag] = m.group(1)
+if "smart-dry" in snaps:
+    print("smart-dry: %s" % snaps["smart-dry"].strip())
+    if "opcode 0x02" not in snaps["smart-dry"] or "cdw10 0x007f0002" not in snaps["smart-dry"]:
+        print("FAIL smart-dry: expected Get Log Page 0x02 with cdw10 0x007f0002"); bad += 1
+if all(t in snaps for t in ("smart-before", "smart-after", "write-nvme")):
+    try:
+        b, a, w = (json.loads(snaps[t]) for t in ("smart-before", "smart-after", "write-nvme"))
+        def ctr(s, name):
+            return s["counters"][name]["value"]
+        if b.get("source") != "nvme-smart" or a.get("source") != "nvme-smart":
+            print("FAIL smart: source %r/%r" % (b.get("source"), a.get("source"))); bad += 1
+        delta = ctr(a, "host_bytes_written") - ctr(b, "host_bytes_written")
+        wrote = w["bytes_written"]
+        print("smart: host_bytes_written %d -> %d, delta %d; ssdlab wrote %d; temperature %s C, spare %s%%, used %s%%" %
+              (ctr(b, "host_bytes_written"), ctr(a, "host_bytes_written"), delta, wrote,
+               ctr(a, "temperature_c"), ctr(a, "available_spare"), ctr(a, "percentage_used")))
+        # QEMU's composite temperature is fixed at 0x143 = 323 K (hw/nvme/ctrl.c NVME_TEMPERATURE)
+        if abs(ctr(a, "temperature_c") - 49.85) > 1e-9:
+            print("FAIL smart: temperature %r, QEMU reports 323 K = 49.85 C" % ctr(a, "temperature_c")); bad += 1
+        if wrote != 8 * 1024 * 1024 or abs(delta - wrote) >= 512000:
+            print("FAIL smart: delta %d vs written %d (allowed: under one data unit, 512000)" % (delta, wrote)); bad += 1
+    except (ValueError, KeyError, IndexError, TypeError) as e:
+        print("FAIL smart: %r" % e); bad += 1
 sys.exit(1 if bad else 0)
 PY
 echo "PASS"
