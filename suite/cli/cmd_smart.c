@@ -123,10 +123,22 @@ static struct json_object *raw_json(const struct ata_smart *s)
 	return o;
 }
 
+/* Prints snap as the snapshot JSON (docs/results-format.md). */
+static int print_snapshot(const struct snapshot *snap)
+{
+	struct json_object *o = snapshot_to_json(snap);
+
+	if (!o)
+		return -ENOMEM;
+	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return 0;
+}
+
 static int print_json(const struct ata_smart *s)
 {
 	struct snapshot snap;
-	struct json_object *o = NULL;
 	int ret;
 
 	snapshot_init(&snap, "ata-smart");
@@ -139,15 +151,8 @@ static int print_json(const struct ata_smart *s)
 		ret = -ENOMEM;
 		goto out;
 	}
-	o = snapshot_to_json(&snap);
-	if (!o) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	ret = print_snapshot(&snap);
 out:
-	json_object_put(o);
 	snapshot_release(&snap);
 	return ret;
 }
@@ -213,7 +218,7 @@ static const char *no_smart_reason(const char *dev, char *buf, size_t len)
 static int nvme_print_json(const struct nvme_smart *m, const char *dev)
 {
 	struct snapshot snap;
-	struct json_object *o = NULL, *raw = NULL;
+	struct json_object *raw = NULL;
 	int e = 0, ret;
 
 	snapshot_init(&snap, "nvme-smart");
@@ -269,16 +274,8 @@ static int nvme_print_json(const struct nvme_smart *m, const char *dev)
 		goto out;
 	}
 	snap.raw = raw;
-	o = snapshot_to_json(&snap);
-	if (!o) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	printf("%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-							     JSON_C_TO_STRING_NOSLASHESCAPE));
-	ret = 0;
+	ret = print_snapshot(&snap);
 out:
-	json_object_put(o);
 	snapshot_release(&snap);
 	return ret;
 }

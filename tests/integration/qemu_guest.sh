@@ -25,3 +25,4 @@ run info-sata ssdlab info /dev/sda --json
 # 8 MiB of 128k sequential writes to the test's own NVMe image (serial SSDLABTEST01).
 run write-nvme ssdlab io /dev/nvme0n1 --rw write --bs 128k --amount 8MiB --yes-destroy=SSDLABTEST01 --json
 run smart-after ssdlab smart /dev/nvme0n1 --json
+run smart-text ssdlab smart /dev/nvme0n1

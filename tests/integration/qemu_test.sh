@@ -161,7 +161,7 @@ for tag, (transport, model, serial, cap) in info_want.items():
 # 1000 x 512 bytes, rounded up by the drive (QEMU: DIV_ROUND_UP(sectors, 1000)), so both agree
 # within one unit (512,000 bytes).
 snaps = {}
-for tag in ("smart-before", "smart-after", "write-nvme", "smart-dry"):
+for tag in ("smart-before", "smart-after", "write-nvme", "smart-dry", "smart-text"):
     m = re.search(r"=== BEGIN %s ===\n(.*?)\n=== END %s rc=(\d+) ===" % (tag, tag), log, re.S)
     for line in log.splitlines():
         if line.startswith("stderr %s: " % tag):
@@ -190,6 +190,11 @@ if all(t in snaps for t in ("smart-before", "smart-after", "write-nvme")):
             print("FAIL smart: temperature %r, QEMU reports 323 K = 49.85 C" % ctr(a, "temperature_c")); bad += 1
         if wrote != 8 * 1024 * 1024 or abs(delta - wrote) >= 512000:
             print("FAIL smart: delta %d vs written %d (allowed: under one data unit, 512000)" % (delta, wrote)); bad += 1
+        # the text form says what the JSON says
+        t = re.search(r"data units written +(\d+) \((\d+) bytes\)", snaps.get("smart-text", ""))
+        duw = int(a["raw"]["data_units_written"])
+        if not t or int(t.group(1)) != duw or int(t.group(2)) != duw * 512000:
+            print("FAIL smart-text: %r vs %d data units" % (t and t.group(0), duw)); bad += 1
     except (ValueError, KeyError, IndexError, TypeError) as e:
         print("FAIL smart: %r" % e); bad += 1
 sys.exit(1 if bad else 0)
