@@ -329,7 +329,7 @@ static int nvme_smart_cmd(const char *dev, const char *ns, bool json, bool dry)
 		fprintf(stderr, "ssdlab smart: %s: %s\n", dev, strerror(errno));
 		goto out;
 	}
-	ret = nvme_smart_read(&nvme_ioctl_real, fd, NVME_NSID_ALL, &m, err, sizeof err);
+	ret = nvme_smart_read(&ioctl_ops_real, fd, NVME_NSID_ALL, &m, err, sizeof err);
 	if (ret) {
 		fprintf(stderr, "ssdlab smart: %s: %s\n", dev, err);
 		goto out;

@@ -210,3 +210,12 @@ const struct ata_smart_attr *ata_smart_find(const struct ata_smart *s, uint8_t i
 			return &s->a[i];
 	return NULL;
 }
+
+int ata_smart_counters(const struct ata_smart *s, struct devcounters *dc)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < s->n && !r; i++)
+		r = devcounters_setf(dc, s->a[i].raw, "ata:%u", s->a[i].id);
+	return r;
+}

@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "host/devcounters.h"
+
 #define ATA_SMART_MAX_ATTRS 30 /* SMART data holds 30 entries of 12 bytes from byte 2 */
 
 struct ata_smart_attr {
@@ -45,5 +47,8 @@ int ata_smart_decode_blob(const void *blob, size_t len, struct ata_smart *out, c
 
 /* Returns the attribute with this id or NULL. */
 const struct ata_smart_attr *ata_smart_find(const struct ata_smart *s, uint8_t id);
+
+/* Adds every attribute's raw48 to dc under "ata:ID" (host/devcounters.h). 0 or -ENOSPC. */
+int ata_smart_counters(const struct ata_smart *s, struct devcounters *dc);
 
 #endif

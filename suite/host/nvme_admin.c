@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/ioctl.h>
 
 /* The SMART/Health log as the NVMe base spec lays it out (libnvme struct nvme_smart_log). */
 struct nvme_smart_log_raw {
@@ -37,16 +36,6 @@ struct nvme_smart_log_raw {
 _Static_assert(sizeof(struct nvme_smart_log_raw) == NVME_SMART_LOG_LEN, "SMART/Health log is 512 bytes");
 _Static_assert(offsetof(struct nvme_smart_log_raw, data_units_written) == 48, "DUW at byte 48");
 _Static_assert(offsetof(struct nvme_smart_log_raw, thm_temp1_trans_count) == 216, "TMT1 at byte 216");
-
-static int real_admin(void *ctx, int fd, struct nvme_admin_cmd *cmd)
-{
-	(void)ctx;
-	int r = ioctl(fd, NVME_IOCTL_ADMIN_CMD, cmd);
-	/* ioctl answers -1/errno for a transport failure, a positive NVMe status otherwise. */
-	return r < 0 ? -errno : r;
-}
-
-const struct ioctl_ops nvme_ioctl_real = {.admin = real_admin, .ctx = NULL};
 
 void nvme_get_log_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, uint8_t lid, void *buf, uint32_t len)
 {
@@ -85,7 +74,8 @@ void nvme_smart_decode(const uint8_t page[NVME_SMART_LOG_LEN], struct nvme_smart
 
 	memset(out, 0, sizeof *out);
 	out->critical_warning = r->critical_warning;
-	out->temperature_c = (double)(r->temperature[0] | r->temperature[1] << 8) - 273.15;
+	out->temperature_k = (uint16_t)(r->temperature[0] | r->temperature[1] << 8);
+	out->temperature_c = out->temperature_k - 273.15;
 	out->available_spare = r->avail_spare;
 	out->spare_threshold = r->spare_thresh;
 	out->percentage_used = r->percent_used;
@@ -122,4 +112,46 @@ int nvme_smart_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct n
 	}
 	nvme_smart_decode(page, out);
 	return 0;
+}
+
+/* A 128-bit counter: its low half, or UINT64_MAX with a "FIELD.overflow" key (devcounters.h). */
+static int set_wide(struct devcounters *dc, const char *field, uint64_t low, bool over)
+{
+	int r = devcounters_setf(dc, over ? UINT64_MAX : low, "nvme:smart.%s", field);
+	if (!r && over)
+		r = devcounters_setf(dc, 1, "nvme:smart.%s.overflow", field);
+	return r;
+}
+
+int nvme_smart_counters(const struct nvme_smart *m, struct devcounters *dc)
+{
+	const struct {
+		const char *field;
+		uint64_t v;
+	} narrow[] = {
+		{"critical_warning", m->critical_warning},
+		{"temperature_k", m->temperature_k},
+		{"available_spare", m->available_spare},
+		{"spare_threshold", m->spare_threshold},
+		{"percentage_used", m->percentage_used},
+		{"warning_temp_minutes", m->warning_temp_minutes},
+		{"critical_temp_minutes", m->critical_temp_minutes},
+		{"thm1_transitions", m->thm_transitions[0]},
+		{"thm2_transitions", m->thm_transitions[1]},
+		{"thm1_seconds", m->thm_seconds[0]},
+		{"thm2_seconds", m->thm_seconds[1]},
+	};
+	int r = 0;
+
+	for (size_t i = 0; i < sizeof narrow / sizeof narrow[0] && !r; i++)
+		r = devcounters_setf(dc, narrow[i].v, "nvme:smart.%s", narrow[i].field);
+	if (!r)
+		r = set_wide(dc, "data_units_read", m->data_units_read, m->data_units_read_overflow);
+	if (!r)
+		r = set_wide(dc, "data_units_written", m->data_units_written, m->data_units_written_overflow);
+	if (!r)
+		r = set_wide(dc, "host_read_cmds", m->host_read_cmds, m->host_read_cmds_overflow);
+	if (!r)
+		r = set_wide(dc, "host_write_cmds", m->host_write_cmds, m->host_write_cmds_overflow);
+	return r;
 }

@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * NVMe admin commands behind a table of operations (issue 11 point 7): the real table sends
- * NVME_IOCTL_ADMIN_CMD; tests pass their own table that answers from a script, so nothing
- * needs LD_PRELOAD (which clashes with ASan). Decodes the SMART/Health log (Get Log Page 0x02).
+ * NVMe admin commands sent through the ioctl table (host/ioctl_ops.h). Decodes the SMART/Health log (Get Log Page 0x02).
  */
 #ifndef SSDLAB_HOST_NVME_ADMIN_H
 #define SSDLAB_HOST_NVME_ADMIN_H
 
-#include <linux/nvme_ioctl.h>
+#include "host/devcounters.h"
+#include "host/ioctl_ops.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-struct ioctl_ops {
-	/* Sends one admin command; 0, a positive NVMe status, or -errno. */
-	int (*admin)(void *ctx, int fd, struct nvme_admin_cmd *cmd);
-	void *ctx;
-};
-
-/* The table that talks to the kernel. */
-extern const struct ioctl_ops nvme_ioctl_real;
 
 #define NVME_ADMIN_GET_LOG_PAGE 0x02
 #define NVME_LOG_SMART 0x02
@@ -31,7 +21,8 @@ extern const struct ioctl_ops nvme_ioctl_real;
 
 struct nvme_smart {
 	uint8_t critical_warning;
-	double temperature_c;		/* composite temperature, Kelvin - 273.15 */
+	uint16_t temperature_k;		/* composite temperature as the log holds it */
+	double temperature_c;		/* temperature_k - 273.15 */
 	uint8_t available_spare, spare_threshold, percentage_used;
 	/* The low 64 bits of 128-bit counters; *_overflow set when the high half is non-zero. */
 	uint64_t data_units_read, data_units_written, host_read_cmds, host_write_cmds;
@@ -52,5 +43,9 @@ void nvme_smart_decode(const uint8_t page[NVME_SMART_LOG_LEN], struct nvme_smart
  * with a message in err. */
 int nvme_smart_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_smart *out, char *err,
 		    size_t errlen);
+
+/* Adds the log's counters to dc under "nvme:smart.FIELD" keys (host/devcounters.h), 128-bit
+ * overflow as that header says. 0 or -ENOSPC. */
+int nvme_smart_counters(const struct nvme_smart *m, struct devcounters *dc);
 
 #endif

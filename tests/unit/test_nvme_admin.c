@@ -121,6 +121,39 @@ static void test_decode(void **state)
 	assert_int_equal(m.thm_seconds[1], 30);
 }
 
+/* The neutral counter list (host/devcounters.h): the same values under their keys, the wide
+ * counter that overflowed saturated with its ".overflow" key beside it. */
+static void test_counters(void **state)
+{
+	(void)state;
+	uint8_t pg[NVME_SMART_LOG_LEN];
+	struct nvme_smart m;
+	struct devcounters dc, again;
+
+	build_page(pg);
+	nvme_smart_decode(pg, &m);
+	devcounters_init(&dc);
+	assert_int_equal(nvme_smart_counters(&m, &dc), 0);
+	assert_true(devcounters_get(&dc, "nvme:smart.data_units_written")->value == 100000);
+	assert_true(devcounters_get(&dc, "nvme:smart.data_units_read")->value == 200000);
+	assert_true(devcounters_get(&dc, "nvme:smart.temperature_k")->value == 323);
+	assert_true(devcounters_get(&dc, "nvme:smart.thm1_transitions")->value == 5);
+	assert_true(devcounters_get(&dc, "nvme:smart.percentage_used")->value == 3);
+	assert_true(devcounters_get(&dc, "nvme:smart.host_write_cmds")->value == UINT64_MAX);
+	assert_true(devcounters_get(&dc, "nvme:smart.host_write_cmds.overflow")->value == 1);
+	assert_null(devcounters_get(&dc, "nvme:smart.host_read_cmds.overflow"));
+	/* a second decode of the same page agrees; a changed DUW does not */
+	devcounters_init(&again);
+	assert_int_equal(nvme_smart_counters(&m, &again), 0);
+	assert_true(devcounters_equal(&dc, &again));
+	assert_int_equal(devcounters_set(&again, "nvme:smart.data_units_written", 100001), 0);
+	assert_false(devcounters_equal(&dc, &again));
+	/* keys that do not fit are refused, not cut */
+	assert_int_equal(devcounters_set(&again, "nvme:smart.a_field_name_much_longer_than_the_key_room", 1),
+			 -EINVAL);
+	assert_int_equal(devcounters_set(&again, "", 1), -EINVAL);
+}
+
 static void test_errors(void **state)
 {
 	(void)state;
@@ -142,6 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_cmd_fields),
 	    cmocka_unit_test(test_decode),
+	    cmocka_unit_test(test_counters),
 	    cmocka_unit_test(test_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
