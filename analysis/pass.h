@@ -9,6 +9,7 @@
 #ifndef SSDLAB_ANALYSIS_PASS_H
 #define SSDLAB_ANALYSIS_PASS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,12 +55,23 @@ void pass_err(char *err, size_t len, const char *fmt, ...) __attribute__((format
 int pass_add_int(struct json_object *o, const char *key, int64_t v);
 int pass_add_str(struct json_object *o, const char *key, const char *s);
 
+/* Which records a "wa" entry checks the host-write counter against (reader_bytes_written). */
+struct pass_wa_scope {
+	bool check;	       /* false: no host_check (wa_total, the headline's window) */
+	bool all;	       /* every record (the run) rather than those of (phase, repeat) */
+	int64_t phase, repeat; /* also the entry's keys when with_phase */
+	bool has_from_t;       /* the span starts at a ramp end, at from_t */
+	uint64_t from_t;
+};
+
 /*
- * The "wa" entry of snapshots a..b of s (pass_wa.c): from_seq, to_seq, labels, the counters'
- * deltas and wa (null where there is none); with_phase adds phase and repeat first. New object
+ * The "wa" entry of snapshots a..b of in->snaps (pass_wa.c): from_seq, to_seq, labels, the
+ * counters' deltas, wa (null where there is none) and the keys of its uncertainty (wa_reason,
+ * resolution, interval, bytes_needed, compression, unverified, slc/tlc, host_check and
+ * host_unit_inferred when sc->check); with_phase adds sc's phase and repeat first. New object
  * or NULL on ENOMEM. The headline's WA in steady state is one too.
  */
-struct json_object *pass_wa_entry(const struct reader_snaps *s, size_t a, size_t b, int64_t phase,
-				  int64_t repeat, int with_phase);
+struct json_object *pass_wa_entry(const struct analyze_input *in, size_t a, size_t b,
+				  const struct pass_wa_scope *sc, int with_phase);
 
 #endif

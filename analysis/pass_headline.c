@@ -47,7 +47,11 @@ static struct json_object *headline_ss_wa(const struct analyze_input *in, struct
 	if (reader_round_span(&in->records, phase, repeat, lo, hi, &t0, &t1) ||
 	    wa_bracket(in->snaps.t, in->snaps.has_t, in->snaps.n, t0, t1, &a, &b))
 		return NULL;
-	return pass_wa_entry(&in->snaps, a, b, 0, 0, 0);
+	{
+		const struct pass_wa_scope sc = {.check = false};
+
+		return pass_wa_entry(in, a, b, &sc, 0);
+	}
 }
 
 /* The steady-state entry judged last before record index `before` (a reached or not_reached

@@ -85,6 +85,57 @@ int reader_figures(struct json_object *rec, struct hist *h0, struct hist *h1,
 	return 0;
 }
 
+/* A raw counter value: a number, or a decimal string (64-bit values past a double's exact range
+ * are written as strings); NaN otherwise. */
+static double raw_number(struct json_object *v)
+{
+	const char *str;
+	char *end;
+	double d;
+
+	if (json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double))
+		return json_object_get_double(v);
+	if (!json_object_is_type(v, json_type_string))
+		return NAN;
+	str = json_object_get_string(v);
+	d = strtod(str, &end);
+	return end != str && !*end ? d : NAN;
+}
+
+/* The drive part of a snapshot's raw (struct reader_drive); 0 or -ENOMEM. */
+static int drive_of(struct json_object *raw, struct reader_drive *d)
+{
+	struct json_object *db, *x, *cand;
+
+	if (!raw || !json_object_is_type(raw, json_type_object))
+		return 0;
+	if (json_object_object_get_ex(raw, "drivedb", &db) &&
+	    json_object_is_type(db, json_type_object)) {
+		d->has_drivedb = true;
+		d->drivedb_name = jsonget_str(db, "name");
+		d->compresses = json_object_object_get_ex(db, "compresses", &x) &&
+				json_object_get_boolean(x);
+		if (json_object_object_get_ex(db, "unverified", &x) &&
+		    json_object_is_type(x, json_type_array))
+			d->unverified = json_object_array_length(x);
+	}
+	d->no_nand_reason = jsonget_str(raw, "no_nand_reason");
+	if (!json_object_object_get_ex(raw, "host_write_candidates", &cand) ||
+	    !json_object_is_type(cand, json_type_object) || !json_object_object_length(cand))
+		return 0;
+	d->cand = calloc((size_t)json_object_object_length(cand), sizeof(*d->cand));
+	if (!d->cand)
+		return -ENOMEM;
+	json_object_object_foreach(cand, key, val)
+	{
+		double v = raw_number(val);
+
+		if (isfinite(v))
+			d->cand[d->ncand++] = (struct reader_candidate){.counter = key, .raw = v};
+	}
+	return 0;
+}
+
 void reader_snaps_release(struct reader_snaps *s)
 {
 	if (!s)
@@ -98,6 +149,9 @@ void reader_snaps_release(struct reader_snaps *s)
 	free(s->seq);
 	free(s->parsed);
 	free(s->s);
+	for (size_t i = 0; s->drive && i < s->n; i++)
+		free(s->drive[i].cand);
+	free(s->drive);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -112,7 +166,8 @@ int reader_snaps_load(const struct results_snapshots *in, struct reader_snaps *o
 	r.seq = calloc(n, sizeof(*r.seq));
 	r.parsed = calloc(n, sizeof(*r.parsed));
 	r.s = calloc(n, sizeof(*r.s));
-	if (!r.at || !r.t || !r.has_t || !r.seq || !r.parsed || !r.s) {
+	r.drive = calloc(n, sizeof(*r.drive));
+	if (!r.at || !r.t || !r.has_t || !r.seq || !r.parsed || !r.s || !r.drive) {
 		reader_snaps_release(&r);
 		return -ENOMEM;
 	}
@@ -129,6 +184,10 @@ int reader_snaps_load(const struct results_snapshots *in, struct reader_snaps *o
 		if (jsonget_int(o, "seq", &r.seq[i]))
 			r.seq[i] = -1;
 		r.parsed[i] = !snapshot_from_json(o, &r.s[i]);
+		if (r.parsed[i] && drive_of(r.s[i].raw, &r.drive[i])) {
+			reader_snaps_release(&r);
+			return -ENOMEM;
+		}
 	}
 	*out = r;
 	return 0;
@@ -457,4 +516,36 @@ int reader_figures_at(const struct results_records *rr, size_t index, struct his
 	if (index >= rr->n)
 		return -EBADMSG;
 	return reader_figures(rr->rec[index], h0, h1, f);
+}
+
+int reader_bytes_written(const struct results_records *rr, int64_t phase, int64_t repeat, bool all,
+			 bool has_from_t, uint64_t from_t, double *bytes, size_t *records)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < rr->n; i++) {
+		struct json_object *rec = rr->rec[i], *w;
+		struct reader_key k;
+		uint64_t total, start, measured;
+
+		if (reader_key(rec, &k) || jsonnum_get_u64(rec, "bytes_written_total", &total))
+			continue;
+		if (!all && (k.phase != phase || k.repeat != repeat))
+			continue;
+		/* Its ramp ran before the span's first snapshot: only the measured part is inside. */
+		if (has_from_t && !jsonnum_get_u64(rec, "start_ns", &start) && start < from_t) {
+			if (!json_object_object_get_ex(rec, "write", &w) ||
+			    jsonnum_get_u64(w, "bytes", &measured))
+				continue;
+			total = measured;
+		}
+		sum += (double)total;
+		n++;
+	}
+	if (!n)
+		return -ENODATA;
+	*bytes = sum;
+	*records = n;
+	return 0;
 }

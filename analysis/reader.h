@@ -51,6 +51,27 @@ long reader_round_record(const struct results_records *rr, int64_t phase, int64_
 int reader_figures(struct json_object *rec, struct hist *h0, struct hist *h1,
 		   struct cells_figures *f);
 
+/* A counter that may hold host writes, from a snapshot of a drive with no database entry. */
+struct reader_candidate {
+	const char *counter; /* its devcounters key, "ata:241" (borrowed from the snapshot) */
+	double raw;	     /* its raw value (a decimal string or a number in the file) */
+};
+
+/*
+ * What a drive snapshot's raw part says for the WA (docs/results-format.md, the runner's drive
+ * snapshot): the database entry used, why there is no NAND counter, and the candidates for the
+ * host-write counter. Strings are borrowed from the snapshot's raw.
+ */
+struct reader_drive {
+	bool has_drivedb;	    /* raw.drivedb is an object (null or absent: no entry) */
+	const char *drivedb_name;   /* raw.drivedb.name; NULL when absent */
+	bool compresses;	    /* raw.drivedb.compresses */
+	size_t unverified;	    /* how many names raw.drivedb.unverified lists */
+	const char *no_nand_reason; /* raw.no_nand_reason; NULL when absent */
+	struct reader_candidate *cand; /* raw.host_write_candidates, in file order (owned) */
+	size_t ncand;
+};
+
 /* The snapshot files, typed: parallel arrays of n entries, in file order. */
 struct reader_snaps {
 	size_t n;
@@ -60,6 +81,7 @@ struct reader_snaps {
 	int64_t *seq; /* "seq", -1 when absent */
 	bool *parsed; /* snapshot_from_json() took the file: s[i] is valid */
 	struct snapshot *s;
+	struct reader_drive *drive; /* from the raw part of s[i] (zeroed where not parsed) */
 };
 
 /* Loads *out from the snapshot files in; 0 or -ENOMEM. A file that snapshot_from_json()
@@ -183,6 +205,16 @@ struct reader_idle {
 /* The idle records in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and
  * *n untouched). */
 int reader_idles(const struct results_records *rr, struct reader_idle **out, size_t *n);
+
+/*
+ * The bytes ssdlab wrote over a span of snapshots, as the host-write counter should see them:
+ * "bytes_written_total" (ramp included) of every record with one, of (phase, repeat) or of every
+ * record when all. A record that started before from_t (the span starts at its ramp's end: a
+ * "ramp-end" snapshot, has_from_t) counts only its measured "write.bytes". *bytes and *records
+ * (how many records counted); 0, or -ENODATA when no record counted (outputs untouched).
+ */
+int reader_bytes_written(const struct results_records *rr, int64_t phase, int64_t repeat, bool all,
+			 bool has_from_t, uint64_t from_t, double *bytes, size_t *records);
 
 /* A (phase, repeat) pair. */
 struct reader_phase {
