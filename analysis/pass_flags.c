@@ -2,7 +2,8 @@
 /*
  * pass_flags: the analysis pass for summary.json's "flags": what a reader of the figures must know
  * (steady state not reached, resumed, host-limited cells, I/O errors, a torn last line, purges that
- * only discarded, reads of unmapped LBAs). A pass of analyze.c's table (pass.h).
+ * only discarded, reads of unmapped LBAs, a host-write counter that disagrees with the
+ * records). A pass of analyze.c's table (pass.h).
  */
 #include "analysis/pass.h"
 
@@ -50,6 +51,40 @@ static int flag_purges(const struct analyze_input *in, struct json_object *f)
 out:
 	free(p);
 	return rc;
+}
+
+/*
+ * flags.host_write_mismatch: the phases whose host-write counter moved by more than one of its
+ * units away from the bytes the records say ssdlab wrote (pass_wa's host_check): a wrong unit in
+ * the drive database, or another writer on the drive meanwhile. Read from summary.wa.
+ */
+static int flag_host_mismatch(struct json_object *summary, struct json_object *f)
+{
+	struct json_object *arr = json_object_new_array(), *wa, *phases, *c, *m;
+
+	if (jsonnum_add(f, "host_write_mismatch", arr) || !arr)
+		return -ENOMEM;
+	if (!json_object_object_get_ex(summary, "wa", &wa) ||
+	    !json_object_object_get_ex(wa, "phases", &phases))
+		return 0;
+	for (size_t i = 0; i < json_object_array_length(phases); i++) {
+		struct json_object *p = json_object_array_get_idx(phases, i), *e;
+		int64_t phase = 0, repeat = 0;
+
+		if (!json_object_object_get_ex(p, "host_check", &c) || !c ||
+		    !json_object_object_get_ex(c, "match", &m) || json_object_get_boolean(m))
+			continue;
+		(void)jsonget_int(p, "phase", &phase);
+		(void)jsonget_int(p, "repeat", &repeat);
+		e = json_object_new_object();
+		if (json_object_array_add(arr, e) || !e || pass_add_int(e, "phase", phase) ||
+		    pass_add_int(e, "repeat", repeat) ||
+		    jsonnum_add(e, "counter_bytes", jsonnum_new(jsonget_num(c, "counter_bytes"))) ||
+		    jsonnum_add(e, "written_bytes", jsonnum_new(jsonget_num(c, "written_bytes"))) ||
+		    jsonnum_add(e, "resolution", jsonnum_new(jsonget_num(c, "resolution"))))
+			return -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -186,6 +221,8 @@ int pass_flags(const struct analyze_input *in, struct json_object *summary, char
 			json_object_new_boolean(in->records.torn_last)))
 		goto out;
 	rc = flag_purges(in, f);
+	if (!rc)
+		rc = flag_host_mismatch(summary, f);
 out:
 	free(notes);
 	free(res);

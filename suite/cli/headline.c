@@ -117,6 +117,13 @@ static void print_flags(struct json_object *summary, FILE *f)
 		if (json_object_object_get_ex(flags, "purge_not_pts", &arr))
 			print_purge_flags(arr, f);
 		print_unmapped_flags(flags, f);
+		/* A host-write counter off by more than its unit: a wrong unit or another writer. */
+		if (json_object_object_get_ex(flags, "host_write_mismatch", &arr) &&
+		    json_object_array_length(arr))
+			fprintf(f,
+				"FLAG: in %zu phases the drive's host-write counter disagrees with "
+				"the bytes ssdlab wrote (a wrong unit, or another writer)\n",
+				json_object_array_length(arr));
 	}
 }
 
