@@ -53,8 +53,8 @@ static const char *reason_of(const struct reader_snaps *s, size_t a, size_t b,
 	return wa_reason_text(e->reason);
 }
 
-/* {nand_bytes_written, wa} of one NAND kind (slc, tlc) over the host delta; NULL when the
- * counter is missing at either end, *skip set then. */
+/* {nand_bytes_written, wa} of one NAND kind (slc, tlc) over the host delta; no key when the
+ * counter is missing at either end. */
 static int add_split(struct json_object *o, const char *key, double x0, double x1, double host)
 {
 	struct json_object *e;
@@ -70,12 +70,13 @@ static int add_split(struct json_object *o, const char *key, double x0, double x
 
 /* host_check: the host-write counter's delta against the bytes the records say were written. */
 static int add_host_check(const struct analyze_input *in, struct json_object *o,
-			  const struct wa_estimate *e, const struct pass_wa_scope *sc,
-			  double *written)
+			  const struct wa_counts *ca, const struct wa_counts *cb,
+			  const struct pass_wa_scope *sc, double *written)
 {
 	struct json_object *c;
 	size_t nrec;
-	double host = e->pages ? NAN : e->host_delta;
+	/* host_bytes_written, also on a Micron drive, where the WA comes from pages (246). */
+	double host = cb->host - ca->host, res = fmax(ca->host_res, cb->host_res);
 
 	*written = NAN;
 	if (reader_bytes_written(&in->records, sc->phase, sc->repeat, sc->all, sc->has_from_t,
@@ -88,10 +89,9 @@ static int add_host_check(const struct analyze_input *in, struct json_object *o,
 	    jsonnum_add(c, "counter_bytes", jsonnum_new(host)) ||
 	    jsonnum_add(c, "written_bytes", jsonnum_new(*written)) ||
 	    pass_add_int(c, "records", (int64_t)nrec) ||
-	    jsonnum_add(c, "resolution", jsonnum_new(e->host_res)))
+	    jsonnum_add(c, "resolution", jsonnum_new(res)))
 		return -ENOMEM;
-	return jsonnum_add(c, "match",
-			   json_object_new_boolean(wa_host_match(host, *written, e->host_res)));
+	return jsonnum_add(c, "match", json_object_new_boolean(wa_host_match(host, *written, res)));
 }
 
 /* host_unit_inferred for a drive with no database entry that named candidate counters. */
@@ -165,7 +165,7 @@ static int add_uncertainty(const struct analyze_input *in, struct json_object *o
 	if (add_split(o, "slc", ca.slc, cb.slc, cb.host - ca.host) ||
 	    add_split(o, "tlc", ca.tlc, cb.tlc, cb.host - ca.host))
 		return -ENOMEM;
-	if (sc->check && add_host_check(in, o, &e, sc, &written))
+	if (sc->check && add_host_check(in, o, &ca, &cb, sc, &written))
 		return -ENOMEM;
 	return sc->check ? add_inferred(s, a, b, o, written) : 0;
 }
