@@ -44,6 +44,10 @@ static struct json_object *interval_json(double lo, double hi)
 static const char *reason_of(const struct reader_snaps *s, size_t a, size_t b,
 			     const struct wa_estimate *e)
 {
+	/* A file, loop device or zram: the target has no counters at all. */
+	if (e->reason == WA_NO_HOST_COUNTER &&
+	    (!strcmp(s->s[a].source, "none") || !strcmp(s->s[b].source, "none")))
+		return "no counters (snapshot source none)";
 	if (e->reason == WA_NO_NAND_COUNTER) {
 		if (s->drive[b].no_nand_reason)
 			return s->drive[b].no_nand_reason;
