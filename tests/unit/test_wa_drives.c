@@ -443,6 +443,79 @@ static void test_unknown_drive_inferred(void **state)
 	json_object_put(s);
 }
 
+/*
+ * A phase whose first job had a ramp: the entry starts at the ramp-end snapshot (t = 200), so its
+ * host check counts that job (started at t = 100, before it) by its measured write bytes,
+ * 1.5 GiB, not its 2 GiB with the ramp, and the next job (started at t = 1000, inside the span)
+ * whole, 1 GiB: 2.5 GiB, as the 512 B host counter moved from 0.5 GiB to 3 GiB: a match. NAND
+ * counts twice the host, both in 512 B units: WA 2.
+ */
+static void test_ramp_host_check(void **state)
+{
+	struct fixture *f = *state;
+	struct results *r = run_open(f->dir);
+	const char *raw = "{\"drivedb\": {\"name\": \"Samsung PM863/SM863\", \"source\": \"x\","
+			  " \"unverified\": [], \"compresses\": false}}";
+	struct results_record rec = {
+	    .kind = "cell", .phase = 0, .phase_kind = "rounds", .round = 1, .cell = "bs=4k"};
+	const uint64_t start[2] = {100, 1000}, total[2] = {2u << 30, 1u << 30},
+		       measured[2] = {3u << 29, 1u << 30};
+	struct json_object *s;
+
+#define RAMP(label, host)                                                                          \
+	snap(r, label, 0, raw, "host_bytes_written", host, "host_bytes_written_resolution", 512.0,   \
+	     "nand_bytes_written", 2 * (host), "nand_bytes_written_resolution", 512.0, NULL)
+	snap(r, "run-start", -1, raw, "host_bytes_written", 0.0, "host_bytes_written_resolution",
+	     512.0, "nand_bytes_written", 0.0, "nand_bytes_written_resolution", 512.0, NULL);
+	RAMP("phase-0-rounds-start", 0.0);
+	for (int i = 0; i < 2; i++) {
+		struct json_object *o, *w = json_object_new_object();
+
+		rec.start_ns = start[i];
+		rec.end_ns = start[i] + 800;
+		rec.round = (unsigned)i + 1;
+		o = results_record_to_json(&rec);
+		json_object_object_add(o, "bytes_written_total", json_object_new_uint64(total[i]));
+		json_object_object_add(w, "bytes", json_object_new_uint64(measured[i]));
+		json_object_object_add(o, "write", w);
+		assert_int_equal(results_append_record(r, o), 0);
+		json_object_put(o);
+	}
+	RAMP("phase-0-rounds-ramp-end", 0.5 * GiB);
+	RAMP("phase-0-rounds-end", 3 * GiB);
+#undef RAMP
+	results_close(r);
+	/* The snapshots' target times: start 0 (the default), ramp end 200, end 1800. */
+	{
+		char path[600];
+		struct json_object *o;
+
+		snprintf(path, sizeof(path), "%s/snapshots/0002-phase-0-rounds-ramp-end.json", f->dir);
+		o = json_object_from_file(path);
+		assert_non_null(o);
+		json_object_object_add(o, "target_ns", json_object_new_int64(200));
+		assert_int_equal(json_object_to_file(path, o), 0);
+		json_object_put(o);
+		snprintf(path, sizeof(path), "%s/snapshots/0003-phase-0-rounds-end.json", f->dir);
+		o = json_object_from_file(path);
+		assert_non_null(o);
+		json_object_object_add(o, "target_ns", json_object_new_int64(1800));
+		assert_int_equal(json_object_to_file(path, o), 0);
+		json_object_put(o);
+	}
+	s = analyze(f->dir);
+	str_is(s, "/wa/phases/0/from_label", "phase-0-rounds-ramp-end");
+	num_is(s, "/wa/phases/0/host_check/counter_bytes", 2.5 * GiB);
+	num_is(s, "/wa/phases/0/host_check/written_bytes", 2.5 * GiB);
+	num_is(s, "/wa/phases/0/host_check/records", 2);
+	bool_is(s, "/wa/phases/0/host_check/match", true);
+	num_is(s, "/wa/phases/0/wa", 2.0);
+	/* The run counts every record whole: 3 GiB, as the counter says. */
+	num_is(s, "/wa/run/host_check/written_bytes", 3 * GiB);
+	bool_is(s, "/wa/run/host_check/match", true);
+	json_object_put(s);
+}
+
 /* The pure rules: the closed forms of the comments above, and the inference's refusals. */
 static void test_rules(void **state)
 {
@@ -474,6 +547,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_sandforce_compression, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_host_mismatch, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_unknown_drive_inferred, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_ramp_host_check, setup, teardown),
 	    cmocka_unit_test(test_rules),
 	};
 
