@@ -15,7 +15,8 @@
  *   "cells"         per (phase, repeat, cell): I/O figures summed over rounds (or the steady
  *                   state window where one is tracked), latency percentiles from the MERGED
  *                   histograms (never averaged) (cells.h)
- *   "wa"            write amplification per phase from its first and last snapshot
+ *   "wa"            write amplification per phase from its first and last snapshot, with the
+ *                   counters' resolution, the interval of their rounding and the host-write check
  *                   (wa.h), and over the whole run
  *   "flags"         steady state not reached, resumed, host-limited cells, I/O errors, a torn
  *                   last record line
