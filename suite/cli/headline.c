@@ -214,6 +214,29 @@ static void print_results(struct json_object *h, FILE *f)
 			json_object_get_int64(x));
 }
 
+
+/* "1.250", or "1.250 (1.201 to 1.302 from the counters' resolution)" when the interval is wider
+ * than a point (a real drive's counters count in units; the sim's are exact). */
+static void print_wa(FILE *f, struct json_object *w)
+{
+	struct json_object *iv = NULL;
+	char a[32], b[32], c[32];
+
+	fmt(jsonget_num(w, "wa"), 3, a, sizeof(a));
+	if (json_object_object_get_ex(w, "interval", &iv) && json_object_is_type(iv, json_type_array) &&
+	    json_object_array_length(iv) == 2) {
+		double lo = json_object_get_double(json_object_array_get_idx(iv, 0));
+		double hi = json_object_get_double(json_object_array_get_idx(iv, 1));
+		if (isfinite(lo) && isfinite(hi) && hi > lo) {
+			fprintf(f, "%s (%s to %s from the counters' resolution)%s\n", a, fmt(lo, 3, b, sizeof(b)),
+				fmt(hi, 3, c, sizeof(c)),
+				json_object_get_boolean(json_object_object_get(w, "compression")) ? ", below 1: the controller compresses" : "");
+			return;
+		}
+	}
+	fprintf(f, "%s\n", a);
+}
+
 /*
  * headline.write_saturation, per write_until phase:
  *   WSAT           phase 1 4k randwrite 4 threads x QD32: 4.00x capacity in 18h56m, IOPS 80341
@@ -406,12 +429,19 @@ void headline_print_details(struct json_object *summary, FILE *f)
 				if (!isfinite(jsonget_num(w, "wa")))
 					continue;
 				(void)jsonget_int(w, "phase", &p);
-				fprintf(f, "write amplification, phase %" PRId64 ": %s\n", p,
-					fmt(jsonget_num(w, "wa"), 3, a, sizeof(a)));
+				fprintf(f, "write amplification, phase %" PRId64 ": ", p);
+				print_wa(f, w);
 			}
-		if (json_object_object_get_ex(x, "run", &run) && run &&
-		    isfinite(jsonget_num(run, "wa")))
-			fprintf(f, "write amplification, whole run: %s\n",
-				fmt(jsonget_num(run, "wa"), 3, a, sizeof(a)));
+		if (json_object_object_get_ex(x, "run", &run) && run) {
+			const char *why = jsonget_str(run, "wa_reason");
+
+			/* A null WA is printed with its reason only where a counter source was
+			 * there to give one: a loop device's "no counters" is no news. */
+			if (isfinite(jsonget_num(run, "wa"))) {
+				fprintf(f, "write amplification, whole run: ");
+				print_wa(f, run);
+			} else if (why && strncmp(why, "no counters", 11))
+				fprintf(f, "write amplification, whole run: n/a (%s)\n", why);
+		}
 	}
 }
