@@ -234,7 +234,7 @@ static int nvme_print_json(int fd, const char *dev, const char *model, char *err
 	snprintf(snap.label, sizeof snap.label, "now");
 	ret = drive_snapshot_open(&cfg, &ds, err, errlen);
 	if (!ret)
-		ret = drive_snapshot_take(ds, &snap, err, errlen);
+		ret = drive_snapshot_take(ds, false, &snap, err, errlen);
 	if (ret)
 		goto out;
 	jsonnum_build_add(snap.raw, "device", json_object_new_string(dev), &e);

@@ -237,14 +237,16 @@ static void wait_ns(uint64_t ns)
 		;
 }
 
-int drive_snapshot_take(struct drive_snapshot *ds, struct snapshot *s, char *err, size_t errlen)
+int drive_snapshot_take(struct drive_snapshot *ds, bool during_io, struct snapshot *s, char *err,
+			size_t errlen)
 {
 	/* two lists of up to 128 keys each: on the heap, not the runner's stack */
 	struct devcounters *prev = malloc(sizeof(*prev)), *cur = malloc(sizeof(*cur));
 	size_t nrow;
 	const struct drive_snapshot_reader *row = drive_snapshot_readers(ds->transport, &nrow);
 	struct snapshot tmp;
-	unsigned reads = 0;
+	unsigned reads = 0, max_reads = during_io ? 1 : ds->opts.max_reads;
+	uint64_t settle_ns = during_io ? UINT64_MAX : ds->opts.settle_ns;
 	bool agree = false;
 	int e = 0, r;
 
@@ -253,7 +255,7 @@ int drive_snapshot_take(struct drive_snapshot *ds, struct snapshot *s, char *err
 		r = -ENOMEM;
 		goto out;
 	}
-	wait_ns(ds->opts.settle_ns);
+	wait_ns(settle_ns);
 	for (;;) {
 		r = drive_snapshot_read(ds, cur, err, errlen);
 		if (r)
@@ -263,13 +265,14 @@ int drive_snapshot_take(struct drive_snapshot *ds, struct snapshot *s, char *err
 			agree = true;
 			break;
 		}
-		if (reads >= ds->opts.max_reads)
+		if (reads >= max_reads)
 			break;
 		*prev = *cur;
 		wait_ns(ds->opts.interval_ns);
 	}
-	/* one read compares nothing: it stands as read, which is what max_reads = 1 asks for */
-	if (ds->opts.max_reads == 1)
+	/* one read compares nothing: it stands as read, which is what max_reads = 1 asks for
+	 * (during I/O the counters are moving: not settled) */
+	if (max_reads == 1 && !during_io)
 		agree = true;
 	r = drive_snapshot_build(cur, ds->transport, ds->model, ds->entry, &tmp);
 	if (r) {
@@ -277,11 +280,13 @@ int drive_snapshot_take(struct drive_snapshot *ds, struct snapshot *s, char *err
 		goto out;
 	}
 	jsonnum_build_num(tmp.raw, "reads", reads, &e);
-	jsonnum_build_num(tmp.raw, "settle_ns", ds->opts.settle_ns == UINT64_MAX ? 0 : (double)ds->opts.settle_ns, &e);
+	jsonnum_build_num(tmp.raw, "settle_ns", settle_ns == UINT64_MAX ? 0 : (double)settle_ns, &e);
 	jsonnum_build_num(tmp.raw, "interval_ns",
 			  ds->opts.interval_ns == UINT64_MAX ? 0 : (double)ds->opts.interval_ns, &e);
-	jsonnum_build_num(tmp.raw, "max_reads", ds->opts.max_reads, &e);
+	jsonnum_build_num(tmp.raw, "max_reads", max_reads, &e);
 	jsonnum_build_add(tmp.raw, "settled", json_object_new_boolean(agree), &e);
+	if (during_io)
+		jsonnum_build_add(tmp.raw, "during_io", json_object_new_boolean(true), &e);
 	if (ds->reader_errors)
 		jsonnum_build_add(tmp.raw, "reader_errors", json_object_get(ds->reader_errors), &e);
 	if (e) {

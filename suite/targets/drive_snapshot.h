@@ -91,13 +91,16 @@ int drive_snapshot_read(struct drive_snapshot *ds, struct devcounters *dc, char 
 /*
  * A settled snapshot into s (which the caller has snapshot_init()ed; s->raw is replaced). The
  * caller flushes first (target_flush: what sits in the host's and the drive's caches has not
- * been counted yet); this waits the settle time, then reads every interval until
- * two consecutive reads agree on every counter except those that move on their own
- * (temperatures, time counters), at most max_reads reads. raw gets "reads", "settle_ns",
- * "interval_ns" and "settled" (false: the bound was reached; the last read is used). Returns 0,
- * or -errno with err (a failed read; s is then left as it was).
+ * been counted yet); this waits the settle time, then reads every interval until two
+ * consecutive reads agree on every counter except those that move on their own (temperatures,
+ * time counters), at most max_reads reads. during_io: the engine's I/O is running (a snapshot
+ * from inside a job): one read, no wait, so as not to stall it; raw.during_io says so. raw gets
+ * "reads", "settle_ns", "interval_ns", "max_reads" and "settled" (false: the bound was reached,
+ * or during_io; the last read is used). Returns 0, or -errno with err (a failed read; s is then
+ * left as it was).
  */
-int drive_snapshot_take(struct drive_snapshot *ds, struct snapshot *s, char *err, size_t errlen);
+int drive_snapshot_take(struct drive_snapshot *ds, bool during_io, struct snapshot *s, char *err,
+			size_t errlen);
 
 /*
  * Pure: maps dc to s's counters and raw part for a drive of `model` and `transport` whose

@@ -29,6 +29,7 @@
 #include <json-c/json.h>
 #include <liburing.h>
 #include <linux/fs.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,9 @@ struct uring_target {
 	struct drive_snapshot *ds;
 	char no_counters[256];
 	char drivedb_path[PATH_MAX];
+	/* queues open now: a snapshot taken while they are (the runner's ramp-end one, from a
+	 * worker thread mid-job) must not flush or wait, or it would stall the measured I/O */
+	_Atomic unsigned open_queues;
 };
 
 struct target_queue {
@@ -467,6 +471,7 @@ static int uring_queue_open(struct target *t, const struct target_queue_opts *o,
 		q->fixed_bufs = !io_uring_register_buffers(&q->ring, iov, o->nbufs);
 		free(iov);
 	}
+	atomic_fetch_add(&u->open_queues, 1);
 	*out = q;
 	return 0;
 fail:
@@ -479,6 +484,7 @@ static void uring_queue_close(struct target_queue *q)
 {
 	if (!q)
 		return;
+	atomic_fetch_sub(&((struct uring_target *)target_priv(q->t))->open_queues, 1);
 	/* The ring drops its registered files and buffers asynchronously when it is torn down,
 	 * so the device's O_EXCL claim could outlive target_close() and the next open of the
 	 * same device would fail with EBUSY. Unregistering first releases them now. */
@@ -652,7 +658,8 @@ static int snapshot_none(struct target *t, struct snapshot *s, const char *why)
 /*
  * The runner's phase-boundary snapshot: the drive's counters after a flush (what the page
  * cache, the device queue and the drive's write cache hold has not been counted yet), a settle
- * wait and reads until two agree (drive_snapshot_take). A drive whose reader or database cannot
+ * wait and reads until two agree (drive_snapshot_take); while queues are open (a snapshot from
+ * inside a job) one read, no flush, no wait. A drive whose reader or database cannot
  * be set up gives "none" with the reason; a failing read or flush is an error (the runner
  * stores "none" and a note).
  */
@@ -660,6 +667,7 @@ static int uring_snapshot(struct target *t, struct snapshot *s)
 {
 	struct uring_target *u = target_priv(t);
 	char err[256];
+	bool during_io;
 	int rc;
 
 	if (!u->has_counters)
@@ -673,12 +681,15 @@ static int uring_snapshot(struct target *t, struct snapshot *s)
 			return snapshot_none(t, s, err);
 		}
 	}
-	rc = uring_flush(t);
-	if (rc) {
-		target_set_error(t, "flush before the snapshot: %s", strerror(-rc));
-		return rc;
+	during_io = atomic_load(&u->open_queues) > 0;
+	if (!during_io) {
+		rc = uring_flush(t);
+		if (rc) {
+			target_set_error(t, "flush before the snapshot: %s", strerror(-rc));
+			return rc;
+		}
 	}
-	rc = drive_snapshot_take(u->ds, s, err, sizeof err);
+	rc = drive_snapshot_take(u->ds, during_io, s, err, sizeof err);
 	if (rc) {
 		target_set_error(t, "%s", err);
 		return rc;

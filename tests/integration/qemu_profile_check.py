@@ -4,11 +4,12 @@
 NVMe drive, from the serial console log (argv[1]):
   - every snapshot the runner took (run-start, each phase's start and end, run-end) is an
     nvme-smart one, settled (two reads agreed; QEMU updates its counters at once, so 2 reads),
-    after the default 0.5 s settle wait;
+    after the default 0.5 s settle wait; the ramp-end one, taken inside the job, is one read
+    without a wait (during_io), and lies between its phase's start and end;
   - over every phase, the host_bytes_written delta (data units x 512,000) matches the bytes the
     records say ssdlab wrote in it (bytes_written_total summed), within one data unit: QEMU counts
     DIV_ROUND_UP(sectors, 1000) of a running total (hw/nvme/ctrl.c), so a delta is exact to one unit;
-  - the 6 MiB the profile writes is what the records say (4 MiB + 2 MiB);
+  - the 7 MiB the profile writes is what the records say (1 MiB ramp + 4 MiB + 2 MiB);
   - QEMU has no NAND counter: each summary wa entry has wa null, and the reason is "no
     NAND-write counter known for QEMU NVMe Ctrl" (wa_reason where the analysis writes it, else
     the snapshots' raw no_nand_reason); a host_check, where the analysis writes one, matches.
@@ -51,7 +52,7 @@ def main():
         snaps.append(json.loads(m.group(2)))
     snaps.sort(key=lambda s: s["seq"])
     labels = [s["label"] for s in snaps]
-    want = ["run-start", "phase-0-precondition-start", "phase-0-precondition-end",
+    want = ["run-start", "phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end",
             "phase-1-write_until-start", "phase-1-write_until-end", "run-end"]
     print("profile: snapshots %s" % labels)
     if labels != want:
@@ -61,7 +62,11 @@ def main():
         if s["source"] != "nvme-smart":
             fail("%s: source %r (raw %r)" % (s["label"], s["source"], raw))
             continue
-        if raw.get("settled") is not True or raw.get("reads") != 2 or raw.get("settle_ns") != 500000000:
+        if s["label"].endswith("-ramp-end"):
+            if raw.get("during_io") is not True or raw.get("reads") != 1 or raw.get("settle_ns") != 0:
+                fail("%s: during_io %r, %r reads, settle %r ns (inside a job: one read, no wait)" %
+                     (s["label"], raw.get("during_io"), raw.get("reads"), raw.get("settle_ns")))
+        elif raw.get("settled") is not True or raw.get("reads") != 2 or raw.get("settle_ns") != 500000000:
             fail("%s: settled %r after %r reads, settle %r ns (QEMU: 2 reads agree)" %
                  (s["label"], raw.get("settled"), raw.get("reads"), raw.get("settle_ns")))
         if raw.get("model") != "QEMU NVMe Ctrl" or raw.get("no_nand_reason") != REASON:
@@ -86,8 +91,14 @@ def main():
               (phase, kind, delta, wrote))
         if abs(delta - wrote) >= UNIT:
             fail("phase %d: delta %d vs written %d (allowed: under one data unit)" % (phase, delta, wrote))
-    if total != 6 * 1024 * 1024:
-        fail("the records say %d bytes written, the profile writes 6 MiB" % total)
+    if total != 7 * 1024 * 1024:
+        fail("the records say %d bytes written, the profile writes 7 MiB" % total)
+    ramp = [by.get(k) for k in ("phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end")]
+    if all(x and x["source"] == "nvme-smart" for x in ramp):
+        v = [x["counters"]["host_bytes_written"]["value"] for x in ramp]
+        print("profile: phase 0 host_bytes_written start %d, ramp end %d, end %d" % tuple(v))
+        if not v[0] <= v[1] <= v[2]:
+            fail("the ramp-end snapshot %d is not between the phase's start %d and end %d" % tuple(v[1:2] + v[0:1] + v[2:]))
     text = block("profile-summary")
     if text is None:
         return

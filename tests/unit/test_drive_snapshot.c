@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -106,7 +107,8 @@ static struct json_object *raw_get(const struct snapshot *s, const char *key)
 }
 
 /* Takes one settled snapshot of the scripted controller. */
-static int take(struct script *sc, unsigned max_reads, struct snapshot *s, const struct drivedb *db)
+static int take(struct script *sc, unsigned max_reads, bool during_io, struct snapshot *s,
+		const struct drivedb *db)
 {
 	struct ioctl_ops ops = {.admin = scripted_admin, .ctx = sc};
 	struct drive_snapshot_cfg cfg = {
@@ -121,7 +123,7 @@ static int take(struct script *sc, unsigned max_reads, struct snapshot *s, const
 	snapshot_init(s, "none");
 	r = drive_snapshot_open(&cfg, &ds, err, sizeof err);
 	assert_int_equal(r, 0);
-	r = drive_snapshot_take(ds, s, err, sizeof err);
+	r = drive_snapshot_take(ds, during_io, s, err, sizeof err);
 	drive_snapshot_free(ds);
 	return r;
 }
@@ -134,7 +136,7 @@ static void test_agree_after_change(void **state)
 	struct snapshot s;
 
 	(void)state;
-	assert_int_equal(take(&sc, 5, &s, db), 0);
+	assert_int_equal(take(&sc, 5, false, &s, db), 0);
 	assert_int_equal(sc.calls, 3);
 	assert_string_equal(s.source, "nvme-smart");
 	assert_int_equal(json_object_get_int(raw_get(&s, "reads")), 3);
@@ -154,11 +156,30 @@ static void test_never_settles(void **state)
 	struct snapshot s;
 
 	(void)state;
-	assert_int_equal(take(&sc, 5, &s, db), 0);
+	assert_int_equal(take(&sc, 5, false, &s, db), 0);
 	assert_int_equal(sc.calls, 5);
 	assert_int_equal(json_object_get_int(raw_get(&s, "reads")), 5);
 	assert_false(json_object_get_boolean(raw_get(&s, "settled")));
 	assert_true(must(&s, "host_bytes_written")->value == 53248000.0);
+	snapshot_release(&s);
+	drivedb_free(db);
+}
+
+/* During I/O (the ramp-end snapshot, from inside a job): one read, no wait, not settled. */
+static void test_during_io(void **state)
+{
+	static const uint64_t duw[] = {200, 201, 202};
+	struct script sc = {.duw = duw, .n = 3};
+	struct drivedb *db = load(qemu_db);
+	struct snapshot s;
+
+	(void)state;
+	assert_int_equal(take(&sc, 5, true, &s, db), 0);
+	assert_int_equal(sc.calls, 1);
+	assert_int_equal(json_object_get_int(raw_get(&s, "reads")), 1);
+	assert_false(json_object_get_boolean(raw_get(&s, "settled")));
+	assert_true(json_object_get_boolean(raw_get(&s, "during_io")));
+	assert_true(must(&s, "host_bytes_written")->value == 102400000.0); /* 200 x 512,000 */
 	snapshot_release(&s);
 	drivedb_free(db);
 }
@@ -173,7 +194,7 @@ static void test_temperature_ignored(void **state)
 	struct snapshot s;
 
 	(void)state;
-	assert_int_equal(take(&sc, 5, &s, db), 0);
+	assert_int_equal(take(&sc, 5, false, &s, db), 0);
 	assert_int_equal(sc.calls, 2);
 	assert_true(json_object_get_boolean(raw_get(&s, "settled")));
 	/* the last read's: 325 K - 273.15 = 51.85 C */
@@ -192,7 +213,7 @@ static void test_qemu_mapping(void **state)
 	struct snapshot s;
 
 	(void)state;
-	assert_int_equal(take(&sc, 1, &s, db), 0);
+	assert_int_equal(take(&sc, 1, false, &s, db), 0);
 	assert_int_equal(sc.calls, 1);
 	assert_true(json_object_get_boolean(raw_get(&s, "settled")));
 	assert_true(must(&s, "host_bytes_written")->value == 8192000.0); /* 16 x 512,000 */
@@ -444,6 +465,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_agree_after_change), cmocka_unit_test(test_never_settles),
+		cmocka_unit_test(test_during_io),
 		cmocka_unit_test(test_temperature_ignored), cmocka_unit_test(test_qemu_mapping),
 		cmocka_unit_test(test_map_32mib_parts),	    cmocka_unit_test(test_map_pages),
 		cmocka_unit_test(test_map_first_nonzero),   cmocka_unit_test(test_map_no_entry),
