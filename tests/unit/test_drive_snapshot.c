@@ -8,7 +8,9 @@
  *   - the mapping: 32 MiB units (SLC + TLC, one unverified), bytes (an NVMe "first" list whose
  *     first counter reads 0), Micron pages, a drive without an entry (candidates), QEMU's
  *     controller with no NAND counter (the reason);
- *   - the database by path (tests pass another file) and a broken one (file:line:col).
+ *   - during I/O (the ramp-end snapshot): one read, no wait, not settled;
+ *   - the database by path (tests pass another file) and a broken one (file:line:col);
+ *   - a file target: no TARGET_CAP_COUNTERS, snapshots "none" with raw.no_counters_reason.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +29,7 @@
 
 #include "host/nvme_admin.h"
 #include "targets/drive_snapshot.h"
+#include "targets/target.h"
 
 /* ---- a scripted NVMe controller ------------------------------------------------------- */
 
@@ -461,6 +464,36 @@ static void test_drivedb_path(void **state)
 	}
 }
 
+/* A file target has no counters: no TARGET_CAP_COUNTERS, snapshots "none" with the reason. */
+static void test_file_target_none(void **state)
+{
+	char path[] = "/tmp/ssdlab-snapXXXXXX", err[256] = "";
+	struct target_open_opts o = {.writable = true};
+	struct target *t = NULL;
+	struct json_object *why;
+	struct snapshot s;
+	int fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 1 << 20), 0);
+	close(fd);
+	if (target_open(path, &o, &t, err, sizeof err)) {
+		unlink(path);
+		skip(); /* a file system without O_DIRECT (tmpfs): nothing to check here */
+	}
+	assert_false(target_caps(t) & TARGET_CAP_COUNTERS);
+	snapshot_init(&s, "sim");
+	assert_int_equal(target_snapshot(t, &s), 0);
+	assert_string_equal(s.source, "none");
+	assert_int_equal(s.n, 0);
+	assert_true(json_object_object_get_ex(s.raw, "no_counters_reason", &why));
+	assert_string_equal(json_object_get_string(why), "a file has no drive counters");
+	snapshot_release(&s);
+	target_close(t);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -470,6 +503,7 @@ int main(void)
 		cmocka_unit_test(test_map_32mib_parts),	    cmocka_unit_test(test_map_pages),
 		cmocka_unit_test(test_map_first_nonzero),   cmocka_unit_test(test_map_no_entry),
 		cmocka_unit_test(test_map_overflow),	    cmocka_unit_test(test_drivedb_path),
+		cmocka_unit_test(test_file_target_none),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
