@@ -26,6 +26,7 @@
 #include "host/devinfo.h"
 #include "host/nvme_admin.h"
 #include "results/snapshot.h"
+#include "targets/drive_snapshot.h"
 
 /* A blob is under 2 KiB (four blocks of at most 512 bytes); refuse anything absurd. */
 #define BLOB_MAX (64u << 10)
@@ -214,68 +215,34 @@ static const char *no_smart_reason(const char *dev, char *buf, size_t len)
 	return NULL;
 }
 
-/* NVMe: the SMART/Health log as a snapshot; counters in the units docs/results-format.md uses. */
-static int nvme_print_json(const struct nvme_smart *m, const char *dev)
+/*
+ * NVMe: the snapshot the runner stores at a phase boundary, from the same module
+ * (targets/drive_snapshot.h): counters mapped through the drive database, reads until two agree
+ * (no flush and no settle wait: nothing of ours is in flight here).
+ */
+static int nvme_print_json(int fd, const char *dev, const char *model, char *err, size_t errlen)
 {
+	struct drive_snapshot_cfg cfg = {
+		.fd = fd, .transport = DRIVEDB_NVME, .model = model,
+		.opts = {.settle_ns = UINT64_MAX},
+	};
+	struct drive_snapshot *ds = NULL;
 	struct snapshot snap;
-	struct json_object *raw = NULL;
 	int e = 0, ret;
 
 	snapshot_init(&snap, "nvme-smart");
 	snprintf(snap.label, sizeof snap.label, "now");
-	/* A counter past 64 bits would be printed wrong: leave it out (the raw part says so). */
-	if (!m->data_units_written_overflow)
-		e = e ? e : snapshot_set(&snap, "host_bytes_written", "bytes",
-					 (double)m->data_units_written * NVME_DATA_UNIT_BYTES);
-	if (!m->data_units_read_overflow)
-		e = e ? e : snapshot_set(&snap, "host_bytes_read", "bytes",
-					 (double)m->data_units_read * NVME_DATA_UNIT_BYTES);
-	e = e ? e : snapshot_set(&snap, "temperature_c", "celsius", m->temperature_c);
-	e = e ? e : snapshot_set(&snap, "percentage_used", "percent", m->percentage_used);
-	e = e ? e : snapshot_set(&snap, "available_spare", "percent", m->available_spare);
-	if (e) {
-		ret = e;
+	ret = drive_snapshot_open(&cfg, &ds, err, errlen);
+	if (!ret)
+		ret = drive_snapshot_take(ds, false, &snap, err, errlen);
+	if (ret)
 		goto out;
-	}
-	raw = json_object_new_object();
-	if (!raw) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	jsonnum_build_add(raw, "device", json_object_new_string(dev), &e);
-	jsonnum_build_num(raw, "log_id", NVME_LOG_SMART, &e);
-	jsonnum_build_num(raw, "critical_warning", m->critical_warning, &e);
-	/* counters up to 2^64: a double is exact only to 2^53, so the raw part keeps strings */
-	{
-		char b[4][24];
-		snprintf(b[0], sizeof b[0], "%llu", (unsigned long long)m->data_units_read);
-		snprintf(b[1], sizeof b[1], "%llu", (unsigned long long)m->data_units_written);
-		snprintf(b[2], sizeof b[2], "%llu", (unsigned long long)m->host_read_cmds);
-		snprintf(b[3], sizeof b[3], "%llu", (unsigned long long)m->host_write_cmds);
-		jsonnum_build_add(raw, "data_units_read", json_object_new_string(b[0]), &e);
-		jsonnum_build_add(raw, "data_units_written", json_object_new_string(b[1]), &e);
-		jsonnum_build_add(raw, "host_read_commands", json_object_new_string(b[2]), &e);
-		jsonnum_build_add(raw, "host_write_commands", json_object_new_string(b[3]), &e);
-	}
-	jsonnum_build_add(raw, "overflow",
-			  json_object_new_boolean(m->data_units_read_overflow || m->data_units_written_overflow ||
-						  m->host_read_cmds_overflow || m->host_write_cmds_overflow),
-			  &e);
-	jsonnum_build_num(raw, "spare_threshold", m->spare_threshold, &e);
-	jsonnum_build_num(raw, "warning_temp_minutes", m->warning_temp_minutes, &e);
-	jsonnum_build_num(raw, "critical_temp_minutes", m->critical_temp_minutes, &e);
-	jsonnum_build_num(raw, "thermal_transitions_1", m->thm_transitions[0], &e);
-	jsonnum_build_num(raw, "thermal_transitions_2", m->thm_transitions[1], &e);
-	jsonnum_build_num(raw, "thermal_seconds_1", m->thm_seconds[0], &e);
-	jsonnum_build_num(raw, "thermal_seconds_2", m->thm_seconds[1], &e);
-	if (e) {
-		json_object_put(raw);
-		ret = e;
-		goto out;
-	}
-	snap.raw = raw;
-	ret = print_snapshot(&snap);
+	jsonnum_build_add(snap.raw, "device", json_object_new_string(dev), &e);
+	ret = e ? e : print_snapshot(&snap);
+	if (ret)
+		snprintf(err, errlen, "%s", strerror(-ret));
 out:
+	drive_snapshot_free(ds);
 	snapshot_release(&snap);
 	return ret;
 }
@@ -308,7 +275,7 @@ static void nvme_print_text(const struct nvme_smart *m, const char *dev)
  * whole): per-namespace SMART is optional (Identify Controller LPA bit 0) and the counters that
  * matter for write amplification are the controller's anyway.
  */
-static int nvme_smart_cmd(const char *dev, const char *ns, bool json, bool dry)
+static int nvme_smart_cmd(const char *dev, const char *ns, const char *model, bool json, bool dry)
 {
 	struct nvme_admin_cmd cmd;
 	struct nvme_smart m;
@@ -329,20 +296,21 @@ static int nvme_smart_cmd(const char *dev, const char *ns, bool json, bool dry)
 		fprintf(stderr, "ssdlab smart: %s: %s\n", dev, strerror(errno));
 		goto out;
 	}
+	if (json) {
+		ret = nvme_print_json(fd, dev, model, err, sizeof err);
+		if (ret) {
+			fprintf(stderr, "ssdlab smart: %s: %s\n", dev, err);
+			goto out;
+		}
+		rc = EXIT_OK;
+		goto out;
+	}
 	ret = nvme_smart_read(&ioctl_ops_real, fd, NVME_NSID_ALL, &m, err, sizeof err);
 	if (ret) {
 		fprintf(stderr, "ssdlab smart: %s: %s\n", dev, err);
 		goto out;
 	}
-	if (json) {
-		ret = nvme_print_json(&m, dev);
-		if (ret) {
-			fprintf(stderr, "ssdlab smart: %s\n", strerror(-ret));
-			goto out;
-		}
-	} else {
-		nvme_print_text(&m, dev);
-	}
+	nvme_print_text(&m, dev);
 	rc = EXIT_OK;
 out:
 	if (fd >= 0)
@@ -403,7 +371,7 @@ int cmd_smart(int argc, char **argv)
 		/* no_smart_reason() has stat'ed it and read its sysfs identity already */
 		if (!stat(argv[optind], &st) && !devinfo_read(NULL, st.st_rdev, &di) &&
 		    !devinfo_nvme_topology(NULL, di.disk, &nv))
-			return nvme_smart_cmd(argv[optind], nv.ns, json, dry);
+			return nvme_smart_cmd(argv[optind], nv.ns, di.model, json, dry);
 		/* A SATA drive: reading it live (SG_IO through the ioctl table) is a later slice of
 		 * issue 11; until then say so instead of guessing. */
 		fprintf(stderr, "ssdlab smart: reading SMART from a live SATA drive (%s) is not built yet; "

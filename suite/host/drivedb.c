@@ -23,6 +23,7 @@ static const char *const unit_names[] = {"512B", "32MiB", "1GiB", "1GB", "1B", "
 					 NULL};
 static const char *const wa_names[] = {"nand_over_host", "pages_ratio", NULL};
 static const char *const combine_names[] = {"sum", "first", NULL};
+static const char *const part_names[] = {"total", "slc", "tlc", NULL};
 
 const char *drivedb_unit_name(enum drivedb_unit u)
 {
@@ -60,6 +61,7 @@ struct counter_raw {
 	const char *counter;
 	int unit;
 	bool verified;
+	int part;
 };
 
 /* clang-format off */
@@ -69,6 +71,8 @@ static const struct ydoc_key counter_keys[] = {
 	{.name = "unit", .kind = YK_ENUM, .required = true, .enum_names = unit_names,
 	 .offset = offsetof(struct counter_raw, unit)},
 	{.name = "verified", .kind = YK_BOOL, .offset = offsetof(struct counter_raw, verified)},
+	{.name = "part", .kind = YK_ENUM, .enum_names = part_names,
+	 .offset = offsetof(struct counter_raw, part)},
 	{0},
 };
 
@@ -147,6 +151,7 @@ static int read_counter(const struct ydoc_node *n, const char *ctx, struct drive
 	out->counter = raw.counter;
 	out->unit = (enum drivedb_unit)raw.unit;
 	out->verified = raw.verified;
+	out->part = (enum drivedb_part)raw.part;
 	return 0;
 }
 

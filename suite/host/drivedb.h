@@ -38,10 +38,14 @@ enum drivedb_combine { DRIVEDB_SUM = 0, DRIVEDB_FIRST };
 
 #define DRIVEDB_MAX_NAND 4
 
+/* Which NAND writes a counter holds, where a drive reports SLC and TLC writes apart. */
+enum drivedb_part { DRIVEDB_PART_TOTAL = 0, DRIVEDB_PART_SLC, DRIVEDB_PART_TLC };
+
 struct drivedb_counter {
 	const char *counter; /* "ata:241", "nvme:smart.data_units_written", ... */
 	enum drivedb_unit unit;
 	bool verified; /* false: no source confirms the unit */
+	enum drivedb_part part; /* YAML `part: slc | tlc`; total when absent */
 };
 
 struct drivedb_entry {

@@ -24,6 +24,7 @@ struct target {
 	struct target_info info;
 	void *priv;
 	char err[256]; /* reason set by an implementation's failing hook */
+	unsigned caps_found; /* target_add_caps() */
 };
 
 void target_spec_parse(const char *spec, struct target_spec *out)
@@ -155,7 +156,12 @@ struct target_info *target_info_mut(struct target *t)
 
 unsigned target_caps(const struct target *t)
 {
-	return t->ops->caps;
+	return t->ops->caps | t->caps_found;
+}
+
+void target_add_caps(struct target *t, unsigned caps)
+{
+	t->caps_found |= caps;
 }
 
 void *target_priv(const struct target *t)

@@ -133,6 +133,11 @@ struct target_open_opts {
 	uint64_t seed;	/* sim: seed of its internal randomness */
 	double time_scale; /* sim: override of user_capacity / represents; 0 = from the model */
 	const char *models_dir; /* sim: searched first for a model by name ($SSDLAB_MODELS) */
+	/* a real drive's counter snapshots (targets/drive_snapshot.h): the drive database (NULL:
+	 * profiles/drives/drives.yaml) and the settle loop (0: its defaults) */
+	const char *drivedb_path;
+	uint64_t snapshot_settle_ns, snapshot_interval_ns;
+	unsigned snapshot_max_reads;
 };
 
 struct target_queue_opts {
@@ -202,6 +207,9 @@ int target_open_ops(const struct target_ops *ops, const char *spec,
 const struct target_info *target_info(const struct target *t);
 struct target_info *target_info_mut(struct target *t); /* for implementations */
 unsigned target_caps(const struct target *t);
+/* For implementations: capabilities found at open (a drive with a counter source) beyond the
+ * table's. */
+void target_add_caps(struct target *t, unsigned caps);
 void *target_priv(const struct target *t);
 void target_set_priv(struct target *t, void *priv);
 

@@ -26,8 +26,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <json-c/json.h>
 #include <liburing.h>
 #include <linux/fs.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +40,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/jsonnum.h"
 #include "host/devinfo.h"
+#include "targets/drive_snapshot.h"
 #include "targets/target.h"
 
 struct uring_target {
@@ -46,6 +50,16 @@ struct uring_target {
 	bool blockdev;
 	dev_t dev; /* the block device (for a file: the device of its file system) */
 	bool no_nowait; /* the file has no non-blocking I/O: io_uring punts every I/O to io-wq */
+	/* counter snapshots (drive_snapshot.h): the drive's reader, set up at the first snapshot
+	 * (so `ssdlab io` never loads the drive database); no_counters says why there is none */
+	bool has_counters;
+	struct drive_snapshot_cfg snap_cfg;
+	struct drive_snapshot *ds;
+	char no_counters[256];
+	char drivedb_path[PATH_MAX];
+	/* queues open now: a snapshot taken while they are (the runner's ramp-end one, from a
+	 * worker thread mid-job) must not flush or wait, or it would stall the measured I/O */
+	_Atomic unsigned open_queues;
 };
 
 struct target_queue {
@@ -101,6 +115,51 @@ static void copy_identity(struct target_info *ti, const struct devinfo *di)
 	ti->hw_queue_depth = di->hw_queue_depth;
 }
 
+/*
+ * Whether the drive has a counter source: its transport (sysfs) must have reader rows in
+ * drive_snapshot.c. Only then is TARGET_CAP_COUNTERS set; otherwise every snapshot says
+ * "none" with the reason in raw.no_counters_reason.
+ */
+static void counters_setup(struct target *t, struct uring_target *u, const char *spec,
+			   const struct target_open_opts *o)
+{
+	const struct target_info *ti = target_info(t);
+	struct devinfo_link link;
+	size_t n;
+
+	if (devinfo_link_read(NULL, u->dev, &link)) {
+		snprintf(u->no_counters, sizeof u->no_counters,
+			 "%s: sysfs does not say how the drive is attached, so no counters", spec);
+		return;
+	}
+	if (!strcmp(link.transport, "nvme"))
+		u->snap_cfg.transport = DRIVEDB_NVME;
+	else if (!strcmp(link.transport, "sata"))
+		u->snap_cfg.transport = DRIVEDB_ATA;
+	else {
+		snprintf(u->no_counters, sizeof u->no_counters,
+			 "%s is a %s device: it has no SMART counters ssdlab can read", spec, link.transport);
+		return;
+	}
+	if (!drive_snapshot_readers(u->snap_cfg.transport, &n)) {
+		snprintf(u->no_counters, sizeof u->no_counters,
+			 "%s: ssdlab cannot read the counters of a %s drive yet", spec, link.transport);
+		return;
+	}
+	u->snap_cfg.fd = u->fd;
+	u->snap_cfg.nsid = ti->nvme.nsid;
+	u->snap_cfg.model = ti->model;
+	if (o->drivedb_path) {
+		snprintf(u->drivedb_path, sizeof u->drivedb_path, "%s", o->drivedb_path);
+		u->snap_cfg.drivedb_path = u->drivedb_path;
+	}
+	u->snap_cfg.opts.settle_ns = o->snapshot_settle_ns;
+	u->snap_cfg.opts.interval_ns = o->snapshot_interval_ns;
+	u->snap_cfg.opts.max_reads = o->snapshot_max_reads;
+	u->has_counters = true;
+	target_add_caps(t, TARGET_CAP_COUNTERS);
+}
+
 static int open_blockdev(struct target *t, struct uring_target *u, const char *spec,
 			 const struct stat *st, const struct target_open_opts *o)
 {
@@ -150,6 +209,7 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		/* an NVMe namespace (or a partition of one): where it sits, for the safety checks */
 		(void)devinfo_nvme_topology(NULL, di.disk, &ti->nvme);
 	}
+	counters_setup(t, u, spec, o);
 	return 0;
 }
 
@@ -310,6 +370,7 @@ static void uring_close(struct target *t)
 
 	if (!u)
 		return;
+	drive_snapshot_free(u->ds);
 	if (u->fd >= 0)
 		close(u->fd);
 	free(u);
@@ -410,6 +471,7 @@ static int uring_queue_open(struct target *t, const struct target_queue_opts *o,
 		q->fixed_bufs = !io_uring_register_buffers(&q->ring, iov, o->nbufs);
 		free(iov);
 	}
+	atomic_fetch_add(&u->open_queues, 1);
 	*out = q;
 	return 0;
 fail:
@@ -422,6 +484,7 @@ static void uring_queue_close(struct target_queue *q)
 {
 	if (!q)
 		return;
+	atomic_fetch_sub(&((struct uring_target *)target_priv(q->t))->open_queues, 1);
 	/* The ring drops its registered files and buffers asynchronously when it is torn down,
 	 * so the device's O_EXCL claim could outlive target_close() and the next open of the
 	 * same device would fail with EBUSY. Unregistering first releases them now. */
@@ -574,6 +637,67 @@ static int uring_flush(struct target *t)
 	return fsync(u->fd) < 0 ? -errno : 0;
 }
 
+/* A snapshot without counters, saying why (docs/results-format.md: raw.no_counters_reason). */
+static int snapshot_none(struct target *t, struct snapshot *s, const char *why)
+{
+	struct json_object *raw = json_object_new_object();
+	int e = 0;
+
+	jsonnum_build_add(raw, "no_counters_reason", json_object_new_string(why), &e);
+	if (e) {
+		json_object_put(raw);
+		return e;
+	}
+	snapshot_release(s);
+	snapshot_init(s, "none");
+	s->raw = raw;
+	s->target_ns = uring_now(t);
+	return 0;
+}
+
+/*
+ * The runner's phase-boundary snapshot: the drive's counters after a flush (what the page
+ * cache, the device queue and the drive's write cache hold has not been counted yet), a settle
+ * wait and reads until two agree (drive_snapshot_take); while queues are open (a snapshot from
+ * inside a job) one read, no flush, no wait. A drive whose reader or database cannot
+ * be set up gives "none" with the reason; a failing read or flush is an error (the runner
+ * stores "none" and a note).
+ */
+static int uring_snapshot(struct target *t, struct snapshot *s)
+{
+	struct uring_target *u = target_priv(t);
+	char err[256];
+	bool during_io;
+	int rc;
+
+	if (!u->has_counters)
+		return snapshot_none(t, s, u->no_counters[0] ? u->no_counters : "a file has no drive counters");
+	if (!u->ds) {
+		rc = drive_snapshot_open(&u->snap_cfg, &u->ds, err, sizeof err);
+		if (rc) {
+			/* said once, in every snapshot of the run */
+			u->has_counters = false;
+			snprintf(u->no_counters, sizeof u->no_counters, "%s", err);
+			return snapshot_none(t, s, err);
+		}
+	}
+	during_io = atomic_load(&u->open_queues) > 0;
+	if (!during_io) {
+		rc = uring_flush(t);
+		if (rc) {
+			target_set_error(t, "flush before the snapshot: %s", strerror(-rc));
+			return rc;
+		}
+	}
+	rc = drive_snapshot_take(u->ds, during_io, s, err, sizeof err);
+	if (rc) {
+		target_set_error(t, "%s", err);
+		return rc;
+	}
+	s->target_ns = uring_now(t); /* when the counters were read, after the settle */
+	return 0;
+}
+
 const struct target_ops target_uring_ops = {
 	.name = "uring",
 	/* No purge yet: a full-device discard is not a SNIA PTS purge, so the runner's purge
@@ -590,4 +714,5 @@ const struct target_ops target_uring_ops = {
 	.discard = uring_discard,
 	.flush = uring_flush,
 	.io_counters = uring_io_counters,
+	.snapshot = uring_snapshot,
 };

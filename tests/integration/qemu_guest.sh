@@ -26,3 +26,5 @@ run info-sata ssdlab info /dev/sda --json
 run write-nvme ssdlab io /dev/nvme0n1 --rw write --bs 128k --amount 8MiB --yes-destroy=SSDLABTEST01 --json
 run smart-after ssdlab smart /dev/nvme0n1 --json
 run smart-text ssdlab smart /dev/nvme0n1
+# A short profile with the runner's counter snapshots (qemu_guest_profile.sh, copied beside).
+. /tests_profile.sh

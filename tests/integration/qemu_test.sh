@@ -61,6 +61,11 @@ for lib in $(ldd "$SSDLAB" | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1
 	mkdir -p "$R$(dirname "$lib")" && cp -L "$lib" "$R$lib" || fail "copy $lib"
 done
 cp "$HERE/qemu_guest.sh" "$R/tests.sh" || fail "copy guest script"
+# The short profile (qemu_guest_profile.sh) and the drive database its snapshots are mapped
+# through, at the path this build looks for it (config.h's SSDLAB_PROFILES_SRCDIR).
+cp "$HERE/qemu_guest_profile.sh" "$R/tests_profile.sh" || fail "copy guest profile script"
+DB_DIR=$(sed -n 's/^#define SSDLAB_PROFILES_SRCDIR "\(.*\)"$/\1/p' "$(dirname "$SSDLAB")/../config.h")/drives
+mkdir -p "$R$DB_DIR" && cp "$HERE/../../profiles/drives/drives.yaml" "$R$DB_DIR/" || fail "copy the drive database"
 cat >"$R/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -199,4 +204,6 @@ if all(t in snaps for t in ("smart-before", "smart-after", "write-nvme")):
         print("FAIL smart: %r" % e); bad += 1
 sys.exit(1 if bad else 0)
 PY
+# The short profile's snapshots, records and summary (qemu_profile_check.py says what it checks).
+python3 "$HERE/qemu_profile_check.py" "$W/serial.log" || fail "short profile checks failed"
 echo "PASS"

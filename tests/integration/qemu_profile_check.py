@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""qemu_profile_check: the host's checks of the short profile qemu_guest_profile.sh ran on QEMU's
+NVMe drive, from the serial console log (argv[1]):
+  - every snapshot the runner took (run-start, each phase's start and end, run-end) is an
+    nvme-smart one, settled (two reads agreed; QEMU updates its counters at once, so 2 reads),
+    after the default 0.5 s settle wait; the ramp-end one, taken inside the job, is one read
+    without a wait (during_io), and lies between its phase's start and end;
+  - over every phase, the host_bytes_written delta (data units x 512,000) matches the bytes the
+    records say ssdlab wrote in it (bytes_written_total summed), within one data unit: QEMU counts
+    DIV_ROUND_UP(sectors, 1000) of a running total (hw/nvme/ctrl.c), so a delta is exact to one unit;
+  - the 7 MiB the profile writes is what the records say (1 MiB ramp + 4 MiB + 2 MiB);
+  - QEMU has no NAND counter: each summary wa entry has wa null, and the reason is "no
+    NAND-write counter known for QEMU NVMe Ctrl" (wa_reason where the analysis writes it, else
+    the snapshots' raw no_nand_reason); a host_check, where the analysis writes one, matches.
+Prints what it saw; exits 1 on any failure."""
+import json
+import re
+import sys
+
+UNIT = 512000
+REASON = "no NAND-write counter known for QEMU NVMe Ctrl"
+log = open(sys.argv[1], errors="replace").read().replace("\r", "")
+bad = 0
+
+
+def fail(msg):
+    global bad
+    print("FAIL profile: " + msg)
+    bad += 1
+
+
+def block(tag):
+    m = re.search(r"=== BEGIN %s ===\n(.*?)\n=== END %s rc=(\d+) ===" % (re.escape(tag), re.escape(tag)), log, re.S)
+    for line in log.splitlines():
+        if line.startswith("stderr %s: " % tag):
+            print(line)
+    if not m:
+        fail("no %s block in the console log" % tag)
+        return None
+    if m.group(2) != "0":
+        fail("%s exited %s" % (tag, m.group(2)))
+        return None
+    return m.group(1)
+
+
+def main():
+    if block("profile-run") is None:
+        return
+    snaps = []
+    for m in re.finditer(r"=== BEGIN profile-snap:([^ ]+) ===\n(.*?)\n=== END profile-snap:\1 rc=0 ===", log, re.S):
+        snaps.append(json.loads(m.group(2)))
+    snaps.sort(key=lambda s: s["seq"])
+    labels = [s["label"] for s in snaps]
+    want = ["run-start", "phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end",
+            "phase-1-write_until-start", "phase-1-write_until-end", "run-end"]
+    print("profile: snapshots %s" % labels)
+    if labels != want:
+        fail("snapshots %r, expected %r" % (labels, want))
+    for s in snaps:
+        raw = s.get("raw") or {}
+        if s["source"] != "nvme-smart":
+            fail("%s: source %r (raw %r)" % (s["label"], s["source"], raw))
+            continue
+        if s["label"].endswith("-ramp-end"):
+            if raw.get("during_io") is not True or raw.get("reads") != 1 or raw.get("settle_ns") != 0:
+                fail("%s: during_io %r, %r reads, settle %r ns (inside a job: one read, no wait)" %
+                     (s["label"], raw.get("during_io"), raw.get("reads"), raw.get("settle_ns")))
+        elif raw.get("settled") is not True or raw.get("reads") != 2 or raw.get("settle_ns") != 500000000:
+            fail("%s: settled %r after %r reads, settle %r ns (QEMU: 2 reads agree)" %
+                 (s["label"], raw.get("settled"), raw.get("reads"), raw.get("settle_ns")))
+        if raw.get("model") != "QEMU NVMe Ctrl" or raw.get("no_nand_reason") != REASON:
+            fail("%s: model %r, no_nand_reason %r" % (s["label"], raw.get("model"), raw.get("no_nand_reason")))
+        if (raw.get("drivedb") or {}).get("name") != "NVMe (OCP C0, then Endurance Group)":
+            fail("%s: drive database entry %r" % (s["label"], raw.get("drivedb")))
+        duw = raw.get("counters", {}).get("nvme:smart.data_units_written")
+        if s["counters"]["host_bytes_written"]["value"] != duw * UNIT or \
+                s["counters"]["host_bytes_written_resolution"]["value"] != UNIT:
+            fail("%s: host_bytes_written %r vs %r data units" % (s["label"], s["counters"].get("host_bytes_written"), duw))
+    recs = [json.loads(line) for line in (block("profile-records") or "").splitlines() if line.strip()]
+    by = {s["label"]: s for s in snaps}
+    total = 0
+    for phase, kind in ((0, "precondition"), (1, "write_until")):
+        wrote = sum(r.get("bytes_written_total", 0) for r in recs if r.get("phase") == phase)
+        total += wrote
+        a, b = by.get("phase-%d-%s-start" % (phase, kind)), by.get("phase-%d-%s-end" % (phase, kind))
+        if not a or not b or a["source"] != "nvme-smart" or b["source"] != "nvme-smart":
+            continue
+        delta = b["counters"]["host_bytes_written"]["value"] - a["counters"]["host_bytes_written"]["value"]
+        print("profile: phase %d (%s): data units written delta x 512000 = %d, records say %d" %
+              (phase, kind, delta, wrote))
+        if abs(delta - wrote) >= UNIT:
+            fail("phase %d: delta %d vs written %d (allowed: under one data unit)" % (phase, delta, wrote))
+    if total != 7 * 1024 * 1024:
+        fail("the records say %d bytes written, the profile writes 7 MiB" % total)
+    ramp = [by.get(k) for k in ("phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end")]
+    if all(x and x["source"] == "nvme-smart" for x in ramp):
+        v = [x["counters"]["host_bytes_written"]["value"] for x in ramp]
+        print("profile: phase 0 host_bytes_written start %d, ramp end %d, end %d" % tuple(v))
+        if not v[0] <= v[1] <= v[2]:
+            fail("the ramp-end snapshot %d is not between the phase's start %d and end %d" % tuple(v[1:2] + v[0:1] + v[2:]))
+    text = block("profile-summary")
+    if text is None:
+        return
+    wa = json.loads(text)["wa"]
+    entries = wa["phases"] + ([wa["run"]] if wa.get("run") else [])
+    if len(wa["phases"]) != 2:
+        fail("summary wa has %d phase entries, expected 2" % len(wa["phases"]))
+    for e in entries:
+        print("profile: wa entry %s -> %s: host_bytes_written %r, wa %r, wa_reason %r, host_check %r" %
+              (e.get("from_label"), e.get("to_label"), e.get("host_bytes_written"), e.get("wa"),
+               e.get("wa_reason"), e.get("host_check")))
+        if e.get("wa") is not None:
+            fail("wa %r: QEMU has no NAND counter" % e.get("wa"))
+        if e.get("host_bytes_written") is None:
+            fail("%s: no host bytes written from the snapshots" % e.get("to_label"))
+        if "wa_reason" in e and e["wa_reason"] != REASON:
+            fail("wa_reason %r, expected %r" % (e["wa_reason"], REASON))
+        if isinstance(e.get("host_check"), dict) and e["host_check"].get("match") is not True:
+            fail("host_check %r does not match" % e["host_check"])
+    if not any("wa_reason" in e for e in entries):
+        print("profile: NOTE summary.json has no wa_reason yet (the WA analysis adds it); "
+              "checked the snapshots' raw no_nand_reason instead")
+
+
+main()
+sys.exit(1 if bad else 0)
