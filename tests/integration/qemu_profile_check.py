@@ -11,8 +11,8 @@ NVMe drive, from the serial console log (argv[1]):
     DIV_ROUND_UP(sectors, 1000) of a running total (hw/nvme/ctrl.c), so a delta is exact to one unit;
   - the 7 MiB the profile writes is what the records say (1 MiB ramp + 4 MiB + 2 MiB);
   - QEMU has no NAND counter: each summary wa entry has wa null, and the reason is "no
-    NAND-write counter known for QEMU NVMe Ctrl" (wa_reason where the analysis writes it, else
-    the snapshots' raw no_nand_reason); a host_check, where the analysis writes one, matches.
+    NAND-write counter known for QEMU NVMe Ctrl" (wa_reason), and a host_check whose counter delta
+    matches the bytes the records say ssdlab wrote within one data unit.
 Prints what it saw; exits 1 on any failure."""
 import json
 import re
@@ -114,13 +114,14 @@ def main():
             fail("wa %r: QEMU has no NAND counter" % e.get("wa"))
         if e.get("host_bytes_written") is None:
             fail("%s: no host bytes written from the snapshots" % e.get("to_label"))
-        if "wa_reason" in e and e["wa_reason"] != REASON:
-            fail("wa_reason %r, expected %r" % (e["wa_reason"], REASON))
-        if isinstance(e.get("host_check"), dict) and e["host_check"].get("match") is not True:
-            fail("host_check %r does not match" % e["host_check"])
-    if not any("wa_reason" in e for e in entries):
-        print("profile: NOTE summary.json has no wa_reason yet (the WA analysis adds it); "
-              "checked the snapshots' raw no_nand_reason instead")
+        if e.get("wa_reason") != REASON:
+            fail("wa_reason %r, expected %r" % (e.get("wa_reason"), REASON))
+        hc = e.get("host_check")
+        if not isinstance(hc, dict) or hc.get("match") is not True:
+            fail("host_check %r: the data units written should match the bytes the records say "
+                 "ssdlab wrote, within one 512,000-byte unit" % hc)
+        elif hc.get("resolution") != 512000:
+            fail("host_check resolution %r, an NVMe data unit is 512000 bytes" % hc.get("resolution"))
 
 
 main()
