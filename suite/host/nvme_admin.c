@@ -155,3 +155,95 @@ int nvme_smart_counters(const struct nvme_smart *m, struct devcounters *dc)
 		r = set_wide(dc, "host_write_cmds", m->host_write_cmds, m->host_write_cmds_overflow);
 	return r;
 }
+
+uint64_t nvme_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int nvme_counter_wide(struct devcounters *dc, const char *prefix, const char *field, const uint8_t *p16)
+{
+	bool over;
+	uint64_t low = le128_low(p16, &over);
+	int r = devcounters_setf(dc, over ? UINT64_MAX : low, "%s.%s", prefix, field);
+
+	if (!r && over)
+		r = devcounters_setf(dc, 1, "%s.%s.overflow", prefix, field);
+	return r;
+}
+
+bool nvme_status_not_supported(int status)
+{
+	/* status as the kernel returns it: SC in bits 7:0, SCT in 10:8, then CRD, More, DNR */
+	int sc = status & 0x7ff;
+
+	return status > 0 && (sc == 0x002 || sc == 0x109);
+}
+
+static const char *log_name(unsigned lid)
+{
+	switch (lid) {
+	case 0x02:
+		return "SMART/Health";
+	case 0x09:
+		return "Endurance Group Information";
+	case 0xc0:
+		return "OCP SMART/Health Extended";
+	case 0xca:
+		return "Intel vendor SMART";
+	default:
+		return "log";
+	}
+}
+
+void nvme_cmd_describe(const struct nvme_admin_cmd *c, char *buf, size_t len)
+{
+	/* What each of cdw10..cdw15 means for this opcode; "" where it is reserved (sent as 0). */
+	char m[6][96] = {"", "", "", "", "", ""};
+	const char *name = "unknown";
+	size_t at = 0;
+	int n;
+
+	switch (c->opcode) {
+	case NVME_ADMIN_GET_LOG_PAGE:
+		name = "Get Log Page";
+		snprintf(m[0], sizeof m[0], "log id 0x%02x %s, NUMDL %u", c->cdw10 & 0xff, log_name(c->cdw10 & 0xff),
+			 c->cdw10 >> 16);
+		snprintf(m[1], sizeof m[1], "NUMDU %u, log specific id %u", c->cdw11 & 0xffff, c->cdw11 >> 16);
+		snprintf(m[2], sizeof m[2], "offset low %u", c->cdw12);
+		snprintf(m[3], sizeof m[3], "offset high %u", c->cdw13);
+		snprintf(m[4], sizeof m[4], "UUID index %u", c->cdw14 & 0x7f);
+		break;
+	case NVME_ADMIN_IDENTIFY:
+		name = "Identify";
+		snprintf(m[0], sizeof m[0], "CNS 0x%02x %s, CNTID %u", c->cdw10 & 0xff,
+			 (c->cdw10 & 0xff) == 0x00   ? "Namespace"
+			 : (c->cdw10 & 0xff) == 0x01 ? "Controller"
+						     : "",
+			 c->cdw10 >> 16);
+		break;
+	case NVME_ADMIN_GET_FEATURES:
+		name = "Get Features";
+		snprintf(m[0], sizeof m[0], "FID 0x%02x %s, SEL %u%s", c->cdw10 & 0xff,
+			 (c->cdw10 & 0xff) == 0x06   ? "Volatile Write Cache"
+			 : (c->cdw10 & 0xff) == 0x0c ? "Autonomous Power State Transition"
+						     : "",
+			 (c->cdw10 >> 8) & 7, ((c->cdw10 >> 8) & 7) == 0 ? " current" : "");
+		break;
+	}
+	const uint32_t d[6] = {c->cdw10, c->cdw11, c->cdw12, c->cdw13, c->cdw14, c->cdw15};
+	n = snprintf(buf, len, "NVMe admin opcode 0x%02x (%s), nsid 0x%08x", c->opcode, name, c->nsid);
+	for (int i = 0; i < 6 && n >= 0 && (size_t)n < len - at; i++) {
+		at += (size_t)n;
+		n = snprintf(buf + at, len - at, ", cdw%d 0x%08x%s%s%s", 10 + i, d[i], *m[i] ? " (" : "", m[i],
+			     *m[i] ? ")" : "");
+	}
+	if (n >= 0 && (size_t)n < len - at) {
+		at += (size_t)n;
+		snprintf(buf + at, len - at, ", data_len %u", c->data_len);
+	}
+}
