@@ -31,7 +31,7 @@ extern const uint8_t nvme_ocp_c0_guid[16];
 struct nvme_log_state {
 	uint8_t lid;
 	bool present;
-	char reason[160];
+	char reason[256];
 };
 
 /* Get Log Page with a Log Specific Identifier (cdw11 bits 31:16): nvme_get_log_cmd plus LSI. */
