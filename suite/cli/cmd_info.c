@@ -256,7 +256,7 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	if (in->nvme)
-		nvme_report_ident_read(in->path, in->nv.nsid, &in->id);
+		nvme_report_ident_read(&ioctl_ops_real, in->path, in->nv.nsid, &in->id);
 	if (json) {
 		ret = print_json(in);
 		if (ret) {

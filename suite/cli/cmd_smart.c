@@ -339,7 +339,7 @@ static int nvme_smart_cmd(const char *dev, const char *ns, uint32_t nsid, bool j
 		fprintf(stderr, "ssdlab smart: out of memory\n");
 		goto out;
 	}
-	nvme_report_logs_read(fd, nsid, lg);
+	nvme_report_logs_read(&ioctl_ops_real, fd, nsid, lg);
 	if (json) {
 		ret = nvme_print_json(&m, lg, dev);
 		if (ret) {

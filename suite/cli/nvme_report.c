@@ -36,24 +36,28 @@ static void ident_features(const struct ioctl_ops *ops, int fd, struct nvme_repo
 	}
 }
 
-void nvme_report_ident_read(const char *dev, uint32_t nsid, struct nvme_report_ident *id)
+void nvme_report_ident_fd(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_report_ident *id)
 {
-	const struct ioctl_ops *ops = &ioctl_ops_real;
-	int fd;
-
 	memset(id, 0, sizeof *id);
 	id->vwc_enabled = id->apst_enabled = -1;
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (nvme_id_ctrl_read(ops, fd, &id->c, id->err, sizeof id->err) ||
+	    nvme_id_ns_read(ops, fd, nsid, &id->ns, id->err, sizeof id->err))
+		return;
+	ident_features(ops, fd, id);
+	id->ok = true;
+}
+
+void nvme_report_ident_read(const struct ioctl_ops *ops, const char *dev, uint32_t nsid, struct nvme_report_ident *id)
+{
+	int fd = open(dev, O_RDONLY | O_CLOEXEC);
+
 	if (fd < 0) {
+		memset(id, 0, sizeof *id);
+		id->vwc_enabled = id->apst_enabled = -1;
 		snprintf(id->err, sizeof id->err, "%s: %s", dev, strerror(errno));
 		return;
 	}
-	if (nvme_id_ctrl_read(ops, fd, &id->c, id->err, sizeof id->err) ||
-	    nvme_id_ns_read(ops, fd, nsid, &id->ns, id->err, sizeof id->err))
-		goto out;
-	ident_features(ops, fd, id);
-	id->ok = true;
-out:
+	nvme_report_ident_fd(ops, fd, nsid, id);
 	close(fd);
 }
 
@@ -231,9 +235,8 @@ void nvme_report_ident_dry(FILE *f, uint32_t nsid)
 	dry_line(f, &cmd, "only when Identify Controller APSTA bit 0 says APST is supported");
 }
 
-void nvme_report_logs_read(int fd, uint32_t nsid, struct nvme_report_logs *lg)
+void nvme_report_logs_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_report_logs *lg)
 {
-	const struct ioctl_ops *ops = &ioctl_ops_real;
 	struct nvme_id_ctrl c;
 	struct nvme_id_ns ns;
 	char err[256];

@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "host/devcounters.h"
+#include "host/ioctl_ops.h"
 #include "host/nvme_ident.h"
 #include "host/nvme_logs.h"
 
@@ -33,9 +34,11 @@ struct nvme_report_logs {
 	struct nvme_log_state st[3];
 };
 
-/* Opens dev read-only and reads Identify Controller, Identify Namespace nsid and the features;
- * failures go into id->err (id->ok false), never an exit. */
-void nvme_report_ident_read(const char *dev, uint32_t nsid, struct nvme_report_ident *id);
+/* Opens dev read-only and reads Identify Controller, Identify Namespace nsid and the features
+ * through ops (ioctl_ops_real outside tests); failures go into id->err (id->ok false), never an
+ * exit. nvme_report_ident_fd does the same on an open fd. */
+void nvme_report_ident_read(const struct ioctl_ops *ops, const char *dev, uint32_t nsid, struct nvme_report_ident *id);
+void nvme_report_ident_fd(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_report_ident *id);
 void nvme_report_ident_text(FILE *f, const struct nvme_report_ident *id);
 /* Adds "nvme_identify" to o (docs/results-format.md, info). 0 or -ENOMEM. */
 int nvme_report_ident_json(struct json_object *o, const struct nvme_report_ident *id);
@@ -44,7 +47,7 @@ void nvme_report_ident_dry(FILE *f, uint32_t nsid);
 
 /* Reads the extra logs through fd (Identify first, for CTRATT, ENDGID and VID); a log that cannot
  * be read is absent with the reason, never an error. */
-void nvme_report_logs_read(int fd, uint32_t nsid, struct nvme_report_logs *lg);
+void nvme_report_logs_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_report_logs *lg);
 void nvme_report_logs_text(FILE *f, const struct nvme_report_logs *lg);
 /* Adds "endurance_group", "ocp_c0", "intel_ca" to a snapshot's raw object. 0 or -ENOMEM. */
 int nvme_report_logs_json(struct json_object *raw, const struct nvme_report_logs *lg);
