@@ -39,12 +39,13 @@ static void usage(FILE *f)
 		   "the raw 48-bit value and that value decoded by ssdlab's own unit table; \"raw\"\n"
 		   "where no unit is known). --load decodes a blob saved by `skdump --save` offline.\n"
 		   "A device without SMART (loop device, file, virtio disk) exits 4 with the reason.\n"
-		   "For an NVMe namespace it reads the controller's SMART/Health log (Get Log Page 0x02);\n"
+		   "For an NVMe namespace it reads the controller's SMART/Health log (Get Log Page 0x02)\n"
+		   "and, where the drive has them, Endurance Group 0x09, OCP 0xC0 and Intel 0xCA;\n"
 		   "reading SATA drives live is not built yet (exits 4; use --load).\n\n"
 		   "  --load FILE  decode a saved libatasmart blob instead of reading a device\n"
 		   "  --json       print a counter snapshot (source \"ata-smart\" or \"nvme-smart\";\n"
 		   "               docs/results-format.md)\n"
-		   "  --dry-run    NVMe: print the admin command it would send, without sending it\n"
+		   "  --dry-run    NVMe: print the admin commands it would send, without sending them\n"
 		   "  -h, --help   this text\n");
 }
 
