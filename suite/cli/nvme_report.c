@@ -18,6 +18,12 @@ static double kelvin_c(uint16_t k)
 	return k ? k - 273.15 : NAN;
 }
 
+/* 2^LBADS bytes; 0 for a value no drive could mean (a 32-bit block size or more) */
+static uint64_t lba_bytes(const struct nvme_lbaf *l)
+{
+	return l->lbads < 32 ? 1ull << l->lbads : 0;
+}
+
 static void ident_features(const struct ioctl_ops *ops, int fd, struct nvme_report_ident *id)
 {
 	char err[256];
@@ -94,10 +100,10 @@ void nvme_report_ident_text(FILE *f, const struct nvme_report_ident *id)
 	}
 	fprintf(f, "  NVMe identify VID 0x%04x, model %s, serial %s, firmware %s\n", c->vid, c->mn, c->sn, c->fr);
 	const struct nvme_lbaf *u = &ns->lbaf[ns->lbaf_in_use];
-	fprintf(f, "  LBA format    #%u: %u B data, %u B metadata%s, relative performance %u; of", ns->lbaf_in_use,
-		1u << u->lbads, u->ms, ns->extended_metadata ? " (extended)" : "", u->rp);
+	fprintf(f, "  LBA format    #%u: %llu B data, %u B metadata%s, relative performance %u; of", ns->lbaf_in_use,
+		(unsigned long long)lba_bytes(u), u->ms, ns->extended_metadata ? " (extended)" : "", u->rp);
 	for (int i = 0; i < ns->nlbaf; i++)
-		fprintf(f, " #%d %u+%u rp%u", i, 1u << ns->lbaf[i].lbads, ns->lbaf[i].ms, ns->lbaf[i].rp);
+		fprintf(f, " #%d %llu+%u rp%u", i, (unsigned long long)lba_bytes(&ns->lbaf[i]), ns->lbaf[i].ms, ns->lbaf[i].rp);
 	fprintf(f, "\n  namespace     size %llu, capacity %llu, used %llu blocks; ENDGID %u\n",
 		(unsigned long long)ns->nsze, (unsigned long long)ns->ncap, (unsigned long long)ns->nuse, ns->endgid);
 	fprintf(f, "  VWC           present %s, enabled %s\n", yesno(c->vwc & 1), tri(id->vwc_enabled));
@@ -128,10 +134,28 @@ static struct json_object *lbaf_json(const struct nvme_lbaf *l, int index, int *
 		return NULL;
 	}
 	jsonnum_build_num(o, "index", index, e);
-	jsonnum_build_num(o, "data_bytes", (double)(1ull << l->lbads), e);
+	jsonnum_build_num(o, "data_bytes", (double)lba_bytes(l), e);
 	jsonnum_build_num(o, "metadata_bytes", l->ms, e);
 	jsonnum_build_num(o, "relative_performance", l->rp, e);
 	return o;
+}
+
+/* {HAS: has, "enabled": enabled (null when -1: not asked or not answered)}; NULL with *e set
+ * when out of memory. */
+static struct json_object *feature_json(const char *has_key, bool has, int enabled, int *e)
+{
+	struct json_object *x = json_object_new_object();
+
+	if (!x) {
+		*e = -ENOMEM;
+		return NULL;
+	}
+	jsonnum_build_add(x, has_key, json_object_new_boolean(has), e);
+	if (enabled >= 0)
+		jsonnum_build_add(x, "enabled", json_object_new_boolean(enabled), e);
+	else
+		jsonnum_build_num(x, "enabled", NAN, e); /* null */
+	return x;
 }
 
 int nvme_report_ident_json(struct json_object *o, const struct nvme_report_ident *id)
@@ -169,24 +193,8 @@ int nvme_report_ident_json(struct json_object *o, const struct nvme_report_ident
 	jsonnum_build_num(n, "nvmcap", ns->nvmcap_overflow ? NAN : (double)ns->nvmcap, &e);
 	jsonnum_build_num(n, "tnvmcap", c->tnvmcap_overflow ? NAN : (double)c->tnvmcap, &e);
 	jsonnum_build_num(n, "endgid", ns->endgid, &e);
-	x = json_object_new_object();
-	if (x) {
-		jsonnum_build_add(x, "present", json_object_new_boolean(c->vwc & 1), &e);
-		if (id->vwc_enabled >= 0)
-			jsonnum_build_add(x, "enabled", json_object_new_boolean(id->vwc_enabled), &e);
-		else
-			jsonnum_build_num(x, "enabled", NAN, &e);
-	}
-	jsonnum_build_add(n, "volatile_write_cache", x, &e);
-	x = json_object_new_object();
-	if (x) {
-		jsonnum_build_add(x, "supported", json_object_new_boolean(c->apsta & 1), &e);
-		if (id->apst_enabled >= 0)
-			jsonnum_build_add(x, "enabled", json_object_new_boolean(id->apst_enabled), &e);
-		else
-			jsonnum_build_num(x, "enabled", NAN, &e);
-	}
-	jsonnum_build_add(n, "apst", x, &e);
+	jsonnum_build_add(n, "volatile_write_cache", feature_json("present", c->vwc & 1, id->vwc_enabled, &e), &e);
+	jsonnum_build_add(n, "apst", feature_json("supported", c->apsta & 1, id->apst_enabled, &e), &e);
 	x = json_object_new_object();
 	if (x) {
 		struct json_object *s = json_object_new_array();

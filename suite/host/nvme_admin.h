@@ -53,6 +53,12 @@ int nvme_smart_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct n
  * overflow as that header says. 0 or -ENOSPC. */
 int nvme_smart_counters(const struct nvme_smart *m, struct devcounters *dc);
 
+/* Sends cmd through ops: 0; -errno for a transport failure; -EOPNOTSUPP for Invalid Field /
+ * Invalid Log Page (nvme_status_not_supported), -EIO for another NVMe status; "WHAT: reason"
+ * in err for the negatives. */
+int nvme_admin_send(const struct ioctl_ops *ops, int fd, struct nvme_admin_cmd *cmd, const char *what, char *err,
+		    size_t errlen);
+
 /* Prints cmd as one line: opcode with its name, nsid, cdw10..15 each with what its bits mean
  * for that opcode, data_len. Truncates to len. */
 void nvme_cmd_describe(const struct nvme_admin_cmd *cmd, char *buf, size_t len);

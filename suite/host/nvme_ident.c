@@ -139,54 +139,41 @@ void nvme_id_ns_decode(const uint8_t page[NVME_IDENTIFY_LEN], struct nvme_id_ns 
 	}
 }
 
-/* Sends cmd; 0, or a negative with "WHAT: reason" in err. */
-static int send(const struct ioctl_ops *ops, int fd, struct nvme_admin_cmd *cmd, const char *what, char *err,
-		size_t errlen)
+/* Identify CNS cns of nsid into the caller's 4096-byte page; 0 or a negative with err. */
+static int identify(const struct ioctl_ops *ops, int fd, uint32_t nsid, uint8_t cns, uint8_t *page, char *err,
+		    size_t errlen)
 {
-	int r = ops->admin(ops->ctx, fd, cmd);
-
-	if (r < 0) {
-		snprintf(err, errlen, "%s: %s", what, strerror(-r));
-		return r;
-	}
-	if (r > 0) {
-		snprintf(err, errlen, "%s: NVMe status 0x%x%s", what, (unsigned)r,
-			 nvme_status_not_supported(r) ? " (Invalid Field: not supported)" : "");
-		return nvme_status_not_supported(r) ? -EOPNOTSUPP : -EIO;
-	}
-	return 0;
-}
-
-int nvme_id_ctrl_read(const struct ioctl_ops *ops, int fd, struct nvme_id_ctrl *out, char *err, size_t errlen)
-{
-	/* Aligned for the kernel's DMA mapping of a user buffer. */
-	_Alignas(4096) static _Thread_local uint8_t page[NVME_IDENTIFY_LEN];
 	struct nvme_admin_cmd cmd;
 	int r;
 
-	memset(page, 0, sizeof page);
-	nvme_identify_cmd(&cmd, 0, NVME_CNS_CTRL, page);
-	r = send(ops, fd, &cmd, "Identify Controller", err, errlen);
-	if (r)
-		return r == -EOPNOTSUPP ? -EIO : r;
-	nvme_id_ctrl_decode(page, out);
-	return 0;
+	memset(page, 0, NVME_IDENTIFY_LEN);
+	nvme_identify_cmd(&cmd, nsid, cns, page);
+	r = nvme_admin_send(ops, fd, &cmd, cns == NVME_CNS_CTRL ? "Identify Controller" : "Identify Namespace", err,
+			    errlen);
+	/* every controller has both pages: Invalid Field here is a failure, not an absent feature */
+	return r == -EOPNOTSUPP ? -EIO : r;
+}
+
+/* Aligned for the kernel's DMA mapping of a user buffer. */
+static _Thread_local _Alignas(4096) uint8_t id_page[NVME_IDENTIFY_LEN];
+
+int nvme_id_ctrl_read(const struct ioctl_ops *ops, int fd, struct nvme_id_ctrl *out, char *err, size_t errlen)
+{
+	int r = identify(ops, fd, 0, NVME_CNS_CTRL, id_page, err, errlen);
+
+	if (!r)
+		nvme_id_ctrl_decode(id_page, out);
+	return r;
 }
 
 int nvme_id_ns_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_id_ns *out, char *err,
 		    size_t errlen)
 {
-	_Alignas(4096) static _Thread_local uint8_t page[NVME_IDENTIFY_LEN];
-	struct nvme_admin_cmd cmd;
-	int r;
+	int r = identify(ops, fd, nsid, NVME_CNS_NS, id_page, err, errlen);
 
-	memset(page, 0, sizeof page);
-	nvme_identify_cmd(&cmd, nsid, NVME_CNS_NS, page);
-	r = send(ops, fd, &cmd, "Identify Namespace", err, errlen);
-	if (r)
-		return r == -EOPNOTSUPP ? -EIO : r;
-	nvme_id_ns_decode(page, out);
-	return 0;
+	if (!r)
+		nvme_id_ns_decode(id_page, out);
+	return r;
 }
 
 int nvme_feature_enabled(const struct ioctl_ops *ops, int fd, uint8_t fid, char *err, size_t errlen)
@@ -202,7 +189,7 @@ int nvme_feature_enabled(const struct ioctl_ops *ops, int fd, uint8_t fid, char 
 	else
 		nvme_get_features_cmd(&cmd, fid, NULL, 0);
 	snprintf(what, sizeof what, "Get Features 0x%02x", fid);
-	r = send(ops, fd, &cmd, what, err, errlen);
+	r = nvme_admin_send(ops, fd, &cmd, what, err, errlen);
 	if (r)
 		return r;
 	return cmd.result & 1;
