@@ -18,17 +18,20 @@
 #include "base/jsonnum.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/nvme_report.h"
 #include "host/devinfo.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ssdlab info DEV [--json]\n\n"
+		"usage: ssdlab info DEV [--json] [--dry-run]\n\n"
 		"Shows a block device's identity and state from sysfs: model, serial, firmware,\n"
 		"WWN, capacity, block sizes, transport, link, discard, write cache, ALPM/APST,\n"
 		"scheduler, NUMA node, NVMe namespaces, and whether it offers SMART, discard and\n"
 		"write-cache control. Reads only; \"unknown\" where sysfs cannot tell.\n\n"
 		"  --json      machine-readable output (schema 1)\n"
+		"  --dry-run   NVMe: print the admin commands (Identify, Get Features) it would\n"
+		"              send, without sending them\n"
 		"  -h, --help  this text\n");
 }
 
@@ -70,6 +73,7 @@ struct info {
 	struct devinfo_link x;
 	struct devinfo_nvme nv;
 	bool nvme;
+	struct nvme_report_ident id; /* NVMe Identify and features (cli/nvme_report.c) */
 };
 
 static int print_json(const struct info *in)
@@ -118,6 +122,8 @@ static int print_json(const struct info *in)
 			add_str(nv, "namespaces", in->nv.subsystem_ns, &e);
 		}
 		jsonnum_build_add(o, "nvme", nv, &e);
+		if (!e)
+			e = nvme_report_ident_json(o, &in->id);
 	}
 	offers = json_object_new_object();
 	if (offers) {
@@ -174,6 +180,8 @@ static void print_text(const struct info *in)
 		printf("  NVMe          nsid %u, controller %s, subsystem %s, namespaces %s\n",
 		       in->nv.nsid, or_unknown(in->nv.controller), or_unknown(in->nv.subsystem),
 		       or_unknown(in->nv.subsystem_ns));
+	if (in->nvme)
+		nvme_report_ident_text(stdout, &in->id);
 	printf("  offers        SMART %s, discard %s, write-cache control %s\n", tri(x->smart),
 	       di->discard_max_bytes ? "yes" : "no", tri(x->write_cache_control));
 }
@@ -182,11 +190,12 @@ int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"json", no_argument, NULL, 'j'},
+	    {"dry-run", no_argument, NULL, 'n'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct info *in = NULL;
-	bool json = false;
+	bool json = false, dry = false;
 	struct stat st;
 	int c, ret, rc = EXIT_FAILED;
 
@@ -196,6 +205,9 @@ int cmd_info(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'n':
+			dry = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -233,6 +245,18 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	in->nvme = !devinfo_nvme_topology(NULL, in->di.disk, &in->nv);
+	if (dry) {
+		if (in->nvme) {
+			printf("%s (%s): would send these NVMe admin commands, in order:\n", in->path, in->nv.ns);
+			nvme_report_ident_dry(stdout, in->nv.nsid);
+		} else {
+			printf("%s: sends no NVMe admin commands (not an NVMe namespace)\n", in->path);
+		}
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (in->nvme)
+		nvme_report_ident_read(&ioctl_ops_real, in->path, in->nv.nsid, &in->id);
 	if (json) {
 		ret = print_json(in);
 		if (ret) {

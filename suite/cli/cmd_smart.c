@@ -22,6 +22,7 @@
 #include "base/jsonnum.h"
 #include "cli/cli.h"
 #include "cli/options.h"
+#include "cli/nvme_report.h"
 #include "host/ata_smart.h"
 #include "host/devinfo.h"
 #include "host/nvme_admin.h"
@@ -39,12 +40,13 @@ static void usage(FILE *f)
 		   "the raw 48-bit value and that value decoded by ssdlab's own unit table; \"raw\"\n"
 		   "where no unit is known). --load decodes a blob saved by `skdump --save` offline.\n"
 		   "A device without SMART (loop device, file, virtio disk) exits 4 with the reason.\n"
-		   "For an NVMe namespace it reads the controller's SMART/Health log (Get Log Page 0x02);\n"
+		   "For an NVMe namespace it reads the controller's SMART/Health log (Get Log Page 0x02)\n"
+		   "and, where the drive has them, Endurance Group 0x09, OCP 0xC0 and Intel 0xCA;\n"
 		   "reading SATA drives live is not built yet (exits 4; use --load).\n\n"
 		   "  --load FILE  decode a saved libatasmart blob instead of reading a device\n"
 		   "  --json       print a counter snapshot (source \"ata-smart\" or \"nvme-smart\";\n"
 		   "               docs/results-format.md)\n"
-		   "  --dry-run    NVMe: print the admin command it would send, without sending it\n"
+		   "  --dry-run    NVMe: print the admin commands it would send, without sending them\n"
 		   "  -h, --help   this text\n");
 }
 
@@ -220,10 +222,11 @@ static const char *no_smart_reason(const char *dev, char *buf, size_t len)
  * (targets/drive_snapshot.h): counters mapped through the drive database, reads until two agree
  * (no flush and no settle wait: nothing of ours is in flight here).
  */
-static int nvme_print_json(int fd, const char *dev, const char *model, char *err, size_t errlen)
+static int nvme_print_json(int fd, const char *dev, const char *model, uint32_t nsid,
+			   const struct nvme_report_logs *lg, char *err, size_t errlen)
 {
 	struct drive_snapshot_cfg cfg = {
-		.fd = fd, .transport = DRIVEDB_NVME, .model = model,
+		.fd = fd, .transport = DRIVEDB_NVME, .model = model, .nsid = nsid,
 		.opts = {.settle_ns = UINT64_MAX},
 	};
 	struct drive_snapshot *ds = NULL;
@@ -238,6 +241,9 @@ static int nvme_print_json(int fd, const char *dev, const char *model, char *err
 	if (ret)
 		goto out;
 	jsonnum_build_add(snap.raw, "device", json_object_new_string(dev), &e);
+	/* which extra logs the drive has and why the others are absent (cli/nvme_report.h) */
+	if (!e)
+		e = nvme_report_logs_json(snap.raw, lg);
 	ret = e ? e : print_snapshot(&snap);
 	if (ret)
 		snprintf(err, errlen, "%s", strerror(-ret));
@@ -275,20 +281,18 @@ static void nvme_print_text(const struct nvme_smart *m, const char *dev)
  * whole): per-namespace SMART is optional (Identify Controller LPA bit 0) and the counters that
  * matter for write amplification are the controller's anyway.
  */
-static int nvme_smart_cmd(const char *dev, const char *ns, const char *model, bool json, bool dry)
+static int nvme_smart_cmd(const char *dev, const char *ns, uint32_t nsid, const char *model, bool json,
+			  bool dry)
 {
-	struct nvme_admin_cmd cmd;
+	struct nvme_report_logs *lg = NULL;
 	struct nvme_smart m;
-	uint8_t dummy[NVME_SMART_LOG_LEN];
 	char err[256];
 	int fd = -1, ret, rc = EXIT_FAILED;
 
 	if (dry) {
-		nvme_get_log_cmd(&cmd, NVME_NSID_ALL, NVME_LOG_SMART, dummy, sizeof dummy);
-		printf("%s (%s): NVMe admin opcode 0x%02x (Get Log Page), nsid 0x%08x, cdw10 0x%08x "
-		       "(log id 0x%02x, NUMDL %u), cdw11 0x%08x (NUMDU), data_len %u\n",
-		       dev, ns, cmd.opcode, cmd.nsid, cmd.cdw10, cmd.cdw10 & 0xff, cmd.cdw10 >> 16, cmd.cdw11,
-		       cmd.data_len);
+		/* the SMART/Health log, then Identify and the extra logs (cli/nvme_report.c) */
+		printf("%s (%s): would send these NVMe admin commands, in order:\n", dev, ns);
+		nvme_report_smart_dry(stdout, nsid);
 		return EXIT_OK;
 	}
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
@@ -296,8 +300,14 @@ static int nvme_smart_cmd(const char *dev, const char *ns, const char *model, bo
 		fprintf(stderr, "ssdlab smart: %s: %s\n", dev, strerror(errno));
 		goto out;
 	}
+	lg = malloc(sizeof *lg); /* 128 counters: not on the stack */
+	if (!lg) {
+		fprintf(stderr, "ssdlab smart: out of memory\n");
+		goto out;
+	}
+	nvme_report_logs_read(&ioctl_ops_real, fd, nsid, lg);
 	if (json) {
-		ret = nvme_print_json(fd, dev, model, err, sizeof err);
+		ret = nvme_print_json(fd, dev, model, nsid, lg, err, sizeof err);
 		if (ret) {
 			fprintf(stderr, "ssdlab smart: %s: %s\n", dev, err);
 			goto out;
@@ -311,8 +321,10 @@ static int nvme_smart_cmd(const char *dev, const char *ns, const char *model, bo
 		goto out;
 	}
 	nvme_print_text(&m, dev);
+	nvme_report_logs_text(stdout, lg);
 	rc = EXIT_OK;
 out:
+	free(lg);
 	if (fd >= 0)
 		close(fd);
 	return rc;
@@ -371,7 +383,7 @@ int cmd_smart(int argc, char **argv)
 		/* no_smart_reason() has stat'ed it and read its sysfs identity already */
 		if (!stat(argv[optind], &st) && !devinfo_read(NULL, st.st_rdev, &di) &&
 		    !devinfo_nvme_topology(NULL, di.disk, &nv))
-			return nvme_smart_cmd(argv[optind], nv.ns, di.model, json, dry);
+			return nvme_smart_cmd(argv[optind], nv.ns, nv.nsid, di.model, json, dry);
 		/* A SATA drive: reading it live (SG_IO through the ioctl table) is a later slice of
 		 * issue 11; until then say so instead of guessing. */
 		fprintf(stderr, "ssdlab smart: reading SMART from a live SATA drive (%s) is not built yet; "

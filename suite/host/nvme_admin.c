@@ -101,15 +101,9 @@ int nvme_smart_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct n
 
 	memset(page, 0, sizeof page);
 	nvme_get_log_cmd(&cmd, nsid, NVME_LOG_SMART, page, sizeof page);
-	r = ops->admin(ops->ctx, fd, &cmd);
-	if (r < 0) {
-		snprintf(err, errlen, "Get Log Page 0x02 (SMART/Health): %s", strerror(-r));
-		return r;
-	}
-	if (r > 0) {
-		snprintf(err, errlen, "Get Log Page 0x02 (SMART/Health): NVMe status 0x%x", (unsigned)r);
-		return -EIO;
-	}
+	r = nvme_admin_send(ops, fd, &cmd, "Get Log Page 0x02 (SMART/Health)", err, errlen);
+	if (r)
+		return r == -EOPNOTSUPP ? -EIO : r;
 	nvme_smart_decode(page, out);
 	return 0;
 }
@@ -154,4 +148,116 @@ int nvme_smart_counters(const struct nvme_smart *m, struct devcounters *dc)
 	if (!r)
 		r = set_wide(dc, "host_write_cmds", m->host_write_cmds, m->host_write_cmds_overflow);
 	return r;
+}
+
+uint64_t nvme_le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+int nvme_counter_wide(struct devcounters *dc, const char *prefix, const char *field, const uint8_t *p16)
+{
+	bool over;
+	uint64_t low = le128_low(p16, &over);
+	int r = devcounters_setf(dc, over ? UINT64_MAX : low, "%s.%s", prefix, field);
+
+	if (!r && over)
+		r = devcounters_setf(dc, 1, "%s.%s.overflow", prefix, field);
+	return r;
+}
+
+bool nvme_status_not_supported(int status)
+{
+	/* status as the kernel returns it: SC in bits 7:0, SCT in 10:8, then CRD, More, DNR */
+	int sc = status & 0x7ff;
+
+	return status > 0 && (sc == 0x002 || sc == 0x109);
+}
+
+int nvme_admin_send(const struct ioctl_ops *ops, int fd, struct nvme_admin_cmd *cmd, const char *what, char *err,
+		    size_t errlen)
+{
+	int r = ops->admin(ops->ctx, fd, cmd);
+
+	if (r < 0) {
+		snprintf(err, errlen, "%s: %s", what, strerror(-r));
+		return r;
+	}
+	if (r > 0) {
+		snprintf(err, errlen, "%s: NVMe status 0x%x%s", what, (unsigned)r,
+			 nvme_status_not_supported(r) ? " (not supported)" : "");
+		return nvme_status_not_supported(r) ? -EOPNOTSUPP : -EIO;
+	}
+	return 0;
+}
+
+struct code_name {
+	unsigned code;
+	const char *name;
+};
+
+static const struct code_name log_names[] = {
+	{0x02, "SMART/Health"}, {0x09, "Endurance Group Information"},
+	{0xc0, "OCP SMART/Health Extended"}, {0xca, "Intel vendor SMART"}, {0, NULL},
+};
+static const struct code_name cns_names[] = {{0x00, "Namespace"}, {0x01, "Controller"}, {0, NULL}};
+static const struct code_name fid_names[] = {
+	{0x06, "Volatile Write Cache"}, {0x0c, "Autonomous Power State Transition"}, {0, NULL},
+};
+
+/* The name of code in t (ended by a NULL name), or "" for one ssdlab never sends. */
+static const char *name_of(const struct code_name *t, unsigned code)
+{
+	for (; t->name; t++)
+		if (t->code == code)
+			return t->name;
+	return "";
+}
+
+void nvme_cmd_describe(const struct nvme_admin_cmd *c, char *buf, size_t len)
+{
+	/* What each of cdw10..cdw15 means for this opcode; "" where it is reserved (sent as 0). */
+	char m[6][96] = {"", "", "", "", "", ""};
+	const char *name = "unknown";
+	size_t at = 0;
+	int n;
+
+	switch (c->opcode) {
+	case NVME_ADMIN_GET_LOG_PAGE:
+		name = "Get Log Page";
+		snprintf(m[0], sizeof m[0], "log id 0x%02x %s, NUMDL %u", c->cdw10 & 0xff,
+			 name_of(log_names, c->cdw10 & 0xff), c->cdw10 >> 16);
+		snprintf(m[1], sizeof m[1], "NUMDU %u, log specific id %u", c->cdw11 & 0xffff, c->cdw11 >> 16);
+		snprintf(m[2], sizeof m[2], "offset low %u", c->cdw12);
+		snprintf(m[3], sizeof m[3], "offset high %u", c->cdw13);
+		snprintf(m[4], sizeof m[4], "UUID index %u", c->cdw14 & 0x7f);
+		break;
+	case NVME_ADMIN_IDENTIFY:
+		name = "Identify";
+		snprintf(m[0], sizeof m[0], "CNS 0x%02x %s, CNTID %u", c->cdw10 & 0xff,
+			 name_of(cns_names, c->cdw10 & 0xff), c->cdw10 >> 16);
+		break;
+	case NVME_ADMIN_GET_FEATURES:
+		name = "Get Features";
+		/* SEL (10:8) 0 is the current value */
+		snprintf(m[0], sizeof m[0], "FID 0x%02x %s, SEL %u%s", c->cdw10 & 0xff,
+			 name_of(fid_names, c->cdw10 & 0xff), (c->cdw10 >> 8) & 7,
+			 ((c->cdw10 >> 8) & 7) == 0 ? " current" : "");
+		break;
+	}
+	const uint32_t d[6] = {c->cdw10, c->cdw11, c->cdw12, c->cdw13, c->cdw14, c->cdw15};
+	n = snprintf(buf, len, "NVMe admin opcode 0x%02x (%s), nsid 0x%08x", c->opcode, name, c->nsid);
+	for (int i = 0; i < 6 && n >= 0 && (size_t)n < len - at; i++) {
+		at += (size_t)n;
+		n = snprintf(buf + at, len - at, ", cdw%d 0x%08x%s%s%s", 10 + i, d[i], *m[i] ? " (" : "", m[i],
+			     *m[i] ? ")" : "");
+	}
+	if (n >= 0 && (size_t)n < len - at) {
+		at += (size_t)n;
+		snprintf(buf + at, len - at, ", data_len %u", c->data_len);
+	}
 }

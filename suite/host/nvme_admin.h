@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * NVMe admin commands sent through the ioctl table (host/ioctl_ops.h). Decodes the SMART/Health log (Get Log Page 0x02).
+ * Also what the other NVMe modules (nvme_ident, nvme_logs) share: the printable description of
+ * any admin command ssdlab sends (for --dry-run, made from the very struct the send path uses),
+ * the status classes, and little-endian counter reading.
  */
 #ifndef SSDLAB_HOST_NVME_ADMIN_H
 #define SSDLAB_HOST_NVME_ADMIN_H
@@ -18,6 +21,8 @@
 #define NVME_DATA_UNIT_BYTES 512000ull
 /* nsid meaning "the controller as a whole" for the SMART/Health log. */
 #define NVME_NSID_ALL 0xffffffffu
+#define NVME_ADMIN_IDENTIFY 0x06
+#define NVME_ADMIN_GET_FEATURES 0x0a
 
 struct nvme_smart {
 	uint8_t critical_warning;
@@ -47,5 +52,27 @@ int nvme_smart_read(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct n
 /* Adds the log's counters to dc under "nvme:smart.FIELD" keys (host/devcounters.h), 128-bit
  * overflow as that header says. 0 or -ENOSPC. */
 int nvme_smart_counters(const struct nvme_smart *m, struct devcounters *dc);
+
+/* Sends cmd through ops: 0; -errno for a transport failure; -EOPNOTSUPP for Invalid Field /
+ * Invalid Log Page (nvme_status_not_supported), -EIO for another NVMe status; "WHAT: reason"
+ * in err for the negatives. */
+int nvme_admin_send(const struct ioctl_ops *ops, int fd, struct nvme_admin_cmd *cmd, const char *what, char *err,
+		    size_t errlen);
+
+/* Prints cmd as one line: opcode with its name, nsid, cdw10..15 each with what its bits mean
+ * for that opcode, data_len. Truncates to len. */
+void nvme_cmd_describe(const struct nvme_admin_cmd *cmd, char *buf, size_t len);
+
+/* True for a completion status meaning "this drive does not have that": Invalid Field in
+ * Command (SCT 0, SC 0x02) or Invalid Log Page (SCT 1, SC 0x09), whatever the DNR/More bits. */
+bool nvme_status_not_supported(int status);
+
+/* The n-byte (n <= 8) little-endian integer at p. */
+uint64_t nvme_le(const uint8_t *p, int n);
+
+/* Adds the 128-bit little-endian counter at p16 to dc as "PREFIX.FIELD": its value, or
+ * UINT64_MAX with "PREFIX.FIELD.overflow" = 1 when the high 64 bits are not zero
+ * (host/devcounters.h). 0 or -ENOSPC/-EINVAL. */
+int nvme_counter_wide(struct devcounters *dc, const char *prefix, const char *field, const uint8_t *p16);
 
 #endif

@@ -15,6 +15,8 @@
 #include "base/jsonnum.h"
 #include "config.h"
 #include "host/nvme_admin.h"
+#include "host/nvme_ident.h"
+#include "host/nvme_logs.h"
 #include "targets/drive_snapshot.h"
 
 struct drive_snapshot {
@@ -56,6 +58,30 @@ static int read_nvme_smart(const struct ioctl_ops *ops, int fd, uint32_t nsid, s
 }
 
 /*
+ * The NVMe logs that hold media (NAND) writes: Endurance Group 0x09 for the namespace's ENDGID,
+ * OCP 0xC0, Intel 0xCA (host/nvme_logs.h). Which of them to ask for depends on Identify
+ * Controller and Namespace, read again each time: two admin commands of 4 KiB, cheap beside the
+ * settle wait, and no state to keep in step with a drive that a firmware update changed. A log
+ * the drive lacks is not an error (nvme_extra_logs_read() says why it is absent).
+ */
+static int read_nvme_extra(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct devcounters *dc,
+			   char *err, size_t errlen)
+{
+	struct nvme_id_ctrl c;
+	struct nvme_id_ns ns;
+	struct nvme_log_state st[3];
+	int r;
+
+	memset(&ns, 0, sizeof ns); /* without a namespace: ENDGID 0, no Endurance Group log */
+	r = nvme_id_ctrl_read(ops, fd, &c, err, errlen);
+	if (!r && nsid && nsid != NVME_NSID_ALL)
+		r = nvme_id_ns_read(ops, fd, nsid, &ns, err, errlen);
+	if (!r)
+		r = nvme_extra_logs_read(ops, fd, &c, &ns, dc, st, err, errlen);
+	return r;
+}
+
+/*
  * One row per reader. The ATA live reader (SMART READ DATA and Device Statistics over SG_IO)
  * and the NVMe extra logs (0x09 Endurance Group, OCP 0xC0, Intel 0xCA) plug in here as one row
  * each; until the ATA row exists a SATA drive has no reader and its snapshots say "none".
@@ -63,6 +89,8 @@ static int read_nvme_smart(const struct ioctl_ops *ops, int fd, uint32_t nsid, s
 static const struct drive_snapshot_reader readers[] = {
 	{.transport = DRIVEDB_NVME, .name = "nvme-smart-log", .source = "nvme-smart", .required = true,
 	 .read = read_nvme_smart},
+	{.transport = DRIVEDB_NVME, .name = "nvme-extra-logs", .source = "nvme-smart", .required = false,
+	 .read = read_nvme_extra},
 };
 
 const struct drive_snapshot_reader *drive_snapshot_readers(enum drivedb_transport t, size_t *n)

@@ -22,6 +22,9 @@ run sata ssdlab io /dev/sda --rw randread --bs 4k --qd 8 --time 1s --json
 # Identity and transport through the real drivers' sysfs (ssdlab info reads only).
 run info-nvme ssdlab info /dev/nvme0n1 --json
 run info-sata ssdlab info /dev/sda --json
+# NVMe Identify Controller/Namespace through the admin ioctl: the commands, the text and the JSON.
+run info-nvme-dry ssdlab info /dev/nvme0n1 --dry-run
+run info-nvme-text ssdlab info /dev/nvme0n1
 # 8 MiB of 128k sequential writes to the test's own NVMe image (serial SSDLABTEST01).
 run write-nvme ssdlab io /dev/nvme0n1 --rw write --bs 128k --amount 8MiB --yes-destroy=SSDLABTEST01 --json
 run smart-after ssdlab smart /dev/nvme0n1 --json

@@ -12,6 +12,9 @@
 # and that reads happened. NVMe SMART: `ssdlab smart /dev/nvme0n1 --json` before and after an 8 MiB
 # write (`ssdlab io --rw write --bs 128k --amount 8MiB`): the data-units-written delta x 512,000 equals
 # the bytes written within one data unit; `--dry-run` names Get Log Page 0x02 with cdw10 0x007f0002.
+# NVMe Identify (`info`): serial, mn, LBA format 0 = 512 B + 0 metadata, VWC present, OACS 0x10a
+# and SANICAP 0 as QEMU reports them; `info --dry-run` lists Identify CNS 1 and 0; `smart` reports
+# OCP 0xC0 not supported (Invalid Field), no endurance groups and no Intel 0xCA.
 # Skips (exit 77) when qemu or the cached kernel is absent; under CI=true, once the setup was run
 # ($CACHE/ready exists), a skip is a failure. Cache: $SSDLAB_QEMU_CACHE (/var/cache/ssdlab-qemu).
 set -uo pipefail
@@ -166,7 +169,8 @@ for tag, (transport, model, serial, cap) in info_want.items():
 # 1000 x 512 bytes, rounded up by the drive (QEMU: DIV_ROUND_UP(sectors, 1000)), so both agree
 # within one unit (512,000 bytes).
 snaps = {}
-for tag in ("smart-before", "smart-after", "write-nvme", "smart-dry", "smart-text"):
+for tag in ("smart-before", "smart-after", "write-nvme", "smart-dry", "smart-text", "info-nvme", "info-nvme-dry",
+            "info-nvme-text"):
     m = re.search(r"=== BEGIN %s ===\n(.*?)\n=== END %s rc=(\d+) ===" % (tag, tag), log, re.S)
     for line in log.splitlines():
         if line.startswith("stderr %s: " % tag):
@@ -202,6 +206,51 @@ if all(t in snaps for t in ("smart-before", "smart-after", "write-nvme")):
             print("FAIL smart-text: %r vs %d data units" % (t and t.group(0), duw)); bad += 1
     except (ValueError, KeyError, IndexError, TypeError) as e:
         print("FAIL smart: %r" % e); bad += 1
+# NVMe Identify (info) and the extra logs (smart): QEMU's controller answers Identify with the
+# serial it was given and mn "QEMU NVMe Ctrl", its namespace uses LBA format 0 (512 B data, no
+# metadata), VWC 0x7 (a volatile write cache present); log 0xC0 gets Invalid Field (not supported),
+# and it has no endurance groups (CTRATT bit 4 clear) and is not Intel (no 0xCA).
+try:
+    i = json.loads(snaps.get("info-nvme", "{}")).get("nvme_identify") or {}
+    lf = i.get("lba_format") or {}
+    print("nvme identify: model=%r serial=%r firmware=%r vid=0x%04x lba_format=%r of %d, vwc=%r, apst=%r, caps=%r, wctemp=%s C, cctemp=%s C, endgid=%r" %
+          (i.get("model"), i.get("serial"), i.get("firmware"), i.get("vendor_id") or 0, lf,
+           len(i.get("lba_formats") or []), i.get("volatile_write_cache"), i.get("apst"),
+           i.get("capabilities"), i.get("warning_temp_c"), i.get("critical_temp_c"), i.get("endgid")))
+    if i.get("serial") != "$NVME_SERIAL" or i.get("model") != "QEMU NVMe Ctrl":
+        print("FAIL info-nvme: Identify serial/model %r/%r" % (i.get("serial"), i.get("model"))); bad += 1
+    if (lf.get("data_bytes"), lf.get("metadata_bytes")) != (512, 0):
+        print("FAIL info-nvme: LBA format in use %r, QEMU's default is 512 B data, 0 metadata" % lf); bad += 1
+    if (i.get("volatile_write_cache") or {}).get("present") is not True:
+        print("FAIL info-nvme: VWC %r, QEMU says present (0x7)" % i.get("volatile_write_cache")); bad += 1
+    # OACS 0x10a (bits 1 format, 3 namespace management, 8 doorbell config) and SANICAP 0, as
+    # ../shared/reference/qemu-devices.md found with nvme-cli
+    caps = i.get("capabilities") or {}
+    if (caps.get("format"), caps.get("namespace_management"), caps.get("security_send_receive"),
+            caps.get("sanitize")) != (True, True, False, []):
+        print("FAIL info-nvme: capabilities %r, QEMU: OACS 0x10a, SANICAP 0" % caps); bad += 1
+    if "LBA format    #0: 512 B data, 0 B metadata" not in snaps.get("info-nvme-text", ""):
+        print("FAIL info-nvme-text: no 'LBA format    #0: 512 B data, 0 B metadata' line"); bad += 1
+    dry = snaps.get("info-nvme-dry", "")
+    print("info-nvme-dry:\n%s" % dry.strip())
+    if "opcode 0x06 (Identify), nsid 0x00000000, cdw10 0x00000001" not in dry or \
+       "opcode 0x06 (Identify), nsid 0x00000001, cdw10 0x00000000" not in dry:
+        print("FAIL info-nvme-dry: expected Identify CNS 1 (nsid 0) and CNS 0 (nsid 1)"); bad += 1
+    if "cdw10 0x007f00c0" not in snaps.get("smart-dry", ""):
+        print("FAIL smart-dry: no Get Log Page 0xC0 (cdw10 0x007f00c0)"); bad += 1
+    raw = json.loads(snaps.get("smart-after", "{}")).get("raw") or {}
+    ocp, endu, intel = raw.get("ocp_c0") or {}, raw.get("endurance_group") or {}, raw.get("intel_ca") or {}
+    print("smart logs: 0xC0 %r; 0x09 %r; 0xCA %r" % (ocp, endu, intel))
+    if ocp.get("present") is not False or not str(ocp.get("reason")).startswith("not supported"):
+        print("FAIL smart: OCP 0xC0 %r, QEMU answers Invalid Field (not supported)" % ocp); bad += 1
+    if endu.get("present") is not False or "CTRATT" not in str(endu.get("reason")):
+        print("FAIL smart: log 0x09 %r, QEMU has no endurance groups" % endu); bad += 1
+    if intel.get("present") is not False:
+        print("FAIL smart: log 0xCA %r on a non-Intel controller" % intel); bad += 1
+    if "OCP SMART/Health Extended log (0xC0): absent: not supported" not in snaps.get("smart-text", ""):
+        print("FAIL smart-text: no 'OCP ... (0xC0): absent: not supported' line"); bad += 1
+except (ValueError, KeyError, TypeError) as e:
+    print("FAIL nvme identify/logs: %r" % e); bad += 1
 sys.exit(1 if bad else 0)
 PY
 # The short profile's snapshots, records and summary (qemu_profile_check.py says what it checks).
