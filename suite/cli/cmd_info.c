@@ -17,18 +17,22 @@
 
 #include "base/jsonnum.h"
 #include "cli/cli.h"
+#include "cli/info_ata.h"
 #include "cli/options.h"
 #include "host/devinfo.h"
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ssdlab info DEV [--json]\n\n"
+		"usage: ssdlab info DEV [--json] [--dry-run]\n\n"
 		"Shows a block device's identity and state from sysfs: model, serial, firmware,\n"
 		"WWN, capacity, block sizes, transport, link, discard, write cache, ALPM/APST,\n"
 		"scheduler, NUMA node, NVMe namespaces, and whether it offers SMART, discard and\n"
 		"write-cache control. Reads only; \"unknown\" where sysfs cannot tell.\n\n"
+		"A SATA drive is also asked itself (IDENTIFY DEVICE, READ NATIVE MAX ADDRESS EXT):\n"
+		"full model, ACS version, TRIM, HPA state, security, sanitize, DEVSLP, HIPM/DIPM.\n\n"
 		"  --json      machine-readable output (schema 1)\n"
+		"  --dry-run   print the ATA commands it would send, without sending them\n"
 		"  -h, --help  this text\n");
 }
 
@@ -70,6 +74,8 @@ struct info {
 	struct devinfo_link x;
 	struct devinfo_nvme nv;
 	bool nvme;
+	bool sata;	     /* transport "sata": ata holds what IDENTIFY says */
+	struct info_ata ata;
 };
 
 static int print_json(const struct info *in)
@@ -127,6 +133,8 @@ static int print_json(const struct info *in)
 		add_tri(offers, "write_cache_control", x->write_cache_control, &e);
 	}
 	jsonnum_build_add(o, "offers", offers, &e);
+	if (!e && in->sata)
+		e = info_ata_json(o, &in->ata, x->alpm);
 	if (!e)
 		printf("%s\n", json_object_to_json_string_ext(
 				   o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -176,17 +184,20 @@ static void print_text(const struct info *in)
 		       or_unknown(in->nv.subsystem_ns));
 	printf("  offers        SMART %s, discard %s, write-cache control %s\n", tri(x->smart),
 	       di->discard_max_bytes ? "yes" : "no", tri(x->write_cache_control));
+	if (in->sata)
+		info_ata_text(&in->ata, x->alpm);
 }
 
 int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 	    {"json", no_argument, NULL, 'j'},
+	    {"dry-run", no_argument, NULL, 'n'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	struct info *in = NULL;
-	bool json = false;
+	bool json = false, dry = false;
 	struct stat st;
 	int c, ret, rc = EXIT_FAILED;
 
@@ -196,6 +207,9 @@ int cmd_info(int argc, char **argv)
 		switch (c) {
 		case 'j':
 			json = true;
+			break;
+		case 'n':
+			dry = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -233,6 +247,18 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	in->nvme = !devinfo_nvme_topology(NULL, in->di.disk, &in->nv);
+	/* SATA: IDENTIFY and READ NATIVE MAX through SG_IO (cli/info_ata.c); --dry-run names them */
+	in->sata = !strcmp(in->x.transport, "sata");
+	if (dry) {
+		if (in->sata)
+			info_ata_dry(in->path);
+		else
+			printf("%s: no ATA commands (transport %s)\n", in->path, or_unknown(in->x.transport));
+		rc = EXIT_OK;
+		goto out;
+	}
+	if (in->sata)
+		info_ata_read(in->path, &in->ata);
 	if (json) {
 		ret = print_json(in);
 		if (ret) {
