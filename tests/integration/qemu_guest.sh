@@ -27,6 +27,7 @@ run info-sata ssdlab info /dev/sda --json
 run smart-sata-dry ssdlab smart /dev/sda --dry-run
 run smart-sata ssdlab smart /dev/sda --json --save /tmp/sata.blob
 run smart-sata-load ssdlab smart --load /tmp/sata.blob --json
+run sata-blob base64 /tmp/sata.blob
 run smart-sata-text ssdlab smart /dev/sda
 run info-sata-dry ssdlab info /dev/sda --dry-run
 run info-sata-text ssdlab info /dev/sda

@@ -14,7 +14,7 @@
 # the bytes written within one data unit; `--dry-run` names Get Log Page 0x02 with cdw10 0x007f0002.
 # SATA through ATA PASS-THROUGH (SG_IO): `ssdlab smart /dev/sda --json` has QEMU's attributes 1, 3,
 # 4, 5, 9, 12, 190 with the raw values, thresholds and "good" status hw/ide/core.c sets, its --save
-# blob decodes offline to the same; `ssdlab info /dev/sda --json` has the full IDENTIFY model and
+# blob decodes offline to the same (ours and skdump --load); `ssdlab info /dev/sda --json` has the full IDENTIFY model and
 # serial and HPA state "none" with native max LBA = 192 MiB / 512 - 1; --dry-run CDBs hand-worked.
 # Skips (exit 77) when qemu or the cached kernel is absent; under CI=true, once the setup was run
 # ($CACHE/ready exists), a skip is a failure. Cache: $SSDLAB_QEMU_CACHE (/var/cache/ssdlab-qemu).
@@ -108,7 +108,7 @@ grep -q '=== GUEST DONE ===' "$W/serial.log" || {
 }
 
 python3 - "$W/serial.log" <<PY || fail "checks failed"
-import json, re, sys
+import base64, json, os, re, shutil, subprocess, sys
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 want = {
     "nvme": ("/dev/nvme0n1", "QEMU NVMe Ctrl", "$NVME_SERIAL", $NVME_BYTES),
@@ -234,6 +234,26 @@ try:
                      ("info-sata-dry", "85 07 20 00 00 00 00 00 00 00 00 00 00 40 27 00")):
         if "CDB " + cdb not in sata_out.get(tag, ""):
             print("FAIL %s: no CDB %s in %r" % (tag, cdb, sata_out.get(tag))); bad += 1
+    # skdump (libatasmart-bin) reads the blob --save wrote, and prints the raw values QEMU set
+    m = re.search(r"=== BEGIN sata-blob ===\n(.*?)\n=== END sata-blob rc=0 ===", log, re.S)
+    if not m:
+        print("FAIL sata-blob: the guest did not print the saved blob"); bad += 1
+    elif not shutil.which("skdump"):
+        print("sata-blob: skdump is not installed (libatasmart-bin): blob not checked against it")
+    else:
+        blob = os.path.join(os.path.dirname(sys.argv[1]), "sata.blob")
+        with open(blob, "wb") as f:
+            f.write(base64.b64decode("".join(m.group(1).split())))
+        sk = subprocess.run(["skdump", "--load=" + blob], capture_output=True, text=True)
+        theirs = {}
+        for line in sk.stdout.splitlines():
+            t = re.match(r"\s*(\d+)\s+\S+\s+(\d+|n/a)\s+(\d+|n/a)\s+(\d+|n/a)\s.*\s0x([0-9a-f]{12})\s", line)
+            if t:
+                theirs[int(t.group(1))] = (int.from_bytes(bytes.fromhex(t.group(5)), "little"), int(t.group(2)),
+                                           int(t.group(4)))
+        print("sata-blob: skdump rc=%d attributes %r" % (sk.returncode, theirs))
+        if sk.returncode != 0 or theirs != qemu_attrs or "SSDLAB QEMU SATA TEST DISK" not in sk.stdout:
+            print("FAIL sata-blob: skdump --load of the saved blob: %s" % (sk.stdout + sk.stderr)[:2000]); bad += 1
 except (ValueError, KeyError, IndexError, TypeError) as e:
     print("FAIL sata: %r" % e); bad += 1
 # NVMe SMART/Health: the data-units-written delta against the bytes ssdlab wrote. A data unit is
