@@ -78,7 +78,7 @@ static int fill_snapshot(const struct ata_smart *s, struct snapshot *snap)
 	return 0;
 }
 
-static struct json_object *raw_json(const struct ata_smart *s, const struct devcounters *dc)
+static struct json_object *raw_json(const struct ata_smart *s, const struct devcounters *dc, const char *note)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	int e = 0;
@@ -120,7 +120,7 @@ static struct json_object *raw_json(const struct ata_smart *s, const struct devc
 	}
 	jsonnum_build_add(o, "attributes", arr, &e);
 	if (dc && !e)
-		e = smart_ata_devstat_json(o, dc);
+		e = smart_ata_devstat_json(o, dc, note);
 	if (e) {
 		json_object_put(o);
 		return NULL;
@@ -142,7 +142,7 @@ static int print_snapshot(const struct snapshot *snap)
 }
 
 int smart_print_ata_json(const struct ata_smart *s, const char *label, const struct devcounters *dc,
-			 uint32_t sector_bytes)
+			 uint32_t sector_bytes, const char *devstat_note)
 {
 	struct snapshot snap;
 	int ret;
@@ -156,7 +156,7 @@ int smart_print_ata_json(const struct ata_smart *s, const char *label, const str
 	ret = fill_snapshot(s, &snap);
 	if (ret)
 		goto out;
-	snap.raw = raw_json(s, dc);
+	snap.raw = raw_json(s, dc, devstat_note);
 	if (!snap.raw) {
 		ret = -ENOMEM;
 		goto out;
@@ -432,7 +432,7 @@ int cmd_smart(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		ret = smart_print_ata_json(&s, "load", NULL, 0);
+		ret = smart_print_ata_json(&s, "load", NULL, 0, NULL);
 		if (ret) {
 			fprintf(stderr, "ssdlab smart: %s\n", strerror(-ret));
 			goto out;

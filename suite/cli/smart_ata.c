@@ -20,7 +20,7 @@
 
 #define DEVSTAT_PREFIX "ata:devstat."
 
-int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc)
+int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc, const char *note)
 {
 	struct json_object *o = json_object_new_object();
 	int e = 0;
@@ -32,6 +32,8 @@ int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc
 			/* 48-bit values: exact in a double */
 			jsonnum_build_num(o, dc->c[i].key + strlen(DEVSTAT_PREFIX), (double)dc->c[i].value, &e);
 	jsonnum_build_add(raw, "device_statistics", o, &e);
+	if (!e)
+		e = jsonnum_add(raw, "device_statistics_note", note && *note ? json_object_new_string(note) : NULL);
 	return e;
 }
 
@@ -137,7 +139,7 @@ int smart_ata_cmd(const char *dev, bool json, bool dry, const char *save)
 		}
 	}
 	if (json) {
-		ret = smart_print_ata_json(&l->smart, "now", &l->dc, l->ident.logical_sector);
+		ret = smart_print_ata_json(&l->smart, "now", &l->dc, l->ident.logical_sector, l->devstat_note);
 		if (ret) {
 			fprintf(stderr, "ssdlab smart: %s\n", strerror(-ret));
 			goto out;

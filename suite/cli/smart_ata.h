@@ -21,18 +21,19 @@
 int smart_ata_cmd(const char *dev, bool json, bool dry, const char *save);
 
 /* Adds to the snapshot's raw part "device_statistics": {"P.0xOO": value, ...} from dc's
- * "ata:devstat." keys. 0 or -ENOMEM. */
-int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc);
+ * "ata:devstat." keys, and "device_statistics_note": why some or all are missing (note, null
+ * when NULL or empty). 0 or -ENOMEM. */
+int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc, const char *note);
 
 /* Sets the snapshot counters the Device Statistics give: host_bytes_written and
  * host_bytes_read (page 0x01 logical sectors x sector_bytes), percentage_used (page 0x07).
  * 0 or -errno from snapshot_set. */
 int smart_ata_devstat_snapshot(const struct devcounters *dc, uint32_t sector_bytes, struct snapshot *snap);
 
-/* In cmd_smart.c: s as an ata-smart snapshot labelled label (dc and sector_bytes: the Device
- * Statistics, NULL and 0 for a saved blob), or as the text table. */
+/* In cmd_smart.c: s as an ata-smart snapshot labelled label (dc, sector_bytes and
+ * devstat_note: the Device Statistics, NULL, 0 and NULL for a saved blob), or as the text table. */
 int smart_print_ata_json(const struct ata_smart *s, const char *label, const struct devcounters *dc,
-			 uint32_t sector_bytes);
+			 uint32_t sector_bytes, const char *devstat_note);
 void smart_print_ata_text(const struct ata_smart *s);
 
 #endif

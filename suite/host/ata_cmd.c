@@ -163,7 +163,10 @@ int ata_sense_parse(const uint8_t *sb, size_t len, struct ata_regs *regs, uint8_
 		regs->status = sb[4];
 		regs->device = sb[5];
 		regs->count = sb[6];
-		regs->ext = false; /* the high bytes are not in fixed format */
+		/* The high bytes are not in fixed format, but with EXTEND set and COUNT UPPER NONZERO
+		 * and LBA UPPER NONZERO clear they are known to be zero: the values are complete.
+		 * (Kernels that honour D_SENSE=0 for CK_COND answer this way, not in descriptors.) */
+		regs->ext = (sb[8] & 0x80) && !(sb[8] & 0x60);
 		regs->lba = (uint64_t)sb[11] << 16 | (uint64_t)sb[10] << 8 | sb[9];
 		return 1;
 	}

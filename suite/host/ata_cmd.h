@@ -85,7 +85,8 @@ int ata_cmd_send(const struct ioctl_ops *ops, int fd, const struct ata_cmd *c, v
 		 struct ata_regs *regs, char *err, size_t errlen);
 
 /* Parses sense data: 1 and *regs filled when it holds ATA registers (the descriptor 0x09 of
- * descriptor-format sense, or SAT's fixed-format fields with LBA 23:0 only), 0 when not;
+ * descriptor-format sense, or SAT's fixed-format fields: LBA 23:0, and ext set only when the
+ * flags say the high bytes are zero), 0 when not;
  * key, asc and ascq get the sense key and codes (0 when absent). */
 int ata_sense_parse(const uint8_t *sb, size_t len, struct ata_regs *regs, uint8_t *key, uint8_t *asc,
 		    uint8_t *ascq);

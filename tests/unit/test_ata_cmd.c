@@ -400,6 +400,13 @@ static void test_errors(void **state)
 	assert_int_equal(regs.status, 0x50);
 	assert_int_equal(regs.lba, 0xc24f00);
 	assert_false(regs.ext);
+	/* EXTEND with LBA UPPER NONZERO clear: LBA 47:24 are zero, the LBA is whole */
+	fixed[8] = 0x80;
+	assert_int_equal(ata_sense_parse(fixed, sizeof fixed, &regs, &key, &asc, &ascq), 1);
+	assert_true(regs.ext);
+	fixed[8] = 0xa0; /* LBA UPPER NONZERO: not whole */
+	assert_int_equal(ata_sense_parse(fixed, sizeof fixed, &regs, &key, &asc, &ascq), 1);
+	assert_false(regs.ext);
 }
 
 static void test_devstat_header(void **state)
