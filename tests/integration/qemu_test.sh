@@ -168,16 +168,14 @@ for tag, (transport, model, serial, cap) in info_want.items():
 # worst, raw[6], threshold): 1 raw 0 thr 6; 3 raw 0x10; 4 raw 0x64 thr 0x14; 5 raw 0 thr 0x24;
 # 9 raw 1; 12 raw 0; 190 current 0x45, raw 1f 00 1f 1f 00 00 (31 C in the low byte) thr 0x32.
 # SMART RETURN STATUS: smart_errors is 0, so "good".
-sata_out = {}
-for tag in ("info-sata", "smart-sata", "smart-sata-load", "smart-sata-dry", "info-sata-dry", "smart-sata-text",
-            "info-sata-text"):
-    m = re.search(r"=== BEGIN %s ===\n(.*?)\n=== END %s rc=(\d+) ===" % (tag, tag), log, re.S)
-    for line in log.splitlines():
-        if line.startswith("stderr %s: " % tag):
-            print(line)
-    if not m or m.group(2) != "0":
-        print("FAIL %s: no output or a non-zero exit" % tag); bad += 1; continue
-    sata_out[tag] = m.group(1)
+# every guest block at once: tag -> (output, exit status)
+blocks = {t: (out, rc) for t, out, rc in re.findall(r"=== BEGIN (\S+) ===\n(.*?)\n=== END \1 rc=(\d+) ===", log, re.S)}
+sata_tags = ("info-sata", "smart-sata", "smart-sata-load", "smart-sata-dry", "info-sata-dry", "smart-sata-text",
+             "info-sata-text")
+print("\n".join(l for l in log.splitlines() if l.split(":")[0] in ["stderr " + t for t in sata_tags]))
+sata_out = {t: blocks[t][0] for t in sata_tags if blocks.get(t, ("", ""))[1] == "0"}
+for t in sorted(set(sata_tags) - set(sata_out)):
+    print("FAIL %s: no output or a non-zero exit %r" % (t, blocks.get(t, (None, None))[1])); bad += 1
 native = $SATA_BYTES // 512 - 1
 qemu_attrs = {1: (0, 100, 6), 3: (0x10, 100, 0), 4: (0x64, 100, 0x14), 5: (0, 100, 0x24), 9: (1, 100, 0),
               12: (0, 100, 0), 190: (0x1f1f001f, 0x45, 0x32)}
@@ -235,15 +233,14 @@ try:
         if "CDB " + cdb not in sata_out.get(tag, ""):
             print("FAIL %s: no CDB %s in %r" % (tag, cdb, sata_out.get(tag))); bad += 1
     # skdump (libatasmart-bin) reads the blob --save wrote, and prints the raw values QEMU set
-    m = re.search(r"=== BEGIN sata-blob ===\n(.*?)\n=== END sata-blob rc=0 ===", log, re.S)
-    if not m:
+    if blocks.get("sata-blob", ("", ""))[1] != "0":
         print("FAIL sata-blob: the guest did not print the saved blob"); bad += 1
     elif not shutil.which("skdump"):
         print("sata-blob: skdump is not installed (libatasmart-bin): blob not checked against it")
     else:
         blob = os.path.join(os.path.dirname(sys.argv[1]), "sata.blob")
         with open(blob, "wb") as f:
-            f.write(base64.b64decode("".join(m.group(1).split())))
+            f.write(base64.b64decode("".join(blocks["sata-blob"][0].split())))
         sk = subprocess.run(["skdump", "--load=" + blob], capture_output=True, text=True)
         theirs = {}
         for line in sk.stdout.splitlines():
