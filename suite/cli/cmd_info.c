@@ -17,6 +17,7 @@
 
 #include "base/jsonnum.h"
 #include "cli/cli.h"
+#include "cli/info_ata.h"
 #include "cli/options.h"
 #include "cli/nvme_report.h"
 #include "host/devinfo.h"
@@ -29,9 +30,11 @@ static void usage(FILE *f)
 		"WWN, capacity, block sizes, transport, link, discard, write cache, ALPM/APST,\n"
 		"scheduler, NUMA node, NVMe namespaces, and whether it offers SMART, discard and\n"
 		"write-cache control. Reads only; \"unknown\" where sysfs cannot tell.\n\n"
+		"A SATA drive is also asked itself (IDENTIFY DEVICE, READ NATIVE MAX ADDRESS EXT):\n"
+		"full model, ACS version, TRIM, HPA state, security, sanitize, DEVSLP, HIPM/DIPM.\n\n"
 		"  --json      machine-readable output (schema 1)\n"
-		"  --dry-run   NVMe: print the admin commands (Identify, Get Features) it would\n"
-		"              send, without sending them\n"
+		"  --dry-run   print the commands it would send (NVMe Identify and Get Features,\n"
+		"              ATA IDENTIFY and READ NATIVE MAX), without sending them\n"
 		"  -h, --help  this text\n");
 }
 
@@ -74,6 +77,8 @@ struct info {
 	struct devinfo_nvme nv;
 	bool nvme;
 	struct nvme_report_ident id; /* NVMe Identify and features (cli/nvme_report.c) */
+	bool sata;	     /* transport "sata": ata holds what IDENTIFY says */
+	struct info_ata ata;
 };
 
 static int print_json(const struct info *in)
@@ -133,6 +138,8 @@ static int print_json(const struct info *in)
 		add_tri(offers, "write_cache_control", x->write_cache_control, &e);
 	}
 	jsonnum_build_add(o, "offers", offers, &e);
+	if (!e && in->sata)
+		e = info_ata_json(o, &in->ata, x->alpm);
 	if (!e)
 		printf("%s\n", json_object_to_json_string_ext(
 				   o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -184,6 +191,8 @@ static void print_text(const struct info *in)
 		nvme_report_ident_text(stdout, &in->id);
 	printf("  offers        SMART %s, discard %s, write-cache control %s\n", tri(x->smart),
 	       di->discard_max_bytes ? "yes" : "no", tri(x->write_cache_control));
+	if (in->sata)
+		info_ata_text(&in->ata, x->alpm);
 }
 
 int cmd_info(int argc, char **argv)
@@ -245,18 +254,26 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	in->nvme = !devinfo_nvme_topology(NULL, in->di.disk, &in->nv);
+	/* NVMe: Identify and features (cli/nvme_report.c); SATA: IDENTIFY and READ NATIVE MAX through
+	 * SG_IO (cli/info_ata.c); --dry-run names them and sends nothing */
+	in->sata = !strcmp(in->x.transport, "sata");
 	if (dry) {
 		if (in->nvme) {
 			printf("%s (%s): would send these NVMe admin commands, in order:\n", in->path, in->nv.ns);
 			nvme_report_ident_dry(stdout, in->nv.nsid);
+		} else if (in->sata) {
+			info_ata_dry(in->path);
 		} else {
-			printf("%s: sends no NVMe admin commands (not an NVMe namespace)\n", in->path);
+			printf("%s: sends no drive commands (transport %s: neither NVMe nor SATA)\n", in->path,
+			       or_unknown(in->x.transport));
 		}
 		rc = EXIT_OK;
 		goto out;
 	}
 	if (in->nvme)
 		nvme_report_ident_read(&ioctl_ops_real, in->path, in->nv.nsid, &in->id);
+	if (in->sata)
+		info_ata_read(in->path, &in->ata);
 	if (json) {
 		ret = print_json(in);
 		if (ret) {

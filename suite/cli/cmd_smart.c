@@ -23,6 +23,7 @@
 #include "cli/cli.h"
 #include "cli/options.h"
 #include "cli/nvme_report.h"
+#include "cli/smart_ata.h"
 #include "host/ata_smart.h"
 #include "host/devinfo.h"
 #include "host/nvme_admin.h"
@@ -35,18 +36,20 @@
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ssdlab smart --load FILE [--json]\n"
-		   "       ssdlab smart DEV [--json] [--dry-run]\n\n"
+		   "       ssdlab smart DEV [--json] [--dry-run] [--save FILE]\n\n"
 		   "Prints the SMART attributes (id, name, flags, normalized current/worst/threshold,\n"
 		   "the raw 48-bit value and that value decoded by ssdlab's own unit table; \"raw\"\n"
 		   "where no unit is known). --load decodes a blob saved by `skdump --save` offline.\n"
 		   "A device without SMART (loop device, file, virtio disk) exits 4 with the reason.\n"
 		   "For an NVMe namespace it reads the controller's SMART/Health log (Get Log Page 0x02)\n"
 		   "and, where the drive has them, Endurance Group 0x09, OCP 0xC0 and Intel 0xCA;\n"
-		   "reading SATA drives live is not built yet (exits 4; use --load).\n\n"
+		   "for a SATA drive IDENTIFY, SMART RETURN STATUS, SMART READ DATA and THRESHOLDS and\n"
+		   "the Device Statistics log (pages 0x01, 0x07) through ATA PASS-THROUGH (SG_IO).\n\n"
 		   "  --load FILE  decode a saved libatasmart blob instead of reading a device\n"
 		   "  --json       print a counter snapshot (source \"ata-smart\" or \"nvme-smart\";\n"
 		   "               docs/results-format.md)\n"
-		   "  --dry-run    NVMe: print the admin commands it would send, without sending them\n"
+		   "  --dry-run    print the NVMe admin or ATA commands it would send, without sending\n"
+		   "  --save FILE  SATA: also write what was read as a blob `skdump --load` reads\n"
 		   "  -h, --help   this text\n");
 }
 
@@ -78,7 +81,7 @@ static int fill_snapshot(const struct ata_smart *s, struct snapshot *snap)
 	return 0;
 }
 
-static struct json_object *raw_json(const struct ata_smart *s)
+static struct json_object *raw_json(const struct ata_smart *s, const struct devcounters *dc, const char *note)
 {
 	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
 	int e = 0;
@@ -119,6 +122,8 @@ static struct json_object *raw_json(const struct ata_smart *s)
 		}
 	}
 	jsonnum_build_add(o, "attributes", arr, &e);
+	if (dc && !e)
+		e = smart_ata_devstat_json(o, dc, note);
 	if (e) {
 		json_object_put(o);
 		return NULL;
@@ -139,17 +144,22 @@ static int print_snapshot(const struct snapshot *snap)
 	return 0;
 }
 
-static int print_json(const struct ata_smart *s)
+int smart_print_ata_json(const struct ata_smart *s, const char *label, const struct devcounters *dc,
+			 uint32_t sector_bytes, const char *devstat_note)
 {
 	struct snapshot snap;
 	int ret;
 
 	snapshot_init(&snap, "ata-smart");
-	snprintf(snap.label, sizeof snap.label, "load");
+	snprintf(snap.label, sizeof snap.label, "%s", label);
+	/* Device Statistics first: the standard counters win over the attributes' guesses */
+	ret = dc ? smart_ata_devstat_snapshot(dc, sector_bytes, &snap) : 0;
+	if (ret)
+		goto out;
 	ret = fill_snapshot(s, &snap);
 	if (ret)
 		goto out;
-	snap.raw = raw_json(s);
+	snap.raw = raw_json(s, dc, devstat_note);
 	if (!snap.raw) {
 		ret = -ENOMEM;
 		goto out;
@@ -160,7 +170,7 @@ out:
 	return ret;
 }
 
-static void print_text(const struct ata_smart *s)
+void smart_print_ata_text(const struct ata_smart *s)
 {
 	printf("model %s, serial %s, firmware %s; SMART status %s\n", s->model, s->serial, s->firmware,
 	       !s->status_valid ? "not recorded" : s->status_good ? "good" : "BAD");
@@ -336,10 +346,11 @@ int cmd_smart(int argc, char **argv)
 	    {"load", required_argument, NULL, 'l'},
 	    {"json", no_argument, NULL, 'j'},
 	    {"dry-run", no_argument, NULL, 'n'},
+	    {"save", required_argument, NULL, 's'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	const char *load = NULL;
+	const char *load = NULL, *save = NULL;
 	bool json = false, dry = false;
 	char *buf = NULL, err[256], why[512];
 	size_t len = 0;
@@ -359,6 +370,9 @@ int cmd_smart(int argc, char **argv)
 		case 'n':
 			dry = true;
 			break;
+		case 's':
+			save = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return EXIT_OK;
@@ -366,8 +380,8 @@ int cmd_smart(int argc, char **argv)
 			return cli_opt_reject("smart", c, argv);
 		}
 	}
-	if ((load && optind != argc) || (!load && argc - optind != 1)) {
-		fprintf(stderr, "ssdlab smart: give either --load FILE or one device\n");
+	if ((load && optind != argc) || (!load && argc - optind != 1) || (load && save)) {
+		fprintf(stderr, "ssdlab smart: give either --load FILE or one device (--save only with a device)\n");
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -384,12 +398,8 @@ int cmd_smart(int argc, char **argv)
 		if (!stat(argv[optind], &st) && !devinfo_read(NULL, st.st_rdev, &di) &&
 		    !devinfo_nvme_topology(NULL, di.disk, &nv))
 			return nvme_smart_cmd(argv[optind], nv.ns, nv.nsid, di.model, json, dry);
-		/* A SATA drive: reading it live (SG_IO through the ioctl table) is a later slice of
-		 * issue 11; until then say so instead of guessing. */
-		fprintf(stderr, "ssdlab smart: reading SMART from a live SATA drive (%s) is not built yet; "
-				"save it with `skdump --save=FILE %s` and use --load FILE\n",
-			argv[optind], argv[optind]);
-		return EXIT_CAPABILITY;
+		/* Otherwise a SATA drive: ATA PASS-THROUGH through SG_IO (cli/smart_ata.c) */
+		return smart_ata_cmd(argv[optind], json, dry, save);
 	}
 	ret = fileio_read_file(load, BLOB_MAX, &buf, &len);
 	if (ret) {
@@ -402,13 +412,13 @@ int cmd_smart(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		ret = print_json(&s);
+		ret = smart_print_ata_json(&s, "load", NULL, 0, NULL);
 		if (ret) {
 			fprintf(stderr, "ssdlab smart: %s\n", strerror(-ret));
 			goto out;
 		}
 	} else {
-		print_text(&s);
+		smart_print_ata_text(&s);
 	}
 	rc = EXIT_OK;
 out:

@@ -6,6 +6,7 @@
  * test checks every raw value against skdump's own output.
  */
 #include "host/ata_smart.h"
+#include "host/ata_identify.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -76,21 +77,6 @@ static const char *default_name(uint8_t id)
 static uint32_t be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-/* ATA strings hold two characters per 16-bit word, the first in the high byte (ATA-8 7.16). */
-static void ata_string(const uint8_t *id, unsigned word, unsigned nwords, char *dst)
-{
-	size_t n = 0;
-	for (unsigned w = word; w < word + nwords; w++) {
-		dst[n++] = (char)id[2 * w + 1];
-		dst[n++] = (char)id[2 * w];
-	}
-	dst[n] = '\0';
-	while (n > 0 && (dst[n - 1] == ' ' || dst[n - 1] == '\0'))
-		dst[--n] = '\0';
-	size_t lead = strspn(dst, " ");
-	memmove(dst, dst + lead, n - lead + 1);
 }
 
 static void apply_unit(const char *model, struct ata_smart_attr *a)
@@ -171,9 +157,9 @@ int ata_smart_decode_blob(const void *blob, size_t len, struct ata_smart *out, c
 		snprintf(err, errlen, "blob: no IDFY block (IDENTIFY data is mandatory)");
 		return -EINVAL;
 	}
-	ata_string(idfy, 10, 10, s.serial);
-	ata_string(idfy, 23, 4, s.firmware);
-	ata_string(idfy, 27, 20, s.model);
+	ata_identify_string(idfy, 10, 10, s.serial);
+	ata_identify_string(idfy, 23, 4, s.firmware);
+	ata_identify_string(idfy, 27, 20, s.model);
 
 	/* SMART READ DATA: 30 entries of 12 bytes from byte 2: id, flags (LE16), current,
 	 * worst, raw[6], reserved. Thresholds: same layout, id then threshold. id 0 = unused. */

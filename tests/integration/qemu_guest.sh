@@ -25,6 +25,15 @@ run info-sata ssdlab info /dev/sda --json
 # NVMe Identify Controller/Namespace through the admin ioctl: the commands, the text and the JSON.
 run info-nvme-dry ssdlab info /dev/nvme0n1 --dry-run
 run info-nvme-text ssdlab info /dev/nvme0n1
+# SATA through ATA PASS-THROUGH (SG_IO): SMART live, saved as a blob and decoded back offline,
+# and the commands --dry-run names; `info` above also asked IDENTIFY and READ NATIVE MAX.
+run smart-sata-dry ssdlab smart /dev/sda --dry-run
+run smart-sata ssdlab smart /dev/sda --json --save /tmp/sata.blob
+run smart-sata-load ssdlab smart --load /tmp/sata.blob --json
+run sata-blob base64 /tmp/sata.blob
+run smart-sata-text ssdlab smart /dev/sda
+run info-sata-dry ssdlab info /dev/sda --dry-run
+run info-sata-text ssdlab info /dev/sda
 # 8 MiB of 128k sequential writes to the test's own NVMe image (serial SSDLABTEST01).
 run write-nvme ssdlab io /dev/nvme0n1 --rw write --bs 128k --amount 8MiB --yes-destroy=SSDLABTEST01 --json
 run smart-after ssdlab smart /dev/nvme0n1 --json

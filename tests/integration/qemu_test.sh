@@ -15,6 +15,10 @@
 # NVMe Identify (`info`): serial, mn, LBA format 0 = 512 B + 0 metadata, VWC present, OACS 0x10a
 # and SANICAP 0 as QEMU reports them; `info --dry-run` lists Identify CNS 1 and 0; `smart` reports
 # OCP 0xC0 not supported (Invalid Field), no endurance groups and no Intel 0xCA.
+# SATA through ATA PASS-THROUGH (SG_IO): `ssdlab smart /dev/sda --json` has QEMU's attributes 1, 3,
+# 4, 5, 9, 12, 190 with the raw values, thresholds and "good" status hw/ide/core.c sets, its --save
+# blob decodes offline to the same (ours and skdump --load); `ssdlab info /dev/sda --json` has the full IDENTIFY model and
+# serial and HPA state "none" with native max LBA = 192 MiB / 512 - 1; --dry-run CDBs hand-worked.
 # Skips (exit 77) when qemu or the cached kernel is absent; under CI=true, once the setup was run
 # ($CACHE/ready exists), a skip is a failure. Cache: $SSDLAB_QEMU_CACHE (/var/cache/ssdlab-qemu).
 set -uo pipefail
@@ -112,7 +116,7 @@ grep -q '=== GUEST DONE ===' "$W/serial.log" || {
 }
 
 python3 - "$W/serial.log" <<PY || fail "checks failed"
-import json, re, sys
+import base64, json, os, re, shutil, subprocess, sys
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 want = {
     "nvme": ("/dev/nvme0n1", "QEMU NVMe Ctrl", "$NVME_SERIAL", $NVME_BYTES),
@@ -165,6 +169,98 @@ for tag, (transport, model, serial, cap) in info_want.items():
         print("FAIL %s: rotational %r (QEMU: rotation_rate=1 / NVMe)" % (tag, d.get("rotational"))); bad += 1
     if transport == "nvme" and (d.get("nvme") or {}).get("controller") != "nvme0":
         print("FAIL %s: NVMe placement %r" % (tag, d.get("nvme"))); bad += 1
+# SATA through ATA PASS-THROUGH. Expected values from QEMU 7.2's hw/ide/core.c: ide_identify()
+# (word 80 0x00f0 -> ATA/ATAPI-7; words 100-103 = the image's sectors; word 82 bits 0 and 5, word 83
+# bit 10; word 76 = NCQ only, so no HIPM/DIPM/DEVSLP; no word 128 or 59 bits: no security, no
+# sanitize), cmd_read_native_max() (nb_sectors - 1) and smart_attributes[] (id, flags, current,
+# worst, raw[6], threshold): 1 raw 0 thr 6; 3 raw 0x10; 4 raw 0x64 thr 0x14; 5 raw 0 thr 0x24;
+# 9 raw 1; 12 raw 0; 190 current 0x45, raw 1f 00 1f 1f 00 00 (31 C in the low byte) thr 0x32.
+# SMART RETURN STATUS: smart_errors is 0, so "good".
+# every guest block at once: tag -> (output, exit status)
+blocks = {t: (out, rc) for t, out, rc in re.findall(r"=== BEGIN (\S+) ===\n(.*?)\n=== END \1 rc=(\d+) ===", log, re.S)}
+sata_tags = ("info-sata", "smart-sata", "smart-sata-load", "smart-sata-dry", "info-sata-dry", "smart-sata-text",
+             "info-sata-text")
+print("\n".join(l for l in log.splitlines() if l.split(":")[0] in ["stderr " + t for t in sata_tags]))
+sata_out = {t: blocks[t][0] for t in sata_tags if blocks.get(t, ("", ""))[1] == "0"}
+for t in sorted(set(sata_tags) - set(sata_out)):
+    print("FAIL %s: no output or a non-zero exit %r" % (t, blocks.get(t, (None, None))[1])); bad += 1
+native = $SATA_BYTES // 512 - 1
+qemu_attrs = {1: (0, 100, 6), 3: (0x10, 100, 0), 4: (0x64, 100, 0x14), 5: (0, 100, 0x24), 9: (1, 100, 0),
+              12: (0, 100, 0), 190: (0x1f1f001f, 0x45, 0x32)}
+try:
+    if "info-sata" in sata_out:
+        a = json.loads(sata_out["info-sata"])["ata"]
+        hpa = a["hpa"]
+        print("info-sata ata: model=%r serial=%r %s lba48=%s sectors=%s hpa=%s native=%s current=%s hidden=%s" %
+              (a["model"], a["serial"], a["major_version"], a["lba48"], a["user_sectors"], hpa["state"],
+               hpa["native_max_lba"], hpa["current_max_lba"], hpa["hidden_bytes"]))
+        want = {"read": True, "model": "$SATA_MODEL", "serial": "$SATA_SERIAL", "major_version": "ATA/ATAPI-7",
+                "lba48": True, "logical_sector_size": 512, "user_sectors": native + 1}
+        for k, v in want.items():
+            if a.get(k) != v:
+                print("FAIL info-sata: ata.%s %r, expected %r" % (k, a.get(k), v)); bad += 1
+        if (hpa["state"], hpa["native_max_lba"], hpa["current_max_lba"], hpa["hidden_bytes"]) != ("none", native, native, 0):
+            print("FAIL info-sata: hpa %r, expected none with native max %d" % (hpa, native)); bad += 1
+        if a["smart"] != {"supported": True, "enabled": True} or a["write_cache"]["supported"] is not True:
+            print("FAIL info-sata: smart %r, write cache %r" % (a["smart"], a["write_cache"])); bad += 1
+        if a["security"]["supported"] or a["sanitize"]["supported"] or a["devslp"]["supported"] or \
+           a["dipm"]["supported"] or a["hipm"]["supported"]:
+            print("FAIL info-sata: QEMU has no security, sanitize, DEVSLP, DIPM or HIPM: %r" % a); bad += 1
+    if "smart-sata" in sata_out and "smart-sata-load" in sata_out:
+        live, load = json.loads(sata_out["smart-sata"]), json.loads(sata_out["smart-sata-load"])
+        got = {x["id"]: (x["raw"], x["current"], x["threshold"]) for x in live["raw"]["attributes"]}
+        print("smart-sata: source=%s status=%s attributes %r" % (live["source"], live["raw"]["smart_status"], got))
+        if live["source"] != "ata-smart" or live["raw"]["smart_status"] != "good":
+            print("FAIL smart-sata: source %r, status %r" % (live["source"], live["raw"]["smart_status"])); bad += 1
+        if got != qemu_attrs:
+            print("FAIL smart-sata: attributes %r, QEMU sets %r" % (got, qemu_attrs)); bad += 1
+        if got.get(190, (0,))[0] & 0xff != 31:
+            print("FAIL smart-sata: airflow temperature low byte, QEMU sets 31 C"); bad += 1
+        if live["counters"].get("power_on_ns", {}).get("value") != 3600e9:
+            print("FAIL smart-sata: power_on_ns %r, QEMU's attribute 9 raw is 1 hour" % live["counters"]); bad += 1
+        if (live["raw"]["model"], live["raw"]["serial"]) != ("$SATA_MODEL", "$SATA_SERIAL"):
+            print("FAIL smart-sata: identity %r" % ((live["raw"]["model"], live["raw"]["serial"]),)); bad += 1
+        # the blob --save wrote decodes offline to the same attributes and identity
+        if load["raw"]["attributes"] != live["raw"]["attributes"] or load["raw"]["model"] != live["raw"]["model"]:
+            print("FAIL smart-sata-load: the saved blob decodes differently"); bad += 1
+        # no Device Statistics in QEMU (IDENTIFY word 84 has no GPL bit): present but empty
+        if live["raw"].get("device_statistics") != {} or "General Purpose Logging" not in live["raw"]["device_statistics_note"]:
+            print("FAIL smart-sata: device_statistics %r" % live["raw"].get("device_statistics")); bad += 1
+    if "smart-sata-text" in sata_out:
+        t = re.search(r"^ *12 Power_Cycle_Count .* (\d+) +\d+ count$", sata_out["smart-sata-text"], re.M)
+        if not t or t.group(1) != "0" or "SMART status good" not in sata_out["smart-sata-text"]:
+            print("FAIL smart-sata-text: %r" % sata_out["smart-sata-text"]); bad += 1
+    if "info-sata-text" in sata_out and "no HPA (native max LBA %d" % native not in sata_out["info-sata-text"]:
+        print("FAIL info-sata-text: no 'no HPA' line: %r" % sata_out["info-sata-text"]); bad += 1
+    # the CDBs, hand-worked from SAT-3 12.2.2: IDENTIFY PIO-in (85 08 0e ... ec), SMART READ DATA with
+    # 4F/C2 in LBA 15:8/23:16 (cdb 10, 12), READ NATIVE MAX EXT non-data 48-bit CK_COND, device 0x40
+    for tag, cdb in (("smart-sata-dry", "85 08 0e 00 00 00 01 00 00 00 00 00 00 00 ec 00"),
+                     ("smart-sata-dry", "85 08 0e 00 d0 00 01 00 00 00 4f 00 c2 00 b0 00"),
+                     ("smart-sata-dry", "85 06 20 00 da 00 00 00 00 00 4f 00 c2 00 b0 00"),
+                     ("info-sata-dry", "85 07 20 00 00 00 00 00 00 00 00 00 00 40 27 00")):
+        if "CDB " + cdb not in sata_out.get(tag, ""):
+            print("FAIL %s: no CDB %s in %r" % (tag, cdb, sata_out.get(tag))); bad += 1
+    # skdump (libatasmart-bin) reads the blob --save wrote, and prints the raw values QEMU set
+    if blocks.get("sata-blob", ("", ""))[1] != "0":
+        print("FAIL sata-blob: the guest did not print the saved blob"); bad += 1
+    elif not shutil.which("skdump"):
+        print("sata-blob: skdump is not installed (libatasmart-bin): blob not checked against it")
+    else:
+        blob = os.path.join(os.path.dirname(sys.argv[1]), "sata.blob")
+        with open(blob, "wb") as f:
+            f.write(base64.b64decode("".join(blocks["sata-blob"][0].split())))
+        sk = subprocess.run(["skdump", "--load=" + blob], capture_output=True, text=True)
+        theirs = {}
+        for line in sk.stdout.splitlines():
+            t = re.match(r"\s*(\d+)\s+\S+\s+(\d+|n/a)\s+(\d+|n/a)\s+(\d+|n/a)\s.*\s0x([0-9a-f]{12})\s", line)
+            if t:
+                theirs[int(t.group(1))] = (int.from_bytes(bytes.fromhex(t.group(5)), "little"), int(t.group(2)),
+                                           int(t.group(4)))
+        print("sata-blob: skdump rc=%d attributes %r" % (sk.returncode, theirs))
+        if sk.returncode != 0 or theirs != qemu_attrs or "SSDLAB QEMU SATA TEST DISK" not in sk.stdout:
+            print("FAIL sata-blob: skdump --load of the saved blob: %s" % (sk.stdout + sk.stderr)[:2000]); bad += 1
+except (ValueError, KeyError, IndexError, TypeError) as e:
+    print("FAIL sata: %r" % e); bad += 1
 # NVMe SMART/Health: the data-units-written delta against the bytes ssdlab wrote. A data unit is
 # 1000 x 512 bytes, rounded up by the drive (QEMU: DIV_ROUND_UP(sectors, 1000)), so both agree
 # within one unit (512,000 bytes).
