@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "host/devinfo.h"
+#include "host/hwmon.h"
 #include "targets/target.h"
 
 struct uring_target {
@@ -46,6 +47,8 @@ struct uring_target {
 	bool blockdev;
 	dev_t dev; /* the block device (for a file: the device of its file system) */
 	bool no_nowait; /* the file has no non-blocking I/O: io_uring punts every I/O to io-wq */
+	bool has_temp;	/* a block device with a hwmon temperature sensor (found at open) */
+	struct hwmon_temp temp;
 };
 
 struct target_queue {
@@ -149,6 +152,8 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		copy_identity(ti, &di);
 		/* an NVMe namespace (or a partition of one): where it sits, for the safety checks */
 		(void)devinfo_nvme_topology(NULL, di.disk, &ti->nvme);
+		/* found once: the engine reads it every series interval */
+		u->has_temp = !hwmon_temp_find(NULL, di.disk, ti->nvme.controller, &u->temp);
 	}
 	return 0;
 }
@@ -567,6 +572,20 @@ static int uring_io_counters(struct target *t, struct target_io_counters *c)
 	return 0;
 }
 
+/* The block device's hwmon sensor (host/hwmon.h). A SATA drive's (drivetemp) costs a
+ * non-queued SMART/SCT command that drains the drive's queue, so it is refused between series
+ * intervals; the runner's phase-boundary snapshots carry a SATA drive's temperature instead. */
+static int uring_temperature(struct target *t, double *celsius, unsigned flags)
+{
+	struct uring_target *u = target_priv(t);
+
+	if (!u->has_temp)
+		return -EOPNOTSUPP;
+	if ((flags & TARGET_TEMP_CHEAP) && hwmon_temp_drains_queue(&u->temp))
+		return -EAGAIN;
+	return hwmon_temp_read(&u->temp, celsius);
+}
+
 static int uring_flush(struct target *t)
 {
 	struct uring_target *u = target_priv(t);
@@ -590,4 +609,5 @@ const struct target_ops target_uring_ops = {
 	.discard = uring_discard,
 	.flush = uring_flush,
 	.io_counters = uring_io_counters,
+	.temperature = uring_temperature,
 };
