@@ -118,6 +118,7 @@ static void print_flags(struct json_object *summary, FILE *f)
 			print_purge_flags(arr, f);
 		print_unmapped_flags(flags, f);
 	}
+	headline_print_thermal(summary, f);
 }
 
 /* "IOPS 3352", "MB/s 512.3", "p99 latency 812.4 us": a metric's value in its display unit. */

@@ -27,6 +27,7 @@
 #include <json-c/json.h>
 
 #include "analysis/analyze.h"
+#include "cli/headline.h"
 #include "engine/engine.h"
 #include "profile/cooldown.h"
 #include "profile/profile.h"
@@ -479,6 +480,40 @@ static void test_series(void **state)
 	job_result_release(&res);
 }
 
+/* ---- the headline's lines ------------------------------------------------------------------- */
+
+static void test_headline(void **state)
+{
+	static const char summary[] =
+	    "{\"flags\": {\"thermal_throttling\": [{\"phase\": 2, \"repeat\": 1, \"evidence\": "
+	    "[\"thermal_transitions\", \"temperature\"], \"max_c\": 78, \"warning_c\": 75, "
+	    "\"warning_source\": \"drive\", \"thermal_transitions\": 1, "
+	    "\"warning_temp_minutes\": null}], \"cooldown_not_reached\": [{\"phase\": 1, "
+	    "\"repeat\": 0, \"waited_ns\": 20000000000, \"start_c\": 35, \"end_c\": 35, "
+	    "\"below_c\": 30, \"reached\": false}]}, \"endurance\": {\"percentage_used\": "
+	    "{\"start\": 3, \"end\": 4}, \"available_spare\": {\"start\": 100, \"end\": null}}}";
+	struct json_object *o = json_tokener_parse(summary);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(o);
+	assert_non_null(f);
+	headline_print_thermal(o, f);
+	fclose(f);
+	assert_string_equal(
+	    buf,
+	    "FLAG: the drive throttled in phase 2 (repeat 1): thermal management transitions +1; "
+	    "78.0 C reached the warning level 75.0 C (drive); a throttling drive looks like an "
+	    "SLC-cache cliff, so a drop there may be heat\n"
+	    "FLAG: phase 1 started hot: the cool-down gate gave up after 20.00 s at 35.0 C (below "
+	    "30.0 C wanted)\n"
+	    "endurance      percentage used 3% -> 4%, available spare 100% -> -%\n");
+	free(buf);
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -486,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_gate),
 		cmocka_unit_test(test_runner),
 		cmocka_unit_test(test_series),
+		cmocka_unit_test(test_headline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
