@@ -434,6 +434,14 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	/* Drains at the assumed speed until round 1 measures them (eta_measured_drain). */
 	if (!rc)
 		rc = plan_assume_drains(&pl, &env, target_info(t)->logical_block_size);
+	/* The cool-down gate's worst case, where cooldown_gate() will wait (not on a sim) */
+	for (size_t i = 0; !rc && !(target_caps(t) & TARGET_CAP_VIRTUAL_TIME) && i < pl.n; i++) {
+		const struct profile_cooldown *c =
+		    profile_cooldown_for(&pl.v[i].ph->cooldown, &p->cooldown);
+
+		if (c && !pl.v[i].ph->kind->body)
+			pl.v[i].cooldown_ns = c->max_wait_ns;
+	}
 	if (rc) {
 		plan_release(&pl);
 		return rc;

@@ -354,6 +354,22 @@ static void test_runner(void **state)
 	if (!p)
 		fail_msg("%d:%d %s", ye.line, ye.col, ye.msg);
 	o.arg = &nnotes;
+	/* the plan: 10 s + 1 s of idle; the worst case adds both gates' max_wait, 1m + 20 s */
+	{
+		struct plan pl;
+		uint64_t lo, hi;
+		bool known;
+
+		assert_int_equal(runner_plan(p, t, &o, &pl), 0);
+		assert_int_equal(pl.n, 2);
+		assert_int_equal(pl.v[0].cooldown_ns, 60 * SEC);
+		assert_int_equal(pl.v[1].cooldown_ns, 20 * SEC);
+		plan_span(&pl, 0, 0, &lo, &hi, &known);
+		assert_true(known);
+		assert_int_equal(lo, 11 * SEC);
+		assert_int_equal(hi, 91 * SEC);
+		plan_release(&pl);
+	}
 	snprintf(run, sizeof(run), "%s/run", dir);
 	assert_int_equal(results_create(run, &res), 0);
 	m = runner_manifest_new(p, "therm:", t, &o);
