@@ -10,7 +10,9 @@
  *   - the runner: the gate before each phase, its "cooldown" records, and the analysis'
  *     thermal.cooldowns and flags.cooldown_not_reached of the run;
  *   - the engine: one temperature per series row where the reading is cheap, none where the
- *     target refuses it (a SATA drive's reading drains the queue) or has no sensor.
+ *     target refuses it (a SATA drive's reading drains the queue) or has no sensor;
+ *   - the headline's thermal lines, and endurance: the drive database's rated endurance rows
+ *     (and their file:line:col errors) and plan's share of it for a hand-worked case.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,7 +29,9 @@
 #include <json-c/json.h>
 
 #include "analysis/analyze.h"
+#include "cli/endurance.h"
 #include "cli/headline.h"
+#include "host/drivedb.h"
 #include "engine/engine.h"
 #include "profile/cooldown.h"
 #include "profile/profile.h"
@@ -530,6 +534,102 @@ static void test_headline(void **state)
 	json_object_put(o);
 }
 
+/* ---- endurance ------------------------------------------------------------------------------ */
+
+static void test_endurance(void **state)
+{
+	static const char db_text[] =
+	    "drives:\n"
+	    "  - name: T\n"
+	    "    match: '^T'\n"
+	    "    transport: ata\n"
+	    "    host: {counter: 'ata:241', unit: 512B}\n"
+	    "    source: 'test'\n"
+	    "    endurance:\n"
+	    "      - {match: '^T 1TB$', tbw: 600, source: 'sheet A'}\n"
+	    "      - {match: '^T ', tbw_per_tb: 300, source: 'sheet B'}\n";
+	static const struct {
+		const char *row;
+		int line, col;
+		const char *msg;
+	} bad[] = {
+	    {"{match: x, tbw: 1, tbw_per_tb: 1, source: s}", 8, 9,
+	     "an endurance row needs exactly one of tbw and tbw_per_tb"},
+	    {"{match: x, source: s}", 8, 9, "an endurance row needs exactly one of tbw and tbw_per_tb"},
+	    {"{match: x, tbw: 1, source: ''}", 8, 36,
+	     "empty source in an endurance row: cite the document that rates the drive"},
+	    {"{match: '(', tbw: 1, source: s}", 8, 17, NULL},
+	    {"{match: x, tbw: 1}", 8, 9, "missing required key 'source' in endurance"},
+	};
+	struct cli_rated r = {.known = true, .bytes = 600e12};
+	struct target_info ti;
+	struct drivedb *db = NULL;
+	struct ydoc_error e;
+	const struct drivedb_entry *en;
+	const char *src = NULL;
+	double bytes = 0;
+	char line[768], text[1024];
+
+	(void)state;
+	/* 1.2 TB of writes against 600 TBW: 1.2 / 600 = 0.2% */
+	snprintf(r.source, sizeof(r.source), "--tbw");
+	assert_string_equal(cli_endurance_line(1200000000000ull, false, &r, line, sizeof(line)),
+			    "this profile writes 1.20 TB = 0.20% of the rated 600 TBW (--tbw)");
+	/* 8.59 GB (8 GiB) against 600 TBW: 0.00143%, shown to two significant digits */
+	assert_string_equal(cli_endurance_line(8ull << 30, true, &r, line, sizeof(line)),
+			    "this profile writes at least 8.59 GB = 0.0014% of the rated 600 TBW "
+			    "(--tbw)");
+	r.known = false;
+	assert_string_equal(cli_endurance_line(1, false, &r, line, sizeof(line)),
+			    "no rated endurance known (give --tbw N, in TB written)");
+
+	/* the rows: absolute for the 1 TB model, 300 per TB of capacity (2 TB: 600 TB) else */
+	assert_int_equal(drivedb_load_string(db_text, strlen(db_text), "db.yaml", &db, &e), 0);
+	en = drivedb_lookup(db, DRIVEDB_ATA, "T 1TB");
+	assert_non_null(en);
+	assert_int_equal(drivedb_rated_endurance(en, "T 1TB", 1000204886016ull, &bytes, &src), 0);
+	assert_true(bytes == 600e12);
+	assert_string_equal(src, "sheet A");
+	assert_int_equal(drivedb_rated_endurance(en, "T 2TB", 2000000000000ull, &bytes, &src), 0);
+	assert_true(bytes == 600e12);
+	assert_string_equal(src, "sheet B");
+	bytes = 7;
+	assert_int_equal(drivedb_rated_endurance(en, "TX", 1, &bytes, &src), -ENOENT);
+	assert_int_equal(drivedb_rated_endurance(NULL, "T 1TB", 1, &bytes, &src), -ENOENT);
+	assert_true(bytes == 7);
+	drivedb_free(db);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text),
+			 "drives:\n  - name: T\n    match: '^T'\n    transport: ata\n"
+			 "    host: {counter: 'ata:241', unit: 512B}\n    source: 'test'\n"
+			 "    endurance:\n      - %s\n",
+			 bad[i].row);
+		db = NULL;
+		if (drivedb_load_string(text, strlen(text), "db.yaml", &db, &e) != -EINVAL)
+			fail_msg("case %zu loaded", i);
+		if (e.line != bad[i].line || e.col != bad[i].col ||
+		    (bad[i].msg && strcmp(e.msg, bad[i].msg)))
+			fail_msg("case %zu: got %d:%d '%s'", i, e.line, e.col, e.msg);
+	}
+
+	/* the bundled database through the CLI's lookup: a Samsung 870 EVO 1TB is rated 600 TBW
+	 * (its row's cited specification sheet); its 2TB sibling has no cited row */
+	memset(&ti, 0, sizeof(ti));
+	ti.kind = TARGET_KIND_BLOCKDEV;
+	ti.capacity = 1000204886016ull;
+	snprintf(ti.model, sizeof(ti.model), "Samsung SSD 870 EVO 1TB");
+	cli_rated_endurance(&ti, 0, &r);
+	assert_true(r.known && r.bytes == 600e12);
+	assert_non_null(strstr(r.source, "drive database: Samsung client"));
+	snprintf(ti.model, sizeof(ti.model), "Samsung SSD 870 EVO 2TB");
+	cli_rated_endurance(&ti, 0, &r);
+	assert_false(r.known);
+	/* --tbw wins */
+	cli_rated_endurance(&ti, 150, &r);
+	assert_true(r.known && r.bytes == 150e12);
+	assert_string_equal(r.source, "--tbw");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -538,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_runner),
 		cmocka_unit_test(test_series),
 		cmocka_unit_test(test_headline),
+		cmocka_unit_test(test_endurance),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
