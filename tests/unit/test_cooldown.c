@@ -153,18 +153,13 @@ static int th_temperature(struct target *t, double *c, unsigned flags)
 }
 
 /* A real device's table (the runner gates it) and a virtual-time one (the engine test). */
-static const struct target_ops therm_ops = {
-	.name = "therm",
-	.open = th_open,
-	.close = th_close,
-	.queue_open = th_queue_open,
-	.queue_close = th_queue_close,
-	.submit = th_submit,
-	.reap = th_reap,
-	.now = th_now,
-	.idle = th_idle,
-	.temperature = th_temperature,
-};
+#define THERM_HOOKS                                                                               \
+	.open = th_open, .close = th_close, .queue_open = th_queue_open,                          \
+	.queue_close = th_queue_close, .submit = th_submit, .reap = th_reap, .now = th_now,       \
+	.idle = th_idle, .temperature = th_temperature
+static const struct target_ops therm_ops = {.name = "therm", THERM_HOOKS};
+static const struct target_ops therm_virtual_ops = {
+	.name = "therm-virtual", .caps = TARGET_CAP_VIRTUAL_TIME, THERM_HOOKS};
 
 static struct target *open_therm(const struct target_ops *ops, struct therm *th)
 {
@@ -434,20 +429,7 @@ static void test_runner(void **state)
 
 static void run_job(struct therm *th, struct job_result *res)
 {
-	static const struct target_ops virt = {
-		.name = "therm-virtual",
-		.caps = TARGET_CAP_VIRTUAL_TIME,
-		.open = th_open,
-		.close = th_close,
-		.queue_open = th_queue_open,
-		.queue_close = th_queue_close,
-		.submit = th_submit,
-		.reap = th_reap,
-		.now = th_now,
-		.idle = th_idle,
-		.temperature = th_temperature,
-	};
-	struct target *t = open_therm(&virt, th);
+	struct target *t = open_therm(&therm_virtual_ops, th);
 	struct job_spec s;
 	char err[256];
 	unsigned n = 0;

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -37,7 +38,8 @@ static void mkdirs(const char *path)
 	mkdir(buf, 0755);
 }
 
-static void put(const char *root, const char *rel, const char *text)
+/* root/rel as a file holding text, or (link) as a symlink to text; parents made as needed. */
+static void make(const char *root, const char *rel, const char *text, bool link)
 {
 	char path[PATH_MAX], d[PATH_MAX];
 
@@ -45,18 +47,20 @@ static void put(const char *root, const char *rel, const char *text)
 	snprintf(d, sizeof(d), "%s", path);
 	*strrchr(d, '/') = 0;
 	mkdirs(d);
-	assert_int_equal(tu_write_file(path, text), 0);
+	if (link)
+		assert_int_equal(symlink(text, path), 0);
+	else
+		assert_int_equal(tu_write_file(path, text), 0);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	make(root, rel, text, false);
 }
 
 static void lnk(const char *root, const char *rel, const char *target)
 {
-	char path[PATH_MAX], d[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", root, rel);
-	snprintf(d, sizeof(d), "%s", path);
-	*strrchr(d, '/') = 0;
-	mkdirs(d);
-	assert_int_equal(symlink(target, path), 0);
+	make(root, rel, target, true);
 }
 
 static char *build(void)
