@@ -399,6 +399,9 @@ static void test_runner(void **state)
 	fl = jpath(sum, "flags", "cooldown_not_reached");
 	assert_int_equal(json_object_array_length(fl), 1);
 	assert_true(jnum(json_object_array_get_idx(fl, 0), "phase") == 1);
+	/* a marker, not a measurement: no other flag sees it */
+	assert_int_equal(json_object_array_length(jpath(sum, "flags", "no_io")), 0);
+	assert_int_equal(json_object_array_length(jpath(sum, "flags", "thermal_throttling")), 0);
 	json_object_put(sum);
 
 	/* a target without a sensor: one note, no wait, no record */
