@@ -448,6 +448,23 @@ int cmd_plan(int argc, char **argv)
 		       a, pc.wall_lo_ns == pc.wall_hi_ns ? "" : " .. ",
 		       pc.wall_lo_ns == pc.wall_hi_ns ? "" : b);
 	}
+	/* the cool-down gates: their max_wait is in the longest duration above */
+	{
+		uint64_t cd = 0;
+		size_t ncd = 0;
+
+		for (size_t i = 0; i < pl.n; i++)
+			if (pl.v[i].cooldown_ns) {
+				cd += pl.v[i].cooldown_ns;
+				ncd++;
+			}
+		if (ncd)
+			printf("cooldown: up to %s in all before %zu phase%s (counted in the longest "
+			       "duration)\n",
+			       units_fmt_duration(cd, a, sizeof(a)), ncd, ncd == 1 ? "" : "s");
+		else if (pc.virt && p->cooldown.set)
+			printf("cooldown: skipped on the virtual SSD\n");
+	}
 	/* the rated endurance: the user's, else the drive database's for this model; silent on a
 	 * virtual SSD or a file without --tbw (no drive to rate) */
 	cli_rated_endurance(pc.ti, tbw, &rated);
