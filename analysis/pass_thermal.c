@@ -106,6 +106,11 @@ static int phases(const struct analyze_input *in, struct json_object *th, struct
 		reader_thermal_snap(s, sp[i].total_from, &pi.a);
 		reader_thermal_snap(s, sp[i].to, &pi.b);
 		pi.series_max_c = reader_series_max_temp(in->dir, pi.phase, pi.repeat);
+		/* a phase nothing thermal is known of (the virtual SSD's, a file's) gets no entry */
+		if (!pi.a.has_transitions && !pi.b.has_transitions && !pi.a.has_warn_minutes &&
+		    !pi.b.has_warn_minutes && !pi.a.has_temp && !pi.b.has_temp &&
+		    isnan(pi.series_max_c))
+			continue;
 		thermal_judge(&pi, &v);
 		if (json_object_array_add(arr, phase_json(&pi, &v, false)) ||
 		    (v.throttled && json_object_array_add(flag, phase_json(&pi, &v, true))))
@@ -179,6 +184,8 @@ static int endurance(const struct analyze_input *in, struct json_object *summary
 		reader_thermal_snap(s, i, &ts[i]);
 	thermal_endurance(ts, s->n, &en);
 	free(ts);
+	if (!en.has_used_start && !en.has_spare_start)
+		return 0; /* no source reported either: no block (results of older versions too) */
 	o = json_object_new_object();
 	if (jsonnum_add(summary, "endurance", o) || !o)
 		return -ENOMEM;
@@ -192,30 +199,60 @@ static int endurance(const struct analyze_input *in, struct json_object *summary
 	return e ? -ENOMEM : 0;
 }
 
+/* Adds a to o under key when it has entries; drops it otherwise. 0 or -ENOMEM. */
+static int add_if_any(struct json_object *o, const char *key, struct json_object *a)
+{
+	if (!json_object_array_length(a)) {
+		json_object_put(a);
+		return 0;
+	}
+	return jsonnum_add(o, key, a);
+}
+
+/*
+ * The keys appear only when there is something to say (a drive that reports heat or wear, a
+ * cool-down gate, a throttled phase), so that the summary of a run without any, and of results
+ * written before these keys existed, stays as it was byte for byte.
+ */
 int pass_thermal(const struct analyze_input *in, struct json_object *summary, char *err,
 		 size_t errlen)
 {
-	struct json_object *th = json_object_new_object(), *flags = NULL, *ft, *fc;
-	int rc;
+	struct json_object *th = json_object_new_object(), *flags = NULL, *ft, *fc, *ph, *cd;
+	int rc = -ENOMEM;
 
-	if (jsonnum_add(summary, "thermal", th) || !th)
-		return -ENOMEM;
+	ft = json_object_new_array();
+	fc = json_object_new_array();
+	if (!th || !ft || !fc)
+		goto out;
 	if (!json_object_object_get_ex(summary, "flags", &flags) ||
 	    !json_object_is_type(flags, json_type_object)) {
 		pass_err(err, errlen, "thermal: the flags pass left no flags object");
-		return -EINVAL;
+		rc = -EINVAL;
+		goto out;
 	}
-	ft = json_object_new_array();
-	if (jsonnum_add(flags, "thermal_throttling", ft) || !ft)
-		return -ENOMEM;
-	fc = json_object_new_array();
-	if (jsonnum_add(flags, "cooldown_not_reached", fc) || !fc)
-		return -ENOMEM;
 	rc = phases(in, th, ft);
 	if (!rc)
 		rc = cooldowns(in, th, fc);
+	if (rc)
+		goto out;
+	ph = json_object_object_get(th, "phases");
+	cd = json_object_object_get(th, "cooldowns");
+	if (json_object_array_length(ph) || json_object_array_length(cd)) {
+		rc = jsonnum_add(summary, "thermal", th);
+		th = NULL;
+	}
+	if (!rc)
+		rc = add_if_any(flags, "thermal_throttling", ft);
+	ft = NULL;
+	if (!rc)
+		rc = add_if_any(flags, "cooldown_not_reached", fc);
+	fc = NULL;
 	if (!rc)
 		rc = endurance(in, summary);
+out:
+	json_object_put(th);
+	json_object_put(ft);
+	json_object_put(fc);
 	if (rc == -ENOMEM)
 		pass_err(err, errlen, "thermal: out of memory");
 	return rc;

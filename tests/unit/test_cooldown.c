@@ -36,6 +36,7 @@
 #include "profile/cooldown.h"
 #include "profile/profile.h"
 #include "results/results.h"
+#include "results/snapshot.h"
 #include "run/cooldown_gate.h"
 #include "run/runner.h"
 #include "targets/target.h"
@@ -52,6 +53,9 @@ struct therm {
 	bool sensor, refuse_cheap, by_call;
 	double start_c, fall_c_per_s, floor_c;
 	unsigned calls;
+	/* snapshots like an NVMe drive's: its temperature, percentage used 3 and available spare
+	 * 100 until throttle_at_ns, then 4 and one thermal management transition (0 without) */
+	uint64_t throttle_at_ns;
 	uint64_t pending[8];
 	unsigned npending;
 };
@@ -152,11 +156,31 @@ static int th_temperature(struct target *t, double *c, unsigned flags)
 	return 0;
 }
 
+static int th_snapshot(struct target *t, struct snapshot *s)
+{
+	struct therm *th = priv(t);
+	bool hot = th->throttle_at_ns && th->clock >= th->throttle_at_ns;
+	double c = 0;
+
+	snapshot_init(s, th->throttle_at_ns ? "nvme-smart" : "none");
+	s->target_ns = th->clock;
+	if (!th->throttle_at_ns)
+		return 0;
+	th->calls--; /* not a reading the engine test counts */
+	if (th_temperature(t, &c, 0) == 0)
+		snapshot_set(s, "temperature_c", "celsius", c);
+	snapshot_set(s, "percentage_used", "percent", hot ? 4 : 3);
+	snapshot_set(s, "available_spare", "percent", 100);
+	s->raw = json_tokener_parse(hot ? "{\"thermal_transitions_1\": 1}"
+					: "{\"thermal_transitions_1\": 0}");
+	return 0;
+}
+
 /* A real device's table (the runner gates it) and a virtual-time one (the engine test). */
 #define THERM_HOOKS                                                                               \
 	.open = th_open, .close = th_close, .queue_open = th_queue_open,                          \
 	.queue_close = th_queue_close, .submit = th_submit, .reap = th_reap, .now = th_now,       \
-	.idle = th_idle, .temperature = th_temperature
+	.idle = th_idle, .temperature = th_temperature, .snapshot = th_snapshot
 static const struct target_ops therm_ops = {.name = "therm", THERM_HOOKS};
 static const struct target_ops therm_virtual_ops = {
 	.name = "therm-virtual", .caps = TARGET_CAP_VIRTUAL_TIME, THERM_HOOKS};
@@ -338,7 +362,9 @@ static void test_runner(void **state)
 	static const char text[] =
 	    "name: t\ncooldown: {below: 50C, max_wait: 1m, poll: 5s}\nphases:\n"
 	    "  - idle: 10s\n  - idle: 1s\n    cooldown: {below: 30C, max_wait: 20s, poll: 5s}\n";
-	struct therm th = {.sensor = true, .start_c = 70, .fall_c_per_s = 2, .floor_c = 35};
+	/* the drive throttles (a thermal transition) in phase 1, which runs from 45 to 46 s */
+	struct therm th = {.sensor = true, .start_c = 70, .fall_c_per_s = 2, .floor_c = 35,
+			   .throttle_at_ns = 45 * SEC + SEC / 2};
 	struct target *t = open_therm(&therm_ops, &th);
 	char *dir = tu_mkdtemp("cooldown"), run[4200], err[512];
 	struct runner_opts o = {.seed = 1, .note = notes};
@@ -401,7 +427,24 @@ static void test_runner(void **state)
 	assert_true(jnum(json_object_array_get_idx(fl, 0), "phase") == 1);
 	/* a marker, not a measurement: no other flag sees it */
 	assert_int_equal(json_object_array_length(jpath(sum, "flags", "no_io")), 0);
-	assert_int_equal(json_object_array_length(jpath(sum, "flags", "thermal_throttling")), 0);
+	/* phase 0 (15 to 25 s: 40 C down to 35 C) did not throttle; phase 1 did: +1 transition */
+	e = jpath(sum, "thermal", "phases");
+	assert_int_equal(json_object_array_length(e), 2);
+	assert_false(json_object_get_boolean(jpath(json_object_array_get_idx(e, 0), "throttled",
+						   NULL)));
+	assert_true(jnum(json_object_array_get_idx(e, 0), "max_c") == 40);
+	fl = jpath(sum, "flags", "thermal_throttling");
+	assert_int_equal(json_object_array_length(fl), 1);
+	e = json_object_array_get_idx(fl, 0);
+	assert_true(jnum(e, "phase") == 1 && jnum(e, "thermal_transitions") == 1);
+	assert_string_equal(
+	    json_object_get_string(json_object_array_get_idx(jpath(e, "evidence", NULL), 0)),
+	    "thermal_transitions");
+	/* endurance: the first and the last snapshot (run-start at 0 s, run-end at 46 s) */
+	e = jpath(sum, "endurance", "percentage_used");
+	assert_true(jnum(e, "start") == 3 && jnum(e, "end") == 4);
+	e = jpath(sum, "endurance", "available_spare");
+	assert_true(jnum(e, "start") == 100 && jnum(e, "end") == 100);
 	json_object_put(sum);
 
 	/* a target without a sensor: one note, no wait, no record */
@@ -419,7 +462,10 @@ static void test_runner(void **state)
 	assert_int_equal(nnotes, 1);
 	assert_int_equal(th.clock, 11 * SEC);
 	assert_int_equal(analyze_dir(run, &sum, err, sizeof(err)), 0);
-	assert_int_equal(json_object_array_length(jpath(sum, "thermal", "cooldowns")), 0);
+	/* no gate ran, nothing thermal known: the summary is as before these keys existed */
+	assert_false(json_object_object_get_ex(sum, "thermal", NULL));
+	assert_false(json_object_object_get_ex(jpath(sum, "flags", NULL), "cooldown_not_reached",
+					       NULL));
 	json_object_put(sum);
 
 	profile_free(p);
