@@ -28,6 +28,7 @@ static const struct analyze_pass passes[] = {
     {"cells", pass_cells},
     {"wa", pass_wa},
     {"flags", pass_flags},
+    {"thermal", pass_thermal},
     {"headline", pass_headline},
 };
 
@@ -41,7 +42,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 			 size_t errlen)
 {
 	static const char *const known[] = {"cell", "precondition", "write_until", "purge",
-					    "trim", "idle",	    "resume"};
+					    "trim", "idle",	    "resume", "cooldown"};
 	struct reader_key k;
 
 	for (size_t i = 0; i < rr->n; i++) {
@@ -61,7 +62,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 			pass_err(err, errlen,
 				 "%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected "
 				 "cell, "
-				 "precondition, write_until, purge, trim, idle or resume)",
+				 "precondition, write_until, purge, trim, idle, resume or cooldown)",
 				 dir, i + 1, k.kind);
 			return -EBADMSG;
 		}

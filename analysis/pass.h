@@ -46,6 +46,9 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 int pass_wa(const struct analyze_input *in, struct json_object *summary, char *err, size_t errlen);
 int pass_flags(const struct analyze_input *in, struct json_object *summary, char *err,
 	       size_t errlen);
+/* thermal: per-phase throttling, cool-down gates, endurance (pass_thermal.c) */
+int pass_thermal(const struct analyze_input *in, struct json_object *summary, char *err,
+		 size_t errlen);
 int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
 		  size_t errlen);
 

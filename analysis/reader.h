@@ -15,6 +15,7 @@
 
 #include "analysis/cells.h"
 #include "analysis/recovery.h"
+#include "analysis/thermal.h"
 #include "analysis/wa.h"
 #include "analysis/wsat.h"
 #include "results/records.h"
@@ -247,4 +248,21 @@ int reader_measurements(const struct results_records *rr, struct reader_measurem
 int reader_figures_at(const struct results_records *rr, size_t index, struct hist *h0,
 		      struct hist *h1, struct cells_figures *f);
 
+/* ---- thermal (reader_thermal.c) ---- */
+/* The heat and wear values of snapshot i (thermal.h) from its counters and raw part; all has_*
+ * false for a snapshot that did not parse or an index out of range. */
+void reader_thermal_snap(const struct reader_snaps *s, size_t i, struct thermal_snap *out);
+/* The hottest temperature_c in the series files of (phase, repeat) under dir
+ * (series/phase-PP-rep-RR-*.csv); NaN when there is none. */
+double reader_series_max_temp(const char *dir, int64_t phase, int64_t repeat);
+/* A cool-down record (kind "cooldown": the runner's gate before a phase). */
+struct reader_cooldown {
+	int64_t phase, repeat;
+	uint64_t waited_ns;
+	double start_c, end_c, below_c; /* NaN where absent */
+	bool reached;
+};
+/* The cool-down records in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out
+ * and *n untouched). */
+int reader_cooldowns(const struct results_records *rr, struct reader_cooldown **out, size_t *n);
 #endif

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/endurance.h"
 #include "cli/cli.h"
 #include "cli/clock.h"
 #include "cli/options.h"
@@ -56,10 +57,12 @@ struct plan_ctx {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: ssdlab plan PROFILE [--target T] [--set KEY=VALUE]... [--time-scale F]\n"
-		   "                   [--chunk SIZE]\n\n"
+		   "                   [--chunk SIZE] [--tbw N]\n\n"
 		   "Shows the phases of a profile on a target, the bytes each writes and an\n"
 		   "estimated duration (target time), and the chunks a long writing phase is\n"
-		   "recorded in (--chunk as for run); nothing is written. Default target "
+		   "recorded in (--chunk as for run); nothing is written. The bytes written are\n"
+		   "shown as a share of the drive's rated endurance: --tbw N (TB written), else\n"
+		   "the drive database's rating for the model. Default target "
 		   DEFAULT_TARGET ".\n");
 }
 
@@ -346,6 +349,7 @@ int cmd_plan(int argc, char **argv)
 		{"set", required_argument, NULL, 's'},
 		{"time-scale", required_argument, NULL, 'S'},
 		{"chunk", required_argument, NULL, 'c'},
+		{"tbw", required_argument, NULL, 'W'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -358,13 +362,23 @@ int cmd_plan(int argc, char **argv)
 	struct target *t = NULL;
 	char err[1024] = "", a[32], b[32], cap[32];
 	struct plan pl = {0};
+	struct cli_rated rated;
+	double tbw = 0;
 	int c, rc, code = EXIT_USAGE;
 
 	optind = 1;
 	opterr = 0; /* one line of our own for a bad option, as run and io */
-	while ((c = getopt_long(argc, argv, ":t:s:S:c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:s:S:c:W:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
+		case 'W':
+			if (cli_opt_double("plan", "--tbw", optarg, &tbw))
+				goto out;
+			if (!(tbw > 0)) {
+				cli_error("plan", "--tbw must be positive (TB written)");
+				goto out;
+			}
+			break;
 		case 's':
 			if (cli_strlist_add(&sets, optarg)) {
 				code = EXIT_FAILED;
@@ -433,6 +447,32 @@ int cmd_plan(int argc, char **argv)
 		       "probes)\n",
 		       a, pc.wall_lo_ns == pc.wall_hi_ns ? "" : " .. ",
 		       pc.wall_lo_ns == pc.wall_hi_ns ? "" : b);
+	}
+	/* the cool-down gates: their max_wait is in the longest duration above */
+	{
+		uint64_t cd = 0;
+		size_t ncd = 0;
+
+		for (size_t i = 0; i < pl.n; i++)
+			if (pl.v[i].cooldown_ns) {
+				cd += pl.v[i].cooldown_ns;
+				ncd++;
+			}
+		if (ncd)
+			printf("cooldown: up to %s in all before %zu phase%s (counted in the longest "
+			       "duration)\n",
+			       units_fmt_duration(cd, a, sizeof(a)), ncd, ncd == 1 ? "" : "s");
+		else if (pc.virt && p->cooldown.set)
+			printf("cooldown: skipped on the virtual SSD\n");
+	}
+	/* the rated endurance: the user's, else the drive database's for this model; silent on a
+	 * virtual SSD or a file without --tbw (no drive to rate) */
+	cli_rated_endurance(pc.ti, tbw, &rated);
+	if (rated.known || pc.ti->kind == TARGET_KIND_BLOCKDEV) {
+		char line[768];
+
+		printf("endurance: %s\n", cli_endurance_line(pc.total_bytes, pc.bytes_lower_bound,
+							     &rated, line, sizeof(line)));
 	}
 	plan_drain_note(&pc);
 	code = EXIT_OK;

@@ -6,6 +6,7 @@
  * are printed with where the results are (cli_run_and_analyze).
  */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <getopt.h>
@@ -18,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "cli/endurance.h"
 #include "cli/clock.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
@@ -49,6 +51,10 @@ static void usage(FILE *f)
 		"  --chunk SIZE        record a precondition / write_until amount in chunks of SIZE\n"
 		"                      (default 16g, scaled like durations on the virtual SSD); a\n"
 		"                      crash loses at most the chunk in flight\n"
+		"  --tbw N             the drive's rated endurance in TB written (recorded in the\n"
+		"                      manifest; else the drive database's rating, where known)\n"
+		"  --warning-c N       the temperature (Celsius) a phase is flagged as throttled\n"
+		"                      at, where the drive reports no warning level of its own\n"
 		"  --yes-destroy=ID    confirm destroying the data on a real target: its serial or\n"
 		"                      WWN, or its path where it reports neither\n"
 		"  --quiet             print nothing but errors (no progress, headline or\n"
@@ -145,6 +151,8 @@ int cmd_run(int argc, char **argv)
 		{"chunk", required_argument, NULL, 'c'},
 		{"size", required_argument, NULL, 'z'},
 		{"yes-destroy", required_argument, NULL, 'y'},
+		{"tbw", required_argument, NULL, 'W'},
+		{"warning-c", required_argument, NULL, 'T'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -162,13 +170,31 @@ int cmd_run(int argc, char **argv)
 	struct target *t = NULL;
 	char dir[4096], err[1024] = "";
 	bool have_seed = false;
+	double tbw = 0, warning_c = NAN;
+	struct cli_rated rated;
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:W:T:qvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
+		case 'W':
+			if (cli_opt_double("run", "--tbw", optarg, &tbw))
+				goto out;
+			if (!(tbw > 0)) {
+				cli_error("run", "--tbw must be positive (TB written)");
+				goto out;
+			}
+			break;
+		case 'T':
+			if (cli_opt_double("run", "--warning-c", optarg, &warning_c))
+				goto out;
+			if (!(warning_c > -273.15 && warning_c <= 150)) {
+				cli_error("run", "--warning-c must be a temperature in Celsius, at most 150");
+				goto out;
+			}
+			break;
 		case 'o': out = optarg; break;
 		case 'S':
 			if (cli_opt_double("run", "--time-scale", optarg, &cr.time_scale))
@@ -279,6 +305,19 @@ int cmd_run(int argc, char **argv)
 				       &(struct runner_opts){.time_scale = cr.time_scale,
 							     .seed = cr.seed,
 							     .chunk_bytes = cr.chunk_bytes});
+	/* the drive's rated endurance and the user's warning level, for the analysis
+	 * (pass_thermal) and the reader of the manifest */
+	cli_rated_endurance(target_info(t), tbw, &rated);
+	if (manifest && rated.known &&
+	    jsonnum_add(manifest, "rated_endurance", cli_rated_json(&rated))) {
+		json_object_put(manifest);
+		manifest = NULL;
+	}
+	if (manifest && !isnan(warning_c) &&
+	    jsonnum_add(manifest, "warning_c", jsonnum_new(warning_c))) {
+		json_object_put(manifest);
+		manifest = NULL;
+	}
 	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
 	    warn_reads_without_fill(p, t, manifest, cr.quiet) ||
 	    host_facts_collect(t, &facts) || (rc = results_write_manifest(res, manifest, &facts))) {

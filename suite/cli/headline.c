@@ -125,6 +125,7 @@ static void print_flags(struct json_object *summary, FILE *f)
 				"the bytes ssdlab wrote (a wrong unit, or another writer)\n",
 				json_object_array_length(arr));
 	}
+	headline_print_thermal(summary, f);
 }
 
 /* "IOPS 3352", "MB/s 512.3", "p99 latency 812.4 us": a metric's value in its display unit. */

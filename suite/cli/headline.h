@@ -31,4 +31,9 @@ void headline_print(struct json_object *summary, FILE *f);
  * host-limited, I/O errors, a torn line). */
 void headline_print_details(struct json_object *summary, FILE *f);
 
+/* Heat and wear (headline_thermal.c): a FLAG per phase in which the drive throttled and per
+ * cool-down gate that gave up, and the endurance line (percentage used and available spare at
+ * the run's start and end) when the drive reports them. Part of the flags print_flags() ends with. */
+void headline_print_thermal(struct json_object *summary, FILE *f);
+
 #endif

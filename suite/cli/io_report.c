@@ -5,6 +5,7 @@
 #include "cli/io_report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,8 @@ static struct json_object *series_json(const struct job_result *r, uint64_t inte
 		}
 		jsonnum_build_add(o, "total_bytes_written",
 				  json_object_new_uint64(row->total_bytes_written), e);
+		/* the drive's temperature when the row closed; null where it is not cheap */
+		jsonnum_build_num(o, "temperature_c", row->has_temp ? row->temperature_c : NAN, e);
 		jsonnum_build_push(a, o, e);
 	}
 	return a;

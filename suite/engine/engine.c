@@ -95,6 +95,7 @@ struct shared {
 	int row_error;
 
 	struct job_result *res; /* the first error goes here, under lock */
+	bool temp_off; /* the target has no cheap temperature: stop asking */
 };
 
 struct worker {
@@ -187,6 +188,22 @@ static void finalize_one(struct shared *sh, uint64_t end_ns)
 		}
 	}
 	r->total_bytes_written = sh->written_cum;
+	/* The drive's temperature with each row, where reading it disturbs no I/O (an NVMe hwmon
+	 * read is a Get Log Page on the admin queue; a SATA drive's SMART/SCT read would drain its
+	 * queue, so the target refuses it with -EAGAIN). Read under the lock, once per interval:
+	 * a sysfs read of a few microseconds beside a second-long interval. A target that refuses
+	 * once is not asked again in this job. */
+	if (!sh->temp_off) {
+		double c;
+		int trc = target_temperature(sh->t, &c, TARGET_TEMP_CHEAP);
+
+		if (!trc) {
+			r->has_temp = true;
+			r->temperature_c = c;
+		} else if (trc == -EOPNOTSUPP || trc == -EAGAIN) {
+			sh->temp_off = true;
+		}
+	}
 	if (sh->h && sh->h->progress) {
 		struct engine_progress p = {
 			.t_ns = r->t_ns,

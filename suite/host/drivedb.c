@@ -80,7 +80,7 @@ struct entry_raw {
 	const char *name, *match, *source, *note;
 	int transport, wa, combine;
 	bool compresses;
-	const struct ydoc_node *host, *host_pages, *nand;
+	const struct ydoc_node *host, *host_pages, *nand, *endurance;
 };
 
 static const struct ydoc_key entry_keys[] = {
@@ -98,6 +98,7 @@ static const struct ydoc_key entry_keys[] = {
 	{.name = "wa", .kind = YK_ENUM, .enum_names = wa_names, .offset = offsetof(struct entry_raw, wa)},
 	{.name = "compresses", .kind = YK_BOOL, .offset = offsetof(struct entry_raw, compresses)},
 	{.name = "note", .kind = YK_STRING, .offset = offsetof(struct entry_raw, note)},
+	{.name = "endurance", .kind = YK_SEQUENCE, .offset = offsetof(struct entry_raw, endurance)},
 	{.name = "source", .kind = YK_STRING, .required = true,
 	 .offset = offsetof(struct entry_raw, source)},
 	{0},
@@ -212,6 +213,17 @@ static int read_entry(const struct ydoc_node *n, struct drivedb_entry *e, regex_
 				return ydoc_errorf(
 				    err, ydoc_map_get(raw.nand->items[i], "unit"),
 				    "a NAND counter in pages needs wa: pages_ratio");
+	}
+	if (raw.endurance) {
+		if (raw.endurance->n > DRIVEDB_MAX_ENDURANCE)
+			return ydoc_errorf(err, raw.endurance, "at most %d endurance rows, got %zu",
+					   DRIVEDB_MAX_ENDURANCE, raw.endurance->n);
+		for (size_t i = 0; i < raw.endurance->n; i++) {
+			ret = drivedb_read_endurance(raw.endurance->items[i], &e->endurance[i], err);
+			if (ret < 0)
+				return ret;
+		}
+		e->n_endurance = raw.endurance->n;
 	}
 	ret = regcomp(re, raw.match, REG_EXTENDED | REG_NOSUB);
 	if (ret != 0) {

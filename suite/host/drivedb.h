@@ -48,6 +48,16 @@ struct drivedb_counter {
 	enum drivedb_part part; /* YAML `part: slc | tlc`; total when absent */
 };
 
+/* A rated endurance (what the vendor warrants as total host writes), for the models of an entry
+ * that `match` selects: absolute (tbw, in TB of 10^12 bytes) or per TB of the drive's capacity
+ * (tbw_per_tb), with the document that states it. */
+#define DRIVEDB_MAX_ENDURANCE 8
+struct drivedb_endurance {
+	const char *match, *source;
+	bool per_tb;
+	double tbw; /* TB written, or TB written per TB of capacity when per_tb */
+};
+
 struct drivedb_entry {
 	const char *name, *match, *source, *note; /* note may be NULL */
 	enum drivedb_transport transport;
@@ -60,6 +70,8 @@ struct drivedb_entry {
 	enum drivedb_combine combine;
 	enum drivedb_wa_rule wa;
 	bool compresses; /* the controller compresses: WA < 1 is expected */
+	size_t n_endurance; /* 0: no rated endurance known */
+	struct drivedb_endurance endurance[DRIVEDB_MAX_ENDURANCE];
 };
 
 struct drivedb;
@@ -116,5 +128,20 @@ struct drivedb_wa {
  */
 int drivedb_compute_wa(const struct drivedb_entry *e, const char *model,
 		       const struct drivedb_reading *r, size_t n, struct drivedb_wa *out);
+
+/*
+ * The rated endurance of `model` (capacity bytes) from entry e: the first of its endurance rows
+ * whose regex matches, in bytes (tbw x 10^12, or tbw_per_tb x capacity). 0 with *bytes and
+ * *source (pointing into the database) set; -ENOENT when e is NULL or no row matches (outputs
+ * untouched); -ENOMEM.
+ */
+int drivedb_rated_endurance(const struct drivedb_entry *e, const char *model, uint64_t capacity,
+			    double *bytes, const char **source);
+
+/* For drivedb.c (drivedb_endurance.c): reads one `endurance:` row {match, tbw | tbw_per_tb,
+ * source} into *out (strings point into the tree); the regex is compiled once to check it.
+ * 0, or -EINVAL with err at the node (*out untouched). */
+int drivedb_read_endurance(const struct ydoc_node *n, struct drivedb_endurance *out,
+			   struct ydoc_error *err);
 
 #endif

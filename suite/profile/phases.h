@@ -50,6 +50,7 @@
 #include "results/records.h"
 #include "base/units.h"
 #include "base/ydoc.h"
+#include "profile/cooldown.h"
 
 struct json_object;
 
@@ -364,6 +365,9 @@ struct profile_phase {
 	const struct phase_kind *kind;
 	void *data;    /* kind->size bytes, owned */
 	int line, col; /* of the list item, for messages */
+	/* the phase's own cool-down gate, a key beside its kind ("- rounds: {...}\n  cooldown:
+	 * {below: 50C}"); set false when it has none (the profile's then applies) */
+	struct profile_cooldown cooldown;
 };
 
 /* Parses a list of phases (the top level or a repeat's body). At least one phase. Used by the

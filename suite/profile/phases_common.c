@@ -746,7 +746,9 @@ static struct json_object *phase_to_json(const struct profile_phase *ph)
 	    phase_json_add(o, "line", json_object_new_int(ph->line)) ||
 	    phase_json_add(o, "destructive",
 			   json_object_new_boolean(ph->kind->destructive(ph->data))) ||
-	    phase_json_add(o, "settings", ph->kind->to_json(ph->data))) {
+	    phase_json_add(o, "settings", ph->kind->to_json(ph->data)) ||
+	    (ph->cooldown.set &&
+	     phase_json_add(o, "cooldown", profile_cooldown_to_json(&ph->cooldown)))) {
 		json_object_put(o);
 		return NULL;
 	}

@@ -174,6 +174,8 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 	const struct ydoc_node *kn, *settings;
 	struct ydoc_node none;
 	char g[64], names_text[256], empty[1] = "";
+	const struct ydoc_node *cooldown = NULL;
+	struct profile_cooldown cd = {0};
 	void *data;
 	int ret;
 
@@ -187,11 +189,17 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 					       ? (snprintf(g, sizeof(g), "'%.40s'", item->text), g)
 					       : ydoc_type_name(item->type));
 	} else {
-		if (item->n > 1)
-			return ydoc_errorf(err, item->pairs[1].key,
-					   "a phase has exactly one key, its kind ('%s'); indent "
-					   "'%s' under it",
-					   item->pairs[0].key->text, item->pairs[1].key->text);
+		/* one key, its kind, and optionally its cool-down gate beside it */
+		for (size_t i = 1; i < item->n; i++) {
+			const struct ydoc_node *key = item->pairs[i].key;
+
+			if (strcmp(key->text, "cooldown") || i > 1)
+				return ydoc_errorf(err, key,
+						   "a phase has exactly one key, its kind ('%s'); indent "
+						   "'%s' under it",
+						   item->pairs[0].key->text, key->text);
+			cooldown = item->pairs[i].value;
+		}
 		kn = item->pairs[0].key;
 		k = phase_kind_find(kn->text);
 	}
@@ -221,6 +229,12 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 	} else {
 		settings = item->pairs[0].value;
 	}
+	if (cooldown && k->body)
+		return ydoc_errorf(err, item->pairs[1].key,
+				   "'cooldown' applies to the phases inside %s: give it to them",
+				   k->name);
+	if (cooldown && (ret = profile_cooldown_parse(cooldown, &cd, err)))
+		return ret;
 	data = calloc(1, k->size ? k->size : 1);
 	if (!data)
 		return -ENOMEM;
@@ -235,6 +249,7 @@ static int parse_phase(const struct ydoc_node *item, const struct phase_parse_ct
 	out->data = data;
 	out->line = item->line;
 	out->col = item->col;
+	out->cooldown = cd;
 	return 0;
 }
 

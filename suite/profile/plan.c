@@ -102,7 +102,7 @@ void plan_span(const struct plan *pl, size_t from, double bps, uint64_t *lo, uin
 		uint64_t one = plan_step_ns(&pl->v[i], bps, known);
 
 		*lo += one * pl->v[i].len.rounds_lo;
-		*hi += one * pl->v[i].len.rounds_hi;
+		*hi += one * pl->v[i].len.rounds_hi + pl->v[i].cooldown_ns;
 	}
 }
 

@@ -35,6 +35,10 @@ struct plan_step {
 	/* The drains of one instance's time-bound jobs, in total: 0 from plan_build(), assumed by
 	 * plan_assume_drains(), probed by `ssdlab plan` or measured by the runner (run/eta.h). */
 	uint64_t drain_ns;
+	/* The cool-down gate's worst case before this step (its max_wait; profile/cooldown.h),
+	 * target time, not scaled: heat does not follow --time-scale. 0 = no gate, or a target
+	 * that skips it. Set by the planner (runner_plan); plan_span() counts it in *hi only. */
+	uint64_t cooldown_ns;
 };
 
 struct plan {
@@ -51,8 +55,9 @@ void plan_release(struct plan *pl);
  * has no speed. */
 uint64_t plan_step_ns(const struct plan_step *s, double bps, bool *known);
 
-/* The target time of steps [from, n): *lo .. *hi (rounds_lo .. rounds_hi rounds), at speed bps
- * where a step has none of its own; *known as for plan_step_ns (set to true first). */
+/* The target time of steps [from, n): *lo .. *hi (rounds_lo .. rounds_hi rounds, plus every
+ * step's cooldown_ns in *hi), at speed bps where a step has none of its own; *known as for
+ * plan_step_ns (set to true first). */
 void plan_span(const struct plan *pl, size_t from, double bps, uint64_t *lo, uint64_t *hi,
 	       bool *known);
 

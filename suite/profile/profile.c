@@ -26,7 +26,7 @@
 struct top_raw {
 	const char *name, *description;
 	bool destructive;
-	const struct ydoc_node *defaults, *phases;
+	const struct ydoc_node *defaults, *phases, *cooldown;
 };
 
 /* clang-format off */
@@ -37,6 +37,7 @@ static const struct ydoc_key top_keys[] = {
 	{.name = "defaults", .kind = YK_MAPPING, .offset = offsetof(struct top_raw, defaults)},
 	{.name = "phases", .kind = YK_ANY, .required = true,
 	 .offset = offsetof(struct top_raw, phases)},
+	{.name = "cooldown", .kind = YK_ANY, .offset = offsetof(struct top_raw, cooldown)},
 	{0},
 };
 /* clang-format on */
@@ -101,6 +102,11 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 	p->defaults = (struct profile_defaults){.qd = 1, .threads = 1, .seed = 0};
 	if (raw.defaults) {
 		ret = profile_parse_defaults(raw.defaults, &p->defaults, err);
+		if (ret)
+			goto out;
+	}
+	if (raw.cooldown) {
+		ret = profile_cooldown_parse(raw.cooldown, &p->cooldown, err);
 		if (ret)
 			goto out;
 	}
@@ -334,7 +340,9 @@ struct json_object *profile_to_json(const struct profile *p)
 	    phase_json_add(o, "description", json_object_new_string(p->description)) ||
 	    phase_json_add(o, "destructive", json_object_new_boolean(p->destructive)) ||
 	    phase_json_add(o, "defaults", profile_defaults_to_json(&p->defaults)) ||
-	    phase_json_add(o, "phases", profile_phase_list_to_json(&p->phases))) {
+	    phase_json_add(o, "phases", profile_phase_list_to_json(&p->phases)) ||
+	    (p->cooldown.set &&
+	     phase_json_add(o, "cooldown", profile_cooldown_to_json(&p->cooldown)))) {
 		json_object_put(o);
 		return NULL;
 	}

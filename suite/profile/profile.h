@@ -28,6 +28,9 @@ struct profile {
 	bool destructive; /* as the profile says (`destructive: true`) */
 	struct profile_defaults defaults;
 	struct phase_list phases;
+	/* the cool-down gate before every phase (`cooldown:` at the top level; a phase's own
+	 * wins: profile_cooldown_for()); set false when absent */
+	struct profile_cooldown cooldown;
 	char *text; /* the raw profile text, NUL-terminated (the manifest keeps it) */
 	size_t text_len;
 	char *path; /* where it was read from ("<string>" for strings) */

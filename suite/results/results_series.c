@@ -77,7 +77,9 @@ static void series_header(struct sbuf *sb)
 			  ",%s_ios,%s_bytes,%s_iops,%s_bw_bps,%s_lat_mean_ns,%s_lat_p99_ns,"
 			  "%s_lat_max_ns",
 			  dn[d], dn[d], dn[d], dn[d], dn[d], dn[d], dn[d]);
-	sb_printf(sb, ",total_bytes_written,round\n");
+	/* temperature_c before the last two columns: readers take the chunk from the last field
+	 * and the bytes written from the one before it */
+	sb_printf(sb, ",temperature_c,total_bytes_written,round\n");
 }
 
 static void series_rows(struct sbuf *sb, const struct series_row *rows, size_t n,
@@ -103,7 +105,9 @@ static void series_rows(struct sbuf *sb, const struct series_row *rows, size_t n
 				      : "",
 				  row->d[d].lat_p99_ns, row->d[d].lat_max_ns);
 		}
-		sb_printf(sb, ",%" PRIu64 ",%u\n", row->total_bytes_written + bytes_off, round);
+		sb_printf(sb, ",%s,%" PRIu64 ",%u\n",
+			  row->has_temp ? units_fmt_double(row->temperature_c, 2, a, sizeof(a)) : "",
+			  row->total_bytes_written + bytes_off, round);
 		prev = row->t_ns;
 	}
 }

@@ -9,6 +9,7 @@
 #ifndef SSDLAB_RESULTS_SERIES_H
 #define SSDLAB_RESULTS_SERIES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* One time-series row: per direction (IO_READ, IO_WRITE), figures of the completions in
@@ -21,6 +22,10 @@ struct series_row {
 		uint64_t lat_p99_ns, lat_max_ns;
 	} d[2];
 	uint64_t total_bytes_written; /* since the job's start, ramp included */
+	/* the drive's temperature when the interval was closed (target_temperature with
+	 * TARGET_TEMP_CHEAP); has_temp false where the target has none or it costs I/O */
+	bool has_temp;
+	double temperature_c;
 };
 
 #endif

@@ -72,9 +72,19 @@ bool replay_is_resume(struct json_object *rec)
 	       !strcmp(json_object_get_string(kind), "resume");
 }
 
+/* A cool-down record (runner.c's gate): like a resume record, a marker between steps, not a
+ * step the walk would meet again. */
+static bool is_cooldown(struct json_object *rec)
+{
+	struct json_object *kind;
+
+	return json_object_object_get_ex(rec, "kind", &kind) &&
+	       !strcmp(json_object_get_string(kind), "cooldown");
+}
+
 void replay_skip_resume(struct replay *k)
 {
-	while (k->pos < k->n && replay_is_resume(k->rec[k->pos]))
+	while (k->pos < k->n && (replay_is_resume(k->rec[k->pos]) || is_cooldown(k->rec[k->pos])))
 		k->pos++;
 }
 

@@ -44,7 +44,7 @@ void replay_release(struct replay *k);
 /* True when rec is a resume record (kind "resume"), which is not a step. */
 bool replay_is_resume(struct json_object *rec);
 
-/* Moves the cursor past resume records. */
+/* Moves the cursor past resume records and cool-down records (markers, not steps). */
 void replay_skip_resume(struct replay *k);
 
 /* The record of this key when it is the next step in K, else NULL; the cursor is not advanced

@@ -29,6 +29,7 @@
 #include "base/errmsg.h"
 #include "base/prng.h"
 #include "results/snapshot.h"
+#include "run/cooldown_gate.h"
 #include "run/eta.h"
 #include "run/fault.h"
 #include "run/record.h"
@@ -96,6 +97,8 @@ struct runner {
 
 	/* Test hook. */
 	struct fault fault;
+
+	bool cooldown_noted; /* the note that the target cannot take the gate was given */
 
 	char *err;
 	size_t errlen;
@@ -431,6 +434,14 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	/* Drains at the assumed speed until round 1 measures them (eta_measured_drain). */
 	if (!rc)
 		rc = plan_assume_drains(&pl, &env, target_info(t)->logical_block_size);
+	/* The cool-down gate's worst case, where cooldown_gate() will wait (not on a sim) */
+	for (size_t i = 0; !rc && !(target_caps(t) & TARGET_CAP_VIRTUAL_TIME) && i < pl.n; i++) {
+		const struct profile_cooldown *c =
+		    profile_cooldown_for(&pl.v[i].ph->cooldown, &p->cooldown);
+
+		if (c && !pl.v[i].ph->kind->body)
+			pl.v[i].cooldown_ns = c->max_wait_ns;
+	}
 	if (rc) {
 		plan_release(&pl);
 		return rc;
@@ -1243,6 +1254,77 @@ static int phase_boundary(struct runner *r, const struct where *w, const char *w
 	return store_snapshot(r, label, w->phase, w->repeat);
 }
 
+/*
+ * The cool-down gate before a phase (run/cooldown_gate.h), when the phase or the profile has
+ * one: waits, then appends a "cooldown" record {waited_ns, start_c, end_c, reached, below_c,
+ * max_wait_ns}, a marker the replay walks past like a resume record (replay.h). Only while
+ * recording: a replayed stretch waited the first time. A target without a temperature (and the
+ * virtual SSD, whose clock would make the wait meaningless) gets a note once and no wait.
+ * Not reached within max_wait: a note, the record says so (the summary flags it), the walk goes on.
+ */
+static int cooldown_gate(struct runner *r, const struct where *w)
+{
+	const struct profile_cooldown *c =
+	    profile_cooldown_for(&w->ph->cooldown, &r->p->cooldown);
+	struct results_record rr = {
+		.kind = "cooldown", .phase = w->phase, .phase_kind = w->ph->kind->name,
+		.repeat = w->repeat,
+	};
+	struct cooldown_result cr;
+	struct json_object *o;
+	char cell[32], key[KEY_MAX];
+	int rc, e = 0;
+
+	if (!c || r->state != RUNNER_RECORD || !replay_exhausted(&r->k))
+		return 0;
+	if (r->virt) {
+		if (!r->cooldown_noted)
+			note(r, "cooldown: skipped on the virtual SSD (it has no temperature)");
+		r->cooldown_noted = true;
+		return 0;
+	}
+	rr.start_ns = target_now(r->t);
+	rc = cooldown_gate_wait(r->t, c, r->o.stop, &cr);
+	if (rc == -EOPNOTSUPP) {
+		if (!r->cooldown_noted)
+			note(r, "cooldown: %s reports no temperature; no phase waits",
+			     target_info(r->t)->path);
+		r->cooldown_noted = true;
+		return 0;
+	}
+	if (rc == -EINTR)
+		return rc;
+	if (rc) {
+		fail(r, "phase %d: cooldown: reading the temperature failed: %s", w->phase,
+		     strerror(-rc));
+		return rc;
+	}
+	if (!cr.reached)
+		note(r, "phase %d: cooldown: still %.1f C after %.0f s (below %.1f C wanted); "
+			"going on",
+		     w->phase, cr.end_c, (double)cr.waited_ns / 1e9, c->below_c);
+	/* One record per (phase, repeat) and process: a resume that gates the same phase again
+	 * names its record after the resume count, so that no key appears twice (I1). */
+	snprintf(cell, sizeof(cell), "cooldown-%u", r->k.nresume + (r->resumed ? 1u : 0u));
+	rr.cell = cell;
+	rr.end_ns = target_now(r->t);
+	o = results_record_to_json(&rr);
+	if (!o)
+		return -ENOMEM;
+	jsonnum_build_add(o, "waited_ns", json_object_new_uint64(cr.waited_ns), &e);
+	jsonnum_build_num(o, "start_c", cr.start_c, &e);
+	jsonnum_build_num(o, "end_c", cr.end_c, &e);
+	jsonnum_build_add(o, "reached", json_object_new_boolean(cr.reached), &e);
+	jsonnum_build_num(o, "below_c", c->below_c, &e);
+	jsonnum_build_add(o, "max_wait_ns", json_object_new_uint64(c->max_wait_ns), &e);
+	jsonnum_build_add(o, "readings", json_object_new_uint64(cr.readings), &e);
+	rc = e ? -ENOMEM : results_record_key(o, key, sizeof(key));
+	if (!rc)
+		rc = append_step(r, o, key);
+	json_object_put(o);
+	return rc;
+}
+
 static int walk_list(struct runner *r, const struct phase_list *l, int *next_phase,
 		     unsigned repeat)
 {
@@ -1257,7 +1339,9 @@ static int walk_list(struct runner *r, const struct phase_list *l, int *next_pha
 			rc = exec_body(r, &w, next_phase);
 		} else if ((unsigned)type < sizeof(kind_exec) / sizeof(kind_exec[0]) &&
 			   kind_exec[type]) {
-			rc = phase_boundary(r, &w, "start");
+			rc = cooldown_gate(r, &w);
+			if (!rc)
+				rc = phase_boundary(r, &w, "start");
 			r->phase_unstarted = &w;
 			if (!rc)
 				rc = kind_exec[type](r, &w);

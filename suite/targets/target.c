@@ -287,6 +287,13 @@ int target_io_counters(struct target *t, struct target_io_counters *c)
 	return t->ops->io_counters(t, c);
 }
 
+int target_temperature(struct target *t, double *celsius, unsigned flags)
+{
+	if (!t->ops->temperature)
+		return -EOPNOTSUPP;
+	return t->ops->temperature(t, celsius, flags);
+}
+
 /* The NVMe placement, only for a namespace (other targets' manifests stay as they were). */
 static int nvme_json(struct json_object *o, const struct devinfo_nvme *nv)
 {

@@ -181,6 +181,8 @@ struct target_ops {
 	int (*read_unmapped)(struct target *t, uint64_t *unmapped, uint64_t *read);
 	/* the device's running I/O totals as the kernel counts them, ssdlab's included (below) */
 	int (*io_counters)(struct target *t, struct target_io_counters *c);
+	/* the drive's temperature (target_temperature() below) */
+	int (*temperature)(struct target *t, double *celsius, unsigned flags);
 };
 
 /* The hooks every ops table must fill in; the optional ones have a default in the wrappers. */
@@ -250,6 +252,17 @@ int target_read_unmapped(struct target *t, uint64_t *unmapped, uint64_t *read);
  * -EOPNOTSUPP and leaves *c untouched.
  */
 int target_io_counters(struct target *t, struct target_io_counters *c);
+
+/*
+ * The drive's current temperature in degrees Celsius. flags TARGET_TEMP_CHEAP asks only for a
+ * reading that does not disturb I/O in flight (the engine samples between series intervals):
+ * a target whose reading costs a non-queued drive command (SATA: SMART READ and the SCT commands
+ * behind drivetemp make the drive drain its queue) then returns -EAGAIN; without the flag it
+ * reads anyway (the runner's cool-down gate, between phases). -EOPNOTSUPP for a target with no
+ * sensor (a file, a loop device, the virtual SSD). *celsius untouched on failure.
+ */
+#define TARGET_TEMP_CHEAP 1u
+int target_temperature(struct target *t, double *celsius, unsigned flags);
 
 /*
  * For implementations: the reason a hook failed ("printf"-style), returned by target_open() in

@@ -43,6 +43,7 @@
 #include "base/jsonnum.h"
 #include "host/devinfo.h"
 #include "targets/drive_snapshot.h"
+#include "host/hwmon.h"
 #include "targets/target.h"
 
 struct uring_target {
@@ -60,6 +61,8 @@ struct uring_target {
 	/* queues open now: a snapshot taken while they are (the runner's ramp-end one, from a
 	 * worker thread mid-job) must not flush or wait, or it would stall the measured I/O */
 	_Atomic unsigned open_queues;
+	bool has_temp;	/* a block device with a hwmon temperature sensor (found at open) */
+	struct hwmon_temp temp;
 };
 
 struct target_queue {
@@ -208,6 +211,8 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		copy_identity(ti, &di);
 		/* an NVMe namespace (or a partition of one): where it sits, for the safety checks */
 		(void)devinfo_nvme_topology(NULL, di.disk, &ti->nvme);
+		/* found once: the engine reads it every series interval */
+		u->has_temp = !hwmon_temp_find(NULL, di.disk, ti->nvme.controller, &u->temp);
 	}
 	counters_setup(t, u, spec, o);
 	return 0;
@@ -630,6 +635,20 @@ static int uring_io_counters(struct target *t, struct target_io_counters *c)
 	return 0;
 }
 
+/* The block device's hwmon sensor (host/hwmon.h). A SATA drive's (drivetemp) costs a
+ * non-queued SMART/SCT command that drains the drive's queue, so it is refused between series
+ * intervals; the runner's phase-boundary snapshots carry a SATA drive's temperature instead. */
+static int uring_temperature(struct target *t, double *celsius, unsigned flags)
+{
+	struct uring_target *u = target_priv(t);
+
+	if (!u->has_temp)
+		return -EOPNOTSUPP;
+	if ((flags & TARGET_TEMP_CHEAP) && hwmon_temp_drains_queue(&u->temp))
+		return -EAGAIN;
+	return hwmon_temp_read(&u->temp, celsius);
+}
+
 static int uring_flush(struct target *t)
 {
 	struct uring_target *u = target_priv(t);
@@ -715,4 +734,5 @@ const struct target_ops target_uring_ops = {
 	.flush = uring_flush,
 	.io_counters = uring_io_counters,
 	.snapshot = uring_snapshot,
+	.temperature = uring_temperature,
 };

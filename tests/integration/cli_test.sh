@@ -129,6 +129,13 @@ for c in check models plan profiles analyze; do
 done
 check "plan option without its value" 2 "$ssdlab" plan demo --time-scale
 lines "plan option without its value, one line" "$tmp/err" 1
+# --tbw: the profile's writes as a share of the rated endurance; a bad value is a usage error.
+# smoke writes at least 4 GiB = 4.29 GB on sim:client-tlc: 4.29 GB / 10 TB = 0.043%.
+check "plan --tbw" 0 "$ssdlab" plan smoke --tbw 10
+contains "plan --tbw share" "$tmp/out" "endurance: this profile writes at least 4.29 GB = 0.043% of the rated 10 TBW (--tbw)"
+check "plan --tbw 0" 2 "$ssdlab" plan smoke --tbw 0
+check "run --tbw -1" 2 "$ssdlab" run smoke --tbw -1
+check "run --warning-c 500" 2 "$ssdlab" run smoke --warning-c 500
 
 # --quiet prints nothing (errors would still go to stderr), and resuming the finished run says
 # so without replaying or appending anything.

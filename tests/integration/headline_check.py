@@ -222,6 +222,12 @@ for ln in lines:
             near(b, f["to_x"], "fill to")
             near(v, f["iops"], "fill IOPS")
         continue
+    m = re.fullmatch(r"endurance +percentage used (\S+)% -> (\S+)%, available spare .*", ln)
+    if m:
+        pu = summary["endurance"]["percentage_used"]
+        if m.group(1) != "-" and float(m.group(1)) != pu["start"]:
+            bad("%r: summary has %r" % (ln, pu))
+        continue
     m = re.fullmatch(r"FLAG: .*", ln)
     if m:
         fl = summary["flags"]

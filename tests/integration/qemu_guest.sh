@@ -16,6 +16,9 @@ run() {
 # NVMe SMART/Health (log 0x02) around the I/O below: the host checks the data-units-written delta.
 run smart-dry ssdlab smart /dev/nvme0n1 --dry-run
 run smart-before ssdlab smart /dev/nvme0n1 --json
+# The NVMe controller's hwmon sensor as the kernel shows it (empty when the guest kernel has no
+# NVMe hwmon): the host checks the io series' temperature_c against it and against QEMU's value.
+run hwmon-nvme sh -c 'cat /sys/class/nvme/nvme0/hwmon*/temp1_input /sys/class/nvme/nvme0/hwmon*/name'
 # 1 s of 4k random reads at QD8: short because TCG emulates every instruction.
 run nvme ssdlab io /dev/nvme0n1 --rw randread --bs 4k --qd 8 --time 1s --json
 run sata ssdlab io /dev/sda --rw randread --bs 4k --qd 8 --time 1s --json

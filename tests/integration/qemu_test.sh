@@ -347,6 +347,28 @@ try:
         print("FAIL smart-text: no 'OCP ... (0xC0): absent: not supported' line"); bad += 1
 except (ValueError, KeyError, TypeError) as e:
     print("FAIL nvme identify/logs: %r" % e); bad += 1
+# Temperature in the series: the io job's rows carry the NVMe controller's hwmon reading, which
+# the kernel takes from QEMU's SMART/Health log: 323 K (hw/nvme/ctrl.c NVME_TEMPERATURE), i.e.
+# 323000 - 273150 = 49850 millidegrees. The SATA disk's rows carry none (a SATA reading would
+# drain the queue, and QEMU's AHCI disk has no drivetemp sensor in the guest anyway).
+m = re.search(r"=== BEGIN hwmon-nvme ===\n(.*?)\n=== END hwmon-nvme rc=(\d+) ===", log, re.S)
+hw = m.group(1).split() if m and m.group(2) == "0" else []
+try:
+    rows = {t: json.loads(re.search(r"=== BEGIN %s ===\n(.*?)\n=== END %s rc=0 ===" % (t, t), log,
+                                    re.S).group(1))["series"] for t in ("nvme", "sata")}
+    if len(hw) >= 2 and hw[1] == "nvme":
+        temps = [r.get("temperature_c") for r in rows["nvme"]]
+        print("temperature: hwmon %s (name %s), nvme series %r" % (hw[0], hw[1], temps))
+        if int(hw[0]) != 49850:
+            print("FAIL hwmon: temp1_input %s, QEMU reports 323 K = 49850 m°C" % hw[0]); bad += 1
+        if not temps or any(t is None or abs(t - 49.85) > 1e-9 for t in temps):
+            print("FAIL series: temperature_c %r, QEMU reports 49.85 C" % temps); bad += 1
+    else:
+        print("temperature: the guest kernel shows no NVMe hwmon (%r): series temperature not checked" % hw)
+    if any(r.get("temperature_c") is not None for r in rows["sata"]):
+        print("FAIL series: the SATA rows carry a temperature %r" % rows["sata"]); bad += 1
+except (AttributeError, ValueError, KeyError, TypeError) as e:
+    print("FAIL series temperature: %r" % e); bad += 1
 sys.exit(1 if bad else 0)
 PY
 # The short profile's snapshots, records and summary (qemu_profile_check.py says what it checks).

@@ -226,13 +226,11 @@ static int series_round(const char *path, unsigned round, uint64_t *first_t, uin
 			continue;
 		if (!rows++)
 			*first_t = strtoull(line, NULL, 10);
-		for (int i = 0; i < 16 && c; i++) {
-			c = strchr(c, ',');
-			if (c)
-				c++;
-		}
+		/* total_bytes_written is the field before the round (docs/results-format.md) */
+		*last = 0;
+		c = strrchr(line, ',');
 		assert_non_null(c);
-		*last_val = strtoull(c, NULL, 10);
+		*last_val = strtoull(c + 1, NULL, 10);
 	}
 	fclose(fp);
 	return rows ? 0 : -1;

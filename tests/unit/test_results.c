@@ -569,15 +569,17 @@ static void test_series(void **state)
 	const char *want =
 	    "t_ns,interval_ns,read_ios,read_bytes,read_iops,read_bw_bps,read_lat_mean_ns,"
 	    "read_lat_p99_ns,read_lat_max_ns,write_ios,write_bytes,write_iops,write_bw_bps,"
-	    "write_lat_mean_ns,write_lat_p99_ns,write_lat_max_ns,total_bytes_written,round\n"
+	    "write_lat_mean_ns,write_lat_p99_ns,write_lat_max_ns,temperature_c,total_bytes_written,round\n"
 	    /* 10 reads of 4 KiB in 1 s; 3 writes in 1 s */
 	    "1000000000,1000000000,10,40960,10.000,40960.000,1500.5,3000,4000,3,12288,3.000,"
-	    "12288.000,20000.2,30000,40000,12288,0\n"
+	    "12288.000,20000.2,30000,40000,41.85,12288,0\n"
 	    /* second row over 0.5 s: 5 writes -> 10 IOPS, 20480 B -> 40960 B/s */
 	    "1500000000,500000000,0,0,0.000,0.000,,0,0,5,20480,10.000,40960.000,12345.7,20000,"
-	    "25000,32768,0\n";
+	    "25000,,32768,0\n"; /* no temperature: an empty field */
 
 	memset(rows, 0, sizeof(rows));
+	rows[0].has_temp = true;
+	rows[0].temperature_c = 41.85;
 	rows[0].t_ns = 1000000000;
 	rows[0].d[0].ios = 10;
 	rows[0].d[0].bytes = 40960;
@@ -634,16 +636,16 @@ static char *series_digest(const char *path)
 	out = o = calloc(1, strlen(text) + 1);
 	assert_non_null(out);
 	for (char *l = strchr(text, '\n') + 1; *l;) {
-		char *e = strchr(l, '\n'), *f[18];
+		char *e = strchr(l, '\n'), *f[19];
 		int n = 0;
 
 		assert_non_null(e);
 		*e = 0;
-		for (char *c = l; n < 18 && c; c = strchr(c, ','), c = c ? c + 1 : NULL)
+		for (char *c = l; n < 19 && c; c = strchr(c, ','), c = c ? c + 1 : NULL)
 			f[n++] = c;
-		assert_int_equal(n, 18);
-		o += sprintf(o, "%llu %llu %llu;", strtoull(f[0], NULL, 10), strtoull(f[16], NULL, 10),
-			     strtoull(f[17], NULL, 10));
+		assert_int_equal(n, 19);
+		o += sprintf(o, "%llu %llu %llu;", strtoull(f[0], NULL, 10), strtoull(f[17], NULL, 10),
+			     strtoull(f[18], NULL, 10));
 		l = e + 1;
 	}
 	free(text);
@@ -793,7 +795,7 @@ static void test_comma_locale(void **state)
 	text = slurp(path, NULL);
 	line = strchr(text, '\n') + 1;
 	assert_string_equal(line, "3000000000,3000000000,10,10,3.333,3.333,1.3,0,0,0,0,0.000,0.000,"
-				  ",0,0,0,0\n");
+				  ",0,0,,0,0\n");
 	free(text);
 	/* And it reads back in this locale too. */
 	assert_int_equal(results_read_json_file(path, &back), -EBADMSG); /* CSV is not JSON */

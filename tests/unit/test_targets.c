@@ -202,6 +202,13 @@ static void test_wrapper_defaults(void **state)
 	assert_int_equal(target_io_counters(t, &io), -EOPNOTSUPP);
 	assert_int_equal(io.bytes_read, 7);
 	assert_int_equal(io.bytes_written, 8);
+	{
+		double c = 3; /* no sensor: refused, c untouched */
+
+		assert_int_equal(target_temperature(t, &c, 0), -EOPNOTSUPP);
+		assert_int_equal(target_temperature(t, &c, TARGET_TEMP_CHEAP), -EOPNOTSUPP);
+		assert_true(c == 3);
+	}
 
 	/* no counters: an empty snapshot that says so, at the target's time */
 	memset(&s, 0x5a, sizeof(s));
