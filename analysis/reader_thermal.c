@@ -11,6 +11,7 @@
  * the controller reports none.
  */
 #include "analysis/reader.h"
+#include "base/units.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -25,7 +26,6 @@
 #include "base/fileio.h"
 #include "base/jsonget.h"
 
-#define KELVIN_OFFSET 273.15
 
 /* A number under any of names in raw or raw.counters; NaN when none has one. */
 static double raw_num(struct json_object *raw, const char *const *names)
@@ -92,7 +92,7 @@ void reader_thermal_snap(const struct reader_snaps *s, size_t i, struct thermal_
 	if (isnan(v))
 		v = raw_num(sn->raw, wc);
 	if (isnan(v) && (v = raw_num(sn->raw, wk), !isnan(v)))
-		v = v > 0 ? v - KELVIN_OFFSET : NAN;
+		v = v > 0 ? units_kelvin_to_celsius(v) : NAN;
 	if ((t.has_warning_c = !isnan(v)))
 		t.warning_c = v;
 	v = counter_or_nan(sn, "temperature_c");

@@ -666,3 +666,8 @@ const char *units_expect_range(void)
 {
 	return "a range such as 0-50%, 25%-75% or 1g-2g";
 }
+
+double units_kelvin_to_celsius(double kelvin)
+{
+	return round((kelvin - UNITS_KELVIN_OFFSET) * 100.0) / 100.0;
+}

@@ -37,6 +37,16 @@ int units_parse_amount(const char *s, struct amount *a);
 /* Bytes for an amount given the capacity; 0 for AMOUNT_TIME / AMOUNT_NONE. */
 uint64_t amount_bytes(const struct amount *a, uint64_t capacity);
 
+/* 0 C = 273.15 K (SI brochure, 2.3.1). */
+#define UNITS_KELVIN_OFFSET 273.15
+/*
+ * A temperature a drive reports in kelvin, in degrees Celsius rounded to hundredths: k - 273.15
+ * in binary floating point leaves a tail (323 K gives 49.850000000000023) that would be printed
+ * and compared as if it meant something; every kelvin value a drive reports is whole or in
+ * hundredths, so the rounding loses nothing.
+ */
+double units_kelvin_to_celsius(double kelvin);
+
 /*
  * An LBA range as fractions of the capacity or absolute bytes: "0-50%", "25%-75%", "0-10g", "1g-2g".
  * range_resolve() turns it into [start, end) bytes aligned down to `align`; -ERANGE if empty or past

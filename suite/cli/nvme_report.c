@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/nvme_report.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -15,7 +16,7 @@
 /* Kelvin as the controller reports it; 0 means "not reported". */
 static double kelvin_c(uint16_t k)
 {
-	return k ? k - 273.15 : NAN;
+	return k ? units_kelvin_to_celsius(k) : NAN;
 }
 
 /* 2^LBADS bytes; 0 for a value no drive could mean (a 32-bit block size or more) */

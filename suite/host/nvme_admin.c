@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "host/nvme_admin.h"
+#include "base/units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -75,7 +76,7 @@ void nvme_smart_decode(const uint8_t page[NVME_SMART_LOG_LEN], struct nvme_smart
 	memset(out, 0, sizeof *out);
 	out->critical_warning = r->critical_warning;
 	out->temperature_k = (uint16_t)(r->temperature[0] | r->temperature[1] << 8);
-	out->temperature_c = out->temperature_k - 273.15;
+	out->temperature_c = units_kelvin_to_celsius(out->temperature_k);
 	out->available_spare = r->avail_spare;
 	out->spare_threshold = r->spare_thresh;
 	out->percentage_used = r->percent_used;

@@ -3,6 +3,7 @@
  * cooldown: the `cooldown:` key of a profile or a phase (cooldown.h).
  */
 #include "profile/cooldown.h"
+#include "base/units.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -15,8 +16,6 @@
 
 #include "base/jsonnum.h"
 
-/* Kelvin to Celsius: 0 C = 273.15 K (SI brochure, 2.3.1). */
-#define KELVIN_OFFSET 273.15
 /* Drives are rated to operate up to about 70-85 C; 150 C is past any, a typo for sure. */
 #define COOLDOWN_MAX_C 150.0
 
@@ -33,10 +32,10 @@ int profile_cooldown_temp(const char *text, double *celsius)
 	while (*end == ' ')
 		end++;
 	if (*end == 'K' && !end[1])
-		v -= KELVIN_OFFSET;
+		v -= UNITS_KELVIN_OFFSET;
 	else if (!(!*end || (*end == 'C' && !end[1])))
 		return -EINVAL;
-	if (v < -KELVIN_OFFSET || v > COOLDOWN_MAX_C)
+	if (v < -UNITS_KELVIN_OFFSET || v > COOLDOWN_MAX_C)
 		return -EINVAL;
 	*celsius = v;
 	return 0;

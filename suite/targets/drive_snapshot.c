@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/jsonnum.h"
+#include "base/units.h"
 #include "config.h"
 #include "host/nvme_admin.h"
 #include "host/nvme_ident.h"
@@ -489,7 +490,7 @@ static int map_health(const struct devcounters *dc, struct snapshot *s)
 		err = err ? err : snapshot_set(s, "host_bytes_read", "bytes", (double)v * NVME_DATA_UNIT_BYTES);
 	/* NVMe composite temperature in kelvin (0: not reported); ATA 194's low byte, celsius */
 	if (value_of(dc, "nvme:smart.temperature_k", &v) && v)
-		err = err ? err : snapshot_set(s, "temperature_c", "celsius", (double)v - 273.15);
+		err = err ? err : snapshot_set(s, "temperature_c", "celsius", units_kelvin_to_celsius((double)v));
 	else if (value_of(dc, "ata:194", &v))
 		err = err ? err : snapshot_set(s, "temperature_c", "celsius", (double)(v & 0xff));
 	/* ACS-4 Device Statistics page 7 offset 0x08: Percentage Used Endurance Indicator */

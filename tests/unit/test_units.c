@@ -553,6 +553,19 @@ static void test_job_spec_fill(void **state)
 	}
 }
 
+/* Kelvin to Celsius to hundredths: the double nearest 49.85, not 323 - 273.15 (49.850000000000023,
+ * which printed as such in snapshots before). */
+static void test_kelvin(void **state)
+{
+	(void)state;
+	assert_true(323 - 273.15 != 49.85); /* the tail this rounds away */
+	assert_true(units_kelvin_to_celsius(323) == 49.85);
+	assert_true(units_kelvin_to_celsius(348) == 74.85);
+	assert_true(units_kelvin_to_celsius(273.15) == 0.0);
+	assert_true(units_kelvin_to_celsius(0) == -273.15);
+	assert_true(units_kelvin_to_celsius(310.5) == 37.35);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -565,6 +578,7 @@ int main(void)
 	    cmocka_unit_test(test_rw_mode_directions),
 	    cmocka_unit_test(test_job_spec_fill),
 	    cmocka_unit_test(test_locale),
+	    cmocka_unit_test(test_kelvin),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
