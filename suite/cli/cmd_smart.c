@@ -177,6 +177,26 @@ static const char *no_smart_reason(const char *dev, char *buf, size_t len)
 	return NULL;
 }
 
+int smart_take_now(const struct drive_snapshot_cfg *cfg, const char *dev, struct snapshot *snap, char *err,
+		   size_t errlen)
+{
+	struct drive_snapshot *ds = NULL;
+	int e = 0, ret;
+
+	snprintf(snap->label, sizeof snap->label, "now");
+	ret = drive_snapshot_open(cfg, &ds, err, errlen);
+	if (!ret)
+		ret = drive_snapshot_take(ds, false, snap, err, errlen);
+	if (!ret) {
+		jsonnum_build_add(snap->raw, "device", json_object_new_string(dev), &e);
+		if (e)
+			snprintf(err, errlen, "%s", strerror(-e));
+		ret = e;
+	}
+	drive_snapshot_free(ds);
+	return ret;
+}
+
 /*
  * NVMe: the snapshot the runner stores at a phase boundary, from the same module
  * (targets/drive_snapshot.h): counters mapped through the drive database, reads until two agree
@@ -189,26 +209,19 @@ static int nvme_print_json(int fd, const char *dev, const char *model, uint32_t 
 		.fd = fd, .transport = DRIVEDB_NVME, .model = model, .nsid = nsid,
 		.opts = {.settle_ns = UINT64_MAX},
 	};
-	struct drive_snapshot *ds = NULL;
 	struct snapshot snap;
-	int e = 0, ret;
+	int ret;
 
 	snapshot_init(&snap, "nvme-smart");
-	snprintf(snap.label, sizeof snap.label, "now");
-	ret = drive_snapshot_open(&cfg, &ds, err, errlen);
-	if (!ret)
-		ret = drive_snapshot_take(ds, false, &snap, err, errlen);
+	ret = smart_take_now(&cfg, dev, &snap, err, errlen);
 	if (ret)
 		goto out;
-	jsonnum_build_add(snap.raw, "device", json_object_new_string(dev), &e);
 	/* which extra logs the drive has and why the others are absent (cli/nvme_report.h) */
-	if (!e)
-		e = nvme_report_logs_json(snap.raw, lg);
-	ret = e ? e : print_snapshot(&snap);
+	ret = nvme_report_logs_json(snap.raw, lg);
+	ret = ret ? ret : print_snapshot(&snap);
 	if (ret)
 		snprintf(err, errlen, "%s", strerror(-ret));
 out:
-	drive_snapshot_free(ds);
 	snapshot_release(&snap);
 	return ret;
 }

@@ -89,23 +89,17 @@ static int live_json(int fd, const char *dev, const struct ata_live *l, char *er
 		.fd = fd, .transport = DRIVEDB_ATA, .model = l->smart.model,
 		.sector_bytes = l->ident.logical_sector, .opts = {.settle_ns = UINT64_MAX},
 	};
-	struct drive_snapshot *ds = NULL;
 	struct snapshot snap;
-	int e = 0, ret;
+	int ret;
 
 	snapshot_init(&snap, "ata-smart");
-	snprintf(snap.label, sizeof snap.label, "now");
-	ret = drive_snapshot_open(&cfg, &ds, err, errlen);
-	if (!ret)
-		ret = drive_snapshot_take(ds, false, &snap, err, errlen);
+	ret = smart_take_now(&cfg, dev, &snap, err, errlen);
 	if (ret)
 		goto out;
-	jsonnum_build_add(snap.raw, "device", json_object_new_string(dev), &e);
-	ret = e ? e : smart_print_ata_json(&l->smart, &snap, &l->dc, l->devstat_note);
+	ret = smart_print_ata_json(&l->smart, &snap, &l->dc, l->devstat_note);
 	if (ret)
 		snprintf(err, errlen, "%s", strerror(-ret));
 out:
-	drive_snapshot_free(ds);
 	snapshot_release(&snap);
 	return ret;
 }

@@ -16,6 +16,7 @@
 #include "host/ata_smart.h"
 #include "host/devcounters.h"
 #include "results/snapshot.h"
+#include "targets/drive_snapshot.h"
 
 /* Reads DEV live (or, with dry, prints the commands it would send) and prints it as text or,
  * with json, as an ata-smart snapshot; save (may be NULL) gets the blob. Returns an exit code
@@ -32,6 +33,12 @@ int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc
  * blob's model; no sector size: a blob has no Device Statistics) and printed with
  * smart_print_ata_json(), label "load". 0 or -errno with err. */
 int smart_ata_load_json(const struct ata_smart *s, char *err, size_t errlen);
+
+/* In cmd_smart.c: the snapshot `smart DEV --json` prints, labelled "now": cfg's drive through
+ * targets/drive_snapshot.h (reads until two agree), raw.device = dev. snap is snapshot_init()ed
+ * with its source by the caller. 0 or -errno with err. */
+int smart_take_now(const struct drive_snapshot_cfg *cfg, const char *dev, struct snapshot *snap, char *err,
+		   size_t errlen);
 
 /* In cmd_smart.c: prints snap (counters and raw from targets/drive_snapshot.h) as an ata-smart
  * snapshot after adding to its raw part the identity, SMART status and attribute table of s and,

@@ -28,6 +28,9 @@ UNIT = 512000
 REASON = "no NAND-write counter known for QEMU NVMe Ctrl"
 SATA_MODEL = "SSDLAB QEMU SATA TEST DISK"
 SATA_REASON = "no NAND-write counter known for " + SATA_MODEL
+# the runner's snapshots of the short profile, in order
+LABELS = ["run-start", "phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end",
+          "phase-1-write_until-start", "phase-1-write_until-end", "run-end"]
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 bad = 0
 
@@ -64,28 +67,17 @@ def snapshots(prefix):
 def main():
     if block("profile-run") is None:
         return
-    snaps = []
-    for m in re.finditer(r"=== BEGIN profile-snap:([^ ]+) ===\n(.*?)\n=== END profile-snap:\1 rc=0 ===", log, re.S):
-        snaps.append(json.loads(m.group(2)))
-    snaps.sort(key=lambda s: s["seq"])
+    snaps = snapshots("profile")
     labels = [s["label"] for s in snaps]
-    want = ["run-start", "phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end",
-            "phase-1-write_until-start", "phase-1-write_until-end", "run-end"]
     print("profile: snapshots %s" % labels)
-    if labels != want:
-        fail("snapshots %r, expected %r" % (labels, want))
+    if labels != LABELS:
+        fail("snapshots %r, expected %r" % (labels, LABELS))
     for s in snaps:
         raw = s.get("raw") or {}
         if s["source"] != "nvme-smart":
             fail("%s: source %r (raw %r)" % (s["label"], s["source"], raw))
             continue
-        if s["label"].endswith("-ramp-end"):
-            if raw.get("during_io") is not True or raw.get("reads") != 1 or raw.get("settle_ns") != 0:
-                fail("%s: during_io %r, %r reads, settle %r ns (inside a job: one read, no wait)" %
-                     (s["label"], raw.get("during_io"), raw.get("reads"), raw.get("settle_ns")))
-        elif raw.get("settled") is not True or raw.get("reads") != 2 or raw.get("settle_ns") != 500000000:
-            fail("%s: settled %r after %r reads, settle %r ns (QEMU: 2 reads agree)" %
-                 (s["label"], raw.get("settled"), raw.get("reads"), raw.get("settle_ns")))
+        settled_ok(s, raw)
         if raw.get("model") != "QEMU NVMe Ctrl" or raw.get("no_nand_reason") != REASON:
             fail("%s: model %r, no_nand_reason %r" % (s["label"], raw.get("model"), raw.get("no_nand_reason")))
         if (raw.get("drivedb") or {}).get("name") != "NVMe (OCP C0, then Endurance Group)":
@@ -159,11 +151,9 @@ def sata():
         return
     snaps = snapshots("profile-sata")
     labels = [s["label"] for s in snaps]
-    want = ["run-start", "phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end",
-            "phase-1-write_until-start", "phase-1-write_until-end", "run-end"]
     print("profile-sata: snapshots %s" % labels)
-    if labels != want:
-        fail("sata: snapshots %r, expected %r" % (labels, want))
+    if labels != LABELS:
+        fail("sata: snapshots %r, expected %r" % (labels, LABELS))
     for s in snaps:
         raw = s.get("raw") or {}
         if s["source"] != "ata-smart":

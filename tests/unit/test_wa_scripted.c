@@ -34,6 +34,7 @@
 #include "host/nvme_logs.h"
 #include "results/results.h"
 #include "targets/drive_snapshot.h"
+#include "summary_check.h"
 #include "testutil.h"
 
 #define MiB (1024.0 * 1024.0)
@@ -390,46 +391,7 @@ static struct json_object *run_drive(struct fixture *f, struct drive *d, struct 
 
 /* ---- reading the summary ------------------------------------------------------------------------ */
 
-static struct json_object *at(struct json_object *o, const char *ptr)
-{
-	struct json_object *x = NULL;
-
-	if (json_pointer_get(o, ptr, &x))
-		fail_msg("no %s in the summary", ptr);
-	return x;
-}
-
-static void num_is(struct json_object *o, const char *ptr, double want)
-{
-	struct json_object *x = at(o, ptr);
-	double got = json_object_get_double(x);
-
-	if (!x)
-		fail_msg("%s is null, expected %.17g", ptr, want);
-	if (!(fabs(got - want) <= 1e-12 * (fabs(want) > 1 ? fabs(want) : 1)))
-		fail_msg("%s = %.17g, expected %.17g", ptr, got, want);
-}
-
-static void null_is(struct json_object *o, const char *ptr)
-{
-	if (at(o, ptr))
-		fail_msg("%s = %s, expected null", ptr, json_object_to_json_string(at(o, ptr)));
-}
-
-static void str_is(struct json_object *o, const char *ptr, const char *want)
-{
-	if (!at(o, ptr))
-		fail_msg("%s is null, expected \"%s\"", ptr, want);
-	if (strcmp(json_object_get_string(at(o, ptr)), want))
-		fail_msg("%s = %s, expected \"%s\"", ptr, json_object_get_string(at(o, ptr)), want);
-}
-
-static void bool_is(struct json_object *o, const char *ptr, bool want)
-{
-	assert_non_null(at(o, ptr));
-	if (json_object_get_boolean(at(o, ptr)) != want)
-		fail_msg("%s = %d, expected %d", ptr, !want, want);
-}
+/* at, num_is, null_is, str_is, bool_is, len_of: summary_check.h */
 
 /* ---- the drives --------------------------------------------------------------------------------- */
 
