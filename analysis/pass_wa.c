@@ -48,7 +48,14 @@ static const char *reason_of(const struct reader_snaps *s, size_t a, size_t b,
 	if (e->reason == WA_NO_HOST_COUNTER &&
 	    (!strcmp(s->s[a].source, "none") || !strcmp(s->s[b].source, "none")))
 		return "no counters (snapshot source none)";
-	if (e->reason == WA_NO_NAND_COUNTER) {
+	/*
+	 * A drive the database knows (an entry) whose entry has no NAND counter: no WA whatever
+	 * the host counter, so that is the reason, also where the host counter is missing too
+	 * (QEMU's SATA disk: neither 241 nor Device Statistics). A drive with no entry keeps "no
+	 * host-write counter": its host unit may still be inferred from the candidates.
+	 */
+	if (e->reason == WA_NO_NAND_COUNTER ||
+	    (e->reason == WA_NO_HOST_COUNTER && s->drive[a].has_drivedb && s->drive[b].has_drivedb)) {
 		if (s->drive[b].no_nand_reason)
 			return s->drive[b].no_nand_reason;
 		if (s->drive[a].no_nand_reason)

@@ -53,44 +53,16 @@ static void usage(FILE *f)
 		   "  -h, --help   this text\n");
 }
 
-/* The snapshot's named counters come from attributes whose unit our table knows. */
-static int fill_snapshot(const struct ata_smart *s, struct snapshot *snap)
+/* The ata-smart snapshot's own raw keys (docs/results-format.md), added to o: identity, SMART
+ * status, the attribute table and, for a live drive, the Device Statistics. 0 or -ENOMEM. */
+static int ata_raw_add(struct json_object *o, const struct ata_smart *s, const struct devcounters *dc,
+		       const char *note)
 {
-	static const struct {
-		uint8_t id;
-		const char *counter, *unit;
-		const char *need; /* the attribute's decoded unit the counter requires */
-		double scale;
-	} map[] = {
-		{241, "host_bytes_written", "bytes", "bytes", 1},
-		{225, "host_bytes_written", "bytes", "bytes", 1}, /* Intel's copy, when 241 is absent */
-		{242, "host_bytes_read", "bytes", "bytes", 1},
-		{194, "temperature_c", "celsius", "celsius", 1},
-		{9, "power_on_ns", "ns", "hours", 3600e9},
-	};
-	int ret;
-
-	for (size_t i = 0; i < sizeof map / sizeof map[0]; i++) {
-		const struct ata_smart_attr *a = ata_smart_find(s, map[i].id);
-		if (!a || strcmp(a->unit, map[i].need) || snapshot_get(snap, map[i].counter))
-			continue;
-		ret = snapshot_set(snap, map[i].counter, map[i].unit, a->value * map[i].scale);
-		if (ret)
-			return ret;
-	}
-	return 0;
-}
-
-static struct json_object *raw_json(const struct ata_smart *s, const struct devcounters *dc, const char *note)
-{
-	struct json_object *o = json_object_new_object(), *arr = json_object_new_array();
+	struct json_object *arr = json_object_new_array();
 	int e = 0;
 
-	if (!o || !arr) {
-		json_object_put(o);
-		json_object_put(arr);
-		return NULL;
-	}
+	if (!arr)
+		return -ENOMEM;
 	jsonnum_build_add(o, "model", json_object_new_string(s->model), &e);
 	jsonnum_build_add(o, "serial", json_object_new_string(s->serial), &e);
 	jsonnum_build_add(o, "firmware", json_object_new_string(s->firmware), &e);
@@ -124,11 +96,7 @@ static struct json_object *raw_json(const struct ata_smart *s, const struct devc
 	jsonnum_build_add(o, "attributes", arr, &e);
 	if (dc && !e)
 		e = smart_ata_devstat_json(o, dc, note);
-	if (e) {
-		json_object_put(o);
-		return NULL;
-	}
-	return o;
+	return e;
 }
 
 /* Prints snap as the snapshot JSON (docs/results-format.md). */
@@ -144,30 +112,12 @@ static int print_snapshot(const struct snapshot *snap)
 	return 0;
 }
 
-int smart_print_ata_json(const struct ata_smart *s, const char *label, const struct devcounters *dc,
-			 uint32_t sector_bytes, const char *devstat_note)
+int smart_print_ata_json(const struct ata_smart *s, struct snapshot *snap, const struct devcounters *dc,
+			 const char *devstat_note)
 {
-	struct snapshot snap;
-	int ret;
+	int ret = ata_raw_add(snap->raw, s, dc, devstat_note);
 
-	snapshot_init(&snap, "ata-smart");
-	snprintf(snap.label, sizeof snap.label, "%s", label);
-	/* Device Statistics first: the standard counters win over the attributes' guesses */
-	ret = dc ? smart_ata_devstat_snapshot(dc, sector_bytes, &snap) : 0;
-	if (ret)
-		goto out;
-	ret = fill_snapshot(s, &snap);
-	if (ret)
-		goto out;
-	snap.raw = raw_json(s, dc, devstat_note);
-	if (!snap.raw) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	ret = print_snapshot(&snap);
-out:
-	snapshot_release(&snap);
-	return ret;
+	return ret ? ret : print_snapshot(snap);
 }
 
 void smart_print_ata_text(const struct ata_smart *s)
@@ -227,6 +177,26 @@ static const char *no_smart_reason(const char *dev, char *buf, size_t len)
 	return NULL;
 }
 
+int smart_take_now(const struct drive_snapshot_cfg *cfg, const char *dev, struct snapshot *snap, char *err,
+		   size_t errlen)
+{
+	struct drive_snapshot *ds = NULL;
+	int e = 0, ret;
+
+	snprintf(snap->label, sizeof snap->label, "now");
+	ret = drive_snapshot_open(cfg, &ds, err, errlen);
+	if (!ret)
+		ret = drive_snapshot_take(ds, false, snap, err, errlen);
+	if (!ret) {
+		jsonnum_build_add(snap->raw, "device", json_object_new_string(dev), &e);
+		if (e)
+			snprintf(err, errlen, "%s", strerror(-e));
+		ret = e;
+	}
+	drive_snapshot_free(ds);
+	return ret;
+}
+
 /*
  * NVMe: the snapshot the runner stores at a phase boundary, from the same module
  * (targets/drive_snapshot.h): counters mapped through the drive database, reads until two agree
@@ -239,26 +209,19 @@ static int nvme_print_json(int fd, const char *dev, const char *model, uint32_t 
 		.fd = fd, .transport = DRIVEDB_NVME, .model = model, .nsid = nsid,
 		.opts = {.settle_ns = UINT64_MAX},
 	};
-	struct drive_snapshot *ds = NULL;
 	struct snapshot snap;
-	int e = 0, ret;
+	int ret;
 
 	snapshot_init(&snap, "nvme-smart");
-	snprintf(snap.label, sizeof snap.label, "now");
-	ret = drive_snapshot_open(&cfg, &ds, err, errlen);
-	if (!ret)
-		ret = drive_snapshot_take(ds, false, &snap, err, errlen);
+	ret = smart_take_now(&cfg, dev, &snap, err, errlen);
 	if (ret)
 		goto out;
-	jsonnum_build_add(snap.raw, "device", json_object_new_string(dev), &e);
 	/* which extra logs the drive has and why the others are absent (cli/nvme_report.h) */
-	if (!e)
-		e = nvme_report_logs_json(snap.raw, lg);
-	ret = e ? e : print_snapshot(&snap);
+	ret = nvme_report_logs_json(snap.raw, lg);
+	ret = ret ? ret : print_snapshot(&snap);
 	if (ret)
 		snprintf(err, errlen, "%s", strerror(-ret));
 out:
-	drive_snapshot_free(ds);
 	snapshot_release(&snap);
 	return ret;
 }
@@ -412,9 +375,9 @@ int cmd_smart(int argc, char **argv)
 		goto out;
 	}
 	if (json) {
-		ret = smart_print_ata_json(&s, "load", NULL, 0, NULL);
+		ret = smart_ata_load_json(&s, err, sizeof err);
 		if (ret) {
-			fprintf(stderr, "ssdlab smart: %s\n", strerror(-ret));
+			fprintf(stderr, "ssdlab smart: %s: %s\n", load, err);
 			goto out;
 		}
 	} else {

@@ -17,6 +17,7 @@
 #include "base/jsonnum.h"
 #include "cli/cli.h"
 #include "host/ata_live.h"
+#include "targets/drive_snapshot.h"
 
 #define DEVSTAT_PREFIX "ata:devstat."
 
@@ -37,21 +38,69 @@ int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc
 	return e;
 }
 
-int smart_ata_devstat_snapshot(const struct devcounters *dc, uint32_t sector_bytes, struct snapshot *snap)
+/* The drive database's entry for model (NULL: none, or no database: the mapping then says
+ * "no entry", which is still a snapshot). Loaded through drive_snapshot_open so that the path
+ * is found as the runner finds it. */
+int smart_ata_load_json(const struct ata_smart *s, char *err, size_t errlen)
 {
-	const struct devcounter *w = devcounters_get(dc, "ata:devstat.1.0x18");
-	const struct devcounter *r = devcounters_get(dc, "ata:devstat.1.0x28");
-	const struct devcounter *pu = devcounters_get(dc, "ata:devstat.7.0x08");
-	int ret = 0;
+	struct drive_snapshot_cfg cfg = {.fd = -1, .transport = DRIVEDB_ATA, .model = s->model};
+	struct drive_snapshot *ds = NULL;
+	struct devcounters *dc = malloc(sizeof(*dc));
+	struct snapshot snap;
+	int ret;
 
-	/* Logical Sectors Written / Read count logical sectors (ACS-3 A.5.3.x): x sector size */
-	if (w && sector_bytes)
-		ret = snapshot_set(snap, "host_bytes_written", "bytes", (double)w->value * sector_bytes);
-	if (!ret && r && sector_bytes)
-		ret = snapshot_set(snap, "host_bytes_read", "bytes", (double)r->value * sector_bytes);
-	/* Percentage Used Endurance Indicator: bits 7:0 */
-	if (!ret && pu)
-		ret = snapshot_set(snap, "percentage_used", "percent", (double)(pu->value & 0xff));
+	snapshot_init(&snap, "ata-smart");
+	snprintf(snap.label, sizeof snap.label, "load");
+	if (!dc) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	devcounters_init(dc);
+	ret = ata_smart_counters(s, dc);
+	if (ret)
+		goto fail;
+	ret = drive_snapshot_open(&cfg, &ds, err, errlen);
+	if (ret)
+		goto out;
+	ret = drive_snapshot_build(dc, DRIVEDB_ATA, s->model, 0, drive_snapshot_entry(ds), &snap);
+	if (!ret)
+		ret = smart_print_ata_json(s, &snap, NULL, NULL);
+	if (ret)
+		goto fail;
+	goto out;
+fail:
+	snprintf(err, errlen, "%s", strerror(-ret));
+out:
+	drive_snapshot_free(ds);
+	snapshot_release(&snap);
+	free(dc);
+	return ret;
+}
+
+/*
+ * The live snapshot: the same module the runner calls at every phase boundary (reads until two
+ * agree; no flush and no settle wait, nothing of ours is in flight), so `smart --json` and a
+ * run's snapshots map counters one way. The sector size is IDENTIFY's (l, read just before);
+ * the attribute table and Device Statistics in raw are that read's.
+ */
+static int live_json(int fd, const char *dev, const struct ata_live *l, char *err, size_t errlen)
+{
+	struct drive_snapshot_cfg cfg = {
+		.fd = fd, .transport = DRIVEDB_ATA, .model = l->smart.model,
+		.sector_bytes = l->ident.logical_sector, .opts = {.settle_ns = UINT64_MAX},
+	};
+	struct snapshot snap;
+	int ret;
+
+	snapshot_init(&snap, "ata-smart");
+	ret = smart_take_now(&cfg, dev, &snap, err, errlen);
+	if (ret)
+		goto out;
+	ret = smart_print_ata_json(&l->smart, &snap, &l->dc, l->devstat_note);
+	if (ret)
+		snprintf(err, errlen, "%s", strerror(-ret));
+out:
+	snapshot_release(&snap);
 	return ret;
 }
 
@@ -139,9 +188,9 @@ int smart_ata_cmd(const char *dev, bool json, bool dry, const char *save)
 		}
 	}
 	if (json) {
-		ret = smart_print_ata_json(&l->smart, "now", &l->dc, l->ident.logical_sector, l->devstat_note);
+		ret = live_json(fd, dev, l, err, sizeof err);
 		if (ret) {
-			fprintf(stderr, "ssdlab smart: %s\n", strerror(-ret));
+			fprintf(stderr, "ssdlab smart: %s: %s\n", dev, err);
 			goto out;
 		}
 	} else {

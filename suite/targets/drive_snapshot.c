@@ -15,6 +15,7 @@
 #include "base/jsonnum.h"
 #include "base/units.h"
 #include "config.h"
+#include "host/ata_live.h"
 #include "host/nvme_admin.h"
 #include "host/nvme_ident.h"
 #include "host/nvme_logs.h"
@@ -26,6 +27,7 @@ struct drive_snapshot {
 	enum drivedb_transport transport;
 	uint32_t nsid;
 	char model[128];
+	uint32_t sector_bytes; /* ATA: the logical sector size, 0 unknown */
 	struct drivedb *db_owned; /* NULL when the caller lent one */
 	const struct drivedb_entry *entry;
 	struct drive_snapshot_opts opts; /* defaults filled in */
@@ -83,15 +85,43 @@ static int read_nvme_extra(const struct ioctl_ops *ops, int fd, uint32_t nsid, s
 }
 
 /*
- * One row per reader. The ATA live reader (SMART READ DATA and Device Statistics over SG_IO)
- * and the NVMe extra logs (0x09 Endurance Group, OCP 0xC0, Intel 0xCA) plug in here as one row
- * each; until the ATA row exists a SATA drive has no reader and its snapshots say "none".
+ * A SATA drive: IDENTIFY, SMART READ DATA / THRESHOLDS and the Device Statistics pages 0x01 and
+ * 0x07 over ATA PASS-THROUGH (host/ata_live.h), whose counters are the attributes' raw values
+ * ("ata:ID") and the supported-and-valid Device Statistics qwords ("ata:devstat.P.0xOO"). A
+ * drive without Device Statistics is no error: the attributes alone are a snapshot. The struct
+ * holds the blob and the decoded attribute table (a few KiB): on the heap, as the runner calls
+ * this from its own stack.
+ */
+static int read_ata(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct devcounters *dc, char *err,
+		    size_t errlen)
+{
+	struct ata_live *l = malloc(sizeof(*l));
+	int r;
+
+	(void)nsid;
+	if (!l)
+		return -ENOMEM;
+	r = ata_live_read(ops, fd, l, err, errlen);
+	for (size_t i = 0; !r && i < l->dc.n; i++) {
+		r = devcounters_set(dc, l->dc.c[i].key, l->dc.c[i].value);
+		if (r)
+			snprintf(err, errlen, "ATA counters: %s", strerror(-r));
+	}
+	free(l);
+	return r;
+}
+
+/*
+ * One row per reader: NVMe's SMART/Health log and extra logs (0x09 Endurance Group, OCP 0xC0,
+ * Intel 0xCA), ATA's live reader.
  */
 static const struct drive_snapshot_reader readers[] = {
 	{.transport = DRIVEDB_NVME, .name = "nvme-smart-log", .source = "nvme-smart", .required = true,
 	 .read = read_nvme_smart},
 	{.transport = DRIVEDB_NVME, .name = "nvme-extra-logs", .source = "nvme-smart", .required = false,
 	 .read = read_nvme_extra},
+	{.transport = DRIVEDB_ATA, .name = "ata-smart", .source = "ata-smart", .required = true,
+	 .read = read_ata},
 };
 
 const struct drive_snapshot_reader *drive_snapshot_readers(enum drivedb_transport t, size_t *n)
@@ -139,6 +169,7 @@ int drive_snapshot_open(const struct drive_snapshot_cfg *cfg, struct drive_snaps
 	ds->transport = cfg->transport;
 	ds->nsid = cfg->nsid;
 	snprintf(ds->model, sizeof(ds->model), "%s", cfg->model ? cfg->model : "");
+	ds->sector_bytes = cfg->sector_bytes;
 	ds->opts.settle_ns = cfg->opts.settle_ns ? cfg->opts.settle_ns : DRIVE_SNAPSHOT_SETTLE_NS;
 	ds->opts.interval_ns = cfg->opts.interval_ns ? cfg->opts.interval_ns : DRIVE_SNAPSHOT_INTERVAL_NS;
 	ds->opts.max_reads = cfg->opts.max_reads ? cfg->opts.max_reads : DRIVE_SNAPSHOT_MAX_READS;
@@ -303,7 +334,7 @@ int drive_snapshot_take(struct drive_snapshot *ds, bool during_io, struct snapsh
 	 * (during I/O the counters are moving: not settled) */
 	if (max_reads == 1 && !during_io)
 		agree = true;
-	r = drive_snapshot_build(cur, ds->transport, ds->model, ds->entry, &tmp);
+	r = drive_snapshot_build(cur, ds->transport, ds->model, ds->sector_bytes, ds->entry, &tmp);
 	if (r) {
 		snprintf(err, errlen, "building the snapshot: %s", strerror(-r));
 		goto out;
@@ -380,25 +411,37 @@ static const char *const host_candidates[] = {
  * counters is known to the sum of their units.
  */
 static int map_writes(const struct devcounters *dc, enum drivedb_transport transport, const char *model,
-		      const struct drivedb_entry *e, struct snapshot *s, struct json_object *raw)
+		      uint32_t sector_bytes, const struct drivedb_entry *e, struct snapshot *s,
+		      struct json_object *raw)
 {
 	struct json_object *db = NULL, *unverified = NULL;
-	uint64_t v;
+	uint64_t v, sectors;
 	bool have_nand = false;
 	double nand = 0, res = 0, part[3] = {0};
 	bool have_part[3] = {false};
 	int err = 0;
+	/* the standard counter (drive_snapshot.h): wins over an entry's unconfirmed guess */
+	bool devstat = transport == DRIVEDB_ATA && sector_bytes &&
+		       value_of(dc, DRIVE_SNAPSHOT_ATA_HOST_WRITES, &sectors);
+	bool entry_host = e && e->host.counter && e->host.counter[0] && devcounters_get(dc, e->host.counter) &&
+			  (e->host.verified || !devstat);
 
+	if (entry_host && value_of(dc, e->host.counter, &v)) {
+		double u = (double)drivedb_unit_bytes(e->host.unit);
+		err = err ? err : snapshot_set(s, "host_bytes_written", "bytes", (double)v * u);
+		err = err ? err : snapshot_set(s, "host_bytes_written_resolution", "bytes", u);
+		jsonnum_build_add(raw, "host_counter", json_object_new_string(e->host.counter), &err);
+	} else if (!entry_host && devstat) {
+		/* one logical sector: the counter's resolution */
+		err = err ? err : snapshot_set(s, "host_bytes_written", "bytes", (double)sectors * sector_bytes);
+		err = err ? err : snapshot_set(s, "host_bytes_written_resolution", "bytes", sector_bytes);
+		jsonnum_build_add(raw, "host_counter", json_object_new_string(DRIVE_SNAPSHOT_ATA_HOST_WRITES), &err);
+	}
 	if (e) {
-		if (value_of(dc, e->host.counter, &v)) {
-			double u = (double)drivedb_unit_bytes(e->host.unit);
-			err = err ? err : snapshot_set(s, "host_bytes_written", "bytes", (double)v * u);
-			err = err ? err : snapshot_set(s, "host_bytes_written_resolution", "bytes", u);
-		}
 		unverified = json_object_new_array();
 		if (!unverified)
 			return -ENOMEM;
-		if (!e->host.verified && devcounters_get(dc, e->host.counter))
+		if (entry_host && !e->host.verified)
 			add_unverified(unverified, e->host.unit, &err);
 		if (e->wa == DRIVEDB_WA_PAGES_RATIO && e->has_host_pages &&
 		    value_of(dc, e->host_pages.counter, &v)) {
@@ -480,14 +523,22 @@ static int map_writes(const struct devcounters *dc, enum drivedb_transport trans
 	return err;
 }
 
-/* Temperature, wear and throttling, where the source has them. */
-static int map_health(const struct devcounters *dc, struct snapshot *s)
+/* Reads, temperature, wear, power-on time and throttling, where the source has them. */
+static int map_health(const struct devcounters *dc, enum drivedb_transport transport, uint32_t sector_bytes,
+		      struct snapshot *s)
 {
 	uint64_t v, w;
 	int err = 0;
 
 	if (value_of(dc, "nvme:smart.data_units_read", &v))
 		err = err ? err : snapshot_set(s, "host_bytes_read", "bytes", (double)v * NVME_DATA_UNIT_BYTES);
+	else if (transport == DRIVEDB_ATA && sector_bytes && value_of(dc, DRIVE_SNAPSHOT_ATA_HOST_READS, &v))
+		/* Device Statistics page 0x01 "Logical Sectors Read", in logical sectors */
+		err = err ? err : snapshot_set(s, "host_bytes_read", "bytes", (double)v * sector_bytes);
+	/* power-on hours: Device Statistics page 0x01 offset 0x10 (ACS-3, a standard unit), else
+	 * attribute 9, which the reference's table and smartmontools' default give in hours */
+	if (value_of(dc, "ata:devstat.1.0x10", &v) || value_of(dc, "ata:9", &v))
+		err = err ? err : snapshot_set(s, "power_on_ns", "ns", (double)v * 3600e9);
 	/* NVMe composite temperature in kelvin (0: not reported); ATA 194's low byte, celsius */
 	if (value_of(dc, "nvme:smart.temperature_k", &v) && v)
 		err = err ? err : snapshot_set(s, "temperature_c", "celsius", units_kelvin_to_celsius((double)v));
@@ -554,7 +605,8 @@ static void nvme_legacy_raw(const struct devcounters *dc, struct json_object *ra
 }
 
 int drive_snapshot_build(const struct devcounters *dc, enum drivedb_transport transport,
-			 const char *model, const struct drivedb_entry *e, struct snapshot *s)
+			 const char *model, uint32_t sector_bytes, const struct drivedb_entry *e,
+			 struct snapshot *s)
 {
 	struct json_object *raw = json_object_new_object(), *counters = json_object_new_object();
 	int err = 0;
@@ -572,9 +624,9 @@ int drive_snapshot_build(const struct devcounters *dc, enum drivedb_transport tr
 		jsonnum_build_add(counters, dc->c[i].key, json_object_new_uint64(dc->c[i].value), &err);
 	jsonnum_build_add(raw, "counters", counters, &err);
 	if (!err)
-		err = map_writes(dc, transport, model, e, s, raw);
+		err = map_writes(dc, transport, model, sector_bytes, e, s, raw);
 	if (!err)
-		err = map_health(dc, s);
+		err = map_health(dc, transport, sector_bytes, s);
 	if (!err && transport == DRIVEDB_NVME)
 		nvme_legacy_raw(dc, raw, &err);
 	if (err) {

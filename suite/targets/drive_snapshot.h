@@ -5,7 +5,7 @@
  * get them, so the two cannot drift apart (issue 11 point 2).
  *
  * Reading goes through a small table of reader rows per transport (NVMe: the SMART/Health log
- * today; the ATA live reader and NVMe's extra logs are one row each); every row of the drive's
+ * and the extra logs; ATA: the live reader, SMART attributes and Device Statistics over SG_IO); every row of the drive's
  * transport adds its keys to one devcounters list (host/devcounters.h). The list is then mapped
  * to the snapshot's named counters through the drive database (host/drivedb.h): host and NAND
  * writes in bytes (or Micron's page counters), each counter's resolution (one unit of it, in
@@ -28,6 +28,16 @@
 #include "host/drivedb.h"
 #include "host/ioctl_ops.h"
 #include "results/snapshot.h"
+
+/*
+ * The standard host-write counter of a SATA drive: Device Statistics page 0x01 "Logical
+ * Sectors Written" (ACS-3 9.5.4.x, table A.5), in logical sectors. The snapshot's host writes
+ * come from it (x the logical sector size, so good to one sector) where the drive's database
+ * entry names no host counter, names one the drive does not report, or names one whose unit no
+ * source confirms (the "ATA default" entry's 241 in 512-byte sectors is such a guess).
+ */
+#define DRIVE_SNAPSHOT_ATA_HOST_WRITES "ata:devstat.1.0x18"
+#define DRIVE_SNAPSHOT_ATA_HOST_READS "ata:devstat.1.0x28"
 
 /* One reader of a transport: adds its keys to dc; 0 or -errno with a message in err. */
 typedef int (*drive_snapshot_read_fn)(const struct ioctl_ops *ops, int fd, uint32_t nsid,
@@ -63,6 +73,9 @@ struct drive_snapshot_cfg {
 	enum drivedb_transport transport;
 	uint32_t nsid;	   /* NVMe: the nsid logs are read with (0: the controller, 0xffffffff) */
 	const char *model; /* as the drive reports it (target_info.model) */
+	/* ATA: the logical sector size in bytes (target_info.logical_block_size), the unit of the
+	 * Device Statistics sector counters; 0: unknown, those counters are then not mapped */
+	uint32_t sector_bytes;
 	/* the drive database: a path (NULL: profiles/drives/drives.yaml of the source tree, else
 	 * of the installed data dir), or db (borrowed; wins over the path) */
 	const char *drivedb_path;
@@ -104,19 +117,22 @@ int drive_snapshot_take(struct drive_snapshot *ds, bool during_io, struct snapsh
 
 /*
  * Pure: maps dc to s's counters and raw part for a drive of `model` and `transport` whose
- * database entry is e (NULL: none). s must be snapshot_init()ed with its source; s->raw is
+ * database entry is e (NULL: none); sector_bytes: an ATA drive's logical sector size (0:
+ * unknown, the Device Statistics sector counters are then left out). s must be snapshot_init()ed with its source; s->raw is
  * replaced. Counters (docs/results-format.md): host_bytes_written and nand_bytes_written
  * (bytes: raw x unit), or for a pages_ratio entry host_pages_written and ftl_pages_written
  * ("pages") beside host_bytes_written; host_bytes_written_resolution and
  * nand_bytes_written_resolution (bytes in one counter unit); nand_bytes_written_slc / _tlc
- * where the entry names the parts; host_bytes_read, temperature_c, percentage_used,
+ * where the entry names the parts; host_bytes_read, temperature_c, power_on_ns, percentage_used,
  * available_spare, thermal_transitions, warning_temp_minutes where the source has them.
- * raw: "transport", "model", "counters" {key: value}, "drivedb" ({name, source, unverified,
+ * raw: "transport", "model", "counters" {key: value}, "host_counter" (the key host_bytes_written
+ * came from), "drivedb" ({name, source, unverified,
  * compresses} or null), "no_nand_reason" where no NAND counter was read,
  * "host_write_candidates" for a drive without an entry, and NVMe's SMART/Health fields under
  * the names `smart --json` always printed. 0, -ENOSPC or -ENOMEM.
  */
 int drive_snapshot_build(const struct devcounters *dc, enum drivedb_transport transport,
-			 const char *model, const struct drivedb_entry *e, struct snapshot *s);
+			 const char *model, uint32_t sector_bytes, const struct drivedb_entry *e,
+			 struct snapshot *s);
 
 #endif

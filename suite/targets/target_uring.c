@@ -152,6 +152,8 @@ static void counters_setup(struct target *t, struct uring_target *u, const char 
 	u->snap_cfg.fd = u->fd;
 	u->snap_cfg.nsid = ti->nvme.nsid;
 	u->snap_cfg.model = ti->model;
+	/* the unit of the Device Statistics sector counters of a SATA drive */
+	u->snap_cfg.sector_bytes = ti->logical_block_size;
 	if (o->drivedb_path) {
 		snprintf(u->drivedb_path, sizeof u->drivedb_path, "%s", o->drivedb_path);
 		u->snap_cfg.drivedb_path = u->drivedb_path;

@@ -13,6 +13,12 @@ NVMe drive, from the serial console log (argv[1]):
   - QEMU has no NAND counter: each summary wa entry has wa null, and the reason is "no
     NAND-write counter known for QEMU NVMe Ctrl" (wa_reason), and a host_check whose counter delta
     matches the bytes the records say ssdlab wrote within one data unit.
+The same profile on QEMU's AHCI SATA disk (hw/ide/core.c: SMART attributes 1, 3, 4, 5, 9, 12 and
+190 only, no Device Statistics as IDENTIFY has no GPL bit) gives "ata-smart" snapshots at the
+same boundaries, settled the same way, mapped through the drive database's "ATA default" entry:
+no host-write counter (241 is absent, Logical Sectors Written too), so every wa entry has wa
+null, the reason "no NAND-write counter known for SSDLAB QEMU SATA TEST DISK", no host bytes and
+host_check null; the records still say 7 MiB.
 Prints what it saw; exits 1 on any failure."""
 import json
 import re
@@ -20,6 +26,11 @@ import sys
 
 UNIT = 512000
 REASON = "no NAND-write counter known for QEMU NVMe Ctrl"
+SATA_MODEL = "SSDLAB QEMU SATA TEST DISK"
+SATA_REASON = "no NAND-write counter known for " + SATA_MODEL
+# the runner's snapshots of the short profile, in order
+LABELS = ["run-start", "phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end",
+          "phase-1-write_until-start", "phase-1-write_until-end", "run-end"]
 log = open(sys.argv[1], errors="replace").read().replace("\r", "")
 bad = 0
 
@@ -44,31 +55,29 @@ def block(tag):
     return m.group(1)
 
 
+def snapshots(prefix):
+    snaps = []
+    for m in re.finditer(r"=== BEGIN %s-snap:([^ ]+) ===\n(.*?)\n=== END %s-snap:\1 rc=0 ===" % (prefix, prefix),
+                         log, re.S):
+        snaps.append(json.loads(m.group(2)))
+    snaps.sort(key=lambda s: s["seq"])
+    return snaps
+
+
 def main():
     if block("profile-run") is None:
         return
-    snaps = []
-    for m in re.finditer(r"=== BEGIN profile-snap:([^ ]+) ===\n(.*?)\n=== END profile-snap:\1 rc=0 ===", log, re.S):
-        snaps.append(json.loads(m.group(2)))
-    snaps.sort(key=lambda s: s["seq"])
+    snaps = snapshots("profile")
     labels = [s["label"] for s in snaps]
-    want = ["run-start", "phase-0-precondition-start", "phase-0-precondition-ramp-end", "phase-0-precondition-end",
-            "phase-1-write_until-start", "phase-1-write_until-end", "run-end"]
     print("profile: snapshots %s" % labels)
-    if labels != want:
-        fail("snapshots %r, expected %r" % (labels, want))
+    if labels != LABELS:
+        fail("snapshots %r, expected %r" % (labels, LABELS))
     for s in snaps:
         raw = s.get("raw") or {}
         if s["source"] != "nvme-smart":
             fail("%s: source %r (raw %r)" % (s["label"], s["source"], raw))
             continue
-        if s["label"].endswith("-ramp-end"):
-            if raw.get("during_io") is not True or raw.get("reads") != 1 or raw.get("settle_ns") != 0:
-                fail("%s: during_io %r, %r reads, settle %r ns (inside a job: one read, no wait)" %
-                     (s["label"], raw.get("during_io"), raw.get("reads"), raw.get("settle_ns")))
-        elif raw.get("settled") is not True or raw.get("reads") != 2 or raw.get("settle_ns") != 500000000:
-            fail("%s: settled %r after %r reads, settle %r ns (QEMU: 2 reads agree)" %
-                 (s["label"], raw.get("settled"), raw.get("reads"), raw.get("settle_ns")))
+        settled_ok(s, raw)
         if raw.get("model") != "QEMU NVMe Ctrl" or raw.get("no_nand_reason") != REASON:
             fail("%s: model %r, no_nand_reason %r" % (s["label"], raw.get("model"), raw.get("no_nand_reason")))
         if (raw.get("drivedb") or {}).get("name") != "NVMe (OCP C0, then Endurance Group)":
@@ -124,5 +133,67 @@ def main():
             fail("host_check resolution %r, an NVMe data unit is 512000 bytes" % hc.get("resolution"))
 
 
+def settled_ok(s, raw):
+    """The settle rule both drives follow: inside a job one read without a wait, else 2 reads after
+    the default 0.5 s (QEMU's counters do not move on their own)."""
+    if s["label"].endswith("-ramp-end"):
+        if raw.get("during_io") is not True or raw.get("reads") != 1 or raw.get("settle_ns") != 0:
+            fail("%s: during_io %r, %r reads, settle %r ns (inside a job: one read, no wait)" %
+                 (s["label"], raw.get("during_io"), raw.get("reads"), raw.get("settle_ns")))
+    elif raw.get("settled") is not True or raw.get("reads") != 2 or raw.get("settle_ns") != 500000000:
+        fail("%s: settled %r after %r reads, settle %r ns (QEMU: 2 reads agree)" %
+             (s["label"], raw.get("settled"), raw.get("reads"), raw.get("settle_ns")))
+
+
+def sata():
+    """The same profile on /dev/sda: ata-smart snapshots, wa null with SATA_REASON, no host check."""
+    if block("profile-sata-run") is None:
+        return
+    snaps = snapshots("profile-sata")
+    labels = [s["label"] for s in snaps]
+    print("profile-sata: snapshots %s" % labels)
+    if labels != LABELS:
+        fail("sata: snapshots %r, expected %r" % (labels, LABELS))
+    for s in snaps:
+        raw = s.get("raw") or {}
+        if s["source"] != "ata-smart":
+            fail("sata %s: source %r (raw %r)" % (s["label"], s["source"], raw))
+            continue
+        settled_ok(s, raw)
+        if raw.get("model") != SATA_MODEL or raw.get("no_nand_reason") != SATA_REASON or raw.get("transport") != "ata":
+            fail("sata %s: model %r, transport %r, no_nand_reason %r" %
+                 (s["label"], raw.get("model"), raw.get("transport"), raw.get("no_nand_reason")))
+        if (raw.get("drivedb") or {}).get("name") != "ATA default":
+            fail("sata %s: drive database entry %r" % (s["label"], raw.get("drivedb")))
+        # QEMU's attribute 9 (power-on hours) raw is 1, 190 the airflow temperature (hw/ide/core.c)
+        c = raw.get("counters", {})
+        if c.get("ata:9") != 1 or c.get("ata:190") != 0x1f1f001f or "ata:241" in c or \
+                any(k.startswith("ata:devstat.") for k in c):
+            fail("sata %s: counters %r" % (s["label"], c))
+        if "host_bytes_written" in s["counters"] or s["counters"].get("power_on_ns", {}).get("value") != 3600e9:
+            fail("sata %s: counters %r (no host counter; 1 power-on hour)" % (s["label"], s["counters"]))
+    recs = [json.loads(line) for line in (block("profile-sata-records") or "").splitlines() if line.strip()]
+    total = sum(r.get("bytes_written_total", 0) for r in recs)
+    print("profile-sata: the records say %d bytes written" % total)
+    if total != 7 * 1024 * 1024:
+        fail("sata: the records say %d bytes written, the profile writes 7 MiB" % total)
+    text = block("profile-sata-summary")
+    if text is None:
+        return
+    wa = json.loads(text)["wa"]
+    entries = wa["phases"] + ([wa["run"]] if wa.get("run") else [])
+    if len(wa["phases"]) != 2:
+        fail("sata: summary wa has %d phase entries, expected 2" % len(wa["phases"]))
+    for e in entries:
+        print("profile-sata: wa entry %s -> %s: wa %r, wa_reason %r, host_check %r" %
+              (e.get("from_label"), e.get("to_label"), e.get("wa"), e.get("wa_reason"), e.get("host_check")))
+        if e.get("wa") is not None or e.get("wa_reason") != SATA_REASON:
+            fail("sata: wa %r, wa_reason %r, expected null and %r" % (e.get("wa"), e.get("wa_reason"), SATA_REASON))
+        if e.get("host_check") is not None or e.get("host_bytes_written") is not None:
+            fail("sata: host_check %r, host bytes %r: QEMU's SATA disk has no host-write counter" %
+                 (e.get("host_check"), e.get("host_bytes_written")))
+
+
 main()
+sata()
 sys.exit(1 if bad else 0)

@@ -303,7 +303,7 @@ static void test_map_32mib_parts(void **state)
 	put(&dc, "ata:246", 700);
 	put(&dc, "ata:194", 0x1e0026); /* temperature 38 C in the low byte, min/max above */
 	snapshot_init(&s, "ata-smart");
-	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_ATA, "SMI 256GB", e, &s), 0);
+	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_ATA, "SMI 256GB", 512, e, &s), 0);
 	assert_true(must(&s, "host_bytes_written")->value == 33554432000.0);
 	assert_true(must(&s, "host_bytes_written_resolution")->value == 33554432.0);
 	assert_true(must(&s, "nand_bytes_written")->value == 73819750400.0);	/* 2200 units */
@@ -335,7 +335,7 @@ static void test_map_pages(void **state)
 	put(&dc, "ata:247", 300);
 	put(&dc, "ata:248", 150);
 	snapshot_init(&s, "ata-smart");
-	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_ATA, "Micron_5300", e, &s), 0);
+	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_ATA, "Micron_5300", 512, e, &s), 0);
 	assert_true(must(&s, "host_bytes_written")->value == 10485760.0);
 	assert_true(must(&s, "host_bytes_written_resolution")->value == 512.0);
 	assert_true(must(&s, "host_pages_written")->value == 300);
@@ -363,7 +363,7 @@ static void test_map_first_nonzero(void **state)
 	put(&dc, "nvme:ocp_c0.physical_media_written", 0);
 	put(&dc, "nvme:endurance.media_units_written", 2);
 	snapshot_init(&s, "nvme-smart");
-	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_NVME, "Some NVMe", e, &s), 0);
+	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_NVME, "Some NVMe", 0, e, &s), 0);
 	assert_true(must(&s, "host_bytes_written")->value == 1536000.0);
 	assert_true(must(&s, "nand_bytes_written")->value == 2e9);
 	assert_true(must(&s, "nand_bytes_written_resolution")->value == 1e9);
@@ -376,7 +376,7 @@ static void test_map_first_nonzero(void **state)
 	/* with the OCP byte counter present: exact to the byte */
 	put(&dc, "nvme:ocp_c0.physical_media_written", 1600000);
 	snapshot_init(&s, "nvme-smart");
-	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_NVME, "Some NVMe", e, &s), 0);
+	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_NVME, "Some NVMe", 0, e, &s), 0);
 	assert_true(must(&s, "nand_bytes_written")->value == 1600000.0);
 	assert_true(must(&s, "nand_bytes_written_resolution")->value == 1.0);
 	snapshot_release(&s);
@@ -399,7 +399,7 @@ static void test_map_no_entry(void **state)
 	put(&dc, "ata:devstat.1.0x18", 99);
 	put(&dc, "ata:9", 1000);
 	snapshot_init(&s, "ata-smart");
-	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_ATA, "UNKNOWN X", NULL, &s), 0);
+	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_ATA, "UNKNOWN X", 0, NULL, &s), 0);
 	assert_null(snapshot_get(&s, "host_bytes_written"));
 	assert_true(json_object_object_get_ex(s.raw, "drivedb", &v));
 	assert_null(v);
@@ -426,7 +426,7 @@ static void test_map_overflow(void **state)
 	put(&dc, "nvme:smart.data_units_written", UINT64_MAX);
 	put(&dc, "nvme:smart.data_units_written.overflow", 1);
 	snapshot_init(&s, "nvme-smart");
-	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_NVME, "Big", NULL, &s), 0);
+	assert_int_equal(drive_snapshot_build(&dc, DRIVEDB_NVME, "Big", 0, NULL, &s), 0);
 	assert_null(snapshot_get(&s, "host_bytes_written"));
 	assert_true(json_object_get_boolean(raw_get(&s, "overflow")));
 	snapshot_release(&s);
@@ -463,14 +463,13 @@ static void test_drivedb_path(void **state)
 	assert_non_null(strstr(err, ":2:")); /* the entry's line */
 	unlink(path);
 
-	/* a transport without reader rows (SATA until the ATA live reader's row is in): "none",
-	 * with the reason */
+	/* SATA has its reader row (the ATA live reader): one, required, source ata-smart */
 	size_t n;
-	if (!drive_snapshot_readers(DRIVEDB_ATA, &n)) {
-		cfg.transport = DRIVEDB_ATA;
-		assert_int_equal(drive_snapshot_open(&cfg, &ds, err, sizeof err), -EOPNOTSUPP);
-		assert_string_equal(err, "ssdlab cannot read the counters of a SATA drive yet");
-	}
+	const struct drive_snapshot_reader *row = drive_snapshot_readers(DRIVEDB_ATA, &n);
+	assert_non_null(row);
+	assert_int_equal(n, 1);
+	assert_string_equal(row->source, "ata-smart");
+	assert_true(row->required);
 }
 
 /* A file target has no counters: no TARGET_CAP_COUNTERS, snapshots "none" with the reason. */

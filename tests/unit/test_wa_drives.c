@@ -30,6 +30,7 @@
 #include "analysis/analyze.h"
 #include "analysis/wa.h"
 #include "results/results.h"
+#include "summary_check.h"
 #include "testutil.h"
 
 #define KiB 1024.0
@@ -113,49 +114,7 @@ static struct json_object *analyze(const char *dir)
 
 /* ---- reading the summary ---------------------------------------------------------------------- */
 
-static struct json_object *at(struct json_object *o, const char *ptr)
-{
-	struct json_object *x = NULL;
-
-	if (json_pointer_get(o, ptr, &x))
-		fail_msg("no %s in the summary", ptr);
-	return x;
-}
-
-static void num_is(struct json_object *o, const char *ptr, double want)
-{
-	struct json_object *x = at(o, ptr);
-	double got = json_object_get_double(x);
-
-	if (!x)
-		fail_msg("%s is null, expected %.17g", ptr, want);
-	if (!(fabs(got - want) <= 1e-12 * (fabs(want) > 1 ? fabs(want) : 1)))
-		fail_msg("%s = %.17g, expected %.17g", ptr, got, want);
-}
-
-static void null_is(struct json_object *o, const char *ptr)
-{
-	if (at(o, ptr))
-		fail_msg("%s = %s, expected null", ptr, json_object_to_json_string(at(o, ptr)));
-}
-
-static void str_is(struct json_object *o, const char *ptr, const char *want)
-{
-	assert_non_null(at(o, ptr));
-	assert_string_equal(json_object_get_string(at(o, ptr)), want);
-}
-
-static void bool_is(struct json_object *o, const char *ptr, bool want)
-{
-	assert_non_null(at(o, ptr));
-	if (json_object_get_boolean(at(o, ptr)) != want)
-		fail_msg("%s = %d, expected %d", ptr, !want, want);
-}
-
-static size_t len_of(struct json_object *o, const char *ptr)
-{
-	return json_object_array_length(at(o, ptr));
-}
+/* at, num_is, null_is, str_is, bool_is, len_of: summary_check.h */
 
 struct fixture {
 	char *tmp;
