@@ -703,6 +703,14 @@ static int uring_snapshot(struct target *t, struct snapshot *s)
 		}
 	}
 	during_io = atomic_load(&u->open_queues) > 0;
+	/* SMART READ DATA and READ LOG EXT are not NCQ commands: the SATA link drains the queue
+	 * for each, which would stall the measured I/O right where it starts. So a SATA drive's
+	 * snapshot inside a job (the ramp end) is not taken: the measured part's WA is then null
+	 * with the reason, and the phase's wa_total spans it. NVMe admin commands run on their own
+	 * queue and are read. */
+	if (during_io && u->snap_cfg.transport == DRIVEDB_ATA)
+		return snapshot_none(t, s, "not read inside a job: a SATA drive's SMART commands are not "
+					   "queued and would stall the measured I/O");
 	if (!during_io) {
 		rc = uring_flush(t);
 		if (rc) {

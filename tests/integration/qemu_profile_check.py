@@ -156,6 +156,13 @@ def sata():
         fail("sata: snapshots %r, expected %r" % (labels, LABELS))
     for s in snaps:
         raw = s.get("raw") or {}
+        # inside a job a SATA drive is not asked: its SMART commands are not queued and would
+        # stall the measured I/O (target_uring.c)
+        if s["label"].endswith("-ramp-end"):
+            if s["source"] != "none" or "not queued" not in str(raw.get("no_counters_reason")):
+                fail("sata %s: source %r, reason %r: a SATA drive is not read inside a job" %
+                     (s["label"], s["source"], raw.get("no_counters_reason")))
+            continue
         if s["source"] != "ata-smart":
             fail("sata %s: source %r (raw %r)" % (s["label"], s["source"], raw))
             continue
@@ -187,8 +194,11 @@ def sata():
     for e in entries:
         print("profile-sata: wa entry %s -> %s: wa %r, wa_reason %r, host_check %r" %
               (e.get("from_label"), e.get("to_label"), e.get("wa"), e.get("wa_reason"), e.get("host_check")))
-        if e.get("wa") is not None or e.get("wa_reason") != SATA_REASON:
-            fail("sata: wa %r, wa_reason %r, expected null and %r" % (e.get("wa"), e.get("wa_reason"), SATA_REASON))
+        want = SATA_REASON
+        if str(e.get("from_label")).endswith("-ramp-end"):
+            want = "no counters (snapshot source none)"  # the measured part starts at the unread ramp end
+        if e.get("wa") is not None or e.get("wa_reason") != want:
+            fail("sata: wa %r, wa_reason %r, expected null and %r" % (e.get("wa"), e.get("wa_reason"), want))
         if e.get("host_check") is not None or e.get("host_bytes_written") is not None:
             fail("sata: host_check %r, host bytes %r: QEMU's SATA disk has no host-write counter" %
                  (e.get("host_check"), e.get("host_bytes_written")))
