@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/clock.h"
+#include "cli/drive_dry.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
 #include "engine/engine.h"
@@ -60,7 +61,10 @@ static void usage(FILE *f)
 		   "Shows the phases of a profile on a target, the bytes each writes and an\n"
 		   "estimated duration (target time), and the chunks a long writing phase is\n"
 		   "recorded in (--chunk as for run); nothing is written. Default target "
-		   DEFAULT_TARGET ".\n");
+		   DEFAULT_TARGET ".\n"
+		   "On an NVMe or SATA drive it then lists the ATA or NVMe commands a run would\n"
+		   "send it (identity at the start, counter snapshots at each phase boundary),\n"
+		   "sending none: plan is the dry run of `run`.\n");
 }
 
 /* Runs s (time_ns 0, amount `amount`) on the private virtual SSD; 0 and res filled (release it)
@@ -436,6 +440,15 @@ int cmd_plan(int argc, char **argv)
 	}
 	plan_drain_note(&pc);
 	code = EXIT_OK;
+	if (pc.ti->kind == TARGET_KIND_BLOCKDEV) {
+		/* what `run` would send the drive itself (issue 11 point 7); plan opened it without
+		 * the identity read, so it has sent nothing */
+		printf("drive commands of a run:\n");
+		if (cli_drive_dry("plan", target_spec,
+				  "at the run's start, at each phase's start and end, at each ramp's end "
+				  "(during I/O) and at the run's end"))
+			code = EXIT_FAILED;
+	}
 out:
 	plan_release(&pl);
 	target_close(t);

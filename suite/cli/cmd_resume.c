@@ -133,7 +133,7 @@ int cmd_resume(int argc, char **argv)
 	struct json_object *m = NULL, *mt, *ms, *ts;
 	struct results_records rr = {0};
 	struct cli_run cr = {.cmd = "resume", .time_scale = 1.0};
-	struct target_open_opts to = {.models_dir = cli_models_dir()};
+	struct target_open_opts to = {.models_dir = cli_models_dir(), .drive_ident = true};
 	struct results *res = NULL;
 	struct profile *p = NULL;
 	struct target *t = NULL;

@@ -153,7 +153,7 @@ int cmd_run(int argc, char **argv)
 	const char *target_spec = DEFAULT_TARGET, *out = NULL, *yes = NULL;
 	struct cli_strlist sets = {0};
 	struct cli_run cr = {.cmd = "run", .time_scale = 1.0};
-	struct target_open_opts to = {.models_dir = cli_models_dir()};
+	struct target_open_opts to = {.models_dir = cli_models_dir(), .drive_ident = true};
 	struct json_object *manifest = NULL;
 	struct results_facts facts = {0};
 	struct target_spec spec;

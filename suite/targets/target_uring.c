@@ -209,6 +209,12 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		/* an NVMe namespace (or a partition of one): where it sits, for the safety checks */
 		(void)devinfo_nvme_topology(NULL, di.disk, &ti->nvme);
 	}
+	if (o->drive_ident) {
+		/* sysfs always; the drive itself when it is NVMe or SATA (a refusal keeps the reason) */
+		ti->has_drive = true;
+		if (!drive_ident_sysfs(NULL, st->st_rdev, &ti->drive))
+			drive_ident_ask(o->ioctl_ops ? o->ioctl_ops : &ioctl_ops_real, u->fd, &ti->drive);
+	}
 	counters_setup(t, u, spec, o);
 	return 0;
 }
