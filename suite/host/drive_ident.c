@@ -426,6 +426,10 @@ void drive_ident_summary(const struct drive_ident *d, char *buf, size_t len)
 	const struct drive_ident_ata *a = &d->ata;
 	const char *tr = *d->transport ? d->transport : "unknown";
 
+	if (!d->read && d->kind == DRIVE_IDENT_OTHER) {
+		snprintf(buf, len, "%s", d->reason); /* names the transport already */
+		return;
+	}
 	if (!d->read) {
 		snprintf(buf, len, "transport %s; the drive's own identity not read: %s", tr, d->reason);
 		return;

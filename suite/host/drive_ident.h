@@ -110,8 +110,8 @@ const char *drive_ident_firmware(const struct drive_ident *d);
 struct json_object *drive_ident_to_json(const struct drive_ident *d);
 
 /* One line for the confirmation: "transport nvme, namespace 1, LBA format #0 (512 B data,
- * 0 B metadata)", "transport sata, HPA none (native max LBA 393215)", or the reason the drive
- * was not asked. Always NUL-terminated. */
+ * 0 B metadata)", "transport sata, HPA none (native max LBA 393215 = current)", or why the
+ * drive's own identity is missing. Always NUL-terminated. */
 void drive_ident_summary(const struct drive_ident *d, char *buf, size_t len);
 
 #endif

@@ -859,7 +859,7 @@ static void describe(const struct safety_target *ti, const struct expect *e, cha
 	char size[32], sum[512];
 
 	units_fmt_size(ti->capacity, size, sizeof(size));
-	if (d) {
+	if (d && d->read) {
 		/* the drive's own words (drive_ident.h), as the manifest records them */
 		drive_ident_summary(d, sum, sizeof sum);
 		snprintf(out, len, "%s, serial %s, firmware %s%s%s, %s; %s", drive_ident_model(d),
@@ -871,6 +871,11 @@ static void describe(const struct safety_target *ti, const struct expect *e, cha
 		 e->serial[0] ? "serial " : "", e->serial, e->serial[0] ? ", " : "",
 		 e->wwn[0] ? "WWN " : "", e->wwn);
 	snprintf(out + strlen(out), len - strlen(out), "%s%s", e->wwn[0] ? ", " : "", size);
+	if (d) {
+		/* sysfs's identity, and why the drive itself was not asked or did not answer */
+		drive_ident_summary(d, sum, sizeof sum);
+		snprintf(out + strlen(out), len - strlen(out), "; %s", sum);
+	}
 }
 
 /* The prompt's lines for what the drive says of itself ("" without ti->drive). */

@@ -256,6 +256,9 @@ static void test_other(void **state)
 	assert_string_equal(str(o, "model"), "SYSFS MODEL");
 	assert_false(has(o, "ata") || has(o, "nvme_identify"));
 	json_object_put(o);
+	char sum[512];
+	drive_ident_summary(&d, sum, sizeof sum);
+	assert_string_equal(sum, "not an NVMe or SATA drive: not asked");
 }
 
 /* target.drive in the manifest and `io --json`: present only when the identity was read */
