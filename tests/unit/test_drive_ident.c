@@ -74,6 +74,20 @@ static bool has(struct json_object *o, const char *key)
 	return json_object_object_get_ex(o, key, NULL);
 }
 
+/* A controller answering Identify Controller and Namespace with the pages, VWC enabled (1)
+ * and APST disabled (0). */
+static void nvme_answers(struct nvme_script_row rows[4])
+{
+	const struct nvme_script_row r[4] = {
+		{.opcode = 0x06, .cdw10 = 0x01, .data = ctrl, .len = NVME_IDENTIFY_LEN},
+		{.opcode = 0x06, .cdw10 = 0x00, .data = ns, .len = NVME_IDENTIFY_LEN},
+		{.opcode = 0x0a, .cdw10 = 0x06, .result = 1},
+		{.opcode = 0x0a, .cdw10 = 0x0c, .result = 0},
+	};
+
+	memcpy(rows, r, sizeof r);
+}
+
 static void nvme_drive(struct drive_ident *d, struct nvme_script_row *rows, int nrows)
 {
 	struct nvme_script s = {.rows = rows, .n = nrows};
@@ -89,15 +103,11 @@ static void nvme_drive(struct drive_ident *d, struct nvme_script_row *rows, int 
 static void test_nvme(void **state)
 {
 	(void)state;
-	struct nvme_script_row rows[] = {
-		{.opcode = 0x06, .cdw10 = 0x01, .data = ctrl, .len = NVME_IDENTIFY_LEN},
-		{.opcode = 0x06, .cdw10 = 0x00, .data = ns, .len = NVME_IDENTIFY_LEN},
-		{.opcode = 0x0a, .cdw10 = 0x06, .result = 1},
-		{.opcode = 0x0a, .cdw10 = 0x0c, .result = 0},
-	};
+	struct nvme_script_row rows[4];
 	struct drive_ident d;
 	char sum[256];
 
+	nvme_answers(rows);
 	nvme_drive(&d, rows, 4);
 	for (int i = 0; i < 4; i++)
 		assert_int_equal(rows[i].calls, 1);
@@ -265,12 +275,7 @@ static void test_other(void **state)
 static void test_target_json(void **state)
 {
 	(void)state;
-	struct nvme_script_row rows[] = {
-		{.opcode = 0x06, .cdw10 = 0x01, .data = ctrl, .len = NVME_IDENTIFY_LEN},
-		{.opcode = 0x06, .cdw10 = 0x00, .data = ns, .len = NVME_IDENTIFY_LEN},
-		{.opcode = 0x0a, .cdw10 = 0x06, .result = 1},
-		{.opcode = 0x0a, .cdw10 = 0x0c, .result = 0},
-	};
+	struct nvme_script_row rows[4];
 	struct target_info *ti = calloc(1, sizeof *ti);
 
 	assert_non_null(ti);
@@ -279,6 +284,7 @@ static void test_target_json(void **state)
 	struct json_object *o = target_info_to_json(ti, NULL);
 	assert_false(has(o, "drive"));
 	json_object_put(o);
+	nvme_answers(rows);
 	nvme_drive(&ti->drive, rows, 4);
 	ti->has_drive = true;
 	o = target_info_to_json(ti, NULL);
@@ -313,18 +319,14 @@ static int record_ask(void *ctx, const char *prompt, char *answer, size_t len)
 static void test_confirmation(void **state)
 {
 	(void)state;
-	struct nvme_script_row rows[] = {
-		{.opcode = 0x06, .cdw10 = 0x01, .data = ctrl, .len = NVME_IDENTIFY_LEN},
-		{.opcode = 0x06, .cdw10 = 0x00, .data = ns, .len = NVME_IDENTIFY_LEN},
-		{.opcode = 0x0a, .cdw10 = 0x06, .result = 1},
-		{.opcode = 0x0a, .cdw10 = 0x0c, .result = 0},
-	};
+	struct nvme_script_row rows[4];
 	char path[] = "/tmp/ssdlab-drive-ident-XXXXXX", reason[4096];
 	struct drive_ident d;
 	int fd = mkstemp(path);
 
 	assert_true(fd >= 0);
 	close(fd);
+	nvme_answers(rows);
 	nvme_drive(&d, rows, 4);
 	struct safety_target t = {.kind = SAFETY_FILE, .path = path, .model = "SYSFS MODEL", .serial = "",
 				  .wwn = "", .capacity = 4096, .drive = &d};
