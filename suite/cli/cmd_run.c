@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "cli/drive_dry.h"
 #include "cli/clock.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
@@ -54,6 +55,8 @@ static void usage(FILE *f)
 		"  --quiet             print nothing but errors (no progress, headline or\n"
 		"                      results line)\n"
 		"  --verbose           also the per-phase lines before the headline\n"
+		"  --dry-run           print the ATA or NVMe commands the run would send to the\n"
+		"                      drive and stop (nothing is sent; `plan` shows the phases)\n"
 		"  --help\n\n"
 		"Ctrl-C stops at a safe point (exit 130) and prints the command that resumes.\n"
 		"Exit codes: 0 ok (also when steady state was not reached: flagged), 1 run failed,\n"
@@ -145,6 +148,7 @@ int cmd_run(int argc, char **argv)
 		{"chunk", required_argument, NULL, 'c'},
 		{"size", required_argument, NULL, 'z'},
 		{"yes-destroy", required_argument, NULL, 'y'},
+		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -161,12 +165,12 @@ int cmd_run(int argc, char **argv)
 	struct profile *p = NULL;
 	struct target *t = NULL;
 	char dir[4096], err[1024] = "";
-	bool have_seed = false;
+	bool have_seed = false, dry = false;
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:nqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'o': out = optarg; break;
@@ -210,6 +214,7 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'y': yes = optarg; break;
+		case 'n': dry = true; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); code = EXIT_OK; goto out;
@@ -228,6 +233,11 @@ int cmd_run(int argc, char **argv)
 	if (!have_seed)
 		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
 
+	if (dry) {
+		/* before the gate and the open: nothing is opened or sent */
+		code = cli_drive_dry("run", target_spec, "at the run's start, at each phase's start and end, at each ramp's end (during I/O) and at the run's end") ? EXIT_FAILED : EXIT_OK;
+		goto out;
+	}
 	code = cli_precheck_target("run", target_spec, p, 0);
 	if (code)
 		goto out;

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: MIT
 # qemu_guest_ident: sourced by qemu_guest.sh after qemu_guest_profile.sh (run() and /tmp/short come
 # from there). The drive identity in a run's manifest (target.drive) on both drives, the refusal of a
-# wrong --yes-destroy naming the drive, and the dry runs: `io --dry-run` and `plan --target DEV` list
-# the drive commands, and send none: the SMART counters and the block layer's I/O counts of both
+# wrong --yes-destroy naming the drive, and the dry runs: `io --dry-run`, `plan --target DEV` and
+# `run --dry-run` list the drive commands, and send none: the SMART counters and the block layer's I/O counts of both
 # drives are read before and after them (qemu_ident_check.py compares).
 run ident-nvme-manifest cat /tmp/short/manifest.json
 cat >/tmp/sata1.yaml <<'YAML'
@@ -24,6 +24,7 @@ run ident-io-nvme-dry ssdlab io /dev/nvme0n1 --rw randread --bs 4k --qd 8 --time
 run ident-io-sata-dry ssdlab io /dev/sda --rw randwrite --bs 4k --time 1s --dry-run
 run ident-plan-nvme ssdlab plan /tmp/short.yaml --target /dev/nvme0n1
 run ident-plan-sata ssdlab plan /tmp/sata1.yaml --target /dev/sda
+run ident-run-nvme-dry ssdlab run /tmp/short.yaml --target /dev/nvme0n1 --dry-run
 run ident-nvme-stat1 cat /sys/block/nvme0n1/stat
 run ident-sata-stat1 cat /sys/block/sda/stat
 run ident-nvme-smart1 ssdlab smart /dev/nvme0n1 --json

@@ -10,7 +10,7 @@ SATA bytes.
     - 1); each firmware equals what sysfs says (info's top-level firmware, another source).
   - A wrong --yes-destroy is refused (exit 3) with the drive's model, serial, firmware and the
     namespace and LBA format / HPA state in the message.
-  - `io --dry-run` and `plan --target` name the commands (NVMe Identify CNS 1 and CNS 0, Get Log
+  - `io --dry-run`, `plan --target` and `run --dry-run` name the commands (NVMe Identify CNS 1 and CNS 0, Get Log
     Page 0x02; ATA IDENTIFY and READ NATIVE MAX EXT by their CDBs, hand-worked in qemu_test.sh) and
     send none: NVMe data units read/written and host read/write commands, the SATA attributes and
     both drives' /sys/block/X/stat are the same before and after them.
@@ -115,7 +115,8 @@ def main():
                           ("ident-plan-nvme", ["drive commands of a run:", NVME_ID, NVME_NS, NVME_SMART,
                                                "at each phase's start and end"]),
                           ("ident-io-sata-dry", [ATA_IDENTIFY, ATA_NATIVE_MAX, "counter snapshots"]),
-                          ("ident-plan-sata", ["drive commands of a run:", ATA_IDENTIFY, ATA_NATIVE_MAX])):
+                          ("ident-plan-sata", ["drive commands of a run:", ATA_IDENTIFY, ATA_NATIVE_MAX]),
+                          ("ident-run-nvme-dry", [NVME_ID, NVME_NS, NVME_SMART, "nothing was sent"])):
             o = out(tag)
             if o is None:
                 continue
