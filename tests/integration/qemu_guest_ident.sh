@@ -2,8 +2,8 @@
 # qemu_guest_ident: sourced by qemu_guest.sh after qemu_guest_profile.sh (run() and /tmp/short come
 # from there). The drive identity in a run's manifest (target.drive) on both drives, the refusal of a
 # wrong --yes-destroy naming the drive, and the dry runs: `io --dry-run`, `plan --target DEV` and
-# `run --dry-run` list the drive commands, and send none: the SMART counters and the block layer's I/O counts of both
-# drives are read before and after them (qemu_ident_check.py compares).
+# `run --dry-run` list the drive commands and send none: the SMART counters and the block layer's
+# I/O counts of both drives are read before and after them (qemu_ident_check.py compares).
 run ident-nvme-manifest cat /tmp/short/manifest.json
 cat >/tmp/sata1.yaml <<'YAML'
 name: qemu-sata-ident
