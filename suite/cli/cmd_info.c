@@ -21,6 +21,7 @@
 #include "cli/options.h"
 #include "cli/nvme_report.h"
 #include "host/devinfo.h"
+#include "host/drive_ident.h"
 
 static void usage(FILE *f)
 {
@@ -76,9 +77,9 @@ struct info {
 	struct devinfo_link x;
 	struct devinfo_nvme nv;
 	bool nvme;
-	struct nvme_report_ident id; /* NVMe Identify and features (cli/nvme_report.c) */
+	struct drive_ident_nvme id; /* NVMe Identify and features (host/drive_ident.c) */
 	bool sata;	     /* transport "sata": ata holds what IDENTIFY says */
-	struct info_ata ata;
+	struct drive_ident_ata ata;
 };
 
 static int print_json(const struct info *in)
@@ -128,7 +129,7 @@ static int print_json(const struct info *in)
 		}
 		jsonnum_build_add(o, "nvme", nv, &e);
 		if (!e)
-			e = nvme_report_ident_json(o, &in->id);
+			e = drive_ident_nvme_json(o, &in->id);
 	}
 	offers = json_object_new_object();
 	if (offers) {
@@ -139,7 +140,7 @@ static int print_json(const struct info *in)
 	}
 	jsonnum_build_add(o, "offers", offers, &e);
 	if (!e && in->sata)
-		e = info_ata_json(o, &in->ata, x->alpm);
+		e = drive_ident_ata_json(o, &in->ata, x->alpm);
 	if (!e)
 		printf("%s\n", json_object_to_json_string_ext(
 				   o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
@@ -254,8 +255,8 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	in->nvme = !devinfo_nvme_topology(NULL, in->di.disk, &in->nv);
-	/* NVMe: Identify and features (cli/nvme_report.c); SATA: IDENTIFY and READ NATIVE MAX through
-	 * SG_IO (cli/info_ata.c); --dry-run names them and sends nothing */
+	/* NVMe: Identify and features; SATA: IDENTIFY and READ NATIVE MAX through SG_IO (both
+	 * host/drive_ident.c, which the manifests use too); --dry-run names them and sends nothing */
 	in->sata = !strcmp(in->x.transport, "sata");
 	if (dry) {
 		if (in->nvme) {
@@ -271,9 +272,9 @@ int cmd_info(int argc, char **argv)
 		goto out;
 	}
 	if (in->nvme)
-		nvme_report_ident_read(&ioctl_ops_real, in->path, in->nv.nsid, &in->id);
+		drive_ident_nvme_read(&ioctl_ops_real, in->path, in->nv.nsid, &in->id);
 	if (in->sata)
-		info_ata_read(in->path, &in->ata);
+		drive_ident_ata_read(&ioctl_ops_real, in->path, &in->ata);
 	if (json) {
 		ret = print_json(in);
 		if (ret) {

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/drive_dry.h"
 #include "cli/gate.h"
 #include "cli/io_report.h"
 #include "cli/options.h"
@@ -44,6 +45,7 @@ struct io_opts {
 	uint64_t create_size;
 	const char *yes_destroy;
 	bool json;
+	bool dry; /* --dry-run: list the drive commands, send nothing */
 };
 
 static void usage(FILE *f)
@@ -73,6 +75,8 @@ static void usage(FILE *f)
 		"  --yes-destroy=ID      confirm writing: the device's serial (or WWN), or its path when\n"
 		"                        it reports none; files ssdlab creates need no confirmation\n"
 		"  --json                print one JSON object\n"
+		"  --dry-run             print the ATA or NVMe commands it would send to the drive\n"
+		"                        (identity, counter snapshots) and stop: nothing is sent\n"
 		"\n"
 		"exit codes: 0 ok, 1 I/O error, 2 bad usage, 3 refused for safety, 4 not supported,\n"
 		"            130 interrupted\n");
@@ -97,6 +101,7 @@ enum {
 	OPT_HIPRI,
 	OPT_YES,
 	OPT_JSON,
+	OPT_DRY,
 	OPT_HELP,
 };
 
@@ -120,6 +125,7 @@ static const struct option long_opts[] = {
 	{"hipri", no_argument, NULL, OPT_HIPRI},
 	{"yes-destroy", required_argument, NULL, OPT_YES},
 	{"json", no_argument, NULL, OPT_JSON},
+	{"dry-run", no_argument, NULL, OPT_DRY},
 	{"help", no_argument, NULL, OPT_HELP},
 	{NULL, 0, NULL, 0},
 };
@@ -301,6 +307,9 @@ static int parse_args(int argc, char **argv, struct io_opts *o)
 		case OPT_YES:
 			o->yes_destroy = arg;
 			break;
+		case OPT_DRY:
+			o->dry = true;
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -453,7 +462,7 @@ int cmd_io(int argc, char **argv)
 {
 	struct io_opts o;
 	struct target *t = NULL;
-	struct target_open_opts oo = {.models_dir = cli_models_dir()};
+	struct target_open_opts oo = {.models_dir = cli_models_dir(), .drive_ident = true};
 	struct job_result r;
 	struct snapshot *snap = NULL;
 	struct cli_stop stop = {0};
@@ -475,6 +484,13 @@ int cmd_io(int argc, char **argv)
 	}
 	if (rc)
 		return rc;
+	if (o.dry)
+		/* before the gate and the open: a dry run opens nothing and sends nothing */
+		return cli_drive_dry(CMD, o.target,
+				     "at the start, when the measured part begins (during I/O after a ramp) "
+				     "and at the end")
+			       ? EXIT_FAILED
+			       : EXIT_OK;
 	writes = rw_mode_writes(o.s.rw, o.s.rwmix_read);
 	target_spec_parse(o.target, &spec);
 	is_sim = spec.sim;

@@ -18,6 +18,7 @@
 #include "cli/endurance.h"
 #include "cli/cli.h"
 #include "cli/clock.h"
+#include "cli/drive_dry.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
 #include "engine/engine.h"
@@ -63,7 +64,10 @@ static void usage(FILE *f)
 		   "recorded in (--chunk as for run); nothing is written. The bytes written are\n"
 		   "shown as a share of the drive's rated endurance: --tbw N (TB written), else\n"
 		   "the drive database's rating for the model. Default target "
-		   DEFAULT_TARGET ".\n");
+		   DEFAULT_TARGET ".\n"
+		   "On an NVMe or SATA drive it then lists the ATA or NVMe commands a run would\n"
+		   "send it (identity at the start, counter snapshots at each phase boundary),\n"
+		   "sending none: plan is the dry run of `run`.\n");
 }
 
 /* Runs s (time_ns 0, amount `amount`) on the private virtual SSD; 0 and res filled (release it)
@@ -476,6 +480,15 @@ int cmd_plan(int argc, char **argv)
 	}
 	plan_drain_note(&pc);
 	code = EXIT_OK;
+	if (pc.ti->kind == TARGET_KIND_BLOCKDEV) {
+		/* what `run` would send the drive itself (issue 11 point 7); plan opened it without
+		 * the identity read, so it has sent nothing */
+		printf("drive commands of a run:\n");
+		if (cli_drive_dry("plan", target_spec,
+				  "at the run's start, at each phase's start and end, at each ramp's end "
+				  "(during I/O) and at the run's end"))
+			code = EXIT_FAILED;
+	}
 out:
 	plan_release(&pl);
 	target_close(t);

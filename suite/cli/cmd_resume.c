@@ -22,6 +22,7 @@
 #include "analysis/analyze.h"
 #include "cli/headline.h"
 #include "cli/cli.h"
+#include "cli/drive_dry.h"
 #include "cli/clock.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
@@ -46,6 +47,8 @@ static void usage(FILE *f)
 		   "  --yes-destroy=ID    confirm again for a real target (serial, WWN or path)\n"
 		   "  --quiet             print nothing but errors\n"
 		"  --verbose           also the per-phase lines before the headline\n"
+		   "  --dry-run           print the ATA or NVMe commands it would send to the drive\n"
+		   "                      and stop (nothing is sent)\n"
 		   "  --help\n");
 }
 
@@ -124,6 +127,7 @@ int cmd_resume(int argc, char **argv)
 	static const struct option opts[] = {
 		{"target", required_argument, NULL, 't'},
 		{"yes-destroy", required_argument, NULL, 'y'},
+		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -133,7 +137,7 @@ int cmd_resume(int argc, char **argv)
 	struct json_object *m = NULL, *mt, *ms, *ts;
 	struct results_records rr = {0};
 	struct cli_run cr = {.cmd = "resume", .time_scale = 1.0};
-	struct target_open_opts to = {.models_dir = cli_models_dir()};
+	struct target_open_opts to = {.models_dir = cli_models_dir(), .drive_ident = true};
 	struct results *res = NULL;
 	struct profile *p = NULL;
 	struct target *t = NULL;
@@ -141,14 +145,16 @@ int cmd_resume(int argc, char **argv)
 	const char **sets = NULL;
 	size_t nsets = 0;
 	char err[1024] = "";
+	bool dry = false;
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:y:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:y:nqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'y': yes = optarg; break;
+		case 'n': dry = true; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
@@ -235,6 +241,11 @@ int cmd_resume(int argc, char **argv)
 		goto out;
 	}
 
+	if (dry) {
+		/* before the gate and the open: nothing is opened or sent */
+		code = cli_drive_dry("resume", target_spec, "at the run's start, at each phase's start and end, at each ramp's end (during I/O) and at the run's end") ? EXIT_FAILED : EXIT_OK;
+		goto out;
+	}
 	code = cli_precheck_target("resume", target_spec, p, RESUME_PATIENCE_MS);
 	if (code)
 		goto out;

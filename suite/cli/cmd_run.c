@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "cli/drive_dry.h"
 #include "cli/endurance.h"
 #include "cli/clock.h"
 #include "cli/options.h"
@@ -60,6 +61,8 @@ static void usage(FILE *f)
 		"  --quiet             print nothing but errors (no progress, headline or\n"
 		"                      results line)\n"
 		"  --verbose           also the per-phase lines before the headline\n"
+		"  --dry-run           print the ATA or NVMe commands the run would send to the\n"
+		"                      drive and stop (nothing is sent; `plan` shows the phases)\n"
 		"  --help\n\n"
 		"Ctrl-C stops at a safe point (exit 130) and prints the command that resumes.\n"
 		"Exit codes: 0 ok (also when steady state was not reached: flagged), 1 run failed,\n"
@@ -153,6 +156,7 @@ int cmd_run(int argc, char **argv)
 		{"yes-destroy", required_argument, NULL, 'y'},
 		{"tbw", required_argument, NULL, 'W'},
 		{"warning-c", required_argument, NULL, 'T'},
+		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -161,7 +165,7 @@ int cmd_run(int argc, char **argv)
 	const char *target_spec = DEFAULT_TARGET, *out = NULL, *yes = NULL;
 	struct cli_strlist sets = {0};
 	struct cli_run cr = {.cmd = "run", .time_scale = 1.0};
-	struct target_open_opts to = {.models_dir = cli_models_dir()};
+	struct target_open_opts to = {.models_dir = cli_models_dir(), .drive_ident = true};
 	struct json_object *manifest = NULL;
 	struct results_facts facts = {0};
 	struct target_spec spec;
@@ -169,14 +173,14 @@ int cmd_run(int argc, char **argv)
 	struct profile *p = NULL;
 	struct target *t = NULL;
 	char dir[4096], err[1024] = "";
-	bool have_seed = false;
+	bool have_seed = false, dry = false;
 	double tbw = 0, warning_c = NAN;
 	struct cli_rated rated;
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:W:T:qvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:W:T:nqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'W':
@@ -236,6 +240,7 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'y': yes = optarg; break;
+		case 'n': dry = true; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); code = EXIT_OK; goto out;
@@ -254,6 +259,11 @@ int cmd_run(int argc, char **argv)
 	if (!have_seed)
 		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
 
+	if (dry) {
+		/* before the gate and the open: nothing is opened or sent */
+		code = cli_drive_dry("run", target_spec, "at the run's start, at each phase's start and end, at each ramp's end (during I/O) and at the run's end") ? EXIT_FAILED : EXIT_OK;
+		goto out;
+	}
 	code = cli_precheck_target("run", target_spec, p, 0);
 	if (code)
 		goto out;

@@ -25,49 +25,6 @@ static uint64_t lba_bytes(const struct nvme_lbaf *l)
 	return l->lbads < 32 ? 1ull << l->lbads : 0;
 }
 
-static void ident_features(const struct ioctl_ops *ops, int fd, struct nvme_report_ident *id)
-{
-	char err[256];
-	int r;
-
-	id->vwc_enabled = -1;
-	id->apst_enabled = -1;
-	/* Get Features VWC is Invalid Field on a drive without a volatile cache: ask only when present */
-	if (id->c.vwc & 1) {
-		r = nvme_feature_enabled(ops, fd, NVME_FEAT_VWC, err, sizeof err);
-		id->vwc_enabled = r < 0 ? -1 : r;
-	}
-	if (id->c.apsta & 1) {
-		r = nvme_feature_enabled(ops, fd, NVME_FEAT_APST, err, sizeof err);
-		id->apst_enabled = r < 0 ? -1 : r;
-	}
-}
-
-void nvme_report_ident_fd(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_report_ident *id)
-{
-	memset(id, 0, sizeof *id);
-	id->vwc_enabled = id->apst_enabled = -1;
-	if (nvme_id_ctrl_read(ops, fd, &id->c, id->err, sizeof id->err) ||
-	    nvme_id_ns_read(ops, fd, nsid, &id->ns, id->err, sizeof id->err))
-		return;
-	ident_features(ops, fd, id);
-	id->ok = true;
-}
-
-void nvme_report_ident_read(const struct ioctl_ops *ops, const char *dev, uint32_t nsid, struct nvme_report_ident *id)
-{
-	int fd = open(dev, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0) {
-		memset(id, 0, sizeof *id);
-		id->vwc_enabled = id->apst_enabled = -1;
-		snprintf(id->err, sizeof id->err, "%s: %s", dev, strerror(errno));
-		return;
-	}
-	nvme_report_ident_fd(ops, fd, nsid, id);
-	close(fd);
-}
-
 static const char *yesno(bool b)
 {
 	return b ? "yes" : "no";
@@ -89,7 +46,7 @@ static void sanitize_methods(uint32_t sanicap, char *buf, size_t len)
 		buf[strlen(buf) - 1] = '\0';
 }
 
-void nvme_report_ident_text(FILE *f, const struct nvme_report_ident *id)
+void nvme_report_ident_text(FILE *f, const struct drive_ident_nvme *id)
 {
 	const struct nvme_id_ctrl *c = &id->c;
 	const struct nvme_id_ns *ns = &id->ns;
@@ -124,101 +81,6 @@ void nvme_report_ident_text(FILE *f, const struct nvme_report_ident *id)
 		fprintf(f, "%.2f C\n", kelvin_c(c->cctemp_k));
 	else
 		fprintf(f, "not reported\n");
-}
-
-static struct json_object *lbaf_json(const struct nvme_lbaf *l, int index, int *e)
-{
-	struct json_object *o = json_object_new_object();
-
-	if (!o) {
-		*e = -ENOMEM;
-		return NULL;
-	}
-	jsonnum_build_num(o, "index", index, e);
-	jsonnum_build_num(o, "data_bytes", (double)lba_bytes(l), e);
-	jsonnum_build_num(o, "metadata_bytes", l->ms, e);
-	jsonnum_build_num(o, "relative_performance", l->rp, e);
-	return o;
-}
-
-/* {HAS: has, "enabled": enabled (null when -1: not asked or not answered)}; NULL with *e set
- * when out of memory. */
-static struct json_object *feature_json(const char *has_key, bool has, int enabled, int *e)
-{
-	struct json_object *x = json_object_new_object();
-
-	if (!x) {
-		*e = -ENOMEM;
-		return NULL;
-	}
-	jsonnum_build_add(x, has_key, json_object_new_boolean(has), e);
-	if (enabled >= 0)
-		jsonnum_build_add(x, "enabled", json_object_new_boolean(enabled), e);
-	else
-		jsonnum_build_num(x, "enabled", NAN, e); /* null */
-	return x;
-}
-
-int nvme_report_ident_json(struct json_object *o, const struct nvme_report_ident *id)
-{
-	const struct nvme_id_ctrl *c = &id->c;
-	const struct nvme_id_ns *ns = &id->ns;
-	struct json_object *n = json_object_new_object(), *x;
-	int e = 0;
-
-	if (!n)
-		return -ENOMEM;
-	if (!id->ok) {
-		jsonnum_build_add(n, "error", json_object_new_string(id->err), &e);
-		jsonnum_build_add(o, "nvme_identify", n, &e);
-		return e;
-	}
-	jsonnum_build_num(n, "vendor_id", c->vid, &e);
-	jsonnum_build_add(n, "model", json_object_new_string(c->mn), &e);
-	jsonnum_build_add(n, "serial", json_object_new_string(c->sn), &e);
-	jsonnum_build_add(n, "firmware", json_object_new_string(c->fr), &e);
-	x = lbaf_json(&ns->lbaf[ns->lbaf_in_use], ns->lbaf_in_use, &e);
-	if (x)
-		jsonnum_build_add(n, "lba_format", x, &e);
-	x = json_object_new_array();
-	for (int i = 0; x && i < ns->nlbaf && !e; i++) {
-		struct json_object *l = lbaf_json(&ns->lbaf[i], i, &e);
-		if (l)
-			jsonnum_build_push(x, l, &e);
-	}
-	jsonnum_build_add(n, "lba_formats", x, &e);
-	jsonnum_build_add(n, "extended_metadata", json_object_new_boolean(ns->extended_metadata), &e);
-	jsonnum_build_num(n, "nsze", (double)ns->nsze, &e);
-	jsonnum_build_num(n, "ncap", (double)ns->ncap, &e);
-	jsonnum_build_num(n, "nuse", (double)ns->nuse, &e);
-	jsonnum_build_num(n, "nvmcap", ns->nvmcap_overflow ? NAN : (double)ns->nvmcap, &e);
-	jsonnum_build_num(n, "tnvmcap", c->tnvmcap_overflow ? NAN : (double)c->tnvmcap, &e);
-	jsonnum_build_num(n, "endgid", ns->endgid, &e);
-	jsonnum_build_add(n, "volatile_write_cache", feature_json("present", c->vwc & 1, id->vwc_enabled, &e), &e);
-	jsonnum_build_add(n, "apst", feature_json("supported", c->apsta & 1, id->apst_enabled, &e), &e);
-	x = json_object_new_object();
-	if (x) {
-		struct json_object *s = json_object_new_array();
-		jsonnum_build_add(x, "format", json_object_new_boolean(c->oacs & NVME_OACS_FORMAT), &e);
-		jsonnum_build_add(x, "format_crypto_erase", json_object_new_boolean(c->fna & NVME_FNA_CRYPTO_ERASE), &e);
-		if (s && (c->sanicap & NVME_SANICAP_CRYPTO))
-			jsonnum_build_push(s, json_object_new_string("crypto"), &e);
-		if (s && (c->sanicap & NVME_SANICAP_BLOCK))
-			jsonnum_build_push(s, json_object_new_string("block"), &e);
-		if (s && (c->sanicap & NVME_SANICAP_OVERWRITE))
-			jsonnum_build_push(s, json_object_new_string("overwrite"), &e);
-		jsonnum_build_add(x, "sanitize", s, &e);
-		jsonnum_build_add(x, "namespace_management", json_object_new_boolean(c->oacs & NVME_OACS_NS_MGMT), &e);
-		jsonnum_build_add(x, "security_send_receive", json_object_new_boolean(c->oacs & NVME_OACS_SECURITY), &e);
-		jsonnum_build_add(x, "firmware_download", json_object_new_boolean(c->oacs & NVME_OACS_FIRMWARE), &e);
-		jsonnum_build_add(x, "endurance_groups", json_object_new_boolean(c->ctratt & NVME_CTRATT_ENDGRP), &e);
-		jsonnum_build_add(x, "smart_per_namespace", json_object_new_boolean(c->lpa & NVME_LPA_SMART_PER_NS), &e);
-	}
-	jsonnum_build_add(n, "capabilities", x, &e);
-	jsonnum_build_num(n, "warning_temp_c", kelvin_c(c->wctemp_k), &e);
-	jsonnum_build_num(n, "critical_temp_c", kelvin_c(c->cctemp_k), &e);
-	jsonnum_build_add(o, "nvme_identify", n, &e);
-	return e;
 }
 
 static void dry_line(FILE *f, const struct nvme_admin_cmd *cmd, const char *when)

@@ -14,19 +14,10 @@
 #include <stdio.h>
 
 #include "host/devcounters.h"
+#include "host/drive_ident.h"
 #include "host/ioctl_ops.h"
 #include "host/nvme_ident.h"
 #include "host/nvme_logs.h"
-
-/* What info shows from Identify and Get Features. */
-struct nvme_report_ident {
-	bool ok;		/* Identify Controller and Namespace read */
-	char err[256];		/* why not, when !ok */
-	struct nvme_id_ctrl c;
-	struct nvme_id_ns ns;
-	int vwc_enabled;	/* 1/0, -1 unknown (no cache, or Get Features failed) */
-	int apst_enabled;	/* 1/0, -1 unknown (not supported, or Get Features failed) */
-};
 
 /* The extra logs smart reads beside SMART/Health. */
 struct nvme_report_logs {
@@ -34,14 +25,9 @@ struct nvme_report_logs {
 	struct nvme_log_state st[3];
 };
 
-/* Opens dev read-only and reads Identify Controller, Identify Namespace nsid and the features
- * through ops (ioctl_ops_real outside tests); failures go into id->err (id->ok false), never an
- * exit. nvme_report_ident_fd does the same on an open fd. */
-void nvme_report_ident_read(const struct ioctl_ops *ops, const char *dev, uint32_t nsid, struct nvme_report_ident *id);
-void nvme_report_ident_fd(const struct ioctl_ops *ops, int fd, uint32_t nsid, struct nvme_report_ident *id);
-void nvme_report_ident_text(FILE *f, const struct nvme_report_ident *id);
-/* Adds "nvme_identify" to o (docs/results-format.md, info). 0 or -ENOMEM. */
-int nvme_report_ident_json(struct json_object *o, const struct nvme_report_ident *id);
+/* info's text lines of what drive_ident_nvme_fd() read (host/drive_ident.h; its JSON is
+ * drive_ident_nvme_json()). */
+void nvme_report_ident_text(FILE *f, const struct drive_ident_nvme *id);
 /* info --dry-run: the commands info sends to nsid, in order. */
 void nvme_report_ident_dry(FILE *f, uint32_t nsid);
 

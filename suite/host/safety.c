@@ -855,13 +855,39 @@ static bool expect_matches(const struct expect *e, const char *given)
 /* "Samsung SSD 860, serial S3Z1NB0K123456, 465.76 GiB"; what is unknown is left out. */
 static void describe(const struct safety_target *ti, const struct expect *e, char *out, size_t len)
 {
-	char size[32];
+	const struct drive_ident *d = ti->drive;
+	char size[32], sum[512];
 
 	units_fmt_size(ti->capacity, size, sizeof(size));
+	if (d && d->read) {
+		/* the drive's own words (drive_ident.h), as the manifest records them */
+		drive_ident_summary(d, sum, sizeof sum);
+		snprintf(out, len, "%s, serial %s, firmware %s%s%s, %s; %s", drive_ident_model(d),
+			 drive_ident_serial(d), drive_ident_firmware(d), e->wwn[0] ? ", WWN " : "", e->wwn,
+			 size, sum);
+		return;
+	}
 	snprintf(out, len, "%s%s%s%s%s%s%s", ti->model, ti->model[0] ? ", " : "",
 		 e->serial[0] ? "serial " : "", e->serial, e->serial[0] ? ", " : "",
 		 e->wwn[0] ? "WWN " : "", e->wwn);
 	snprintf(out + strlen(out), len - strlen(out), "%s%s", e->wwn[0] ? ", " : "", size);
+	if (d) {
+		/* sysfs's identity, and why the drive itself was not asked or did not answer */
+		drive_ident_summary(d, sum, sizeof sum);
+		snprintf(out + strlen(out), len - strlen(out), "; %s", sum);
+	}
+}
+
+/* The prompt's lines for what the drive says of itself ("" without ti->drive). */
+static void drive_lines(const struct safety_target *ti, char *out, size_t len)
+{
+	char sum[512];
+
+	*out = '\0';
+	if (!ti->drive)
+		return;
+	drive_ident_summary(ti->drive, sum, sizeof sum);
+	snprintf(out, len, "  firmware %s\n  drive   %s\n", drive_ident_firmware(ti->drive), sum);
 }
 
 /* "  NVMe    namespace nvme0n1 (nsid 1), controller nvme0, subsystem nvme-subsys0 (...)\n" */
@@ -915,17 +941,20 @@ static int prompt(struct ctx *c, const struct safety_target *ti, const char *wha
 		  const struct expect *e)
 {
 	/* The path, and the WWN twice when it is the value to type (the longest is 1024). */
-	char text[PATH_MAX + 4096], answer[PATH_MAX], size[32], nvme[sizeof(*ti->nvme) + 64] = "";
+	char text[PATH_MAX + 5120], answer[PATH_MAX], size[32], nvme[sizeof(*ti->nvme) + 64] = "";
+	char drive[1024];
+	const char *model = ti->drive ? drive_ident_model(ti->drive) : ti->model;
 	int rc;
 
 	units_fmt_size(ti->capacity, size, sizeof(size));
 	nvme_describe(ti, nvme, sizeof(nvme));
+	drive_lines(ti, drive, sizeof drive);
 	snprintf(text, sizeof(text),
 		 "\nssdlab: %s on %s destroys the data on it.\n"
-		 "  model   %s\n  serial  %s\n  WWN     %s\n  size    %s (%llu bytes)\n%s"
+		 "  model   %s\n  serial  %s\n%s  WWN     %s\n  size    %s (%llu bytes)\n%s"
 		 "Type its %s (%s) to go ahead, anything else to cancel: ",
-		 what, ti->path, ti->model[0] ? ti->model : "(unknown)",
-		 e->serial[0] ? e->serial : "(none)", e->wwn[0] ? e->wwn : "(none)", size,
+		 what, ti->path, model[0] ? model : "(unknown)",
+		 e->serial[0] ? e->serial : "(none)", drive, e->wwn[0] ? e->wwn : "(none)", size,
 		 (unsigned long long)ti->capacity, nvme, e->what, e->value);
 	rc = k_ask(c, text, answer, sizeof(answer));
 	if (rc)
@@ -975,6 +1004,12 @@ int safety_confirm_destructive(const struct safety_target *ti, const char *what,
 				    ti->path,
 				    ti->kind != SAFETY_FILE ? " reports no serial or WWN and" : "",
 				    e.path, o->yes_destroy);
+		if (ti->drive) {
+			/* name the drive that is there: the user may have meant another one */
+			describe(ti, &e, desc, sizeof(desc));
+			return fail(&c, -EPERM, "the %s of %s is %s; pass --yes-destroy=%s (got \"%s\"; %s)",
+				    e.what, ti->path, e.value, e.value, o->yes_destroy, desc);
+		}
 		return fail(&c, -EPERM, "the %s of %s is %s; pass --yes-destroy=%s (got \"%s\")",
 			    e.what, ti->path, e.value, e.value, o->yes_destroy);
 	}

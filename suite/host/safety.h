@@ -45,6 +45,7 @@
 #include <sys/stat.h>
 
 #include "host/devinfo.h"
+#include "host/drive_ident.h"
 
 /* What the gate needs to know about a target (targets fill it in: target_safety_identity()). */
 enum safety_kind {
@@ -60,6 +61,9 @@ struct safety_target {
 	uint64_t capacity;		 /* bytes, for the prompt */
 	bool created_by_ssdlab;		 /* a file this run created: no confirmation needed */
 	const struct devinfo_nvme *nvme; /* an NVMe namespace's placement, or NULL */
+	/* who the drive says it is (firmware, transport, HPA or namespace and LBA format), shown
+	 * in the prompt and the refusal; NULL when not read */
+	const struct drive_ident *drive;
 };
 
 /*

@@ -60,6 +60,7 @@ void target_safety_identity(const struct target_info *ti, struct safety_target *
 		.capacity = ti->capacity,
 		.created_by_ssdlab = ti->created_by_ssdlab,
 		.nvme = ti->nvme.ns[0] ? &ti->nvme : NULL,
+		.drive = ti->has_drive ? &ti->drive : NULL,
 	};
 }
 
@@ -340,6 +341,14 @@ struct json_object *target_info_to_json(const struct target_info *ti, const char
 	    nvme_json(o, &ti->nvme)) {
 		json_object_put(o);
 		return NULL;
+	}
+	if (ti->has_drive) {
+		struct json_object *d = drive_ident_to_json(&ti->drive);
+
+		if (!d || jsonnum_add(o, "drive", d)) {
+			json_object_put(o);
+			return NULL;
+		}
 	}
 	return o;
 }

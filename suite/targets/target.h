@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "host/devinfo.h"
+#include "host/drive_ident.h"
 #include "host/safety.h"
 #include "results/snapshot.h"
 
@@ -100,6 +101,10 @@ struct target_info {
 	char clock[48];
 	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */
 	struct devinfo_nvme nvme;
+	/* a block device opened with target_open_opts.drive_ident: who the drive says it is
+	 * (host/drive_ident.h), for the manifest's target.drive and the confirmation */
+	bool has_drive;
+	struct drive_ident drive;
 };
 
 /* "blockdev", "file", "sim": the names the results files use ("?" for an unknown value). */
@@ -138,6 +143,11 @@ struct target_open_opts {
 	const char *drivedb_path;
 	uint64_t snapshot_settle_ns, snapshot_interval_ns;
 	unsigned snapshot_max_reads;
+	/* a block device: read its identity at open (sysfs, then NVMe Identify or ATA IDENTIFY +
+	 * native max through ioctl_ops, NULL: ioctl_ops_real) into target_info.drive. Off for
+	 * `plan`, which sends the drive nothing. */
+	bool drive_ident;
+	const struct ioctl_ops *ioctl_ops;
 };
 
 struct target_queue_opts {

@@ -216,6 +216,12 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		/* found once: the engine reads it every series interval */
 		u->has_temp = !hwmon_temp_find(NULL, di.disk, ti->nvme.controller, &u->temp);
 	}
+	if (o->drive_ident) {
+		/* sysfs always; the drive itself when it is NVMe or SATA (a refusal keeps the reason) */
+		ti->has_drive = true;
+		if (!drive_ident_sysfs(NULL, st->st_rdev, &ti->drive))
+			drive_ident_ask(o->ioctl_ops ? o->ioctl_ops : &ioctl_ops_real, u->fd, &ti->drive);
+	}
 	counters_setup(t, u, spec, o);
 	return 0;
 }

@@ -43,3 +43,5 @@ run smart-after ssdlab smart /dev/nvme0n1 --json
 run smart-text ssdlab smart /dev/nvme0n1
 # A short profile with the runner's counter snapshots (qemu_guest_profile.sh, copied beside).
 . /tests_profile.sh
+# The drive identity in the manifests and the confirmation, and the dry runs (qemu_guest_ident.sh).
+. /tests_ident.sh

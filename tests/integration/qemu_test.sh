@@ -19,6 +19,9 @@
 # 4, 5, 9, 12, 190 with the raw values, thresholds and "good" status hw/ide/core.c sets, its --save
 # blob decodes offline to the same (ours and skdump --load); `ssdlab info /dev/sda --json` has the full IDENTIFY model and
 # serial and HPA state "none" with native max LBA = 192 MiB / 512 - 1; --dry-run CDBs hand-worked.
+# Identity (qemu_guest_ident.sh, qemu_ident_check.py): both runs' manifests carry target.drive
+# (Identify serial/model, LBA format #0 / HPA none), a wrong --yes-destroy names the drive, and
+# `io --dry-run` / `plan --target` list the commands without sending any (counters unchanged).
 # Skips (exit 77) when qemu or the cached kernel is absent; under CI=true, once the setup was run
 # ($CACHE/ready exists), a skip is a failure. Cache: $SSDLAB_QEMU_CACHE (/var/cache/ssdlab-qemu).
 set -uo pipefail
@@ -71,6 +74,7 @@ cp "$HERE/qemu_guest.sh" "$R/tests.sh" || fail "copy guest script"
 # The short profile (qemu_guest_profile.sh) and the drive database its snapshots are mapped
 # through, at the path this build looks for it (config.h's SSDLAB_PROFILES_SRCDIR).
 cp "$HERE/qemu_guest_profile.sh" "$R/tests_profile.sh" || fail "copy guest profile script"
+cp "$HERE/qemu_guest_ident.sh" "$R/tests_ident.sh" || fail "copy guest identity script"
 DB_DIR=$(sed -n 's/^#define SSDLAB_PROFILES_SRCDIR "\(.*\)"$/\1/p' "$(dirname "$SSDLAB")/../config.h")/drives
 mkdir -p "$R$DB_DIR" && cp "$HERE/../../profiles/drives/drives.yaml" "$R$DB_DIR/" || fail "copy the drive database"
 cat >"$R/init" <<'INIT'
@@ -373,4 +377,7 @@ sys.exit(1 if bad else 0)
 PY
 # The short profile's snapshots, records and summary (qemu_profile_check.py says what it checks).
 python3 "$HERE/qemu_profile_check.py" "$W/serial.log" || fail "short profile checks failed"
+# The drive identity in both manifests and the refusal, and the dry runs (qemu_ident_check.py).
+python3 "$HERE/qemu_ident_check.py" "$W/serial.log" "$NVME_SERIAL" "$NVME_BYTES" "$SATA_MODEL" "$SATA_SERIAL" \
+	"$SATA_BYTES" || fail "identity and dry-run checks failed"
 echo "PASS"

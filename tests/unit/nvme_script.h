@@ -6,10 +6,12 @@
 #ifndef SSDLAB_TEST_NVME_SCRIPT_H
 #define SSDLAB_TEST_NVME_SCRIPT_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "host/ioctl_ops.h"
+#include "host/nvme_ident.h"
 
 struct nvme_script_row {
 	uint8_t opcode;
@@ -62,6 +64,47 @@ static inline void nvme_put_le(uint8_t *p, uint64_t v, int n)
 {
 	for (int i = 0; i < n; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Identify Controller (an Intel DC P4510-like controller) and Namespace pages, byte by byte;
+ * test_nvme_ident.c's header works their values out. 4096 bytes each. */
+static inline void nvme_script_pad(uint8_t *p, const char *s, size_t n)
+{
+	memset(p, ' ', n);
+	memcpy(p, s, strlen(s));
+}
+
+static inline void nvme_script_build_ctrl(uint8_t *p)
+{
+	memset(p, 0, NVME_IDENTIFY_LEN);
+	nvme_put_le(p + 0, 0x8086, 2);
+	nvme_script_pad(p + 4, "PHLJ91230ABC1P0FGN", 20);
+	nvme_script_pad(p + 24, "INTEL SSDPE2KX010T8", 40);
+	nvme_script_pad(p + 64, "VDV10131", 8);
+	nvme_put_le(p + 96, 0x10, 4);
+	nvme_put_le(p + 256, 0x000f, 2);
+	p[261] = 0x03;
+	p[265] = 0x01;
+	nvme_put_le(p + 266, 0x0157, 2);
+	nvme_put_le(p + 268, 0x0161, 2);
+	nvme_put_le(p + 280, 1000204886016ull, 8);
+	nvme_put_le(p + 328, 0x3, 4);
+	p[524] = 0x04;
+	p[525] = 0x07;
+}
+
+static inline void nvme_script_build_ns(uint8_t *p)
+{
+	memset(p, 0, NVME_IDENTIFY_LEN);
+	nvme_put_le(p + 0, 1953525168ull, 8);
+	nvme_put_le(p + 8, 1953525168ull, 8);
+	nvme_put_le(p + 16, 1000, 8);
+	p[25] = 1;
+	p[26] = 0x01;
+	nvme_put_le(p + 48, 1000204886016ull, 8);
+	nvme_put_le(p + 102, 0x0102, 2);
+	nvme_put_le(p + 128, 0x02090000, 4);
+	nvme_put_le(p + 132, 0x000c0008, 4);
 }
 
 #endif

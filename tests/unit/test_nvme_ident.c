@@ -31,47 +31,14 @@
 
 static uint8_t ctrl_page[NVME_IDENTIFY_LEN], ns_page[NVME_IDENTIFY_LEN];
 
-static void pad(uint8_t *p, const char *s, size_t n)
-{
-	memset(p, ' ', n);
-	memcpy(p, s, strlen(s));
-}
-
 static void build_ctrl(void)
 {
-	uint8_t *p = ctrl_page;
-
-	memset(p, 0, NVME_IDENTIFY_LEN);
-	nvme_put_le(p + 0, 0x8086, 2);
-	pad(p + 4, "PHLJ91230ABC1P0FGN", 20);
-	pad(p + 24, "INTEL SSDPE2KX010T8", 40);
-	pad(p + 64, "VDV10131", 8);
-	nvme_put_le(p + 96, 0x10, 4);
-	nvme_put_le(p + 256, 0x000f, 2);
-	p[261] = 0x03;
-	p[265] = 0x01;
-	nvme_put_le(p + 266, 0x0157, 2);
-	nvme_put_le(p + 268, 0x0161, 2);
-	nvme_put_le(p + 280, 1000204886016ull, 8);
-	nvme_put_le(p + 328, 0x3, 4);
-	p[524] = 0x04;
-	p[525] = 0x07;
+	nvme_script_build_ctrl(ctrl_page);
 }
 
 static void build_ns(void)
 {
-	uint8_t *p = ns_page;
-
-	memset(p, 0, NVME_IDENTIFY_LEN);
-	nvme_put_le(p + 0, 1953525168ull, 8);
-	nvme_put_le(p + 8, 1953525168ull, 8);
-	nvme_put_le(p + 16, 1000, 8);
-	p[25] = 1;
-	p[26] = 0x01;
-	nvme_put_le(p + 48, 1000204886016ull, 8);
-	nvme_put_le(p + 102, 0x0102, 2);
-	nvme_put_le(p + 128, 0x02090000, 4);
-	nvme_put_le(p + 132, 0x000c0008, 4);
+	nvme_script_build_ns(ns_page);
 }
 
 static void test_identify_controller(void **state)

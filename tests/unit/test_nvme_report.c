@@ -102,16 +102,16 @@ static void test_ident(void **state)
 	(void)state;
 	struct nvme_script s = {.rows = rows, .n = sizeof rows / sizeof rows[0]};
 	struct ioctl_ops ops = nvme_script_ops(&s);
-	struct nvme_report_ident id;
+	struct drive_ident_nvme id;
 	struct json_object *o = json_object_new_object();
 	char *t;
 
-	nvme_report_ident_fd(&ops, 5, 2, &id);
+	drive_ident_nvme_fd(&ops, 5, 2, &id);
 	assert_true(id.ok);
 	assert_int_equal(rows[1].seen.nsid, 2);
 	assert_int_equal(id.vwc_enabled, 1);
 	assert_int_equal(id.apst_enabled, 0);
-	assert_int_equal(nvme_report_ident_json(o, &id), 0);
+	assert_int_equal(drive_ident_nvme_json(o, &id), 0);
 	assert_string_equal(json_object_get_string(path(o, "nvme_identify", "model", NULL)), "MODEL X");
 	assert_int_equal(json_object_get_int(path(o, "nvme_identify", "lba_format", "data_bytes")), 4096);
 	assert_int_equal(json_object_get_int(path(o, "nvme_identify", "lba_format", "metadata_bytes")), 8);
@@ -139,12 +139,12 @@ static void test_ident(void **state)
 
 	/* Identify failing: the reason, not an exit */
 	rows[0].status = -EACCES;
-	nvme_report_ident_fd(&ops, 5, 2, &id);
+	drive_ident_nvme_fd(&ops, 5, 2, &id);
 	rows[0].status = 0;
 	assert_false(id.ok);
 	assert_string_equal(id.err, "Identify Controller: Permission denied");
 	o = json_object_new_object();
-	assert_int_equal(nvme_report_ident_json(o, &id), 0);
+	assert_int_equal(drive_ident_nvme_json(o, &id), 0);
 	assert_string_equal(json_object_get_string(path(o, "nvme_identify", "error", NULL)), id.err);
 	json_object_put(o);
 }
