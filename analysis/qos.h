@@ -25,11 +25,11 @@
 
 struct json_object;
 
-#define QOS_NPCT 7	    /* p50 p90 p95 p99 p99.9 p99.99 p99.999, as in a record's lat_ns */
-#define QOS_NOVER 3	    /* 1, 10 and 100 ms */
-#define QOS_THIN_BEYOND 10  /* fewer samples beyond a percentile than this: thin */
-#define QOS_PER_DECADE 10   /* exceedance points per decade of latency (Renard's R10 series) */
-#define QOS_MAX_POINTS 128  /* 100 ns to 2^37 ns is 9.1 decades: 92 grid values at most */
+#define QOS_NPCT 7	   /* p50 p90 p95 p99 p99.9 p99.99 p99.999, as in a record's lat_ns */
+#define QOS_NOVER 3	   /* 1, 10 and 100 ms */
+#define QOS_THIN_BEYOND 10 /* fewer samples beyond a percentile than this: thin */
+#define QOS_PER_DECADE 10  /* exceedance points per decade of latency (Renard's R10 series) */
+#define QOS_MAX_POINTS 128 /* 100 ns to 2^37 ns is 9.1 decades: 92 grid values at most */
 
 struct qos_pct {
 	double p;	 /* 99.999 */

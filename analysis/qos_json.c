@@ -63,8 +63,7 @@ struct json_object *qos_dir_to_json(const struct qos_dir *q, int *err)
 }
 
 /* Adds key: the QoS of h (null when h is empty); 0 or -ENOMEM. */
-static int add_dir(struct json_object *o, const char *key, const struct hist *h,
-		   struct qos_dir *q)
+static int add_dir(struct json_object *o, const char *key, const struct hist *h, struct qos_dir *q)
 {
 	struct json_object *x;
 	int e = 0;

@@ -16,24 +16,43 @@
 
 #include "analysis/qos.h"
 
+/* Each test's histograms and result, allocated once per test (they are large). */
+struct fx {
+	struct hist h, w;
+	struct qos_dir q;
+};
+
+static int setup(void **state)
+{
+	struct fx *f = malloc(sizeof(*f));
+
+	if (!f)
+		return -1;
+	hist_init(&f->h);
+	hist_init(&f->w);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	free(*state);
+	return 0;
+}
+
 /*
  * 90 I/Os at 50 ns, 9 at 2 ms, 1 at 50 ms (100 in all).
  * 2 ms: k = 20, width 16384, 2e6 / 16384 = 122.07: bin [1998848, 2015231], middle 2007039.
  * 50 ms: k = 25, width 524288, 5e7 / 524288 = 95.37: bin [49807360, 50331647], middle 50069503,
  * clamped to the max, 50000000.
  */
-static struct hist *three_levels(void)
+static void three_levels(struct hist *h)
 {
-	struct hist *h = malloc(sizeof(*h));
-
-	assert_non_null(h);
-	hist_init(h);
 	for (int i = 0; i < 90; i++)
 		hist_add(h, 50);
 	for (int i = 0; i < 9; i++)
 		hist_add(h, 2000000);
 	hist_add(h, 50000000);
-	return h;
 }
 
 static void test_percentiles(void **state)
@@ -49,11 +68,11 @@ static void test_percentiles(void **state)
 	    {"p99_9", 50000000, 100, 0, true},	 {"p99_99", 50000000, 100, 0, true},
 	    {"p99_999", 50000000, 100, 0, true},
 	};
-	struct hist *h = three_levels();
-	struct qos_dir *q = malloc(sizeof(*q));
+	struct fx *f = *state;
+	struct hist *h = &f->h;
+	struct qos_dir *q = &f->q;
 
-	(void)state;
-	assert_non_null(q);
+	three_levels(h);
 	qos_compute(h, q);
 	assert_int_equal(q->samples, 100);
 	for (size_t i = 0; i < QOS_NPCT; i++) {
@@ -76,8 +95,6 @@ static void test_percentiles(void **state)
 	assert_int_equal(q->over[1].ios_max, 1);
 	assert_int_equal(q->over[2].ios, 0);
 	assert_int_equal(q->over[2].ios_max, 0);
-	free(q);
-	free(h);
 }
 
 /*
@@ -90,11 +107,11 @@ static void test_percentiles(void **state)
  */
 static void test_exceedance(void **state)
 {
-	struct hist *h = three_levels();
-	struct qos_dir *q = malloc(sizeof(*q));
+	struct fx *f = *state;
+	struct hist *h = &f->h;
+	struct qos_dir *q = &f->q;
 
-	(void)state;
-	assert_non_null(q);
+	three_levels(h);
 	qos_compute(h, q);
 	assert_int_equal(q->npoints, 57);
 	assert_int_equal(q->points[0].ns, 100);
@@ -110,8 +127,6 @@ static void test_exceedance(void **state)
 		if (i)
 			assert_true(q->points[i].ns > q->points[i - 1].ns);
 	}
-	free(q);
-	free(h);
 }
 
 /*
@@ -124,13 +139,10 @@ static void test_exceedance(void **state)
 static void test_flat_start(void **state)
 {
 	static const uint64_t ns[] = {16127, 20223, 25087, 31743}, ios[] = {11, 1, 1, 1};
-	struct hist *h = malloc(sizeof(*h));
-	struct qos_dir *q = malloc(sizeof(*q));
+	struct fx *f = *state;
+	struct hist *h = &f->h;
+	struct qos_dir *q = &f->q;
 
-	(void)state;
-	assert_non_null(h);
-	assert_non_null(q);
-	hist_init(h);
 	for (int i = 0; i < 10; i++)
 		hist_add(h, 20000);
 	hist_add(h, 40000);
@@ -141,8 +153,6 @@ static void test_flat_start(void **state)
 		assert_int_equal(q->points[i].ios, ios[i]);
 		assert_true(q->points[i].fraction == (double)ios[i] / 11.0);
 	}
-	free(q);
-	free(h);
 }
 
 /*
@@ -152,13 +162,10 @@ static void test_flat_start(void **state)
  */
 static void test_over_straddle(void **state)
 {
-	struct hist *h = malloc(sizeof(*h));
-	struct qos_dir *q = malloc(sizeof(*q));
+	struct fx *f = *state;
+	struct hist *h = &f->h;
+	struct qos_dir *q = &f->q;
 
-	(void)state;
-	assert_non_null(h);
-	assert_non_null(q);
-	hist_init(h);
 	for (int i = 0; i < 3; i++)
 		hist_add(h, 1001000);
 	hist_add(h, 999500);
@@ -177,21 +184,16 @@ static void test_over_straddle(void **state)
 	qos_compute(h, q);
 	assert_int_equal(q->over[0].ios, 0);
 	assert_int_equal(q->over[0].ios_max, 0);
-	free(q);
-	free(h);
 }
 
 /* A million I/Os: p99.999 is the 999990th and has exactly 10 beyond it, so it is not thin; of
  * 999999 it is ceil(999989.00001) = the 999990th again, with 9 beyond: thin. */
 static void test_million(void **state)
 {
-	struct hist *h = malloc(sizeof(*h));
-	struct qos_dir *q = malloc(sizeof(*q));
+	struct fx *f = *state;
+	struct hist *h = &f->h;
+	struct qos_dir *q = &f->q;
 
-	(void)state;
-	assert_non_null(h);
-	assert_non_null(q);
-	hist_init(h);
 	for (int i = 0; i < 1000000; i++)
 		hist_add(h, 100000);
 	qos_compute(h, q);
@@ -204,8 +206,6 @@ static void test_million(void **state)
 	assert_int_equal(q->pct[6].rank, 999990);
 	assert_int_equal(q->pct[6].beyond, 9);
 	assert_true(q->pct[6].thin);
-	free(q);
-	free(h);
 }
 
 static struct json_object *at(struct json_object *o, const char *path)
@@ -223,13 +223,11 @@ static struct json_object *at(struct json_object *o, const char *path)
 /* The JSON: read has three_levels(), write nothing (null), total the same as read. */
 static void test_json(void **state)
 {
-	struct hist *r = three_levels(), *w = malloc(sizeof(*w));
+	struct fx *f = *state;
 	struct json_object *o, *x, *ex;
 
-	(void)state;
-	assert_non_null(w);
-	hist_init(w);
-	o = qos_to_json(r, w);
+	three_levels(&f->h);
+	o = qos_to_json(&f->h, &f->w);
 	assert_non_null(o);
 	assert_true(json_object_object_get_ex(o, "write", &x));
 	assert_null(x);
@@ -248,36 +246,32 @@ static void test_json(void **state)
 	assert_int_equal(json_object_get_int64(json_object_array_get_idx(x, 0)), 2015231);
 	assert_true(json_object_get_double(json_object_array_get_idx(x, 1)) == 0.01);
 	json_object_put(o);
-	free(r);
-	free(w);
 }
 
 static void test_empty(void **state)
 {
-	struct hist *h = malloc(sizeof(*h));
-	struct qos_dir *q = malloc(sizeof(*q));
+	struct fx *f = *state;
+	struct hist *h = &f->h;
+	struct qos_dir *q = &f->q;
 	int e = 0;
 
-	(void)state;
-	assert_non_null(h);
-	assert_non_null(q);
-	hist_init(h);
 	qos_compute(h, q);
 	assert_int_equal(q->samples, 0);
 	assert_int_equal(q->npoints, 0);
 	assert_null(qos_dir_to_json(q, &e));
 	assert_int_equal(e, 0);
-	free(q);
-	free(h);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_percentiles),	cmocka_unit_test(test_exceedance),
-		cmocka_unit_test(test_flat_start),	cmocka_unit_test(test_over_straddle),
-		cmocka_unit_test(test_million),		cmocka_unit_test(test_json),
-		cmocka_unit_test(test_empty),
+	    cmocka_unit_test_setup_teardown(test_percentiles, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_exceedance, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_flat_start, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_over_straddle, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_million, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_json, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
