@@ -2,7 +2,8 @@
 /*
  * pass_cells: the analysis pass for summary.json's "cells": per (phase, repeat, kind, cell) the I/O
  * figures summed over its records, or over the steady-state window where one was judged
- * (analysis/cells.h), and a per-round table. A pass of analyze.c's table (pass.h).
+ * (analysis/cells.h), their latency QoS (analysis/qos.h) and a per-round table. A pass of
+ * analyze.c's table (pass.h).
  */
 #include "analysis/pass.h"
 
@@ -17,6 +18,7 @@
 #include "base/jsonget.h"
 #include "base/jsonnum.h"
 #include "analysis/cells.h"
+#include "analysis/qos.h"
 #include "analysis/reader.h"
 
 /*
@@ -116,7 +118,11 @@ static struct json_object *group_json(const struct group *g, int windowed)
 	    jsonnum_add(o, "cpu_user_s", jsonnum_new(g->sum->cpu_user_s)) ||
 	    jsonnum_add(o, "cpu_sys_s", jsonnum_new(g->sum->cpu_sys_s)) ||
 	    pass_add_int(o, "host_limited_records", (int64_t)g->sum->host_limited) ||
-	    pass_add_int(o, "io_error_records", (int64_t)g->sum->io_errors) ||
+	    pass_add_int(o, "io_error_records", (int64_t)g->sum->io_errors))
+		goto fail;
+	/* Latency QoS per direction from the same merged bins (qos.h, issue 12). */
+	x = qos_to_json(&g->sum->h[0], &g->sum->h[1]);
+	if (jsonnum_add(o, "qos", x) || !x ||
 	    jsonnum_add(o, "per_round", json_object_get(g->per_round)))
 		goto fail;
 	free(all);

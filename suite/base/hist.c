@@ -72,10 +72,31 @@ double hist_mean(const struct hist *h)
 	return h->count ? h->sum / (double)h->count : 0.0;
 }
 
+uint64_t hist_rank(uint64_t count, double p)
+{
+	/* p as num / 1e8 (100% = 1e8), then ceil(num * count / 1e8) split as count = q * D + m so
+	 * that no product exceeds 64 bits (num and m are below 1e8 + 1). */
+	const uint64_t D = 100000000u;
+	uint64_t num, q, m, rank;
+
+	if (!count)
+		return 0;
+	if (!(p > 0.0)) /* also NaN */
+		return 1;
+	if (p >= 100.0)
+		return count;
+	num = (uint64_t)llround(p * 1e6);
+	q = count / D;
+	m = count % D;
+	rank = num * q + (num * m + D - 1) / D;
+	if (rank < 1)
+		rank = 1;
+	return rank > count ? count : rank;
+}
+
 uint64_t hist_percentile(const struct hist *h, double p)
 {
 	uint64_t rank, seen = 0, v;
-	double r;
 
 	if (!h->count)
 		return 0;
@@ -84,10 +105,7 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	if (p >= 100.0)
 		return h->max;
 	/* The nearest-rank definition: the smallest value with at least p% of samples <= it. */
-	r = ceil(p / 100.0 * (double)h->count);
-	rank = r < 1.0 ? 1 : (uint64_t)r;
-	if (rank > h->count)
-		rank = h->count;
+	rank = hist_rank(h->count, p);
 	for (unsigned i = 0; i < HIST_NBINS; i++) {
 		seen += h->bins[i];
 		if (seen >= rank) {

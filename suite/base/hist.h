@@ -63,7 +63,15 @@ static inline void hist_add(struct hist *h, uint64_t ns)
 
 void hist_merge(struct hist *dst, const struct hist *src);
 double hist_mean(const struct hist *h);
-/* p in [0, 100]. 0 for an empty histogram; clamped to [min, max]. */
+/*
+ * The nearest rank of percentile p (in [0, 100]) among count samples: the smallest r with at
+ * least p% of the samples at ranks <= r, i.e. ceil(p * count / 100), at least 1 (0 for count 0).
+ * p is taken to 1e-6 (99.999 is 99999000/1e8) and the product in integers: in doubles,
+ * 99.9 / 100 * 1000 comes out above 999 and its ceiling names the 1000th sample.
+ */
+uint64_t hist_rank(uint64_t count, double p);
+/* p in [0, 100]: the middle of the bin holding the sample of rank hist_rank(count, p). 0 for an
+ * empty histogram; clamped to [min, max]. */
 uint64_t hist_percentile(const struct hist *h, double p);
 
 /* Sparse JSON: {"count":..,"min":..,"max":..,"sum":..,"sub_bits":7,"bins":[[bin,count],...]}. */

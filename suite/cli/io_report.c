@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "analysis/qos.h"
 #include "analysis/wa.h"
 #include "base/hist.h"
 #include "base/jsonnum.h"
@@ -158,6 +159,8 @@ int io_print_json(const struct job_spec *s, const struct target_info *ti,
 		add_dir(j, "read", &r->d[IO_READ], r->elapsed_ns, &e);
 	if (r->d[IO_WRITE].ios)
 		add_dir(j, "write", &r->d[IO_WRITE], r->elapsed_ns, &e);
+	/* The same QoS block as a cell of summary.json: how many I/Os stand behind p99.999. */
+	jsonnum_build_add(j, "qos", qos_to_json(&r->d[IO_READ].lat, &r->d[IO_WRITE].lat), &e);
 	cpu = json_object_new_object();
 	jsonnum_build_num(cpu, "user_s", r->cpu_user_s, &e);
 	jsonnum_build_num(cpu, "sys_s", r->cpu_sys_s, &e);
@@ -202,20 +205,23 @@ static const char *dur(uint64_t ns, char *buf, size_t len)
 
 static void print_dir(const char *name, const struct dir_stats *d, uint64_t elapsed)
 {
-	char b[6][32], mb[32];
+	char b[7][32], mb[32];
 
 	if (!d->ios)
 		return;
 	printf("  %-5s: %s IOPS, %s MB/s (%" PRIu64 " I/Os, %" PRIu64 " bytes)\n", name,
 	       units_fmt_double(per_s(d->ios, elapsed), 0, b[0], sizeof(b[0])),
 	       units_fmt_double(per_s(d->bytes, elapsed) / 1e6, 1, mb, sizeof(mb)), d->ios, d->bytes);
-	printf("         lat mean %s  p50 %s  p99 %s  p99.9 %s  p99.99 %s  max %s\n",
+	printf("         lat mean %s  p50 %s  p99 %s  p99.9 %s  p99.99 %s  p99.999 %s%s  max %s\n",
 	       dur((uint64_t)hist_mean(&d->lat), b[0], sizeof(b[0])),
 	       dur(hist_percentile(&d->lat, 50), b[1], sizeof(b[1])),
 	       dur(hist_percentile(&d->lat, 99), b[2], sizeof(b[2])),
 	       dur(hist_percentile(&d->lat, 99.9), b[3], sizeof(b[3])),
 	       dur(hist_percentile(&d->lat, 99.99), b[4], sizeof(b[4])),
-	       dur(d->lat.max, b[5], sizeof(b[5])));
+	       dur(hist_percentile(&d->lat, 99.999), b[5], sizeof(b[5])),
+	       /* fewer than QOS_THIN_BEYOND I/Os beyond it: about the slowest few, not a tail */
+	       d->lat.count - hist_rank(d->lat.count, 99.999) < QOS_THIN_BEYOND ? " (thin)" : "",
+	       dur(d->lat.max, b[6], sizeof(b[6])));
 }
 
 void io_print_text(const struct job_spec *s, const struct target_info *ti,

@@ -174,6 +174,39 @@ static void test_empty_and_single(void **state)
 	assert_int_equal(h.max, 1ull << 40);
 }
 
+/*
+ * The nearest rank, hand-worked: ceil(p * n / 100), at least 1. 99.9% of 1000 is the 999th
+ * sample (in doubles 99.9 / 100 * 1000 is 999.0000000000001, whose ceiling named the 1000th);
+ * 99.999% of a million is the 999990th, leaving 10 samples beyond it.
+ */
+static void test_rank(void **state)
+{
+	static const struct {
+		uint64_t n;
+		double p;
+		uint64_t rank;
+	} rows[] = {
+	    {0, 50, 0},		{1, 99.999, 1},	       {3, 50, 2},	       {10, 50, 5},
+	    {7, 0, 1},		{7, 100, 7},	       {1000, 99.9, 999},      {10000, 99.9, 9990},
+	    {100000, 99.9, 99900}, {1000000, 99.999, 999990}, {1000001, 99.999, 999991},
+	    {999999, 99.999, 999990}, {200, 99.5, 199},	       {10000000000ull, 99.99, 9999000000ull},
+	};
+	struct hist *h = malloc(sizeof(*h));
+
+	(void)state;
+	assert_non_null(h);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		assert_int_equal(hist_rank(rows[i].n, rows[i].p), rows[i].rank);
+	/* 999 samples of 10 ns and one of 100 ns: p99.9 is the 999th sample, 10 ns. */
+	hist_init(h);
+	for (int i = 0; i < 999; i++)
+		hist_add(h, 10);
+	hist_add(h, 100);
+	assert_int_equal(hist_percentile(h, 99.9), 10);
+	assert_int_equal(hist_percentile(h, 99.95), 100);
+	free(h);
+}
+
 static void test_merge_is_add(void **state)
 {
 	struct hist *a = malloc(sizeof(*a)), *b = malloc(sizeof(*b)), *all = malloc(sizeof(*all));
@@ -253,6 +286,7 @@ int main(void)
 		cmocka_unit_test(test_bin_edges),
 		cmocka_unit_test(test_empty_and_single),
 		cmocka_unit_test(test_percentiles),
+		cmocka_unit_test(test_rank),
 		cmocka_unit_test(test_merge_is_add),
 		cmocka_unit_test(test_json_roundtrip),
 	};
