@@ -101,7 +101,7 @@ truncate -s "$NVME_BYTES" "$W/nvme.img" && truncate -s "$SATA_BYTES" "$W/sata.im
 
 start=$(date +%s.%N)
 # Bounded: a guest that hangs (TCG stalls have been seen with deep large-block jobs) is killed.
-timeout -k 5 100 qemu-system-x86_64 -cpu max -m 1024 -smp 1 \
+timeout -k 5 "${SSDLAB_QEMU_TIMEOUT:-240}" qemu-system-x86_64 -cpu max -m 1024 -smp 1 \
 	-display none -monitor none -serial "file:$W/serial.log" -no-reboot \
 	-kernel "$CACHE/vmlinuz" -initrd "$W/initrd.gz" \
 	-append "console=ttyS0 quiet panic=-1 loglevel=3" \
