@@ -106,6 +106,11 @@ static int phases(const struct analyze_input *in, struct json_object *th, struct
 		reader_thermal_snap(s, sp[i].total_from, &pi.a);
 		reader_thermal_snap(s, sp[i].to, &pi.b);
 		pi.series_max_c = reader_series_max_temp(in->dir, pi.phase, pi.repeat);
+		{
+			double rec_c = reader_records_max_temp(&in->records, pi.phase, pi.repeat);
+			if (!isnan(rec_c) && (isnan(pi.series_max_c) || rec_c > pi.series_max_c))
+				pi.series_max_c = rec_c;
+		}
 		/* a phase nothing thermal is known of (the virtual SSD's, a file's) gets no entry */
 		if (!pi.a.has_transitions && !pi.b.has_transitions && !pi.a.has_warn_minutes &&
 		    !pi.b.has_warn_minutes && !pi.a.has_temp && !pi.b.has_temp &&

@@ -255,6 +255,10 @@ void reader_thermal_snap(const struct reader_snaps *s, size_t i, struct thermal_
 /* The hottest temperature_c in the series files of (phase, repeat) under dir
  * (series/phase-PP-rep-RR-*.csv); NaN when there is none. */
 double reader_series_max_temp(const char *dir, int64_t phase, int64_t repeat);
+/* The hottest temperature_c of the step records of (phase, repeat): the runner's reading after
+ * each job on a real drive, between cells (how a SATA drive's temperature is known inside a
+ * phase); NaN when none has it. */
+double reader_records_max_temp(const struct results_records *rr, int64_t phase, int64_t repeat);
 /* A cool-down record (kind "cooldown": the runner's gate before a phase). */
 struct reader_cooldown {
 	int64_t phase, repeat;

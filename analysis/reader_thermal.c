@@ -185,6 +185,23 @@ double reader_series_max_temp(const char *dir, int64_t phase, int64_t repeat)
 	return max;
 }
 
+double reader_records_max_temp(const struct results_records *rr, int64_t phase, int64_t repeat)
+{
+	double max = NAN;
+
+	for (size_t i = 0; i < rr->n; i++) {
+		struct reader_key k;
+		double v;
+
+		if (reader_key(rr->rec[i], &k) || k.phase != phase || k.repeat != repeat)
+			continue;
+		v = jsonget_num(rr->rec[i], "temperature_c");
+		if (isfinite(v) && (isnan(max) || v > max))
+			max = v;
+	}
+	return max;
+}
+
 int reader_cooldowns(const struct results_records *rr, struct reader_cooldown **out, size_t *n)
 {
 	struct reader_cooldown *r = calloc(rr->n + 1, sizeof(*r));

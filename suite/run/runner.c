@@ -15,6 +15,7 @@
 
 #include <assert.h>
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -365,6 +366,18 @@ static struct json_object *step_record(struct runner *r, const struct where *w, 
 		r->flag_next_resumed = false;
 	}
 	o = run_record_to_json(&rr, job);
+	/* A real drive's temperature right after the job, between cells: the full reading (a SATA
+	 * drive's drivetemp sends SMART/SCT commands, which drain the queue, so the engine leaves
+	 * SATA out of the series; here no I/O is in flight). The thermal pass reads it beside the
+	 * series and the snapshots, so a throttling SATA drive is seen within the phase too. */
+	if (o && job && !r->virt) {
+		double c;
+		if (!target_temperature(r->t, &c, 0) && isfinite(c) &&
+		    jsonnum_add(o, "temperature_c", jsonnum_new(c))) {
+			json_object_put(o);
+			return NULL;
+		}
+	}
 	/* The first measurement after a resume also says whether the re-run cells of the
 	 * interrupted round reproduced theirs (known only now, after the resume record). */
 	if (o && (rr.flags & RESULTS_F_RESUMED) && r->virt &&

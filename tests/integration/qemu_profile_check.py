@@ -87,6 +87,13 @@ def main():
                 s["counters"]["host_bytes_written_resolution"]["value"] != UNIT:
             fail("%s: host_bytes_written %r vs %r data units" % (s["label"], s["counters"].get("host_bytes_written"), duw))
     recs = [json.loads(line) for line in (block("profile-records") or "").splitlines() if line.strip()]
+    # the runner's reading after each job (between cells): QEMU's NVMe reports 323 K = 49.85 C
+    # (hw/nvme/ctrl.c NVME_TEMPERATURE) through the controller's hwmon
+    steps = [r for r in recs if "bytes_written_total" in r]
+    temps = [r.get("temperature_c") for r in steps]
+    print("profile: step records' temperature_c %r" % temps)
+    if not steps or any(t != 49.85 for t in temps):
+        fail("step records' temperature_c %r, QEMU reports 49.85 C" % temps)
     by = {s["label"]: s for s in snaps}
     total = 0
     for phase, kind in ((0, "precondition"), (1, "write_until")):
@@ -180,6 +187,9 @@ def sata():
         if "host_bytes_written" in s["counters"] or s["counters"].get("power_on_ns", {}).get("value") != 3600e9:
             fail("sata %s: counters %r (no host counter; 1 power-on hour)" % (s["label"], s["counters"]))
     recs = [json.loads(line) for line in (block("profile-sata-records") or "").splitlines() if line.strip()]
+    if any("temperature_c" in r for r in recs):
+        fail("sata: records carry a temperature %r: the guest has no drivetemp sensor" %
+             [r.get("temperature_c") for r in recs])
     total = sum(r.get("bytes_written_total", 0) for r in recs)
     print("profile-sata: the records say %d bytes written" % total)
     if total != 7 * 1024 * 1024:

@@ -235,6 +235,31 @@ static void test_series_file(void **state)
 	free(dir);
 }
 
+/* The runner's reading after each job (records' temperature_c, between cells: how a SATA drive's
+ * temperature is known inside a phase): the hottest step record of the phase; records without it
+ * and other phases' records do not count. */
+static void test_records_temp(void **state)
+{
+	static const char *const recs[] = {
+		"{\"kind\":\"round\",\"phase\":2,\"repeat\":0,\"round\":1,\"cell\":\"a\",\"temperature_c\":51.0}",
+		"{\"kind\":\"round\",\"phase\":2,\"repeat\":0,\"round\":1,\"cell\":\"b\",\"temperature_c\":68.5}",
+		"{\"kind\":\"round\",\"phase\":2,\"repeat\":0,\"round\":2,\"cell\":\"a\"}",
+		"{\"kind\":\"round\",\"phase\":2,\"repeat\":1,\"round\":1,\"cell\":\"a\",\"temperature_c\":80}",
+		"{\"kind\":\"round\",\"phase\":3,\"repeat\":0,\"round\":1,\"cell\":\"a\",\"temperature_c\":99}",
+	};
+	struct json_object *o[5];
+	struct results_records rr = {.rec = o, .n = 5};
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		assert_non_null(o[i] = json_tokener_parse(recs[i]));
+	assert_true(reader_records_max_temp(&rr, 2, 0) == 68.5);
+	assert_true(reader_records_max_temp(&rr, 2, 1) == 80.0);
+	assert_true(isnan(reader_records_max_temp(&rr, 4, 0)));
+	for (size_t i = 0; i < 5; i++)
+		json_object_put(o[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_warning),
 		cmocka_unit_test(test_endurance),
 		cmocka_unit_test(test_series_file),
+		cmocka_unit_test(test_records_temp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
