@@ -5,10 +5,11 @@
  * and the WA arithmetic on counter pairs whose results are worked out by hand in the comments
  * (Micron's page ratio, Intel's 32 MiB units, a compressing SandForce pair, Samsung client's
  * missing NAND counter, the NVMe OCP C0 and Endurance Group logs).
- * Every entry's `examples` (model strings from smartmontools' drivedb.h "tested with" comments)
- * are looked up to that entry and its `not_examples` (a neighbouring family's models) are not;
- * and the models in the real SMART dumps ($SSDLAB_SHARED/fixtures/atasmart-blobs) resolve to
- * the entries a table written from smartmontools' drivedb.h says (skipped, 77, without them).
+ * Every entry's `examples` (model strings from smartmontools' drivedb.h "tested with"
+ * comments) are looked up to that entry and its `not_examples` (a neighbouring family's
+ * models) are not; and the models in the real SMART dumps
+ * ($SSDLAB_SHARED/fixtures/atasmart-blobs) resolve to the entries a table written from
+ * smartmontools' drivedb.h says (skipped, 77, without them).
  */
 #include <errno.h>
 #include <math.h>
@@ -165,7 +166,7 @@ static void test_malformed(void **state)
 		assert_int_equal(ret, -EINVAL);
 		assert_null(db);
 		ydoc_error_format(&err, buf, sizeof(buf));
-		/* The regex row's tail is libc's own wording, the last row's ydoc's: prefixes only. */
+		/* The regex row's tail is libc's wording, the last row's ydoc's: prefixes only. */
 		bool prefix_only = i == 4 || i == sizeof(rows) / sizeof(rows[0]) - 1;
 		if (strncmp(buf, rows[i].msg, strlen(rows[i].msg)) != 0 ||
 		    (!prefix_only && strlen(buf) != strlen(rows[i].msg)))
@@ -316,8 +317,8 @@ static void test_examples_resolve(void **state)
 		}
 		for (size_t k = 0; k < e->n_not_examples; k++, n_not++) {
 			if (drivedb_lookup(db, e->transport, e->not_examples[k]) == e) {
-				printf("  not_example '%s' of '%s' matches it\n", e->not_examples[k],
-				       e->name);
+				printf("  not_example '%s' of '%s' matches it\n",
+				       e->not_examples[k], e->name);
 				bad++;
 			}
 		}
@@ -428,12 +429,13 @@ int main(void)
 		return rc;
 	if (shared) {
 		snprintf(dir, sizeof(dir), "%s/fixtures", shared);
-		snprintf(probe, sizeof(probe), "%s/atasmart-blobs/INTEL_SSDSA2CW120G3--4PC10302", dir);
+		snprintf(probe, sizeof(probe), "%s/atasmart-blobs/INTEL_SSDSA2CW120G3--4PC10302",
+			 dir);
 		f = fopen(probe, "rb");
 	}
 	if (!f) {
-		printf("SKIP: no SMART dumps in $SSDLAB_SHARED/fixtures/atasmart-blobs; the fixture "
-		       "models' entries were not checked\n");
+		printf("SKIP: no SMART dumps in $SSDLAB_SHARED/fixtures/atasmart-blobs; "
+		       "the fixture models' entries were not checked\n");
 		return 77;
 	}
 	fclose(f);
