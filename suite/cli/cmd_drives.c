@@ -23,7 +23,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: ssdlab drives [--db FILE] [--nvme] [MODEL]\n\n"
 		   "Without MODEL, lists the drive database's entries. With MODEL (the model\n"
 		   "string the drive reports, quoted), shows the entry that matches it: the\n"
-		   "host- and NAND-write counters, their units and the entry's source.\n\n"
+		   "host- and NAND-write counters, their units, the entry's source, and\n"
+		   "model strings it matches (examples) and leaves to other entries (not).\n\n"
 		   "  --db FILE   the database (default: drives/drives.yaml in the source tree's\n"
 		   "              profiles, else in the installed data directory)\n"
 		   "  --nvme      MODEL is an NVMe drive (default: ATA)\n"
@@ -34,6 +35,13 @@ static void print_counter(const char *what, const struct drivedb_counter *c)
 {
 	printf("  %-11s %s in %s%s\n", what, c->counter, drivedb_unit_name(c->unit),
 	       c->verified ? "" : " (unverified)");
+}
+
+/* One model per line, quoted: some carry two spaces ("WDC  WDS500G2B0A") that matter. */
+static void print_models(const char *what, const char *const *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		printf("  %-11s '%s'\n", i == 0 ? what : "", m[i]);
 }
 
 static void show(const struct drivedb_entry *e)
@@ -60,6 +68,10 @@ static void show(const struct drivedb_entry *e)
 	if (e->note)
 		printf("  %-11s %s\n", "note", e->note);
 	printf("  %-11s %s\n", "source", e->source);
+	/* Real model strings the entry takes, and neighbours it leaves to other entries, so a user
+	 * can compare their drive's model with them. */
+	print_models("examples", e->examples, e->n_examples);
+	print_models("not", e->not_examples, e->n_not_examples);
 }
 
 int cmd_drives(int argc, char **argv)

@@ -80,7 +80,7 @@ struct entry_raw {
 	const char *name, *match, *source, *note;
 	int transport, wa, combine;
 	bool compresses;
-	const struct ydoc_node *host, *host_pages, *nand, *endurance;
+	const struct ydoc_node *host, *host_pages, *nand, *endurance, *examples, *not_examples;
 };
 
 static const struct ydoc_key entry_keys[] = {
@@ -101,6 +101,9 @@ static const struct ydoc_key entry_keys[] = {
 	{.name = "endurance", .kind = YK_SEQUENCE, .offset = offsetof(struct entry_raw, endurance)},
 	{.name = "source", .kind = YK_STRING, .required = true,
 	 .offset = offsetof(struct entry_raw, source)},
+	{.name = "examples", .kind = YK_SEQUENCE, .offset = offsetof(struct entry_raw, examples)},
+	{.name = "not_examples", .kind = YK_SEQUENCE,
+	 .offset = offsetof(struct entry_raw, not_examples)},
 	{0},
 };
 
@@ -153,6 +156,26 @@ static int read_counter(const struct ydoc_node *n, const char *ctx, struct drive
 	out->unit = (enum drivedb_unit)raw.unit;
 	out->verified = raw.verified;
 	out->part = (enum drivedb_part)raw.part;
+	return 0;
+}
+
+/* An `examples:` or `not_examples:` list: model strings, so each item a non-empty scalar. */
+static int read_models(const struct ydoc_node *seq, const char *key, const char **out, size_t *n,
+		       struct ydoc_error *err)
+{
+	if (seq->n > DRIVEDB_MAX_EXAMPLES)
+		return ydoc_errorf(err, seq, "at most %d %s, got %zu", DRIVEDB_MAX_EXAMPLES, key,
+				   seq->n);
+	for (size_t i = 0; i < seq->n; i++) {
+		const struct ydoc_node *it = seq->items[i];
+		if (it->type != YDOC_SCALAR)
+			return ydoc_errorf(err, it, "expected a model string in %s, got %s", key,
+					   ydoc_type_name(it->type));
+		if (it->text[0] == '\0')
+			return ydoc_errorf(err, it, "empty model string in %s", key);
+		out[i] = it->text;
+	}
+	*n = seq->n;
 	return 0;
 }
 
@@ -224,6 +247,17 @@ static int read_entry(const struct ydoc_node *n, struct drivedb_entry *e, regex_
 				return ret;
 		}
 		e->n_endurance = raw.endurance->n;
+	}
+	if (raw.examples) {
+		ret = read_models(raw.examples, "examples", e->examples, &e->n_examples, err);
+		if (ret < 0)
+			return ret;
+	}
+	if (raw.not_examples) {
+		ret = read_models(raw.not_examples, "not_examples", e->not_examples,
+				  &e->n_not_examples, err);
+		if (ret < 0)
+			return ret;
 	}
 	ret = regcomp(re, raw.match, REG_EXTENDED | REG_NOSUB);
 	if (ret != 0) {

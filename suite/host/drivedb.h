@@ -58,6 +58,10 @@ struct drivedb_endurance {
 	double tbw; /* TB written, or TB written per TB of capacity when per_tb */
 };
 
+/* Model strings an entry lists as examples of what it must match (examples) and of a
+ * neighbouring family it must not (not_examples): data for the test and for `ssdlab drives`. */
+#define DRIVEDB_MAX_EXAMPLES 40
+
 struct drivedb_entry {
 	const char *name, *match, *source, *note; /* note may be NULL */
 	enum drivedb_transport transport;
@@ -72,13 +76,18 @@ struct drivedb_entry {
 	bool compresses; /* the controller compresses: WA < 1 is expected */
 	size_t n_endurance; /* 0: no rated endurance known */
 	struct drivedb_endurance endurance[DRIVEDB_MAX_ENDURANCE];
+	size_t n_examples, n_not_examples; /* strings point into the database */
+	const char *examples[DRIVEDB_MAX_EXAMPLES];
+	const char *not_examples[DRIVEDB_MAX_EXAMPLES];
 };
 
 struct drivedb;
 
 /* Loads and checks the database at `path`. On success *out owns it (drivedb_free()). Errors:
  * -ENOENT/-EACCES (err holds the file), -EINVAL with err at the offending node's file:line:col
- * (unknown key, bad unit or transport, a regex regcomp refuses, a missing source), -ENOMEM. */
+ * (unknown key, bad unit or transport, a regex regcomp refuses, a missing source, an example
+ * that is not a non-empty string), -ENOMEM. Examples are loaded, not checked against the
+ * regex: a wrong one is the test's to find, not every command's to refuse. */
 int drivedb_load(const char *path, struct drivedb **out, struct ydoc_error *err);
 /* The same over text in memory; `file` names it in errors. */
 int drivedb_load_string(const char *text, size_t len, const char *file, struct drivedb **out,

@@ -5,6 +5,11 @@
  * and the WA arithmetic on counter pairs whose results are worked out by hand in the comments
  * (Micron's page ratio, Intel's 32 MiB units, a compressing SandForce pair, Samsung client's
  * missing NAND counter, the NVMe OCP C0 and Endurance Group logs).
+ * Every entry's `examples` (model strings from smartmontools' drivedb.h "tested with"
+ * comments) are looked up to that entry and its `not_examples` (a neighbouring family's
+ * models) are not; and the models in the real SMART dumps
+ * ($SSDLAB_SHARED/fixtures/atasmart-blobs) resolve to the entries a table written from
+ * smartmontools' drivedb.h says (skipped, 77, without them).
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +23,8 @@
 
 #include <cmocka.h>
 
+#include "base/fileio.h"
+#include "host/ata_smart.h"
 #include "host/drivedb.h"
 
 static struct drivedb *load_real(void)
@@ -74,6 +81,9 @@ static void test_lookup_one_per_family(void **state)
 	    {DRIVEDB_ATA, "Micron_5200_MTFDDAK960TDC", "Micron 5100/52x0"},
 	    {DRIVEDB_ATA, "INTEL SSDSC2CW240A3", "Intel 520/525"},
 	    {DRIVEDB_ATA, "INTEL SSDSC2BA400G3", "Intel 730, DC S3500"},
+	    {DRIVEDB_ATA, "INTEL SSDSC2KW120H6", "Intel 540"},
+	    {DRIVEDB_ATA, "INTEL SSDSA2CW120G3", "Intel 320"},
+	    {DRIVEDB_ATA, "SanDisk SDSSDA240G", "SandForce-driven SanDisk"},
 	    {DRIVEDB_ATA, "Samsung SSD 860 EVO 500GB", "Samsung client"},
 	    {DRIVEDB_ATA, "SAMSUNG MZ7LM480HCHP-00003", "Samsung enterprise PM863"},
 	    {DRIVEDB_ATA, "SAMSUNG MZ7LN256HMJP-00000", "Samsung enterprise CM871a"},
@@ -83,7 +93,7 @@ static void test_lookup_one_per_family(void **state)
 	    {DRIVEDB_ATA, "WDC  WDS500G2B0A-00SM50", "WD Blue/Red/Green"},
 	    {DRIVEDB_ATA, "SanDisk SDSSDH3500G", "Marvell-based SanDisk"},
 	    {DRIVEDB_ATA, "SK hynix SC311 SATA 512GB", "SK hynix SATA"},
-	    {DRIVEDB_ATA, "Seagate IronWolf ZA500NM10002", "Seagate IronWolf"},
+	    {DRIVEDB_ATA, "Seagate IronWolf ZA500NM10002-2ZG101", "Seagate IronWolf"},
 	    {DRIVEDB_ATA, "XA960LE10063", "Seagate Nytro"},
 	    {DRIVEDB_ATA, "QEMU HARDDISK", "ATA default"},
 	    {DRIVEDB_NVME, "INTEL SSDPE2MX450G7", "Intel NVMe"},
@@ -136,6 +146,15 @@ static void test_malformed(void **state)
 	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
 	     "    sorce: a document\n",
 	     "bad.yaml:6:5: unknown key 'sorce' in a drive entry (did you mean 'source'?)"},
+	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
+	     "    source: a document\n    examples: ['a1', {model: a2}]\n",
+	     "bad.yaml:7:22: expected a model string in examples, got a mapping"},
+	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
+	     "    source: a document\n    not_examples: ['']\n",
+	     "bad.yaml:7:20: empty model string in not_examples"},
+	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
+	     "    source: a document\n    examples: a1\n",
+	     "bad.yaml:7:15: "},
 	};
 	char text[1024], buf[1024];
 
@@ -147,9 +166,10 @@ static void test_malformed(void **state)
 		assert_int_equal(ret, -EINVAL);
 		assert_null(db);
 		ydoc_error_format(&err, buf, sizeof(buf));
-		/* The regex row's tail is libc's own wording: check the prefix only. */
+		/* The regex row's tail is libc's wording, the last row's ydoc's: prefixes only. */
+		bool prefix_only = i == 4 || i == sizeof(rows) / sizeof(rows[0]) - 1;
 		if (strncmp(buf, rows[i].msg, strlen(rows[i].msg)) != 0 ||
-		    (i != 4 && strlen(buf) != strlen(rows[i].msg)))
+		    (!prefix_only && strlen(buf) != strlen(rows[i].msg)))
 			fail_msg("row %zu: got\n  %s\nexpected\n  %s", i, buf, rows[i].msg);
 	}
 }
@@ -267,6 +287,126 @@ static void test_wa_hand_worked(void **state)
 	drivedb_free(db);
 }
 
+/*
+ * Every entry's examples resolve to it and its not_examples do not, with the lookup every
+ * command uses (transport, then the first match in file order), so an example taken by an
+ * earlier entry fails as surely as one the regex misses. All failures are listed at once.
+ */
+static void test_examples_resolve(void **state)
+{
+	(void)state;
+	struct drivedb *db = load_real();
+	size_t bad = 0, n_ex = 0, n_not = 0;
+
+	/* Each failure on a line of its own (cmocka cuts long messages), then one fail. */
+	for (size_t i = 0; i < drivedb_count(db); i++) {
+		const struct drivedb_entry *e = drivedb_entry(db, i);
+		/* Only the catch-alls may go without examples: the rest are what this checks. */
+		if (e->match[0] != '\0' && e->n_examples == 0) {
+			printf("  '%s' lists no examples\n", e->name);
+			bad++;
+		}
+		for (size_t k = 0; k < e->n_examples; k++, n_ex++) {
+			const struct drivedb_entry *got =
+			    drivedb_lookup(db, e->transport, e->examples[k]);
+			if (got != e) {
+				printf("  example '%s' of '%s' -> '%s'\n", e->examples[k], e->name,
+				       got ? got->name : "(none)");
+				bad++;
+			}
+		}
+		for (size_t k = 0; k < e->n_not_examples; k++, n_not++) {
+			if (drivedb_lookup(db, e->transport, e->not_examples[k]) == e) {
+				printf("  not_example '%s' of '%s' matches it\n",
+				       e->not_examples[k], e->name);
+				bad++;
+			}
+		}
+	}
+	if (bad)
+		fail_msg("%zu drive database examples resolve wrongly (listed above)", bad);
+	/* A floor, so that a loader that dropped the lists would not pass by checking nothing:
+	 * the file lists 300-odd examples and 80-odd not_examples. */
+	assert_true(n_ex >= 250);
+	assert_true(n_not >= 60);
+	drivedb_free(db);
+}
+
+static const char *fixtures;
+
+/*
+ * The real SMART dumps: the model each blob's IDENTIFY holds (skdump prints the same) and the
+ * entry it must resolve to. Expected from smartmontools drivedb.h (f1d0da9), where the model
+ * matches: Intel 320 Series (line 1622: 225 and 241 Host_Writes_32MiB, no NAND attribute) and
+ * Intel X18-M/X25-M G1 (line 1549: 225 Host_Writes_32MiB only); the hard disks' entries there
+ * (Fujitsu MHY/MHZ BH, Maxtor DiamondMax, SAMSUNG SpinPoint, Seagate U6/Momentus, Toshiba
+ * MK..51GSY, WD Caviar) name no host-write counter, and MCCOE64GEMPP and SAMSUNG
+ * MMCQE28G8MUP-0VA match no entry: all of them get our ATA default.
+ */
+static void test_fixture_models(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file, *model, *entry;
+	} rows[] = {
+	    {"FUJITSU_MHY2120BH--0084000D", "FUJITSU MHY2120BH", "ATA default"},
+	    {"FUJITSU_MHY2120BH--0085000B", "FUJITSU MHY2120BH", "ATA default"},
+	    {"FUJITSU_MHY2250BH--0085000B", "FUJITSU MHY2250BH", "ATA default"},
+	    {"FUJITSU_MHZ2160BH_G1--0084000A", "FUJITSU MHZ2160BH G1", "ATA default"},
+	    {"INTEL_SSDSA2CW120G3--4PC10302", "INTEL SSDSA2CW120G3", "Intel 320"},
+	    {"INTEL_SSDSA2MH080G1GC--045C8820", "INTEL SSDSA2MH080G1GC", "Intel X18-M/X25-M G1"},
+	    {"MCCOE64GEMPP--2.9.09", "MCCOE64GEMPP", "ATA default"},
+	    {"Maxtor_96147H8--BAC51KJ0", "Maxtor 96147H8", "ATA default"},
+	    {"Maxtor_96147H8--BAC51KJ0--2", "Maxtor 96147H8", "ATA default"},
+	    {"SAMSUNG_HD501LJ--CR100-12", "SAMSUNG HD501LJ", "ATA default"},
+	    {"SAMSUNG_MMCQE28G8MUP--0VA_VAM08L1Q", "SAMSUNG MMCQE28G8MUP-0VA", "ATA default"},
+	    {"SAMSUNG_MP0804H--UE100-14", "SAMSUNG MP0804H", "ATA default"},
+	    {"ST320410A--3.39", "ST320410A", "ATA default"},
+	    {"ST9100821AS--3.CME", "ST9100821AS", "ATA default"},
+	    {"ST9160821AS--3.CLH", "ST9160821AS", "ATA default"},
+	    {"TOSHIBA_MK1651GSY--38IGT0G5T", "TOSHIBA MK1651GSY", "ATA default"},
+	    {"WDC_WD2500JB--00REA0-20.00K20", "WDC WD2500JB-00REA0", "ATA default"},
+	    {"WDC_WD2500JS-75NCB3--10.02E04", "WDC WD2500JS-75NCB3", "ATA default"},
+	    {"WDC_WD5000AAKS--00TMA0-12.01C01", "WDC WD5000AAKS-00TMA0", "ATA default"},
+	};
+	struct drivedb *db = load_real();
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char path[4096], err[256], *buf = NULL;
+		size_t len = 0;
+		struct ata_smart s;
+
+		snprintf(path, sizeof(path), "%s/atasmart-blobs/%s", fixtures, rows[i].file);
+		assert_int_equal(fileio_read_file(path, 0, &buf, &len), 0);
+		assert_int_equal(ata_smart_decode_blob(buf, len, &s, err, sizeof(err)), 0);
+		free(buf);
+		assert_string_equal(s.model, rows[i].model);
+		const struct drivedb_entry *e = drivedb_lookup(db, DRIVEDB_ATA, s.model);
+		if (!e || strcmp(e->name, rows[i].entry) != 0)
+			fail_msg("%s: got '%s', expected '%s'", s.model, e ? e->name : "(none)",
+				 rows[i].entry);
+
+		/* The Intel 320's host writes through its entry: 241 raw 0x334 = 820 (skdump prints
+		 * 0x340300000000, bytes little-endian) x 32 MiB = 820 x 33554432 = 27514634240
+		 * bytes; no NAND counter, so WA is null with the reason. Before the entry existed
+		 * the default read 241 as 512-byte sectors: 419840 bytes. */
+		if (strcmp(rows[i].model, "INTEL SSDSA2CW120G3") == 0) {
+			const struct ata_smart_attr *a = ata_smart_find(&s, 241);
+			struct drivedb_wa w;
+			assert_non_null(a);
+			assert_int_equal(a->raw, 820);
+			const struct drivedb_reading r[] = {R("ata:241", 0, a->raw)};
+			assert_int_equal(drivedb_compute_wa(e, s.model, r, 1, &w), 0);
+			assert_true(w.host_known && w.host_bytes == 27514634240.0);
+			assert_false(w.unverified);
+			assert_false(w.wa_known);
+			assert_string_equal(w.reason,
+					    "no NAND-write counter known for INTEL SSDSA2CW120G3");
+		}
+	}
+	drivedb_free(db);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +414,31 @@ int main(void)
 	    cmocka_unit_test(test_lookup_one_per_family),
 	    cmocka_unit_test(test_malformed),
 	    cmocka_unit_test(test_wa_hand_worked),
+	    cmocka_unit_test(test_examples_resolve),
 	};
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest fixture_tests[] = {
+	    cmocka_unit_test(test_fixture_models),
+	};
+	static char dir[4096];
+	const char *shared = getenv("SSDLAB_SHARED");
+	char probe[4200];
+	FILE *f = NULL;
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	if (rc)
+		return rc;
+	if (shared) {
+		snprintf(dir, sizeof(dir), "%s/fixtures", shared);
+		snprintf(probe, sizeof(probe), "%s/atasmart-blobs/INTEL_SSDSA2CW120G3--4PC10302",
+			 dir);
+		f = fopen(probe, "rb");
+	}
+	if (!f) {
+		printf("SKIP: no SMART dumps in $SSDLAB_SHARED/fixtures/atasmart-blobs; "
+		       "the fixture models' entries were not checked\n");
+		return 77;
+	}
+	fclose(f);
+	fixtures = dir;
+	return cmocka_run_group_tests(fixture_tests, NULL, NULL);
 }
