@@ -130,6 +130,7 @@ uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge)
 struct write_extra {
 	struct amount amount;
 	uint64_t round_time, max_time;
+	bool slc_probe;
 };
 
 /* clang-format off */
@@ -148,6 +149,7 @@ static const struct ydoc_key write_until_keys[] = {
 	 .bounded = true, .min = 1e6, .max = 86400e9},
 	{.name = "max_time", .kind = YK_DURATION, .offset = offsetof(struct write_extra, max_time),
 	 .bounded = true, .min = 1e6, .max = 3650 * 86400e9},
+	{.name = "slc_probe", .kind = YK_BOOL, .offset = offsetof(struct write_extra, slc_probe)},
 	{0},
 };
 /* clang-format on */
@@ -182,6 +184,7 @@ static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 	p.w.length = x.amount;
 	p.round_time_ns = x.round_time;
 	p.max_time_ns = x.max_time;
+	p.slc_probe = x.slc_probe;
 	if (until && x.round_time && x.amount.kind == AMOUNT_TIME && x.round_time > x.amount.ns)
 		return ydoc_errorf(err, ydoc_map_get(n, "round_time"),
 				   "round_time is longer than the amount of time to write");
@@ -214,6 +217,8 @@ static struct json_object *write_json(const void *data)
 		bad |= phase_json_add(o, "round_time_ns", json_u64(p->round_time_ns));
 	if (p->max_time_ns)
 		bad |= phase_json_add(o, "max_time_ns", json_u64(p->max_time_ns));
+	if (p->slc_probe)
+		bad |= phase_json_add(o, "slc_probe", json_object_new_boolean(1));
 	if (bad) {
 		json_object_put(o);
 		return NULL;
@@ -234,8 +239,10 @@ static void write_describe_as(const struct phase_write *p, const char *name, cha
 		pos += (size_t)snprintf(buf + pos, len - pos, " or %s",
 					units_fmt_duration(p->max_time_ns, t, sizeof(t)));
 	if (p->round_time_ns && pos < len)
-		snprintf(buf + pos, len - pos, ", a record every %s",
-			 units_fmt_duration(p->round_time_ns, t, sizeof(t)));
+		pos += (size_t)snprintf(buf + pos, len - pos, ", a record every %s",
+					units_fmt_duration(p->round_time_ns, t, sizeof(t)));
+	if (p->slc_probe && pos < len)
+		snprintf(buf + pos, len - pos, ", SLC-cache probe");
 }
 
 static void precondition_describe(const void *data, char *buf, size_t len)

@@ -129,6 +129,9 @@ struct phase_write {
 	struct profile_workload w;
 	uint64_t round_time_ns;
 	uint64_t max_time_ns;
+	/* write_until's `slc_probe: true`: the phase is an SLC-cache probe, and the analysis fits
+	 * its series for the cache's size and speeds (analysis/pass_slc.c) */
+	bool slc_probe;
 };
 
 /* Keys a rounds matrix can vary, in a fixed numbering; a cell's coordinates are indexed by it. */

@@ -408,6 +408,7 @@ static void test_workload_keys(void **state)
 	assert_int_equal(w->w.ramp.kind, AMOUNT_TIME);
 	assert_true(w->round_time_ns == 60000000000ull);
 	assert_true(w->max_time_ns == 86400000000000ull);
+	assert_false(w->slc_probe); /* off unless asked for */
 	/* Resolve for a 1 GiB target with 4 KiB logical blocks at half the time scale. */
 	assert_int_equal(
 	    profile_workload_resolve(&w->w, 1ull << 30, 4096, 0.5, &js, err, sizeof(err)), 0);
@@ -424,6 +425,18 @@ static void test_workload_keys(void **state)
 			 -ERANGE);
 	assert_int_equal(profile_bytes_written(p, 1ull << 30, &js.amount_bytes), 0);
 	assert_true(js.amount_bytes == 4ull << 30);
+	profile_free(p);
+}
+
+static void test_write_until_slc_probe(void **state)
+{
+	const char *text = HDR "  - write_until: {rw: write, bs: 128k, range: 50-100%, amount: 0.5x, "
+			       "slc_probe: true}\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+	const struct phase_write *w = p->phases.v[0].data;
+
+	(void)state;
+	assert_true(w->slc_probe);
 	profile_free(p);
 }
 
@@ -816,6 +829,7 @@ int main(void)
 	    cmocka_unit_test(test_snia_plan),
 	    cmocka_unit_test(test_order_inner_outer),
 	    cmocka_unit_test(test_workload_keys),
+	    cmocka_unit_test(test_write_until_slc_probe),
 	    cmocka_unit_test(test_sequential_resolve),
 	    cmocka_unit_test(test_defaults_and_convention),
 	    cmocka_unit_test(test_readonly_not_destructive),
