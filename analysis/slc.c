@@ -21,7 +21,7 @@ void slc_params_default(struct slc_params *p)
 	memset(p, 0, sizeof(*p));
 	p->min_seg = 0;
 	p->max_levels = SLC_MAX_LEVELS;
-	p->min_drop = 0.10;
+	p->min_drop = 0.20;
 	p->significance = 0.95;
 	p->boot_reps = 200;
 	p->block_len = 0;
@@ -159,6 +159,78 @@ static unsigned first_drop(const double *rate, unsigned k, double min_drop)
 	return 0;
 }
 
+/*
+ * The bytes written up to the edge between levels e - 1 (rate r1) and e (rate r2 < r1), whose
+ * first sample is i: the edge falls inside a sample, which then wrote at a rate between the two;
+ * the share f of its time spent at r1 solves r1 f + r2 (1 - f) = db / dt. The sample checked is
+ * the first of level e, else the last of level e - 1; neither between: the boundary itself. This
+ * places the edge to a fraction of a sample (the 85 % fill probe of the virtual SSD has about 50
+ * samples in its cache: one sample is 2 % of it).
+ */
+static double edge_bytes(const double *dt, const double *db, const double *pb, size_t i,
+			 double r1, double r2)
+{
+	size_t cand[2] = {i, i - 1};
+
+	for (int k = 0; k < (i ? 2 : 1) && r1 > r2; k++) {
+		size_t j = cand[k];
+		double rate = db[j] / dt[j];
+
+		if (rate > r2 && rate < r1)
+			return pb[j] + r1 * (rate - r2) / (r1 - r2) * dt[j];
+	}
+	return pb[i];
+}
+
+/*
+ * The cache edge of a fit (rates rate[0..k), levels [bp[j], bp[j+1])): e the level after the
+ * first drop (first_drop), q the post-cache level: the first level from e on that is not a
+ * transition. A transition is a short level (at most 2 min_seg samples) whose rate lies between
+ * its neighbours': the drive's last SLC blocks being filled on fewer dies, its buffer draining
+ * (static-slc: 504 -> 185 -> 149 MB/s for 8 samples). The cache size is then where the cache
+ * level's line (anchored at its end) meets the post-cache level's (anchored at its start), so
+ * that a transition does not move the edge to its beginning; with no transition the two lines
+ * meet at the boundary and edge_bytes() places it inside its sample. pt and pb are the prefix
+ * sums of time and bytes. Returns false when there is no drop.
+ */
+struct edge {
+	unsigned e, q;
+	double bytes;
+};
+
+static bool find_edge(const double *rate, const size_t *bp, unsigned k, size_t min_seg,
+		      double min_drop, const double *dt, const double *db, const double *pt,
+		      const double *pb, struct edge *out)
+{
+	unsigned e = first_drop(rate, k, min_drop), q;
+	double r1, r2, t1, t2, b1, b2, t, b;
+
+	if (!e)
+		return false;
+	for (q = e; q + 1 < k; q++) {
+		double lo = rate[q + 1], hi = rate[q - 1];
+
+		if (bp[q + 1] - bp[q] > 2 * min_seg || !(rate[q] > lo && rate[q] < hi))
+			break;
+	}
+	out->e = e;
+	out->q = q;
+	r1 = rate[e - 1];
+	r2 = rate[q];
+	if (q == e || !(r1 > r2)) {
+		out->bytes = edge_bytes(dt, db, pb, bp[e], r1, rate[e]);
+		return true;
+	}
+	t1 = pt[bp[e]];
+	b1 = pb[bp[e]];
+	t2 = pt[bp[q]];
+	b2 = pb[bp[q]];
+	t = (b2 - b1 + r1 * t1 - r2 * t2) / (r1 - r2);
+	b = b1 + r1 * (t - t1);
+	out->bytes = b < b1 ? b1 : b > b2 ? b2 : b;
+	return true;
+}
+
 static double quant(double *v, size_t n, double q)
 {
 	if (!n)
@@ -172,10 +244,11 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 {
 	struct slc_result r;
 	struct work w;
-	double *dt = NULL, *wt = NULL, *db0 = NULL, *z = NULL, *bs = NULL, *s2v = NULL;
+	double *dt = NULL, *wt = NULL, *db0 = NULL, *pb0 = NULL, *z = NULL, *bs = NULL, *s2v = NULL;
 	double rate[SLC_MAX_LEVELS], s2[SLC_MAX_LEVELS], bicmin = INFINITY;
 	size_t bp[SLC_MAX_LEVELS + 1], best_bp[SLC_MAX_LEVELS + 1], step;
 	gsl_rng *rng = NULL;
+	struct edge edge;
 	unsigned k;
 	int ret = -EINVAL;
 
@@ -185,7 +258,7 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 	    !(p->min_drop > 0 && p->min_drop < 1) || !(p->significance >= 0 && p->significance <= 1))
 		return -EINVAL;
 	w.n = n;
-	w.min_seg = p->min_seg ? p->min_seg : (n / SLC_GRID > 10 ? n / SLC_GRID : 10);
+	w.min_seg = p->min_seg ? p->min_seg : (n / 1000 > 8 ? n / 1000 : 8);
 	if (w.min_seg < 2 || n < 2 * w.min_seg)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++)
@@ -196,6 +269,7 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 	dt = malloc(n * sizeof(*dt));
 	wt = malloc(n * sizeof(*wt));
 	db0 = malloc(n * sizeof(*db0));
+	pb0 = malloc((n + 1) * sizeof(*pb0));
 	w.db = malloc(n * sizeof(*w.db));
 	z = malloc(n * sizeof(*z));
 	s2v = malloc(n * sizeof(*s2v));
@@ -208,8 +282,8 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 	w.cost = malloc(w.ng * w.ng * sizeof(*w.cost));
 	w.dp = malloc(SLC_MAX_LEVELS * w.ng * sizeof(*w.dp));
 	w.from = calloc(SLC_MAX_LEVELS * w.ng, sizeof(*w.from));
-	bs = malloc((p->boot_reps + 1) * 3 * (SLC_MAX_LEVELS + 1) * sizeof(*bs));
-	if (!dt || !wt || !db0 || !w.db || !z || !s2v || !w.pt || !w.pb || !w.pq || !w.grid ||
+	bs = malloc((p->boot_reps + 1) * (SLC_MAX_LEVELS + 3) * sizeof(*bs));
+	if (!dt || !wt || !db0 || !pb0 || !w.db || !z || !s2v || !w.pt || !w.pb || !w.pq || !w.grid ||
 	    !w.cost || !w.dp || !w.from || !bs)
 		goto out;
 	for (size_t g = 0; g < w.ng; g++)
@@ -219,7 +293,9 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 		dt[i] = (double)(t_ns[i] - (i ? t_ns[i - 1] : 0)) * 1e-9;
 		wt[i] = 1.0 / dt[i];
 		db0[i] = w.db[i] = (double)(bytes[i] - (i ? bytes[i - 1] : 0));
+		pb0[i + 1] = (double)bytes[i];
 	}
+	pb0[0] = 0;
 	w.dt = dt;
 	prefix(&w);
 	/* A noiseless level has variance 0 and log 0 = -inf; a floor far below any real noise
@@ -280,10 +356,10 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 	/* moving-block bootstrap: replicate b's figures go to bs[(b) + reps * column] */
 	if (p->boot_reps && k > 1) {
 		size_t reps = p->boot_reps, L = r.block_len, nb = 0, drops = 0;
-		double *cache = bs, *lv[SLC_MAX_LEVELS];
+		double *cache = bs, *inb = bs + reps, *postb = bs + 2 * reps, *lv[SLC_MAX_LEVELS];
 
 		for (unsigned j = 0; j < k; j++)
-			lv[j] = bs + reps * (j + 1);
+			lv[j] = bs + reps * (j + 3);
 		ret = -ENOMEM;
 		rng = gsl_rng_alloc(gsl_rng_mt19937);
 		if (!rng)
@@ -292,16 +368,20 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 		for (size_t b = 0; b < reps; b++) {
 			size_t rbp[SLC_MAX_LEVELS + 1];
 			double rr[SLC_MAX_LEVELS], rs[SLC_MAX_LEVELS];
+			struct edge ed;
 
-			for (size_t i = 0; i < n;) {
-				size_t s0 = gsl_rng_uniform_int(rng, n - L + 1);
+			/* blocks are drawn within each level, so that a level's residuals
+			 * (its transition's large ones included) stay in that level */
+			for (unsigned lev = 0; lev < k; lev++) {
+				size_t a = best_bp[lev], m = best_bp[lev + 1] - a;
+				size_t bl = L < m ? L : m;
 
-				for (size_t j = 0; j < L && i < n; j++, i++) {
-					unsigned lev = 0;
+				for (size_t i = a; i < a + m;) {
+					size_t s0 = a + gsl_rng_uniform_int(rng, m - bl + 1);
 
-					while (lev + 1 < k && i >= best_bp[lev + 1])
-						lev++;
-					w.db[i] = rate[lev] * dt[i] + sqrt(s2v[i] * dt[i]) * z[s0 + j];
+					for (size_t j = 0; j < bl && i < a + m; j++, i++)
+						w.db[i] = rate[lev] * dt[i] +
+							  sqrt(s2v[i] * dt[i]) * z[s0 + j];
 				}
 			}
 			prefix(&w);
@@ -314,11 +394,12 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 					goto out;
 			for (unsigned j = 0; j < k; j++)
 				lv[j][nb] = rr[j] * 1e-6;
-			if (r.edge_level) {
-				unsigned e = r.edge_level;
-
-				cache[nb] = w.pb[rbp[e]];
-				drops += rr[e] <= (1.0 - p->min_drop) * rr[e - 1];
+			if (find_edge(rr, rbp, k, w.min_seg, p->min_drop, dt, w.db, w.pt, w.pb,
+				      &ed)) {
+				cache[drops] = ed.bytes;
+				inb[drops] = rr[ed.e - 1] * 1e-6;
+				postb[drops] = rr[ed.q] * 1e-6;
+				drops++;
 			}
 			nb++;
 		}
@@ -326,25 +407,28 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 			r.level[j].mbps_lo = quant(lv[j], nb, 0.025);
 			r.level[j].mbps_hi = quant(lv[j], nb, 0.975);
 		}
-		if (r.edge_level && nb) {
-			r.cache_bytes_lo = quant(cache, nb, 0.025);
-			r.cache_bytes_hi = quant(cache, nb, 0.975);
+		if (nb)
 			r.drop_share = (double)drops / (double)nb;
+		if (drops) {
+			r.cache_bytes_lo = quant(cache, drops, 0.025);
+			r.cache_bytes_hi = quant(cache, drops, 0.975);
+			r.in_cache_lo = quant(inb, drops, 0.025);
+			r.in_cache_hi = quant(inb, drops, 0.975);
+			r.post_cache_lo = quant(postb, drops, 0.025);
+			r.post_cache_hi = quant(postb, drops, 0.975);
 		}
 	}
-	if (r.edge_level && (isnan(r.drop_share) || r.drop_share >= p->significance)) {
-		unsigned e = r.edge_level;
+	if (r.edge_level && (isnan(r.drop_share) || r.drop_share >= p->significance) &&
+	    find_edge(rate, best_bp, k, w.min_seg, p->min_drop, dt, db0, w.pt, pb0, &edge)) {
+		unsigned e = edge.e;
 		size_t at = r.level[e].first, lo = at > w.min_seg ? at - w.min_seg : 0;
 		size_t hi = at + w.min_seg < n ? at + w.min_seg : n;
 
 		r.cache_detected = true;
-		r.cache_bytes = (double)r.level[e - 1].bytes_to;
+		r.post_level = edge.q;
+		r.cache_bytes = edge.bytes;
 		r.in_cache_mbps = r.level[e - 1].mbps;
-		r.in_cache_lo = r.level[e - 1].mbps_lo;
-		r.in_cache_hi = r.level[e - 1].mbps_hi;
-		r.post_cache_mbps = r.level[e].mbps;
-		r.post_cache_lo = r.level[e].mbps_lo;
-		r.post_cache_hi = r.level[e].mbps_hi;
+		r.post_cache_mbps = r.level[edge.q].mbps;
 		/* the hottest reading within one minimum level of the edge */
 		for (size_t i = lo; temp_c && i < hi; i++)
 			if (!isnan(temp_c[i]) && (isnan(r.edge_temp_c) || temp_c[i] > r.edge_temp_c))
@@ -354,6 +438,7 @@ int slc_fit(const uint64_t *t_ns, const uint64_t *bytes, const double *temp_c, s
 	} else {
 		r.edge_level = 0;
 		r.cache_bytes_lo = r.cache_bytes_hi = NAN;
+		r.in_cache_lo = r.in_cache_hi = r.post_cache_lo = r.post_cache_hi = NAN;
 	}
 	*out = r;
 	ret = 0;
@@ -363,6 +448,7 @@ out:
 	free(dt);
 	free(wt);
 	free(db0);
+	free(pb0);
 	free(w.db);
 	free(z);
 	free(s2v);

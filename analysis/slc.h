@@ -29,7 +29,9 @@
  * search over the same grid would be O(grid^(k-1)), 8e6 segment costs for 4 levels. Each
  * breakpoint is then refined to the sample by scanning +-one grid step with the others fixed.
  *
- * Bounds. A moving-block bootstrap of the standardized residuals (Kuensch 1989): blocks of
+ * Bounds. A moving-block bootstrap of the standardized residuals (Kuensch 1989), drawn within
+ * each level (a level's residuals stay in it: a short transition's large ones scattered into
+ * the cache level would make replicates find drops inside the cache): blocks of
  * block_len consecutive residuals (default ceil(n^(1/3)), the order that minimizes the
  * bootstrap's error for a variance, Hall, Horowitz & Jing 1995) are drawn with replacement from
  * a gsl_rng (mt19937, seeded), scaled back by each sample's own level variance and added to the
@@ -37,7 +39,8 @@
  * 2.5 % and 97.5 % quantiles of the replicates (gsl_stats_quantile_from_sorted_data).
  *
  * Verdict. The cache edge is the first boundary where the rate falls by at least min_drop
- * (default 10 %) of the level before it; the cache size is the bytes written up to it. "No cache
+ * (default 20 %: a smaller step is a change within the cache,
+ * such as the client-tlc model's 504 -> 456 MB/s as its dynamic cache starts to shrink) of the level before it; the cache size is the bytes written up to it. "No cache
  * detected" when BIC picks one level, when no boundary is such a drop, or when fewer than
  * `significance` (default 95 %) of the bootstrap replicates find a drop there. A drop whose
  * edge falls where the series' temperature is at or over warning_c is flagged as possible
@@ -54,9 +57,9 @@
 #define SLC_GRID 200
 
 struct slc_params {
-	size_t min_seg;	    /* samples per level at least (>= 2); 0 = max(10, n / 50) */
+	size_t min_seg;	    /* samples per level at least (>= 2); 0 = max(8, n / 1000) */
 	unsigned max_levels; /* 1..SLC_MAX_LEVELS */
-	double min_drop;     /* a share of the level before: 0.10 */
+	double min_drop;     /* a share of the level before: 0.20 */
 	double significance; /* share of replicates that must show the drop: 0.95 */
 	unsigned boot_reps;  /* bootstrap replicates: 200; 0 = no bounds (NaN) */
 	size_t block_len;    /* 0 = ceil(n^(1/3)) */
@@ -83,11 +86,13 @@ struct slc_result {
 	struct slc_level level[SLC_MAX_LEVELS];
 	bool cache_detected;
 	unsigned edge_level;		/* the level after the first drop (valid when detected) */
+	unsigned post_level;		/* the post-cache level: edge_level, or the first after a
+					   short transition (slc.c, find_edge) */
 	double cache_bytes;		/* bytes written before the first drop (NaN when none) */
 	double cache_bytes_lo, cache_bytes_hi;
 	double in_cache_mbps, in_cache_lo, in_cache_hi;	    /* the level before the drop */
 	double post_cache_mbps, post_cache_lo, post_cache_hi; /* the level after it */
-	double drop_share;    /* share of replicates with a drop at the same boundary (NaN: none) */
+	double drop_share;    /* share of replicates with a drop (NaN: no bootstrap) */
 	bool possible_throttling;
 	double edge_temp_c;   /* the series' temperature at the edge (NaN where none) */
 	size_t min_seg, block_len;

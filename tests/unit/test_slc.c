@@ -276,7 +276,7 @@ static void test_large_fast(void **state)
 	sec = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
 	print_message("10^4 samples, 200 replicates: %.3f s\n", sec);
 	assert_true(sec < 10.0);
-	assert_int_equal(r.min_seg, 50); /* default: n / SLC_GRID */
+	assert_int_equal(r.min_seg, 10); /* default: n / 1000 */
 	assert_true(r.cache_detected);
 	near(r.cache_bytes, 470e6 * 20, 0.01, "cache bytes"); /* 470 MB/s x 20 s */
 	drop(&s);
