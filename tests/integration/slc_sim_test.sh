@@ -16,6 +16,9 @@
 #   - the in-cache and post-cache speeds within 5 % of the mean rate of the series rows
 #     well inside the cache (up to 90 % of the truth) and well after it (from the truth plus
 #     2 % of the capacity on, over 10 % of the capacity);
+#   - the stop rule (below 70 % of the peak for 0.1x capacity) ended each probe after the cache
+#     had run out and at least 0.1x capacity more was written, but before 0.2x more (chunks
+#     are 0.025x);
 #   - the headline prints one "SLC cache" line per fill level;
 #   - each run takes under 60 s (wall).
 set -u
@@ -82,6 +85,11 @@ for x in e:
     def rate(lo, hi):
         sel = [q for q in pts if lo <= q[1] <= hi]
         return (sel[-1][1] - sel[0][1]) / (sel[-1][0] - sel[0][0]) * 1e3  # MB/s
+    written = pts[-1][1]
+    rng = json.load(open(d + "/manifest.json"))["plan"]["phases"][p]["settings"]["workload"]["range"]
+    span = (rng["hi_fraction"] - rng["lo_fraction"]) * cap
+    check(truth + 0.1 * cap <= written <= min(truth + 0.2 * cap, span),
+          "%s fill %g: the probe stopped after %.0f B (cache %.0f B, range %.0f B)" % (name, x["fill"], written, truth, span))
     rin = rate(0, 0.9 * truth)
     rpost = rate(truth + 0.02 * cap, truth + 0.12 * cap)
     check(abs(x["in_cache_mbps"] / rin - 1) <= 0.05, "%s fill %g: in-cache %.1f MB/s, series %.1f" % (name, x["fill"], x["in_cache_mbps"], rin))
