@@ -3,8 +3,8 @@
  * test_slc: slc_fit() (analysis/slc.h) on synthetic series with known answers: a cache then one
  * slower level, three levels (the third speed of a drive that folds), a folding sawtooth that
  * must stay one level (alone and after a cache), no knee ("no cache detected"), a drop too small
- * to count, a drop at the warning temperature (possible throttling), 10^4 samples in time, and
- * bad input.
+ * to count, a drop at the warning temperature (possible throttling), 10^4 samples in time,
+ * bad input; and the reader of a probe's series file (reader_slc_series).
  *
  * The series: samples every 10 ms; in each, the bytes written are rate * 10 ms times
  * (1 + noise), noise Gaussian with the stated relative standard deviation (gsl_ran_gaussian,
@@ -23,12 +23,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "analysis/reader.h"
 #include "analysis/slc.h"
 
 #define DT_NS 10000000ull /* 10 ms */
@@ -310,6 +313,45 @@ static void test_bad_input(void **state)
 	assert_int_equal(r.nlevels, 1); /* a straight line */
 }
 
+/* reader_slc_series(): the columns by name, a row that does not move time on left out, an empty
+ * temperature NaN; no file -ENOENT; a file without total_bytes_written -EBADMSG. */
+static void test_reader_series(void **state)
+{
+	char dir[] = "/tmp/ssdlab-test-slc-XXXXXX", path[256];
+	struct reader_slc_series s;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/series", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	assert_int_equal(reader_slc_series(dir, 2, 0, &s), -ENOENT);
+	snprintf(path, sizeof(path), "%s/series/phase-02-rep-00-write_until.csv", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "t_ns,interval_ns,temperature_c,total_bytes_written,round\n"
+		   "1000,1000,41.50,4096,1\n"
+		   "2000,1000,,8192,1\n"
+		   "2000,0,,8192,2\n"
+		   "3500,1500,42.00,16384,2\n");
+	fclose(f);
+	assert_int_equal(reader_slc_series(dir, 2, 0, &s), 0);
+	assert_int_equal(s.n, 3);
+	assert_true(s.t_ns[0] == 1000 && s.t_ns[1] == 2000 && s.t_ns[2] == 3500);
+	assert_true(s.bytes[0] == 4096 && s.bytes[1] == 8192 && s.bytes[2] == 16384);
+	assert_true(s.temp_c[0] == 41.5 && isnan(s.temp_c[1]) && s.temp_c[2] == 42.0);
+	reader_slc_series_release(&s);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "t_ns,interval_ns\n1000,1000\n");
+	fclose(f);
+	assert_int_equal(reader_slc_series(dir, 2, 0, &s), -EBADMSG);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/series", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,7 +359,7 @@ int main(void)
 	    cmocka_unit_test(test_sawtooth_one_level), cmocka_unit_test(test_cache_then_sawtooth),
 	    cmocka_unit_test(test_no_knee),	  cmocka_unit_test(test_small_drop),
 	    cmocka_unit_test(test_throttling),	  cmocka_unit_test(test_large_fast),
-	    cmocka_unit_test(test_bad_input),
+	    cmocka_unit_test(test_bad_input),	  cmocka_unit_test(test_reader_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
