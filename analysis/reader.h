@@ -252,6 +252,8 @@ int reader_figures_at(const struct results_records *rr, size_t index, struct his
 /* The heat and wear values of snapshot i (thermal.h) from its counters and raw part; all has_*
  * false for a snapshot that did not parse or an index out of range. */
 void reader_thermal_snap(const struct reader_snaps *s, size_t i, struct thermal_snap *out);
+/* The index of column name in a series file's header line [l, e); -1 when absent. */
+int reader_csv_column(const char *l, const char *e, const char *name);
 /* The hottest temperature_c in the series files of (phase, repeat) under dir
  * (series/phase-PP-rep-RR-*.csv); NaN when there is none. */
 double reader_series_max_temp(const char *dir, int64_t phase, int64_t repeat);

@@ -14,24 +14,6 @@
 
 #include "base/fileio.h"
 
-/* The index of column name in the header line [l, e); -1 when absent. */
-static int column(const char *l, const char *e, const char *name)
-{
-	size_t len = strlen(name);
-	int col = 0;
-
-	for (const char *c = l; c < e; col++) {
-		const char *f = memchr(c, ',', (size_t)(e - c));
-
-		if (!f)
-			f = e;
-		if ((size_t)(f - c) == len && !memcmp(c, name, len))
-			return col;
-		c = f + 1;
-	}
-	return -1;
-}
-
 /* Field col of the row [l, e) into [*fs, *fe); false when the row has fewer fields. */
 static bool field(const char *l, const char *e, int col, const char **fs, const char **fe)
 {
@@ -94,9 +76,9 @@ int reader_slc_series(const char *dir, int64_t phase, int64_t repeat,
 	e = text ? strchr(text, '\n') : NULL;
 	if (!e)
 		goto out;
-	ct = column(text, e, "t_ns");
-	cb = column(text, e, "total_bytes_written");
-	cc = column(text, e, "temperature_c"); /* older files lack it */
+	ct = reader_csv_column(text, e, "t_ns");
+	cb = reader_csv_column(text, e, "total_bytes_written");
+	cc = reader_csv_column(text, e, "temperature_c"); /* older files lack it */
 	if (ct < 0 || cb < 0)
 		goto out;
 	for (const char *c = e + 1; *c; c++)
