@@ -29,6 +29,7 @@ static const struct analyze_pass passes[] = {
     {"wa", pass_wa},
     {"flags", pass_flags},
     {"thermal", pass_thermal},
+    {"slc_cache", pass_slc},
     {"headline", pass_headline},
 };
 

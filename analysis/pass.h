@@ -49,6 +49,8 @@ int pass_flags(const struct analyze_input *in, struct json_object *summary, char
 /* thermal: per-phase throttling, cool-down gates, endurance (pass_thermal.c) */
 int pass_thermal(const struct analyze_input *in, struct json_object *summary, char *err,
 		 size_t errlen);
+/* slc: the SLC-cache probes' fits (pass_slc.c) */
+int pass_slc(const struct analyze_input *in, struct json_object *summary, char *err, size_t errlen);
 int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
 		  size_t errlen);
 

@@ -252,6 +252,8 @@ int reader_figures_at(const struct results_records *rr, size_t index, struct his
 /* The heat and wear values of snapshot i (thermal.h) from its counters and raw part; all has_*
  * false for a snapshot that did not parse or an index out of range. */
 void reader_thermal_snap(const struct reader_snaps *s, size_t i, struct thermal_snap *out);
+/* The index of column name in a series file's header line [l, e); -1 when absent. */
+int reader_csv_column(const char *l, const char *e, const char *name);
 /* The hottest temperature_c in the series files of (phase, repeat) under dir
  * (series/phase-PP-rep-RR-*.csv); NaN when there is none. */
 double reader_series_max_temp(const char *dir, int64_t phase, int64_t repeat);
@@ -269,4 +271,23 @@ struct reader_cooldown {
 /* The cool-down records in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out
  * and *n untouched). */
 int reader_cooldowns(const struct results_records *rr, struct reader_cooldown **out, size_t *n);
+/* ---- an SLC-cache probe's series (reader_slc.c) ---- */
+/* A write_until's series file as the slc fit takes it (analysis/slc.h): n rows with t_ns
+ * increasing (a row whose t_ns does not exceed the one before is left out), the cumulative
+ * bytes and the temperature (NaN where the row has none). */
+struct reader_slc_series {
+	uint64_t *t_ns, *bytes; /* owned */
+	double *temp_c;		/* owned */
+	size_t n;
+};
+
+/*
+ * Reads series/phase-PP-rep-RR-write_until.csv under dir (columns t_ns, total_bytes_written,
+ * temperature_c). 0; -ENOENT when there is no such file; -EBADMSG when a column is missing or a
+ * row is malformed; -ENOMEM. *out untouched on failure.
+ */
+int reader_slc_series(const char *dir, int64_t phase, int64_t repeat,
+		      struct reader_slc_series *out);
+void reader_slc_series_release(struct reader_slc_series *s); /* accepts NULL and empty */
+
 #endif

@@ -107,8 +107,7 @@ void reader_thermal_snap(const struct reader_snaps *s, size_t i, struct thermal_
 	*out = t;
 }
 
-/* The index of column name in a CSV header line [l, e); -1 when absent. */
-static int csv_column(const char *l, const char *e, const char *name)
+int reader_csv_column(const char *l, const char *e, const char *name)
 {
 	size_t len = strlen(name);
 	int col = 0;
@@ -137,7 +136,7 @@ static double file_max_temp(const char *path)
 	if (fileio_read_file(path, 0, &text, &len) || !text)
 		return NAN;
 	e = strchr(text, '\n');
-	col = e ? csv_column(text, e, "temperature_c") : -1;
+	col = e ? reader_csv_column(text, e, "temperature_c") : -1;
 	for (l = e ? e + 1 : NULL; col >= 0 && l && *l; l = e ? e + 1 : NULL) {
 		const char *c = l;
 		char *end;

@@ -357,6 +357,7 @@ void headline_print(struct json_object *summary, FILE *f)
 		}
 	print_results(h, f);
 	print_wsat(h, f);
+	headline_print_slc(summary, f);
 	print_flags(summary, f);
 }
 

@@ -36,4 +36,8 @@ void headline_print_details(struct json_object *summary, FILE *f);
  * the run's start and end) when the drive reports them. Part of the flags print_flags() ends with. */
 void headline_print_thermal(struct json_object *summary, FILE *f);
 
+/* The SLC cache (headline_slc.c): one line per probe of summary.json's slc_cache, the cache
+ * size, the speeds in and after it with their bounds, further levels, or "no cache detected". */
+void headline_print_slc(struct json_object *summary, FILE *f);
+
 #endif

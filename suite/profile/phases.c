@@ -130,7 +130,24 @@ uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge)
 struct write_extra {
 	struct amount amount;
 	uint64_t round_time, max_time;
+	bool slc_probe;
+	const struct ydoc_node *stop;
 };
+
+struct stop_extra {
+	double below_peak;
+	struct amount for_amount;
+};
+
+/* clang-format off */
+static const struct ydoc_key stop_keys[] = {
+	{.name = "below_peak", .kind = YK_PERCENT, .required = true,
+	 .offset = offsetof(struct stop_extra, below_peak), .bounded = true, .min = 0.01, .max = 0.99},
+	{.name = "for", .kind = YK_AMOUNT, .required = true,
+	 .offset = offsetof(struct stop_extra, for_amount), .align = 512},
+	{0},
+};
+/* clang-format on */
 
 /* clang-format off */
 static const struct ydoc_key precondition_keys[] = {
@@ -148,6 +165,8 @@ static const struct ydoc_key write_until_keys[] = {
 	 .bounded = true, .min = 1e6, .max = 86400e9},
 	{.name = "max_time", .kind = YK_DURATION, .offset = offsetof(struct write_extra, max_time),
 	 .bounded = true, .min = 1e6, .max = 3650 * 86400e9},
+	{.name = "slc_probe", .kind = YK_BOOL, .offset = offsetof(struct write_extra, slc_probe)},
+	{.name = "stop", .kind = YK_MAPPING, .offset = offsetof(struct write_extra, stop)},
 	{0},
 };
 /* clang-format on */
@@ -182,6 +201,22 @@ static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 	p.w.length = x.amount;
 	p.round_time_ns = x.round_time;
 	p.max_time_ns = x.max_time;
+	p.slc_probe = x.slc_probe;
+	if (x.stop) {
+		struct stop_extra st = {0};
+
+		ret = ydoc_map_read(x.stop, "stop", stop_keys, &st, NULL, err);
+		if (ret)
+			return ret;
+		/* the rule counts bytes written; a time would need the chunks' own scaling */
+		if (st.for_amount.kind != AMOUNT_BYTES && st.for_amount.kind != AMOUNT_CAPACITY)
+			return ydoc_errorf(err, ydoc_map_get(x.stop, "for"),
+					   "stop.for: expected bytes or a capacity multiple (2GiB, "
+					   "0.05x)");
+		p.has_stop = true;
+		p.stop_below_peak = st.below_peak;
+		p.stop_for = st.for_amount;
+	}
 	if (until && x.round_time && x.amount.kind == AMOUNT_TIME && x.round_time > x.amount.ns)
 		return ydoc_errorf(err, ydoc_map_get(n, "round_time"),
 				   "round_time is longer than the amount of time to write");
@@ -214,6 +249,23 @@ static struct json_object *write_json(const void *data)
 		bad |= phase_json_add(o, "round_time_ns", json_u64(p->round_time_ns));
 	if (p->max_time_ns)
 		bad |= phase_json_add(o, "max_time_ns", json_u64(p->max_time_ns));
+	if (p->slc_probe)
+		bad |= phase_json_add(o, "slc_probe", json_object_new_boolean(1));
+	if (p->has_stop) {
+		struct json_object *st = json_object_new_object();
+
+		bad |= !st;
+		if (st) {
+			bad |= phase_json_add(st, "below_peak", jsonnum_new(p->stop_below_peak));
+			if (p->stop_for.kind == AMOUNT_BYTES)
+				bad |= phase_json_add(st, "for_bytes",
+						      json_object_new_uint64(p->stop_for.bytes));
+			else
+				bad |= phase_json_add(st, "for_capacity_multiple",
+						      jsonnum_new(p->stop_for.multiple));
+			bad |= phase_json_add(o, "stop", st);
+		}
+	}
 	if (bad) {
 		json_object_put(o);
 		return NULL;
@@ -234,8 +286,14 @@ static void write_describe_as(const struct phase_write *p, const char *name, cha
 		pos += (size_t)snprintf(buf + pos, len - pos, " or %s",
 					units_fmt_duration(p->max_time_ns, t, sizeof(t)));
 	if (p->round_time_ns && pos < len)
-		snprintf(buf + pos, len - pos, ", a record every %s",
-			 units_fmt_duration(p->round_time_ns, t, sizeof(t)));
+		pos += (size_t)snprintf(buf + pos, len - pos, ", a record every %s",
+					units_fmt_duration(p->round_time_ns, t, sizeof(t)));
+	if (p->has_stop && pos < len)
+		pos += (size_t)snprintf(buf + pos, len - pos, ", or once below %.0f%% of the peak for %s",
+					100 * p->stop_below_peak,
+					phase_amount_text(&p->stop_for, a, sizeof(a)));
+	if (p->slc_probe && pos < len)
+		snprintf(buf + pos, len - pos, ", SLC-cache probe");
 }
 
 static void precondition_describe(const void *data, char *buf, size_t len)

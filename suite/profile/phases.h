@@ -129,6 +129,15 @@ struct phase_write {
 	struct profile_workload w;
 	uint64_t round_time_ns;
 	uint64_t max_time_ns;
+	/* write_until's `slc_probe: true`: the phase is an SLC-cache probe, and the analysis fits
+	 * its series for the cache's size and speeds (analysis/pass_slc.c) */
+	bool slc_probe;
+	/* write_until's `stop: {below_peak, for}`: end early once the chunks' throughput has stayed
+	 * below stop_below_peak x the best chunk's for stop_for (bytes or a capacity multiple) of
+	 * writing in a row (run/runner_rules.c, runner_stop_update); has_stop false = no rule */
+	bool has_stop;
+	double stop_below_peak;
+	struct amount stop_for;
 };
 
 /* Keys a rounds matrix can vary, in a fixed numbering; a cell's coordinates are indexed by it. */

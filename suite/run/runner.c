@@ -914,6 +914,8 @@ static int exec_write(struct runner *r, const struct where *w)
 	uint64_t total_bytes, total_ns, max_ns, done_bytes = 0, done_ns = 0, done_elapsed = 0;
 	uint64_t seq_next = 0, chunk_ns = 0, cbytes = 0;
 	char key[KEY_MAX], series[128];
+	bool has_stop = w->ph->kind->type == PHASE_WRITE_UNTIL && pw->has_stop;
+	struct runner_stop stop;
 	struct job_spec spec;
 	int rc;
 
@@ -932,6 +934,13 @@ static int exec_write(struct runner *r, const struct where *w)
 		chunk_ns = scale_ns(r, r->o.chunk_ns ? r->o.chunk_ns : RUNNER_CHUNK_NS);
 	else
 		cbytes = runner_chunk_bytes(r->t, &r->o);
+	if (has_stop) {
+		uint64_t fb = amount_bytes(&pw->stop_for, ti->capacity);
+
+		runner_stop_init(&stop, pw->stop_below_peak, fb);
+		if (cbytes)
+			cbytes = runner_stop_chunk(fb, cbytes);
+	}
 	/* For the progress line's "chunk 3/29" (a write_until may stop earlier on max_time). A
 	 * WSAT-style write_until (round_time, until an amount or max_time) has at most
 	 * max_time / round_time chunks: "chunk 1062 of at most 1440". */
@@ -941,7 +950,7 @@ static int exec_write(struct runner *r, const struct where *w)
 			     ? (unsigned)(((max_ns && max_ns < total_ns ? max_ns : total_ns) +
 					   chunk_ns - 1) / chunk_ns)
 			     : 0;
-	r->nchunks_at_most = false;
+	r->nchunks_at_most = has_stop;
 	if (!r->nchunks && chunk_ns && max_ns) {
 		r->nchunks = (unsigned)((max_ns + chunk_ns - 1) / chunk_ns);
 		r->nchunks_at_most = true;
@@ -1006,6 +1015,8 @@ static int exec_write(struct runner *r, const struct where *w)
 		json_object_put(rec);
 		if (!b && !e)
 			break; /* a chunk that did nothing would loop forever */
+		if (has_stop && runner_stop_update(&stop, b, e))
+			break; /* the rule is met: slow for long enough */
 	}
 	return 0;
 }

@@ -256,6 +256,24 @@ bool runner_host_limited(const struct job_result *res, unsigned threads, bool vi
  * MiB, 1 MiB at least. o may be NULL. */
 uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o);
 
+/*
+ * A write_until's stop rule (`stop: {below_peak, for}`), fed one chunk at a time in the order
+ * written: the peak is the best chunk's throughput so far; a chunk below below_peak x the peak
+ * adds its bytes to a run of slow writing, any other chunk ends the run; the phase stops once
+ * the run holds for_bytes. Chunks are whole records, so that a resume decides the same from
+ * the records it replays. Pure.
+ */
+struct runner_stop {
+	double below, peak;		/* peak in bytes per ns */
+	uint64_t for_bytes, low_bytes;
+};
+void runner_stop_init(struct runner_stop *s, double below_peak, uint64_t for_bytes);
+/* Adds a chunk (bytes written, elapsed ns); true when the phase should stop after it. */
+bool runner_stop_update(struct runner_stop *s, uint64_t bytes, uint64_t elapsed_ns);
+/* The chunk a stop rule needs: a quarter of for_bytes in whole MiB (1 MiB at least), so that
+ * the phase stops within a quarter of `for` of the rule being met; cbytes when smaller. */
+uint64_t runner_stop_chunk(uint64_t for_bytes, uint64_t cbytes);
+
 /* The idle (profile time, before --time-scale) that follows a purge phase on target t: its
  * settle when the purge will be a discard (method discard, or a target without a real purge,
  * TARGET_CAP_PURGE), else 0. */

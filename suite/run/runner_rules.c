@@ -90,3 +90,36 @@ uint64_t runner_purge_settle_ns(const struct target *t, const struct phase_purge
 {
 	return phase_purge_settle_ns(pp, target_caps(t) & TARGET_CAP_PURGE);
 }
+
+void runner_stop_init(struct runner_stop *s, double below_peak, uint64_t for_bytes)
+{
+	s->below = below_peak;
+	s->peak = 0;
+	s->for_bytes = for_bytes;
+	s->low_bytes = 0;
+}
+
+bool runner_stop_update(struct runner_stop *s, uint64_t bytes, uint64_t elapsed_ns)
+{
+	double rate;
+
+	if (!elapsed_ns)
+		return false; /* no time: says nothing about the speed */
+	rate = (double)bytes / (double)elapsed_ns;
+	if (rate > s->peak)
+		s->peak = rate;
+	if (rate < s->below * s->peak)
+		s->low_bytes += bytes;
+	else
+		s->low_bytes = 0;
+	return s->low_bytes >= s->for_bytes;
+}
+
+uint64_t runner_stop_chunk(uint64_t for_bytes, uint64_t cbytes)
+{
+	uint64_t c = for_bytes / 4 / (1ull << 20) * (1ull << 20);
+
+	if (c < (1ull << 20))
+		c = 1ull << 20;
+	return cbytes && cbytes < c ? cbytes : c;
+}

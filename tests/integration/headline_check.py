@@ -222,6 +222,39 @@ for ln in lines:
             near(b, f["to_x"], "fill to")
             near(v, f["iops"], "fill IOPS")
         continue
+    m = re.fullmatch(r"SLC cache      fill (\d+)% \(phase (\d+)\): (.*)", ln)
+    if m:
+        # one line per summary.json slc_cache entry, in order (suite/cli/headline_slc.c)
+        slc = summary.get("slc_cache", [])
+        e = next((x for x in slc if x["phase"] == int(m.group(2))), None)
+        if not e:
+            bad("%r: no slc_cache entry for the phase" % ln)
+            continue
+        near(m.group(1), e["fill"], "SLC fill", 0.01)
+        rest = m.group(3)
+        if not e["cache_detected"]:
+            if not rest.startswith("no cache detected"):
+                bad("%r: summary says no cache detected" % ln)
+            continue
+        mm = re.match(r"(\S+) MB(?: \[(\S+), (\S+)\])?, (\S+) MB/s in it(?: \[(\S+), (\S+)\])?, "
+                      r"(\S+) MB/s after(?: \[(\S+), (\S+)\])?(?:; levels (.*) MB/s)?", rest)
+        if not mm:
+            bad("%r: not an SLC cache line" % ln)
+            continue
+        for g, key, sc in ((1, "cache_bytes", 1e6), (2, "cache_bytes_lo", 1e6), (3, "cache_bytes_hi", 1e6),
+                           (4, "in_cache_mbps", 1), (5, "in_cache_mbps_lo", 1), (6, "in_cache_mbps_hi", 1),
+                           (7, "post_cache_mbps", 1), (8, "post_cache_mbps_lo", 1), (9, "post_cache_mbps_hi", 1)):
+            if mm.group(g) is not None:
+                near(mm.group(g), e[key], "SLC " + key, sc)
+        if mm.group(10):
+            lv = mm.group(10).split(", ")
+            if len(lv) != len(e["levels"]):
+                bad("%r: summary has %d levels" % (ln, len(e["levels"])))
+            for v, L in zip(lv, e["levels"]):
+                near(v, L["mbps"], "SLC level")
+        named.add(e["phase"])
+        figures += 1
+        continue
     m = re.fullmatch(r"endurance +percentage used (\S+)% -> (\S+)%, available spare .*", ln)
     if m:
         pu = summary["endurance"]["percentage_used"]

@@ -6,6 +6,7 @@
  * overrides apply and bad paths are reported; the resolver turns a workload into a job_spec.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -205,6 +206,11 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - trim: {range: 1000-1g}\n", 4, 19,
 	 "range ends must be multiples of 512 B, got 1000-1g"},
 	{HDR "  - precondition: {amount: 1000}\n", 4, 28, "amount must be a multiple of 512 B, got 1000"},
+	/* the stop rule of a write_until counts bytes, not time */
+	{HDR "  - write_until: {amount: 1x, stop: {below_peak: 70%, for: 10s}}\n", 4, 60,
+	 "stop.for: expected bytes or a capacity multiple (2GiB, 0.05x)"},
+	{HDR "  - write_until: {amount: 1x, stop: {for: 1g}}\n", 4, 37,
+	 "missing required key 'below_peak' in stop"},
 };
 /* clang-format on */
 
@@ -408,6 +414,7 @@ static void test_workload_keys(void **state)
 	assert_int_equal(w->w.ramp.kind, AMOUNT_TIME);
 	assert_true(w->round_time_ns == 60000000000ull);
 	assert_true(w->max_time_ns == 86400000000000ull);
+	assert_false(w->slc_probe); /* off unless asked for */
 	/* Resolve for a 1 GiB target with 4 KiB logical blocks at half the time scale. */
 	assert_int_equal(
 	    profile_workload_resolve(&w->w, 1ull << 30, 4096, 0.5, &js, err, sizeof(err)), 0);
@@ -424,6 +431,34 @@ static void test_workload_keys(void **state)
 			 -ERANGE);
 	assert_int_equal(profile_bytes_written(p, 1ull << 30, &js.amount_bytes), 0);
 	assert_true(js.amount_bytes == 4ull << 30);
+	profile_free(p);
+}
+
+static void test_write_until_slc_probe(void **state)
+{
+	const char *text = HDR "  - write_until: {rw: write, bs: 128k, range: 50-100%, amount: 0.5x, "
+			       "slc_probe: true}\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+	const struct phase_write *w = p->phases.v[0].data;
+
+	(void)state;
+	assert_true(w->slc_probe);
+	assert_false(w->has_stop);
+	profile_free(p);
+	/* the stop rule: a share of the peak and an amount of bytes or capacity */
+	p = parse_ok(HDR "  - write_until: {rw: write, bs: 128k, amount: 1x, slc_probe: true,\n"
+			 "      stop: {below_peak: 70%, for: 0.1x}}\n",
+		     NULL, 0);
+	w = p->phases.v[0].data;
+	assert_true(w->has_stop);
+	assert_true(fabs(w->stop_below_peak - 0.7) < 1e-12);
+	assert_int_equal(w->stop_for.kind, AMOUNT_CAPACITY);
+	assert_true(fabs(w->stop_for.multiple - 0.1) < 1e-12);
+	profile_free(p);
+	p = parse_ok(HDR "  - write_until: {amount: 1x, stop: {below_peak: 50%, for: 2GiB}}\n", NULL, 0);
+	w = p->phases.v[0].data;
+	assert_int_equal(w->stop_for.kind, AMOUNT_BYTES);
+	assert_true(w->stop_for.bytes == 2ull << 30);
 	profile_free(p);
 }
 
@@ -816,6 +851,7 @@ int main(void)
 	    cmocka_unit_test(test_snia_plan),
 	    cmocka_unit_test(test_order_inner_outer),
 	    cmocka_unit_test(test_workload_keys),
+	    cmocka_unit_test(test_write_until_slc_probe),
 	    cmocka_unit_test(test_sequential_resolve),
 	    cmocka_unit_test(test_defaults_and_convention),
 	    cmocka_unit_test(test_readonly_not_destructive),
