@@ -29,6 +29,7 @@ static const struct analyze_pass passes[] = {
     {"wa", pass_wa},
     {"flags", pass_flags},
     {"thermal", pass_thermal},
+    {"gc_recovery", pass_gcrate},
     {"headline", pass_headline},
 };
 

@@ -12,6 +12,7 @@
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_multifit_nlinear.h>
+#include <gsl/gsl_sort_double.h>
 #include <gsl/gsl_statistics_double.h>
 #include <gsl/gsl_vector.h>
 
@@ -19,27 +20,41 @@ int gcrate_excess(const struct recovery_point *p, size_t n, double steady_bps,
 		  const struct recovery_rule *rule, struct gcrate_excess *out)
 {
 	const struct recovery_rule def = RECOVERY_RULE_DEFAULT;
+	const struct recovery_rule *ru = rule ? rule : &def;
 	struct recovery_result rr;
+	struct recovery_point *c;
 	struct gcrate_excess e = {0};
 	double bytes = 0, ns = 0;
+	size_t end, last = SIZE_MAX;
 	int rc;
 
 	if (!n)
 		return -ENODATA;
 	if (!(steady_bps > 0))
 		return -EINVAL;
-	rc = recovery_scan(p, n, steady_bps, rule ? rule : &def, &rr);
+	/* back by the project's rule on values clamped at steady state from above: a dip below it
+	 * (the GC debt, see gcrate.h) is not elevated, so it counts as in the band */
+	c = malloc(n * sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		c[i] = p[i];
+		c[i].value = fmax(p[i].value, steady_bps);
+	}
+	rc = recovery_scan(c, n, steady_bps, ru, &rr);
+	free(c);
 	if (rc)
 		return rc;
-	if (rr.back) {
-		bytes = (double)rr.back_after_bytes;
-		ns = (double)rr.back_after_ns;
-	} else {
-		for (size_t i = 0; i < n; i++) {
-			bytes += (double)p[i].write_bytes;
-			ns += (double)p[i].write_ns;
-		}
+	/* the measurements before back: the run's first is rr.measurements - rule.rounds */
+	end = rr.back ? rr.measurements - ru->rounds : n;
+	for (size_t i = 0; i < end; i++)
+		if (p[i].value > steady_bps * (1 + ru->band))
+			last = i;
+	for (size_t i = 0; last != SIZE_MAX && i <= last; i++) {
+		bytes += (double)p[i].write_bytes;
+		ns += (double)p[i].write_ns;
 	}
+	e.stretch_meas = last == SIZE_MAX ? 0 : last + 1;
 	e.back = rr.back;
 	e.measurements = rr.measurements;
 	e.written_bytes = bytes;
@@ -50,6 +65,34 @@ int gcrate_excess(const struct recovery_point *p, size_t n, double steady_bps,
 	e.first_write_ns = p[0].write_ns;
 	*out = e;
 	return 0;
+}
+
+double gcrate_recovered(double excess, double steady_bps, double fast_bps)
+{
+	if (!(steady_bps > 0) || !(fast_bps >= GCRATE_FAST_MIN_RATIO * steady_bps))
+		return excess;
+	return excess * fast_bps / (fast_bps - steady_bps);
+}
+
+double gcrate_fast_bps(const struct gcrate_excess *e, size_t n, size_t min_meas)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v)), best = NAN, med;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (e[i].first_bps > best || isnan(best))
+			best = e[i].first_bps;
+		if (v && e[i].stretch_meas >= min_meas && e[i].stretch_bps > 0)
+			v[m++] = e[i].stretch_bps;
+	}
+	if (!m) {
+		free(v);
+		return best;
+	}
+	gsl_sort(v, 1, m);
+	med = gsl_stats_median_from_sorted_data(v, 1, m);
+	free(v);
+	return med;
 }
 
 const char *gcrate_model_name(enum gcrate_model m)

@@ -24,13 +24,14 @@
 
 /* What came after one idle: see gcrate_excess(). */
 struct gcrate_excess {
-	double excess_bytes;	 /* integral of (throughput - steady) until back (>= 0 or not) */
-	double written_bytes;	 /* bytes written before back (the stretch's bytes) */
-	double stretch_ns;	 /* writing time before back */
+	double excess_bytes;	 /* integral of (throughput - steady) over the stretch */
+	double written_bytes;	 /* bytes written in the stretch */
+	double stretch_ns;	 /* writing time of the stretch */
 	double stretch_bps;	 /* written_bytes / stretch_ns (NaN for an empty stretch) */
 	double first_bps;	 /* the first measurement's throughput */
 	bool back;		 /* recovery_scan found the drive back at steady state */
 	size_t measurements;	 /* measurements judged */
+	size_t stretch_meas;	 /* measurements in the stretch */
 	uint64_t first_write_ns; /* the first measurement's writing time */
 };
 
@@ -38,14 +39,45 @@ struct gcrate_excess {
  * The excess bytes after one idle: p[0..n) are the measurements after it with value the
  * throughput in bytes per second (metric "bw"), write_ns and write_bytes what each one wrote;
  * steady_bps the steady-state throughput before the idle. "Back" is recovery_scan() with rule
- * (NULL: RECOVERY_RULE_DEFAULT); the excess is sum(write_bytes) - steady_bps * sum(write_ns)
- * over the measurements before back, i.e. the integral of (throughput - steady) over that
- * stretch, exact whatever the measurements' lengths because each one's mean throughput times
- * its time is its bytes. When the drive is not back within the measurements, the whole series
- * counts (back = false: a lower bound). 0; -ENODATA for n = 0; -EINVAL for steady_bps <= 0.
+ * (NULL: RECOVERY_RULE_DEFAULT) on the values clamped from below at steady_bps (one-sided: a
+ * measurement below steady state is not elevated); the stretch is the measurements up to the last one above the
+ * band (steady_bps * (1 + band)) before back, and the excess sum(write_bytes) - steady_bps *
+ * sum(write_ns) over it: the integral of (throughput - steady) over the stretch, exact whatever
+ * the measurements' lengths because each one's mean throughput times its time is its bytes.
+ * Why the stretch ends at the last elevated measurement and not at back: once its recovered
+ * blocks are spent the virtual SSD (and a drive whose idle GC compacted the emptiest blocks)
+ * runs below steady state for a while, GC facing fuller victims, and noisy measurements may
+ * take long to give three in the band; integrating that dip would subtract a later debt from
+ * what the idle recovered. Noise inside the stretch counts both ways. When the drive is not back
+ * within the measurements (back = false) the stretch ends at the last elevated one all the same.
+ * An idle after which nothing is above the band recovered 0. 0; -ENODATA for n = 0; -EINVAL for
+ * steady_bps <= 0; -ENOMEM.
  */
 int gcrate_excess(const struct recovery_point *p, size_t n, double steady_bps,
 		  const struct recovery_rule *rule, struct gcrate_excess *out);
+
+/*
+ * The free space behind an excess: excess * fast / (fast - steady). Why: a drive that keeps its
+ * foreground GC going at the steady-state pace while it spends recovered blocks turns all of
+ * the excess into host writes, and excess = free space; one that stops GC while it has free
+ * blocks above its watermark (the virtual SSD, and drives whose GC is on demand) writes the
+ * recovered space F at its fast speed, and the integral over that stretch is F (1 - steady /
+ * fast). The two are the bounds; the second is the larger. fast is the drive's throughput with
+ * no GC in the way (gcrate_fast_bps). Returns excess unchanged when fast is below
+ * GCRATE_FAST_MIN_RATIO times steady or either is not positive: near steady state the factor
+ * divides by a small difference of two noisy rates (a drive without idle GC, whose "fast" is
+ * the noise of its steady state, had its 2 MB of noise made 20 MB).
+ */
+#define GCRATE_FAST_MIN_RATIO 2.0
+double gcrate_recovered(double excess, double steady_bps, double fast_bps);
+
+/*
+ * The fast speed of a sweep: the median stretch throughput (written_bytes / stretch_ns) of the
+ * excesses whose stretch spans at least `min_meas` measurements (long recoveries, mostly at
+ * that speed), else the largest first_bps (the first measurement after the shortest-lived
+ * recoveries is the nearest to it). NaN when n is 0.
+ */
+double gcrate_fast_bps(const struct gcrate_excess *e, size_t n, size_t min_meas);
 
 /* One point of the fit: idle time (seconds) and recovered bytes. */
 struct gcrate_point {

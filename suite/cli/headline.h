@@ -36,4 +36,8 @@ void headline_print_details(struct json_object *summary, FILE *f);
  * the run's start and end) when the drive reports them. Part of the flags print_flags() ends with. */
 void headline_print_thermal(struct json_object *summary, FILE *f);
 
+/* The GC recovery rate (headline_gcrate.c) from summary.json's gc_recovery, when the run has one:
+ * "GC recovery rate: X MB/s of idle (Rmax Y GB, t0 Z s; ...)". After the recovery lines. */
+void headline_print_gcrate(struct json_object *summary, FILE *f);
+
 #endif

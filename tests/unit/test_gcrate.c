@@ -44,9 +44,22 @@ static void test_excess(void **state)
 	/* never back: the whole series counts, 400 + 300 + 200 - 3 * 100 = 600 */
 	const struct recovery_point q[] = {
 	    {400, 1, 1000000000, 400}, {300, 2, 1000000000, 300}, {200, 3, 1000000000, 200}};
+	/* a dip below steady state after the stretch (GC facing fuller blocks) is not subtracted:
+	 * back at the fourth point, the last above the band the second: 500 again */
+	const struct recovery_point dip[] = {
+	    {400, 1, 1000000000, 400}, {300, 2, 1000000000, 300}, {50, 3, 1000000000, 50},
+	    {100, 4, 1000000000, 100}, {100, 5, 1000000000, 100}, {100, 6, 1000000000, 100}};
+	/* nothing above the band: nothing recovered */
+	const struct recovery_point flat[] = {
+	    {105, 1, 1000000000, 105}, {95, 2, 1000000000, 95}, {100, 3, 1000000000, 100}};
 	struct gcrate_excess e;
 
 	(void)state;
+	assert_int_equal(gcrate_excess(dip, 6, 100, NULL, &e), 0);
+	assert_true(e.back);
+	assert_true(fabs(e.excess_bytes - 500) < 1e-9);
+	assert_int_equal(gcrate_excess(flat, 3, 100, NULL, &e), 0);
+	assert_true(e.excess_bytes == 0 && e.written_bytes == 0);
 	assert_int_equal(gcrate_excess(p, 5, 100, NULL, &e), 0);
 	assert_true(e.back);
 	assert_true(fabs(e.excess_bytes - 500) < 1e-9);
