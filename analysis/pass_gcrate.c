@@ -148,7 +148,7 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 	struct reader_idle *idles = NULL;
 	struct gc_point *pts = NULL;
 	struct gcrate_point *fp = NULL;
-	struct gcrate_result res;
+	struct gcrate_result res, low;
 	size_t nidles = 0, n = 0;
 	double fast;
 	bool distinct = false;
@@ -227,6 +227,16 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 		json_object_put(c);
 	}
 	jsonnum_build_num(o, "delta_bic", res.delta_bic, &e);
+	/* the same fit on the excess itself: the bound for a drive that keeps GC going (gcrate.h) */
+	for (size_t i = 0; i < n; i++)
+		fp[i].bytes = pts[i].e.excess_bytes;
+	if (!e && !gcrate_fit(fp, n, &low)) {
+		struct json_object *lb = fit_json(&low.fit[low.chosen], &e);
+
+		jsonnum_build_add(lb, "model", json_object_new_string(gcrate_model_name(low.chosen)),
+				  &e);
+		jsonnum_build_add(o, "excess_fit", lb, &e);
+	}
 	fits = json_object_new_object();
 	for (int m = 0; m < GCRATE_NMODELS; m++)
 		jsonnum_build_add(fits, gcrate_model_name((enum gcrate_model)m),

@@ -73,6 +73,29 @@ static void test_excess(void **state)
 	assert_int_equal(gcrate_excess(p, 5, 0, NULL, &e), -EINVAL);
 }
 
+/* The correction for a drive that stops GC while it spends recovered blocks, by hand: F = 100
+ * written at 1000 B/s while steady state is 100 B/s leaves an excess of 100 - 100 * 0.1 = 90. */
+static void test_recovered(void **state)
+{
+	struct gcrate_excess e[4] = {
+	    {.stretch_meas = 1, .stretch_bps = 900, .first_bps = 950},
+	    {.stretch_meas = 3, .stretch_bps = 600, .first_bps = 700},
+	    {.stretch_meas = 5, .stretch_bps = 620, .first_bps = 700},
+	    {.stretch_meas = 4, .stretch_bps = 640, .first_bps = 700},
+	};
+
+	(void)state;
+	assert_true(fabs(gcrate_recovered(90, 100, 1000) - 100) < 1e-9);
+	/* fast under twice the steady state: no correction */
+	assert_true(gcrate_recovered(90, 100, 150) == 90);
+	assert_true(gcrate_recovered(90, 0, 1000) == 90);
+	/* the median stretch speed of stretches of 3 or more: 600, 620, 640 */
+	assert_true(fabs(gcrate_fast_bps(e, 4, 3) - 620) < 1e-9);
+	/* none long enough: the largest first measurement */
+	assert_true(fabs(gcrate_fast_bps(e, 4, 6) - 950) < 1e-9);
+	assert_true(isnan(gcrate_fast_bps(e, 0, 3)));
+}
+
 struct mcase {
 	const char *what;
 	enum gcrate_model model;
@@ -204,6 +227,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_excess),
+	    cmocka_unit_test(test_recovered),
 	    cmocka_unit_test(test_models),
 	    cmocka_unit_test(test_none),
 	    cmocka_unit_test(test_bad),
