@@ -63,6 +63,7 @@ int gcrate_excess(const struct recovery_point *p, size_t n, double steady_bps,
 	e.excess_bytes = bytes - steady_bps * ns * 1e-9;
 	e.first_bps = p[0].value;
 	e.first_write_ns = p[0].write_ns;
+	e.first_excess = (double)p[0].write_bytes - steady_bps * (double)p[0].write_ns * 1e-9;
 	*out = e;
 	return 0;
 }
@@ -93,6 +94,23 @@ double gcrate_fast_bps(const struct gcrate_excess *e, size_t n, size_t min_meas)
 	med = gsl_stats_median_from_sorted_data(v, 1, m);
 	free(v);
 	return med;
+}
+
+bool gcrate_burst_only(const struct gcrate_excess *e, size_t n, double rmax)
+{
+	double *v, med;
+
+	if (!n || !isfinite(rmax))
+		return false;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		v[i] = e[i].first_excess;
+	gsl_sort(v, 1, n);
+	med = gsl_stats_median_from_sorted_data(v, 1, n);
+	free(v);
+	return rmax <= GCRATE_BURST_FACTOR * med;
 }
 
 const char *gcrate_model_name(enum gcrate_model m)

@@ -33,6 +33,7 @@ struct gcrate_excess {
 	size_t measurements;	 /* measurements judged */
 	size_t stretch_meas;	 /* measurements in the stretch */
 	uint64_t first_write_ns; /* the first measurement's writing time */
+	double first_excess;	 /* the first measurement's own excess (its bytes - steady x its time) */
 };
 
 /*
@@ -78,6 +79,23 @@ double gcrate_recovered(double excess, double steady_bps, double fast_bps);
  * recoveries is the nearest to it). NaN when n is 0.
  */
 double gcrate_fast_bps(const struct gcrate_excess *e, size_t n, size_t min_meas);
+
+/*
+ * A refilled cache or recovered free blocks (issue 12: "a short burst at cache speed vs a longer
+ * stretch above steady state"): true when the recovery never outlasts the first measurement
+ * after an idle, i.e. rmax (the fitted plateau) is at most GCRATE_BURST_FACTOR times the median
+ * first-measurement excess of e[0..n). A write buffer or SLC cache that empties while the drive
+ * rests is written at once at the cache's speed and fills within the first measurement however
+ * long the rest; free blocks recovered by idle GC grow with the rest and are written at the
+ * speed of GC-free writes over a stretch of measurements. The virtual SSD with idle GC off and
+ * an 8 MiB write buffer: rmax 9 MB against 7 MB in the first 84 ms measurement, a burst; with
+ * aggressive idle GC: 297 MB against 55 MB, free blocks. The limit: a cache so large or
+ * measurements so long that GC's whole recovery fits in the first one looks like a burst too
+ * (the profile's 10 s records on a real drive write a few GB each). False for n = 0 or an rmax
+ * that is not finite.
+ */
+bool gcrate_burst_only(const struct gcrate_excess *e, size_t n, double rmax);
+#define GCRATE_BURST_FACTOR 1.5
 
 /* One point of the fit: idle time (seconds) and recovered bytes. */
 struct gcrate_point {

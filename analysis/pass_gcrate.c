@@ -54,6 +54,7 @@ static struct json_object *point_json(const struct gc_point *p, int *e)
 	jsonnum_build_num(o, "stretch_ns", p->e.stretch_ns, e);
 	jsonnum_build_num(o, "stretch_bps", p->e.stretch_bps, e);
 	jsonnum_build_num(o, "first_bps", p->e.first_bps, e);
+	jsonnum_build_num(o, "first_excess_bytes", round(p->e.first_excess), e);
 	jsonnum_build_add(o, "back", json_object_new_boolean(p->e.back), e);
 	jsonnum_build_add(o, "measurements", json_object_new_int64((int64_t)p->e.measurements), e);
 	jsonnum_build_add(o, "stretch_measurements",
@@ -148,6 +149,8 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 	struct reader_idle *idles = NULL;
 	struct gc_point *pts = NULL;
 	struct gcrate_point *fp = NULL;
+	struct gcrate_excess *ex = NULL;
+	bool burst;
 	struct gcrate_result res, low;
 	size_t nidles = 0, n = 0;
 	double fast;
@@ -179,18 +182,14 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 	rc = 0;
 	if (n < GCRATE_MIN_POINTS || !distinct)
 		goto out; /* not a sweep: no key */
-	{
-		struct gcrate_excess *ex = malloc(n * sizeof(*ex));
-
-		if (!ex) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++)
-			ex[i] = pts[i].e;
-		fast = gcrate_fast_bps(ex, n, GCRATE_FAST_MEAS);
-		free(ex);
+	ex = malloc(n * sizeof(*ex));
+	if (!ex) {
+		rc = -ENOMEM;
+		goto out;
 	}
+	for (size_t i = 0; i < n; i++)
+		ex[i] = pts[i].e;
+	fast = gcrate_fast_bps(ex, n, GCRATE_FAST_MEAS);
 	for (size_t i = 0; i < n; i++) {
 		pts[i].recovered = gcrate_recovered(pts[i].e.excess_bytes, pts[i].steady_bps, fast);
 		fp[i].bytes = pts[i].recovered;
@@ -212,6 +211,13 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 	jsonnum_build_add(o, "back_rule", json_object_new_string(RECOVERY_RULE_NAME), &e);
 	jsonnum_build_add(o, "criterion", json_object_new_string("bic"), &e);
 	jsonnum_build_num(o, "bic_evidence", GCRATE_BIC_EVIDENCE, &e);
+	burst = res.chosen != GCRATE_NONE && gcrate_burst_only(ex, n, res.fit[res.chosen].rmax);
+	jsonnum_build_add(o, "source",
+			  json_object_new_string(res.chosen == GCRATE_NONE ? "none"
+						 : burst		      ? "cache_refill"
+									      : "free_blocks"),
+			  &e);
+	jsonnum_build_num(o, "cache_refill_bytes", burst ? res.fit[res.chosen].rmax : NAN, &e);
 	jsonnum_build_add(o, "model", json_object_new_string(gcrate_model_name(res.chosen)), &e);
 	{
 		const struct gcrate_fit *f = &res.fit[res.chosen];
@@ -224,6 +230,9 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 		for (size_t k = 0; c && !e && k < sizeof(keys) / sizeof(keys[0]); k++)
 			if (json_object_object_get_ex(c, keys[k], &v))
 				e = jsonnum_add(o, keys[k], json_object_get(v)); /* v may be null */
+		/* a refilled cache is not a GC recovery rate: the fit stays under "fits" */
+		if (!e && burst)
+			e = jsonnum_add(o, "r", json_object_new_int(0));
 		json_object_put(c);
 	}
 	jsonnum_build_num(o, "delta_bic", res.delta_bic, &e);
@@ -255,5 +264,6 @@ out:
 	free(idles);
 	free(pts);
 	free(fp);
+	free(ex);
 	return rc;
 }

@@ -3,7 +3,8 @@
  * headline_gcrate: the headline's line about the GC recovery rate (headline.h), from
  * summary.json's gc_recovery (analysis/pass_gcrate.c): the chosen model's rate with its standard
  * error, Rmax, the onset delay t0, and what they stand on:
- *   GC recovery rate: 56.9 +- 2.2 MB/s of idle (Rmax 0.297 GB, t0 -0.11 s; linear_capped by BIC, 16 idles)
+ *   GC recovery rate: 56.9 +- 0.9 MB/s of idle (Rmax 0.297 GB, t0 -0.11 s; linear_capped by BIC, 16 idles)
+ * or that there is none, or none beyond a refilled cache (analysis/gcrate.h, gcrate_burst_only).
  * Times are the target's (on the virtual SSD its own clock: the profile's idles times its time
  * scale, said on a second line).
  */
@@ -26,7 +27,7 @@ static const char *num(double v, int decimals, char *buf, size_t len)
 void headline_print_gcrate(struct json_object *summary, FILE *f)
 {
 	struct json_object *g, *pts = NULL, *er = NULL, *x;
-	const char *model;
+	const char *model, *src;
 	char a[48], b[48], c[48], d[48];
 	double scale;
 	size_t n;
@@ -37,9 +38,15 @@ void headline_print_gcrate(struct json_object *summary, FILE *f)
 	(void)json_object_object_get_ex(g, "points", &pts);
 	(void)json_object_object_get_ex(g, "errors", &er);
 	n = pts ? json_object_array_length(pts) : 0;
+	src = jsonget_str(g, "source");
 	if (!model || !strcmp(model, "none")) {
 		fprintf(f, "GC recovery rate: none detected (%zu idles; BIC prefers no recovery)\n",
 			n);
+	} else if (src && !strcmp(src, "cache_refill")) {
+		fprintf(f,
+			"GC recovery rate: none beyond a cache refill of %s MB (a burst in the first "
+			"measurement after every idle; %zu idles)\n",
+			num(jsonget_num(g, "cache_refill_bytes") / 1e6, 1, a, sizeof(a)), n);
 	} else {
 		fprintf(f, "GC recovery rate: %s +- %s MB/s of idle (Rmax ",
 			num(jsonget_num(g, "r") / 1e6, 1, a, sizeof(a)),

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_gcrate: the GC recovery rate (analysis/gcrate.h). The excess bytes after an idle on a
- * hand-worked series; then the fits on synthetic sweeps drawn from each model with Gaussian
+ * hand-worked series, the correction for GC paused while free blocks last, a cache refill told
+ * from a GC stretch; then the fits on synthetic sweeps drawn from each model with Gaussian
  * noise (GSL's generator, 20 seeds each): the generating model is the one chosen, and its
  * parameters come back within the tolerances stated in the table; a sweep with no recovery
  * chooses "none" (rate 0); too few points or a negative idle are refused.
@@ -94,6 +95,20 @@ static void test_recovered(void **state)
 	/* none long enough: the largest first measurement */
 	assert_true(fabs(gcrate_fast_bps(e, 4, 6) - 950) < 1e-9);
 	assert_true(isnan(gcrate_fast_bps(e, 0, 3)));
+}
+
+/* A cache refill against a GC stretch: first-measurement excesses 7, 7, 8, 9 MB (median 7.5);
+ * a plateau of 9 MB is within 1.5 x 7.5, one of 297 MB is not. */
+static void test_burst(void **state)
+{
+	struct gcrate_excess e[4] = {
+	    {.first_excess = 7e6}, {.first_excess = 9e6}, {.first_excess = 7e6}, {.first_excess = 8e6}};
+
+	(void)state;
+	assert_true(gcrate_burst_only(e, 4, 9e6));
+	assert_false(gcrate_burst_only(e, 4, 297e6));
+	assert_false(gcrate_burst_only(e, 4, NAN));
+	assert_false(gcrate_burst_only(e, 0, 9e6));
 }
 
 struct mcase {
@@ -228,6 +243,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_excess),
 	    cmocka_unit_test(test_recovered),
+	    cmocka_unit_test(test_burst),
 	    cmocka_unit_test(test_models),
 	    cmocka_unit_test(test_none),
 	    cmocka_unit_test(test_bad),
