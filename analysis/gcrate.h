@@ -145,8 +145,9 @@ struct gcrate_result {
  * RSS of the capped model; the exponential model by gsl_multifit_nlinear (trust region,
  * Levenberg-Marquardt, from several starting tau), standard errors from the Jacobian's
  * covariance scaled by RSS / (n - k). The chosen model is the curve of lower BIC when it beats
- * "none" by more than GCRATE_BIC_EVIDENCE, else "none". Needs n >= 4 distinct points; -EINVAL for fewer or a
- * negative or non-finite t; *out untouched on failure.
+ * "none" by more than GCRATE_BIC_EVIDENCE, else "none". Needs n >= 4 points over at least two
+ * idle times: -EINVAL for fewer, a single idle time, or a negative or non-finite t or bytes;
+ * -ENOMEM; *out untouched on failure.
  */
 int gcrate_fit(const struct gcrate_point *p, size_t n, struct gcrate_result *out);
 
