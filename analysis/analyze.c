@@ -30,6 +30,7 @@ static const struct analyze_pass passes[] = {
     {"flags", pass_flags},
     {"thermal", pass_thermal},
     {"slc_cache", pass_slc},
+    {"gc_recovery", pass_gcrate},
     {"headline", pass_headline},
 };
 

@@ -54,6 +54,17 @@ int pass_slc(const struct analyze_input *in, struct json_object *summary, char *
 int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
 		  size_t errlen);
 
+/* gc_recovery: excess bytes after each idle and the GC recovery rate's fit (pass_gcrate.c); runs
+ * after steady_state, whose entries give the level before each idle */
+int pass_gcrate(const struct analyze_input *in, struct json_object *summary, char *err,
+		size_t errlen);
+
+/* The steady-state entry (summary.json's steady_state[]) judged last before record index
+ * `before` (a reached or not_reached window whose rounds come before it), or NULL
+ * (pass_headline.c). Borrowed from arr. */
+struct json_object *pass_ss_before(const struct analyze_input *in, struct json_object *arr,
+				   size_t before);
+
 /* printf into err (len bytes); nothing when err is NULL. */
 void pass_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Adds an integer / a string member (a NULL string becomes JSON null); 0 or -ENOMEM. */

@@ -54,10 +54,9 @@ static struct json_object *headline_ss_wa(const struct analyze_input *in, struct
 	}
 }
 
-/* The steady-state entry judged last before record index `before` (a reached or not_reached
- * window whose rounds come before it), or NULL. */
-static struct json_object *ss_before(const struct analyze_input *in, struct json_object *arr,
-				     size_t before)
+/* pass.h */
+struct json_object *pass_ss_before(const struct analyze_input *in, struct json_object *arr,
+				   size_t before)
 {
 	struct json_object *best = NULL;
 
@@ -89,7 +88,7 @@ static int headline_recovery(const struct analyze_input *in, struct json_object 
 			     const struct reader_idle *idle, struct json_object *out)
 {
 	const struct recovery_rule rule = RECOVERY_RULE_DEFAULT;
-	struct json_object *ss = ss_before(in, ssarr, idle->index), *e, *jr;
+	struct json_object *ss = pass_ss_before(in, ssarr, idle->index), *e, *jr;
 	const char *cell = ss ? jsonget_str(ss, "cell") : NULL,
 		   *metric = ss ? jsonget_str(ss, "metric") : NULL;
 	struct reader_recovery pts = {0};

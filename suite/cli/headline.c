@@ -355,6 +355,7 @@ void headline_print(struct json_object *summary, FILE *f)
 			else
 				fputc('\n', f);
 		}
+	headline_print_gcrate(summary, f);
 	print_results(h, f);
 	print_wsat(h, f);
 	headline_print_slc(summary, f);

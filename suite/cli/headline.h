@@ -39,5 +39,8 @@ void headline_print_thermal(struct json_object *summary, FILE *f);
 /* The SLC cache (headline_slc.c): one line per probe of summary.json's slc_cache, the cache
  * size, the speeds in and after it with their bounds, further levels, or "no cache detected". */
 void headline_print_slc(struct json_object *summary, FILE *f);
+/* The GC recovery rate (headline_gcrate.c) from summary.json's gc_recovery, when the run has one:
+ * "GC recovery rate: X MB/s of idle (Rmax Y GB, t0 Z s; ...)". After the recovery lines. */
+void headline_print_gcrate(struct json_object *summary, FILE *f);
 
 #endif

@@ -37,6 +37,8 @@
  *   idle          PHASE_IDLE          struct phase_idle
  *   trim          PHASE_TRIM          struct phase_trim
  *   repeat        PHASE_REPEAT        struct phase_repeat  (nested phase list, run `count` times)
+ *   idle_sweep    PHASE_IDLE_SWEEP    struct phase_idle_sweep (idles, each followed by a list;
+ *                                     phases_sweep.c)
  */
 #ifndef SSDLAB_PHASES_H
 #define SSDLAB_PHASES_H
@@ -96,6 +98,7 @@ enum phase_type {
 	PHASE_IDLE,
 	PHASE_TRIM,
 	PHASE_REPEAT,
+	PHASE_IDLE_SWEEP,
 	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
@@ -212,6 +215,20 @@ struct phase_repeat {
 };
 
 #define PROFILE_MAX_DEPTH 4
+
+/*
+ * idle_sweep: `count` idle times log-spaced from `from_ns` to `to_ns` (to the millisecond), each
+ * `reps` times, shuffled by `seed` (the key, else defaults.seed, else 1): order_ns, n = count x
+ * reps. Each idle is followed by the `after` phases; `body` holds the sweep written out (per
+ * idle: the idle, then the after phases, parsed anew), walked once like a repeat's body.
+ */
+struct phase_idle_sweep {
+	uint64_t from_ns, to_ns, seed;
+	unsigned count, reps;
+	uint64_t *order_ns; /* owned */
+	size_t n;
+	struct phase_list body; /* owned */
+};
 
 /* ---- cells ---------------------------------------------------------------------------------- */
 
@@ -340,6 +357,8 @@ extern const struct phase_kind phase_precondition_kind;
 extern const struct phase_kind phase_write_until_kind;
 extern const struct phase_kind phase_idle_kind;
 extern const struct phase_kind phase_trim_kind;
+/* The idle_sweep kind's row (phases_sweep.c). */
+extern const struct phase_kind phase_idle_sweep_kind;
 
 /* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
  * phases_common.c. */

@@ -134,7 +134,7 @@ static const struct phase_kind repeat_kind = {
 /* The registry, in the order phase_kind_at() gives the kinds. */
 static const struct phase_kind *const kinds[] = {
 	&phase_purge_kind, &phase_precondition_kind, &phase_write_until_kind, &phase_rounds_kind,
-	&phase_idle_kind, &phase_trim_kind, &repeat_kind,
+	&phase_idle_kind, &phase_trim_kind, &repeat_kind, &phase_idle_sweep_kind,
 };
 /* clang-format on */
 

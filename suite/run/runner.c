@@ -1255,6 +1255,7 @@ static const exec_fn kind_exec[] = {
 	[PHASE_WRITE_UNTIL] = exec_write, [PHASE_ROUNDS] = exec_rounds,
 	[PHASE_IDLE] = exec_idle,     [PHASE_TRIM] = exec_trim,
 	[PHASE_REPEAT] = NULL, /* walks its body: exec_body */
+	[PHASE_IDLE_SWEEP] = NULL, /* walks its body (the sweep written out): exec_body */
 };
 
 bool runner_kind_covered(const struct phase_kind *k)

@@ -126,7 +126,7 @@ for ln in lines:
         near(m.group(1), h["wa_run"], "WA whole run")
         figures += 1
         continue
-    m = re.fullmatch(r"after (\S+) idle (.+) \(([+-]?\d+)%\), (back to steady state after (.+) "
+    m = re.fullmatch(r"after (.+?) idle (.+) \(([+-]?\d+)%\), (back to steady state after (.+) "
                      r"of writing|not back to steady state within the measured rounds) "
                      r"\(rule: (\d+) rounds in a row within (\d+)%\)", ln)
     if m:
@@ -260,6 +260,36 @@ for ln in lines:
         pu = summary["endurance"]["percentage_used"]
         if m.group(1) != "-" and float(m.group(1)) != pu["start"]:
             bad("%r: summary has %r" % (ln, pu))
+        continue
+    # The GC recovery rate (docs/gc-recovery.md): the chosen model's figures from gc_recovery.
+    m = re.fullmatch(r"GC recovery rate: (\S+) \+- (\S+) MB/s of idle \(Rmax (\S+) GB(?:, tau (\S+) s)?, "
+                     r"t0 (\S+) s; (\S+) by BIC, (\d+) idles\)", ln)
+    if m:
+        g = summary["gc_recovery"]
+        near(m.group(1), g["r"], "GC recovery rate", 1e6)
+        near(m.group(2), g["errors"]["r"], "GC recovery rate error", 1e6)
+        near(m.group(3), g["rmax"], "GC Rmax", 1e9)
+        if m.group(4):
+            near(m.group(4), g["tau"], "GC tau")
+        near(m.group(5), g["t0"], "GC t0")
+        if m.group(6) != g["model"] or int(m.group(7)) != len(g["points"]):
+            bad("%r: summary has %s over %d points" % (ln, g["model"], len(g["points"])))
+        figures += 1
+        continue
+    m = re.fullmatch(r"GC recovery rate: none (?:detected \((\d+) idles; BIC prefers no recovery\)|"
+                     r"beyond a cache refill of (\S+) MB \(a burst in the first measurement after "
+                     r"every idle; (\d+) idles\))", ln)
+    if m:
+        g = summary["gc_recovery"]
+        if m.group(2):
+            near(m.group(2), g["cache_refill_bytes"], "cache refill", 1e6)
+        if g["source"] != ("none" if m.group(1) else "cache_refill"):
+            bad("%r: summary says %s" % (ln, g["source"]))
+        figures += 1
+        continue
+    m = re.fullmatch(r"  \(times and bytes are the target's: its idles were the profile's x (\S+)\)", ln)
+    if m:
+        near(m.group(1), summary["gc_recovery"]["time_scale"], "GC time scale")
         continue
     m = re.fullmatch(r"FLAG: .*", ln)
     if m:

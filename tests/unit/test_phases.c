@@ -67,6 +67,7 @@ static void test_registry_flags(void **state)
 		{"idle", PHASE_KIND_WAIT},
 		{"trim", 0},
 		{"repeat", 0},
+		{"idle_sweep", 0},
 	};
 
 	(void)state;

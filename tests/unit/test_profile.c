@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -70,7 +71,7 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - prge: {}\n", 4, 5, "unknown phase kind 'prge' (did you mean 'purge'?)"},
 	{HDR "  - frobnicate: {}\n", 4, 5,
 	 "unknown phase kind 'frobnicate' (expected one of: purge, precondition, write_until, "
-	 "rounds, idle, trim, repeat)"},
+	 "rounds, idle, trim, repeat, idle_sweep)"},
 	{HDR "  - idle:\n    time: 5m\n", 5, 5,
 	 "a phase has exactly one key, its kind ('idle'); indent 'time' under it"},
 	{HDR "  - 42\n", 4, 5, "expected a phase such as '- idle: {time: 5m}', got '42'"},
@@ -604,7 +605,7 @@ static void test_set(void **state)
 static void test_bundled(void **state)
 {
 	static const char *const names[] = {"demo", "snia-iops", "snia-throughput", "snia-latency",
-					    "wsat", "smoke",	 "readonly"};
+					    "wsat", "smoke",	 "readonly",	    "gc-recovery"};
 	struct profile_entry *list;
 	size_t n;
 	char dir[4096];
@@ -663,10 +664,95 @@ static void test_bundled(void **state)
 	}
 }
 
+/*
+ * idle_sweep: 8 idles from 5 s to 3 h twice each; log-spaced by hand, to the millisecond:
+ * 5 x 2160^(i/7) s = 5, 14.973, 44.841, 134.283, 402.135, 1204.267, 3606.394, 10800 s. The body
+ * is the sweep written out: per idle the idle (in the shuffled order), then the after phases. The
+ * same seed gives the same order, another seed another one; bad keys are refused.
+ */
+static const char sweep_text[] =
+    HDR "  - idle_sweep:\n"
+	"      from: 5s\n"
+	"      to: 3h\n"
+	"      count: 8\n"
+	"      seed: %d\n"
+	"      after:\n"
+	"        - write_until: {rw: randwrite, bs: 4k, amount: 0.1x}\n"
+	"        - rounds: {rw: randwrite, bs: 4k, cell_time: 1s, count: 2}\n";
+
+static void sweep_order(int seed, uint64_t *order)
+{
+	char text[sizeof(sweep_text) + 16];
+	struct profile *p;
+	const struct phase_idle_sweep *sw;
+
+	snprintf(text, sizeof(text), sweep_text, seed);
+	p = parse_ok(text, NULL, 0);
+	assert_int_equal(p->phases.n, 1);
+	assert_int_equal(p->phases.v[0].kind->type, PHASE_IDLE_SWEEP);
+	assert_true(p->destructive);
+	sw = p->phases.v[0].data;
+	assert_int_equal(sw->n, 16);
+	assert_int_equal(sw->reps, 2); /* the default */
+	assert_int_equal(sw->body.n, 16 * 3);
+	for (size_t i = 0; i < sw->n; i++) {
+		const struct profile_phase *ph = &sw->body.v[3 * i];
+
+		assert_int_equal(ph->kind->type, PHASE_IDLE);
+		assert_int_equal(((const struct phase_idle *)ph->data)->time_ns, sw->order_ns[i]);
+		assert_int_equal(sw->body.v[3 * i + 1].kind->type, PHASE_WRITE_UNTIL);
+		assert_int_equal(sw->body.v[3 * i + 2].kind->type, PHASE_ROUNDS);
+		order[i] = sw->order_ns[i];
+	}
+	profile_free(p);
+}
+
+static void test_idle_sweep(void **state)
+{
+	static const uint64_t want_ms[8] = {5000, 14973, 44841, 134283, 402135, 1204267, 3606394,
+					    10800000};
+	uint64_t a[16], b[16], c[16];
+	struct profile *p = NULL;
+	struct ydoc_error e;
+	bool sorted = true;
+
+	(void)state;
+	sweep_order(12, a);
+	sweep_order(12, b);
+	sweep_order(13, c);
+	assert_memory_equal(a, b, sizeof(a));
+	assert_memory_not_equal(a, c, sizeof(a));
+	for (int k = 0; k < 8; k++) {
+		int seen = 0;
+
+		for (int i = 0; i < 16; i++)
+			seen += a[i] == want_ms[k] * 1000000ull;
+		if (seen != 2)
+			fail_msg("idle %" PRIu64 " ms seen %d times", want_ms[k], seen);
+	}
+	for (int i = 1; i < 16; i++)
+		sorted &= a[i] >= a[i - 1];
+	assert_false(sorted);
+	{
+		static const char *const bad[] = {
+		    HDR "  - idle_sweep: {from: 3h, to: 5s, count: 8, after: [idle: 1s]}\n",
+		    HDR "  - idle_sweep: {from: 5s, to: 3h, count: 1, after: [idle: 1s]}\n",
+		    HDR "  - idle_sweep: {from: 5s, to: 3h, count: 8}\n",
+		};
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			assert_int_equal(profile_parse_string(bad[i], strlen(bad[i]), "b.yaml", NULL,
+							      0, &p, &e),
+					 -EINVAL);
+			assert_int_equal(e.line, 4);
+		}
+	}
+}
+
 static void test_registry(void **state)
 {
 	static const char *const kinds[] = {"purge", "precondition", "write_until", "rounds",
-					    "idle",  "trim",	     "repeat"};
+					    "idle",  "trim",	     "repeat",	    "idle_sweep"};
 	size_t i;
 
 	(void)state;
@@ -858,6 +944,7 @@ int main(void)
 	    cmocka_unit_test(test_set),
 	    cmocka_unit_test(test_bundled),
 	    cmocka_unit_test(test_registry),
+	    cmocka_unit_test(test_idle_sweep),
 	    cmocka_unit_test(test_track_metrics),
 	    cmocka_unit_test(test_repeat_bytes),
 	    cmocka_unit_test(test_doc_examples),
