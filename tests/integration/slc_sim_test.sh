@@ -19,6 +19,8 @@
 #   - the stop rule (below 70 % of the peak for 0.1x capacity) ended each probe after the cache
 #     had run out and at least 0.1x capacity more was written, but before 0.2x more (chunks
 #     are 0.025x);
+#   - each bootstrap interval (cache size, the two speeds, every level's speed) holds its own
+#     estimate;
 #   - the headline prints one "SLC cache" line per fill level;
 #   - each run takes under 60 s (wall).
 set -u
@@ -77,6 +79,14 @@ for x in e:
         want = int(size.group(1)) * 2**20
         err = (got - want) / want
         check(abs(err) <= 0.02, "%s fill %g: cache %.0f B, model file %d B (%+.2f%%)" % (name, x["fill"], got, want, 100 * err))
+    # each bootstrap interval holds its own estimate (slc.c, boot_model)
+    for k in ("cache_bytes", "in_cache_mbps", "post_cache_mbps"):
+        lo, hi = x[k + "_lo"], x[k + "_hi"]
+        check(lo is not None and hi is not None and lo <= x[k] <= hi,
+              "%s fill %g: %s %.6g in [%s, %s]" % (name, x["fill"], k, x[k], lo, hi))
+    for j, lv in enumerate(x["levels"]):
+        check(lv["mbps_lo"] <= lv["mbps"] <= lv["mbps_hi"],
+              "%s fill %g: level %d %.2f MB/s in [%.2f, %.2f]" % (name, x["fill"], j, lv["mbps"], lv["mbps_lo"], lv["mbps_hi"]))
     # speeds from the series rows, independently of the fit
     rows = list(csv_rows for csv_rows in open(glob.glob(d + "/series/phase-%02d-rep-00-write_until.csv" % p)[0]))
     hdr = rows[0].strip().split(",")
