@@ -7,6 +7,8 @@
 #ifndef SSDLAB_CLI_HEADLINE_H
 #define SSDLAB_CLI_HEADLINE_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct json_object;
@@ -39,5 +41,9 @@ void headline_print_thermal(struct json_object *summary, FILE *f);
 /* The SLC cache (headline_slc.c): one line per probe of summary.json's slc_cache, the cache
  * size, the speeds in and after it with their bounds, further levels, or "no cache detected". */
 void headline_print_slc(struct json_object *summary, FILE *f);
+
+/* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
+ * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
+bool headline_slc_probe(struct json_object *summary, int64_t phase);
 
 #endif

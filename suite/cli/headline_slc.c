@@ -79,3 +79,19 @@ void headline_print_slc(struct json_object *summary, FILE *f)
 		fputc('\n', f);
 	}
 }
+
+bool headline_slc_probe(struct json_object *summary, int64_t phase)
+{
+	struct json_object *arr;
+
+	if (!json_object_object_get_ex(summary, "slc_cache", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return false;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		int64_t p = -1;
+
+		if (!jsonget_int(json_object_array_get_idx(arr, i), "phase", &p) && p == phase)
+			return true;
+	}
+	return false;
+}

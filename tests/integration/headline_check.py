@@ -87,6 +87,9 @@ ss = h["steady_state"]
 rec_list = h["recovery"]
 results = h.get("results", [])
 wsat = h.get("write_saturation", [])
+# SLC-cache probes print their SLC line instead of a WSAT line (suite/cli/headline.c, print_wsat)
+slc_phases = {x["phase"] for x in summary.get("slc_cache", [])}
+wsat_lines = [e for e in wsat if e["phase"] not in slc_phases]
 i_ss = i_wa = i_rec = i_res = i_ws = 0
 cur_res_phase = None
 figures = 0
@@ -196,10 +199,10 @@ for ln in lines:
     m = re.fullmatch(r"WSAT           phase (\d+) (.+): (\S+)x capacity in (\S+), IOPS (\S+) in the "
                      r"first record, (\S+) over the last fill", ln)
     if m:
-        if i_ws >= len(wsat):
+        if i_ws >= len(wsat_lines):
             bad("%r: no write_saturation entry" % ln)
             continue
-        e = wsat[i_ws]
+        e = wsat_lines[i_ws]
         i_ws += 1
         if int(m.group(1)) != e["phase"] or m.group(2) != (e["workload"] + " " + e["queue"]).strip():
             bad("WSAT line %r vs %r" % (ln, e))
@@ -212,7 +215,7 @@ for ln in lines:
         continue
     m = re.fullmatch(r"  IOPS by capacity written:(.*)", ln)
     if m:
-        e = wsat[i_ws - 1] if i_ws else None
+        e = wsat_lines[i_ws - 1] if i_ws else None
         parts = re.findall(r" ([0-9.]+)-([0-9.]+)x ([0-9.]+)", m.group(1))
         if not e or len(parts) != len(e["fills"]):
             bad("WSAT trend %r vs %r" % (ln, e and e["fills"]))
@@ -275,9 +278,9 @@ for ln in lines:
         continue
     bad("unknown headline line %r" % ln)
 
-if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat):
+if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat_lines):
     bad("entries not printed: steady state %d/%d, recovery %d/%d, results %d/%d, wsat %d/%d" %
-        (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat)))
+        (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat_lines)))
 if not figures:
     bad("the headline carries no figure")
 if sum("whole run" in ln for ln in lines) > 1:

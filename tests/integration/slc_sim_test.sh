@@ -21,7 +21,8 @@
 #     are 0.025x);
 #   - each bootstrap interval (cache size, the two speeds, every level's speed) holds its own
 #     estimate;
-#   - the headline prints one "SLC cache" line per fill level;
+#   - the headline prints one "SLC cache" line per fill level, and no WSAT line for the probes;
+#   - `ssdlab plan` shows each probe's bytes and time as upper bounds ("up to");
 #   - each run takes under 60 s (wall).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -31,6 +32,13 @@ command -v python3 >/dev/null || skip "python3 is needed to read the results"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-slc-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 models="$here/../../profiles/models"
+
+# plan counts each probe to the end of its range, and says so: "up to" in its bytes and time
+"$SSDLAB" plan slc-cache --target sim:client-tlc >"$tmp/plan.out" 2>&1 || fail "plan slc-cache failed"
+n=$(grep -cE '^ +[0-9]+ write_until +up to [0-9.]+ [KMG]iB +up to .*stop rule usually ends it sooner' "$tmp/plan.out")
+[ "$n" = 3 ] || fail "plan: $n probe lines with 'up to' bytes and time, want 3"
+grep -q '^total: writes up to .*; duration up to .*stop rule counted to the end' "$tmp/plan.out" ||
+	fail "plan: the total does not say it is an upper bound"
 
 for m in client-tlc static-slc; do
 	t0=$(date +%s.%N)
@@ -44,6 +52,8 @@ for m in client-tlc static-slc; do
 	python3 -c "import sys; sys.exit(0 if $t1 - $t0 < 60 else 1)" || fail "$m: over 60 s"
 	n=$(grep -c '^SLC cache      fill' "$tmp/$m.out")
 	[ "$n" = 3 ] || fail "$m: $n headline lines for the SLC cache, want 3"
+	# the probes' result is their SLC line, not a WSAT line
+	! grep -q '^WSAT' "$tmp/$m.out" || fail "$m: the headline prints WSAT lines for the probes"
 	python3 - "$tmp/$m" "$models/$m.yaml" "$m" <<'PY' || fail "$m: figures (above)"
 import glob, json, re, sys
 d, model, name = sys.argv[1:4]

@@ -277,6 +277,53 @@ static void test_edge_inside_sample(void **state)
 	}
 }
 
+/*
+ * A short cache and a transition that is a ramp, not a level, as the 1 GiB virtual SSD shows at
+ * 85 % fill: 504 MB/s for 15 samples of 2.237 ms, then 16 samples falling evenly from 293 to
+ * 117 MB/s, then 85 MB/s, 1 % noise. The fit sees three levels (the ramp one of them, a
+ * transition) and puts the edge where the cache's and the post-cache lines meet, somewhere in
+ * the ramp: between 15 and 31 samples' bytes (16.9 and 20.5 MB, worked from the rates). The
+ * ramp's blocks redrawn in another order move the replicates' breakpoints one way; the bounds
+ * still hold every estimate (slc.c, around).
+ */
+static void test_ramp_transition(void **state)
+{
+	const double dt = 2.237e-3;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct series s;
+	struct slc_result r;
+	double acc = 0, ramp_end = 0;
+
+	(void)state;
+	assert_non_null(rng);
+	gsl_rng_set(rng, 31);
+	s.n = 700;
+	s.t = malloc(s.n * sizeof(*s.t));
+	s.b = malloc(s.n * sizeof(*s.b));
+	s.temp = malloc(s.n * sizeof(*s.temp));
+	assert_non_null(s.t);
+	assert_non_null(s.b);
+	assert_non_null(s.temp);
+	for (size_t i = 0; i < s.n; i++) {
+		double mbps = i < 15 ? 504 : i < 31 ? 293 - (293 - 117) * (double)(i - 15) / 15 : 85;
+
+		acc += mbps * 1e6 * dt * (1.0 + gsl_ran_gaussian(rng, 0.01));
+		if (i == 30)
+			ramp_end = acc;
+		s.t[i] = (uint64_t)llround((double)(i + 1) * dt * 1e9);
+		s.b[i] = (uint64_t)llround(acc);
+		s.temp[i] = NAN;
+	}
+	gsl_rng_free(rng);
+	r = fit(&s, 8, 200);
+	assert_true(r.cache_detected);
+	assert_true(r.cache_bytes >= 504e6 * dt * 15 * 0.98 && r.cache_bytes <= ramp_end);
+	near(r.in_cache_mbps, 504, 0.01, "in-cache MB/s");
+	near(r.post_cache_mbps, 85, 0.02, "post-cache MB/s");
+	bounds_hold(&r, "ramp transition");
+	drop(&s);
+}
+
 /* No knee: 300 MB/s throughout with 5 % and with 20 % noise: "no cache detected". */
 static void test_no_knee(void **state)
 {
@@ -441,7 +488,8 @@ int main(void)
 	    cmocka_unit_test(test_sawtooth_one_level), cmocka_unit_test(test_cache_then_sawtooth),
 	    cmocka_unit_test(test_no_knee),	  cmocka_unit_test(test_small_drop),
 	    cmocka_unit_test(test_throttling),	  cmocka_unit_test(test_large_fast),
-	    cmocka_unit_test(test_bad_input), cmocka_unit_test(test_edge_inside_sample),	  cmocka_unit_test(test_reader_series),
+	    cmocka_unit_test(test_bad_input), cmocka_unit_test(test_edge_inside_sample),
+	    cmocka_unit_test(test_ramp_transition),	  cmocka_unit_test(test_reader_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
