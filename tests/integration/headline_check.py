@@ -258,6 +258,30 @@ for ln in lines:
         named.add(e["phase"])
         figures += 1
         continue
+    m = re.fullmatch(r"SLC recovery   phase (\d+) after (.+?) idle \((.+?) on the target\): (.*)", ln)
+    if m:
+        # the rest block of the probe's slc_cache entry (suite/cli/headline_slc.c, print_rest)
+        e = next((x for x in summary.get("slc_cache", []) if x["phase"] == int(m.group(1))), None)
+        r = e and e.get("rest")
+        if not r:
+            bad("%r: no slc_cache rest entry for the phase" % ln)
+            continue
+        near_duration(m.group(2), r["rest_profile_s"] * 1e9, "SLC rest (profile)")
+        rest = m.group(4)
+        if not r["recovered_bytes"] > 0:
+            if not rest.startswith("no cache came back"):
+                bad("%r: summary says %r came back" % (ln, r["recovered_bytes"]))
+            continue
+        mm = re.match(r"(\S+) MB came back(?: \[(\S+), (\S+)\])?, (\S+) MB/s of idle(?: \[(\S+), (\S+)\])?", rest)
+        if not mm:
+            bad("%r: not an SLC recovery line" % ln)
+            continue
+        for g, key in ((1, "recovered_bytes"), (2, "recovered_bytes_lo"), (3, "recovered_bytes_hi"),
+                       (4, "recovered_per_s"), (5, "recovered_per_s_lo"), (6, "recovered_per_s_hi")):
+            if mm.group(g) is not None:
+                near(mm.group(g), r[key], "SLC " + key, 1e6)
+        figures += 1
+        continue
     m = re.fullmatch(r"endurance +percentage used (\S+)% -> (\S+)%, available spare .*", ln)
     if m:
         pu = summary["endurance"]["percentage_used"]
