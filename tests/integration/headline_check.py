@@ -234,6 +234,7 @@ for ln in lines:
             bad("%r: no slc_cache entry for the phase" % ln)
             continue
         near(m.group(1), e["fill"], "SLC fill", 0.01)
+        named.add(e["phase"])  # "no cache detected" is the probe's result too
         rest = m.group(3)
         if not e["cache_detected"]:
             if not rest.startswith("no cache detected"):
