@@ -6,8 +6,10 @@
  * and their bounds (analysis/slc.h fits them; reader_slc_series() reads the phase's series). The
  * fill level is the start of the probe's range: the profile fills the drive sequentially up to
  * it and probes the rest. Absent when the plan has no probe, so that other results' summaries
- * stay as they were. A pass of analyze.c's table (pass.h); it runs after pass_thermal, whose
- * per-phase warning level it uses for the throttling flag.
+ * stay as they were. A probe that follows another probe and an idle (the `slc-cache-rest`
+ * profile) also gets a `rest` block: how much cache came back during the idle (rest_json). A
+ * pass of analyze.c's table (pass.h); it runs after pass_thermal, whose per-phase warning level
+ * it uses for the throttling flag.
  */
 #include "analysis/pass.h"
 
@@ -121,11 +123,97 @@ fail:
 	return NULL;
 }
 
+/*
+ * The rest-and-probe-again figures (docs/slc-cache.md): a probe right after an idle that came
+ * right after another probe. The probe before ran until its cache was written out (its stop
+ * rule ends it well after the drop), so whatever cache the later probe finds came back during
+ * the idle: recovered_bytes is its cache size (0 when it found none: less than it resolves),
+ * recovered_per_s that over the idle's seconds of the drive's own time (the records' idle_ns:
+ * target time, scaled on the virtual SSD like every duration; rest_profile_s is the profile's).
+ * Bounds are the cache size's over the same seconds (the idle's length is exact). saturated
+ * (mark_saturated): the rest brought back about as much as the largest cache a probe of the run
+ * found (their intervals meet), so that the rate is a lower bound: the drive had no more to
+ * give back.
+ */
+static struct json_object *rest_json(int64_t before, int64_t idle_phase,
+				     const struct reader_idle *idle, double profile_s,
+				     const struct slc_result *r)
+{
+	struct json_object *o = json_object_new_object();
+	double s = (double)idle->idle_ns * 1e-9, got = r->cache_detected ? r->cache_bytes : 0;
+	double lo = r->cache_detected ? r->cache_bytes_lo : NAN;
+	double hi = r->cache_detected ? r->cache_bytes_hi : NAN;
+	int e = !o;
+
+	jsonnum_build_add(o, "after_phase", json_object_new_int64(before), &e);
+	jsonnum_build_add(o, "idle_phase", json_object_new_int64(idle_phase), &e);
+	jsonnum_build_num(o, "rest_s", s, &e);
+	jsonnum_build_num(o, "rest_profile_s", profile_s, &e);
+	jsonnum_build_num(o, "recovered_bytes", got, &e);
+	jsonnum_build_num(o, "recovered_bytes_lo", lo, &e);
+	jsonnum_build_num(o, "recovered_bytes_hi", hi, &e);
+	jsonnum_build_num(o, "recovered_per_s", s > 0 ? got / s : NAN, &e);
+	jsonnum_build_num(o, "recovered_per_s_lo", s > 0 ? lo / s : NAN, &e);
+	jsonnum_build_num(o, "recovered_per_s_hi", s > 0 ? hi / s : NAN, &e);
+	if (e) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Sets each rest's saturated flag (rest_json) once every probe's cache is known. */
+static int mark_saturated(struct json_object *arr)
+{
+	double big = NAN;
+
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		double lo = jsonget_num(json_object_array_get_idx(arr, i), "cache_bytes_lo");
+
+		if (isfinite(lo) && !(lo <= big))
+			big = lo;
+	}
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *r;
+		double hi;
+
+		if (!json_object_object_get_ex(json_object_array_get_idx(arr, i), "rest", &r))
+			continue;
+		hi = jsonget_num(r, "recovered_bytes_hi");
+		if (jsonnum_add(r, "saturated",
+				json_object_new_boolean(isfinite(big) && isfinite(hi) && hi >= big)))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The idle record of phase (repeat 0), or NULL. */
+static const struct reader_idle *idle_of(const struct reader_idle *v, size_t n, int64_t phase)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].phase == phase && v[i].repeat == 0)
+			return &v[i];
+	return NULL;
+}
+
+/* The kind of plan phase i ("" when none). */
+static const char *kind_of(struct json_object *phases, int64_t i)
+{
+	struct json_object *ph = i >= 0 && (size_t)i < json_object_array_length(phases)
+					 ? json_object_array_get_idx(phases, (size_t)i)
+					 : NULL;
+	const char *k = ph ? jsonget_str(ph, "kind") : NULL;
+
+	return k ? k : "";
+}
+
 int pass_slc(const struct analyze_input *in, struct json_object *summary, char *err,
 	     size_t errlen)
 {
 	struct json_object *plan, *phases, *arr = NULL;
-	int64_t seed = 1;
+	struct reader_idle *idles = NULL;
+	size_t nidles = 0;
+	int64_t seed = 1, prev_phase = -3;
 	int ret = 0;
 
 	if (!in->manifest || !json_object_object_get_ex(in->manifest, "plan", &plan) ||
@@ -133,6 +221,8 @@ int pass_slc(const struct analyze_input *in, struct json_object *summary, char *
 	    !json_object_is_type(phases, json_type_array))
 		return 0;
 	(void)jsonget_int(in->manifest, "seed", &seed);
+	if (reader_idles(&in->records, &idles, &nidles))
+		return -ENOMEM;
 	for (size_t i = 0; i < json_object_array_length(phases); i++) {
 		struct json_object *ph = json_object_array_get_idx(phases, i), *st, *wl, *rg, *v;
 		struct reader_slc_series s = {0};
@@ -192,12 +282,35 @@ int pass_slc(const struct analyze_input *in, struct json_object *summary, char *
 			ret = -ENOMEM;
 			goto out;
 		}
+		/* a probe, an idle, this probe: the rest and what it brought back */
+		if (prev_phase == (int64_t)i - 2 && !strcmp(kind_of(phases, (int64_t)i - 1), "idle") &&
+		    idle_of(idles, nidles, (int64_t)i - 1)) {
+			struct json_object *ip = json_object_array_get_idx(phases, i - 1), *is;
+			double ps = NAN;
+			struct json_object *rj;
+
+			/* the profile's idle time: the plan's setting (time_ns, unscaled) */
+			if (json_object_object_get_ex(ip, "settings", &is))
+				ps = jsonget_num(is, "time_ns") * 1e-9;
+			rj = rest_json(prev_phase, (int64_t)i - 1, idle_of(idles, nidles, (int64_t)i - 1),
+				       ps, &r);
+
+			if (!rj || jsonnum_add(v, "rest", rj)) {
+				ret = -ENOMEM;
+				goto out;
+			}
+		}
+		prev_phase = (int64_t)i;
 	}
 	if (arr) {
+		ret = mark_saturated(arr);
+		if (ret)
+			goto out;
 		ret = jsonnum_add(summary, "slc_cache", arr) ? -ENOMEM : 0;
 		arr = NULL;
 	}
 out:
+	free(idles);
 	json_object_put(arr);
 	return ret;
 }

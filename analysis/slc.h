@@ -35,8 +35,14 @@
  * block_len consecutive residuals (default ceil(n^(1/3)), the order that minimizes the
  * bootstrap's error for a variance, Hall, Horowitz & Jing 1995) are drawn with replacement from
  * a gsl_rng (mt19937, seeded), scaled back by each sample's own level variance and added to the
- * fitted rates; every replicate is refitted with the chosen number of levels. Bounds are the
- * 2.5 % and 97.5 % quantiles of the replicates (gsl_stats_quantile_from_sorted_data).
+ * fitted model's mean increments, in which a boundary that falls inside a sample keeps that
+ * sample's mix of the two rates (slc.c, boot_model: replicates drawn from the rates alone put
+ * the edge on a sample boundary and left the estimate outside its own bounds); every replicate
+ * is refitted with the chosen number of levels and goes through the same estimator as the data.
+ * Bounds: the replicates' spread below and above their median (to their 2.5 % and 97.5 %
+ * quantiles, gsl_stats_quantile_from_sorted_data) placed around the estimate, so that every
+ * interval holds its own estimate; where the replicates reproduce the data these are the plain
+ * percentile bounds (slc.c, around, says when they do not: a transition that is a ramp).
  *
  * Verdict. The cache edge is the first boundary where the rate falls by at least min_drop
  * (default 20 %: a smaller step is a change within the cache,

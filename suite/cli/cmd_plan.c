@@ -40,6 +40,7 @@ struct plan_ctx {
 	uint64_t total_bytes;
 	uint64_t min_ns, max_ns;
 	bool bytes_lower_bound;
+	unsigned nstop; /* steps a stop rule may end sooner (phase_length.upper_bound) */
 	const struct runner_opts *ro;
 	/* Wall-clock estimate on a virtual SSD: each part's target time x the wall / target time
 	 * ratio of its own probe (the simulator's measured speed on this machine). */
@@ -244,6 +245,7 @@ static double fill_step(struct plan_ctx *c, struct plan_step *st, const char **h
 static void print_step(struct plan_ctx *c, const struct plan_step *st, const char *how)
 {
 	const struct phase_kind *k = st->ph->kind;
+	const char *upto = st->len.upper_bound ? "up to " : "";
 	char desc[512] = "", bytes[48] = "-", dur[96] = "-", a[32], b[32];
 	uint64_t by = 0, one, lo, hi;
 	bool known = true;
@@ -254,7 +256,7 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 	if (rc == -ENODATA)
 		snprintf(bytes, sizeof(bytes), "time-bound");
 	else if (by)
-		units_fmt_size(by, bytes, sizeof(bytes));
+		snprintf(bytes, sizeof(bytes), "%s%s", upto, units_fmt_size(by, a, sizeof(a)));
 	if (k->body) {
 		line(st->phase, st->depth, k->name, desc, bytes, "");
 		return;
@@ -277,9 +279,17 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 		units_fmt_duration(lo, a, sizeof(a));
 		units_fmt_duration(hi, b, sizeof(b));
 		if (lo == hi)
-			snprintf(dur, sizeof(dur), "%s", a);
+			snprintf(dur, sizeof(dur), "%s%s", upto, a);
 		else
-			snprintf(dur, sizeof(dur), "%s .. %s", a, b);
+			snprintf(dur, sizeof(dur), "%s .. %s%s", a, upto, b);
+	}
+	if (st->len.upper_bound) {
+		/* counted to the end of its amount: the stop rule usually ends it sooner, and
+		 * where depends on the drive (an SLC probe's cache size), which the plan cannot
+		 * know before the run */
+		c->nstop++;
+		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
+			 "; counted to the end of its amount, the stop rule usually ends it sooner");
 	}
 	line(st->phase, st->depth, k->name, desc, bytes, dur);
 	if (how)
@@ -441,9 +451,11 @@ int cmd_plan(int argc, char **argv)
 	units_fmt_size(pc.total_bytes, cap, sizeof(cap));
 	units_fmt_duration(pc.min_ns, a, sizeof(a));
 	units_fmt_duration(pc.max_ns, b, sizeof(b));
-	printf("total: writes %s%s; duration %s%s%s (target time)\n",
-	       pc.bytes_lower_bound ? "at least " : "", cap, a, pc.min_ns == pc.max_ns ? "" : " .. ",
-	       pc.min_ns == pc.max_ns ? "" : b);
+	printf("total: writes %s%s; duration %s%s%s%s (target time%s)\n",
+	       pc.bytes_lower_bound ? "at least " : pc.nstop ? "up to " : "", cap,
+	       pc.min_ns == pc.max_ns && pc.nstop ? "up to " : "", a,
+	       pc.min_ns == pc.max_ns ? "" : " .. ", pc.min_ns == pc.max_ns ? "" : b,
+	       pc.nstop ? "; phases with a stop rule counted to the end of their amount" : "");
 	if (pc.virt) {
 		units_fmt_duration(pc.wall_lo_ns, a, sizeof(a));
 		units_fmt_duration(pc.wall_hi_ns, b, sizeof(b));

@@ -243,8 +243,9 @@ static void print_wa(FILE *f, struct json_object *w)
  *   WSAT           phase 1 4k randwrite 4 threads x QD32: 4.00x capacity in 18h56m, IOPS 80341
  *                  in the first record, 4009 over the last fill
  *     IOPS by capacity written: 0.00-1.00x 22255, 1.00-2.00x 9633, ...
+ * except for SLC-cache probes (headline_slc_probe), which have their own line.
  */
-static void print_wsat(struct json_object *h, FILE *f)
+static void print_wsat(struct json_object *summary, struct json_object *h, FILE *f)
 {
 	struct json_object *arr, *fills;
 	char a[48], b[48], c[48], d[48], wl[160];
@@ -258,6 +259,8 @@ static void print_wsat(struct json_object *h, FILE *f)
 		int64_t p = -1;
 
 		(void)jsonget_int(e, "phase", &p);
+		if (headline_slc_probe(summary, p))
+			continue; /* its SLC cache line says what the probe found */
 		if (json_object_object_get_ex(e, "fills", &fills))
 			nf = json_object_array_length(fills);
 		units_fmt_duration(isfinite(pn) && pn > 0 ? (uint64_t)pn : 0, c, sizeof(c));
@@ -357,7 +360,7 @@ void headline_print(struct json_object *summary, FILE *f)
 		}
 	headline_print_gcrate(summary, f);
 	print_results(h, f);
-	print_wsat(h, f);
+	print_wsat(summary, h, f);
 	headline_print_slc(summary, f);
 	print_flags(summary, f);
 }

@@ -321,6 +321,7 @@ static void write_length(const void *data, const struct phase_env *env, struct p
 	phase_add_length(env, &p->w.length, l);
 	l->cap_ns = p->max_time_ns ? phase_scale_ns(env, p->max_time_ns) : 0;
 	l->chunks_by_time = p->round_time_ns != 0;
+	l->upper_bound = p->has_stop;
 }
 
 static int precondition_jobs(const void *data, struct phase_job **jobs, size_t *n)

@@ -287,6 +287,9 @@ struct phase_length {
 	 * (write_until's round_time), and a note on how this target runs the step (or NULL). */
 	bool chunks_by_time;
 	const char *note;
+	/* A rule may end the step sooner (write_until's stop): its bytes and time, counted to the
+	 * end of its amount, are upper bounds (`ssdlab plan` prints "up to"). */
+	bool upper_bound;
 };
 
 /* A duration in profile time as the target sees it: ns x env->scale (saturating). */

@@ -87,6 +87,9 @@ ss = h["steady_state"]
 rec_list = h["recovery"]
 results = h.get("results", [])
 wsat = h.get("write_saturation", [])
+# SLC-cache probes print their SLC line instead of a WSAT line (suite/cli/headline.c, print_wsat)
+slc_phases = {x["phase"] for x in summary.get("slc_cache", [])}
+wsat_lines = [e for e in wsat if e["phase"] not in slc_phases]
 i_ss = i_wa = i_rec = i_res = i_ws = 0
 cur_res_phase = None
 figures = 0
@@ -196,10 +199,10 @@ for ln in lines:
     m = re.fullmatch(r"WSAT           phase (\d+) (.+): (\S+)x capacity in (\S+), IOPS (\S+) in the "
                      r"first record, (\S+) over the last fill", ln)
     if m:
-        if i_ws >= len(wsat):
+        if i_ws >= len(wsat_lines):
             bad("%r: no write_saturation entry" % ln)
             continue
-        e = wsat[i_ws]
+        e = wsat_lines[i_ws]
         i_ws += 1
         if int(m.group(1)) != e["phase"] or m.group(2) != (e["workload"] + " " + e["queue"]).strip():
             bad("WSAT line %r vs %r" % (ln, e))
@@ -212,7 +215,7 @@ for ln in lines:
         continue
     m = re.fullmatch(r"  IOPS by capacity written:(.*)", ln)
     if m:
-        e = wsat[i_ws - 1] if i_ws else None
+        e = wsat_lines[i_ws - 1] if i_ws else None
         parts = re.findall(r" ([0-9.]+)-([0-9.]+)x ([0-9.]+)", m.group(1))
         if not e or len(parts) != len(e["fills"]):
             bad("WSAT trend %r vs %r" % (ln, e and e["fills"]))
@@ -231,6 +234,7 @@ for ln in lines:
             bad("%r: no slc_cache entry for the phase" % ln)
             continue
         near(m.group(1), e["fill"], "SLC fill", 0.01)
+        named.add(e["phase"])  # "no cache detected" is the probe's result too
         rest = m.group(3)
         if not e["cache_detected"]:
             if not rest.startswith("no cache detected"):
@@ -253,6 +257,30 @@ for ln in lines:
             for v, L in zip(lv, e["levels"]):
                 near(v, L["mbps"], "SLC level")
         named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"SLC recovery   phase (\d+) after (.+?) idle \((.+?) on the target\): (.*)", ln)
+    if m:
+        # the rest block of the probe's slc_cache entry (suite/cli/headline_slc.c, print_rest)
+        e = next((x for x in summary.get("slc_cache", []) if x["phase"] == int(m.group(1))), None)
+        r = e and e.get("rest")
+        if not r:
+            bad("%r: no slc_cache rest entry for the phase" % ln)
+            continue
+        near_duration(m.group(2), r["rest_profile_s"] * 1e9, "SLC rest (profile)")
+        rest = m.group(4)
+        if not r["recovered_bytes"] > 0:
+            if not rest.startswith("no cache came back"):
+                bad("%r: summary says %r came back" % (ln, r["recovered_bytes"]))
+            continue
+        mm = re.match(r"(\S+) MB came back(?: \[(\S+), (\S+)\])?, (\S+) MB/s of idle(?: \[(\S+), (\S+)\])?", rest)
+        if not mm:
+            bad("%r: not an SLC recovery line" % ln)
+            continue
+        for g, key in ((1, "recovered_bytes"), (2, "recovered_bytes_lo"), (3, "recovered_bytes_hi"),
+                       (4, "recovered_per_s"), (5, "recovered_per_s_lo"), (6, "recovered_per_s_hi")):
+            if mm.group(g) is not None:
+                near(mm.group(g), r[key], "SLC " + key, 1e6)
         figures += 1
         continue
     m = re.fullmatch(r"endurance +percentage used (\S+)% -> (\S+)%, available spare .*", ln)
@@ -305,9 +333,9 @@ for ln in lines:
         continue
     bad("unknown headline line %r" % ln)
 
-if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat):
+if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat_lines):
     bad("entries not printed: steady state %d/%d, recovery %d/%d, results %d/%d, wsat %d/%d" %
-        (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat)))
+        (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat_lines)))
 if not figures:
     bad("the headline carries no figure")
 if sum("whole run" in ln for ln in lines) > 1:
