@@ -341,7 +341,7 @@ static int append(struct journal *j, struct json_object *o, char *err, size_t er
 
 	if (!o)
 		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 	n = text ? asprintf(&line, "%s\n", text) : -1;
 	if (n < 0) {
 		rc = errmsg_set(err, errlen, -ENOMEM, "out of memory");

@@ -42,7 +42,7 @@ static int64_t now(const struct devchange_ctx *c)
 
 static const char *json_text(struct json_object *v)
 {
-	return v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN) : "null";
+	return v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) : "null";
 }
 
 static FILE *dry_out(const struct devchange_ctx *c)
