@@ -37,7 +37,7 @@ static const struct devchange_kind *kind_of(const struct devchange_ctx *c, const
 
 static int64_t now(const struct devchange_ctx *c)
 {
-	return c->wall_ns ? c->wall_ns() : 0;
+	return c->wall_ns ? (int64_t)c->wall_ns() : 0;
 }
 
 static const char *json_text(struct json_object *v)

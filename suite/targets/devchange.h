@@ -51,7 +51,7 @@ struct devchange_ctx {
 	struct journal *journal;     /* where changes go; NULL only with dry_run */
 	bool dry_run;
 	FILE *dry_out;		     /* where dry_run prints the commands (stdout when NULL) */
-	int64_t (*wall_ns)(void);    /* the wall clock (tests pass a fixed one) */
+	uint64_t (*wall_ns)(void);   /* the wall clock, ns since the epoch (tests pass a fixed one) */
 	/* The kinds to look names up in; NULL: the built-in table (devchange_kind()). Tests pass
 	 * a scripted kind here. */
 	const struct devchange_kind *const *kinds;

@@ -33,9 +33,9 @@
 
 /* ---- helpers ---- */
 
-static int64_t fixed_wall(void)
+static uint64_t fixed_wall(void)
 {
-	return 1700000000000000000LL;
+	return 1700000000000000000ULL;
 }
 
 static char *make_dir(void)
@@ -285,7 +285,7 @@ static void test_journal_lines(void **state)
 	l = line_of(f.dir, 0);
 	assert_int_equal(v_of(json_object_object_get(l, "from")), 1);
 	assert_int_equal(v_of(json_object_object_get(l, "to")), 5);
-	assert_int_equal(int_of(l, "wall_ns"), fixed_wall());
+	assert_int_equal(int_of(l, "wall_ns"), (int64_t)fixed_wall());
 	json_object_put(l);
 	l = line_of(f.dir, 1);
 	assert_int_equal(int_of(l, "seq"), 2);
@@ -412,7 +412,7 @@ static void test_change_without_done(void **state)
 
 		fixture_init(&f, "S1");
 		assert_int_equal(journal_change(f.j, "fake", "fk", f.ident, from, to, "FAKE SET v=5", false,
-						 fixed_wall(), id, err, sizeof(err)),
+						 (int64_t)fixed_wall(), id, err, sizeof(err)),
 				 0);
 		assert_string_equal(id, "fk-1");
 		f.drive.v = rows[i].drive_now;
