@@ -67,7 +67,7 @@ int devchange_set(const struct devchange_ctx *c, const char *kind, struct json_o
 	k->describe(c, to, cmd, sizeof(cmd));
 	if (c->dry_run) {
 		/* Nothing read, journaled or sent: the kind prints the bytes it would send. */
-		fprintf(dry_out(c), "would journal %s -> %s, then send: %s\n", kind, json_text(to), cmd);
+		fprintf(dry_out(c), "would journal %s -> %s, then send:\n", kind, json_text(to));
 		return k->send(c, to, err, errlen);
 	}
 	rc = k->read(c, &from, err, errlen);
@@ -184,7 +184,7 @@ static void restore_one(const struct devchange_ctx *c, const struct journal_entr
 	}
 	k->describe(c, e->from, cmd, sizeof(cmd));
 	if (c->dry_run) {
-		fprintf(dry_out(c), "would restore %s (%s) to %s: %s\n", e->id, e->kind, json_text(e->from), cmd);
+		fprintf(dry_out(c), "would restore %s (%s) to %s, sending:\n", e->id, e->kind, json_text(e->from));
 		if (k->send(c, e->from, err, sizeof(err)))
 			restore_note(c, e, false, NULL, NULL, err, r);
 		else

@@ -724,6 +724,14 @@ static void test_write_cache_nvme(void **state)
 	assert_int_equal(d.last_set.cdw10, 0x00000006);
 	assert_int_equal(d.last_set.cdw11, 0);
 	assert_int_equal(d.last_set.nsid, 0);
+	{
+		struct json_object *l = line_of(f.dir, 0);
+
+		assert_non_null(strstr(str_of(l, "command"), "opcode 0x09 (Set Features), nsid 0x00000000, cdw10 "
+							     "0x00000006 (FID 0x06"));
+		assert_non_null(strstr(str_of(l, "command"), "SV 0), cdw11 0x00000000 (value 0x0)"));
+		json_object_put(l);
+	}
 
 	assert_int_equal(journal_read(f.dir, &e, &n, NULL, err, sizeof(err)), 0);
 	assert_int_equal(devchange_restore(&f.c, e, n, res, &nres), 0);

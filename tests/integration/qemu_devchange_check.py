@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Checks the write-cache blocks of qemu_guest_devchange.sh in the guest's console log.
+
+Independent sources: QEMU's NVMe controller has a volatile write cache (VWC 0x7) whose state is
+the block backend's (hw/nvme/ctrl.c: Get Features 0x06 answers blk_enable_write_cache(), Set
+Features sets it), on with qemu_test.sh's cache=unsafe drive; `ssdlab info` reads it through its own
+Get Features path (host/drive_ident), not through the devchange kind that set it.
+"""
+import json
+import re
+import sys
+
+
+def main():
+    log = open(sys.argv[1], errors="replace").read().replace("\r", "")
+    blocks = {t: (out, rc) for t, out, rc in
+              re.findall(r"=== BEGIN (\S+) ===\n(.*?)\n=== END \1 rc=(\d+) ===", log, re.S)}
+    bad = 0
+
+    def fail(msg):
+        nonlocal bad
+        print("FAIL " + msg)
+        bad += 1
+
+    def block(tag, rc="0"):
+        out, got = blocks.get(tag, (None, None))
+        for line in log.splitlines():
+            if line.startswith("stderr %s: " % tag):
+                print(line)
+        if out is None:
+            fail("%s: no output block" % tag)
+            return None
+        if got != rc:
+            fail("%s: exit %s, expected %s" % (tag, got, rc))
+        return out
+
+    def vwc(tag):
+        out = block(tag)
+        try:
+            return json.loads(out)["nvme_identify"]["volatile_write_cache"]["enabled"]
+        except (TypeError, ValueError, KeyError) as e:
+            fail("%s: %r" % (tag, e))
+            return None
+
+    def journal(tag):
+        out = block(tag) or ""
+        return [json.loads(l) for l in out.splitlines() if l.strip()]
+
+    # the run with write_cache: off
+    before = vwc("wc-info-before")
+    block("wc-run")
+    try:
+        m = json.loads(block("wc-manifest") or "{}")
+        ds = m.get("drive_settings") or {}
+        wc = ds.get("write_cache") or {}
+        print("wc: before %r, manifest drive_settings %r" % (before, ds))
+        if before is not True:
+            fail("wc-info-before: VWC enabled %r, QEMU powers on with it on" % before)
+        if (wc.get("profile"), wc.get("as_found"), wc.get("readback")) != ("off", True, False):
+            fail("wc-manifest: write_cache %r, expected profile off, as found on, read back off" % wc)
+        if ds.get("journal") != "journal.jsonl":
+            fail("wc-manifest: journal %r" % ds.get("journal"))
+    except ValueError as e:
+        fail("wc-manifest: %r" % e)
+    lines = journal("wc-journal")
+    ops = [(l["op"], l["id"]) for l in lines]
+    print("wc journal: %r" % ops)
+    if ops != [("change", "wc-1"), ("done", "wc-1"), ("restored", "wc-1")]:
+        fail("wc-journal: %r, expected change, done, restored of wc-1" % ops)
+    else:
+        ch, dn, rs = lines
+        if ch["kind"] != "write_cache" or ch["from"] != {"enabled": True} or ch["to"] != {"enabled": False}:
+            fail("wc-journal: change %r" % ch)
+        # Set Features (0x09), FID 6 with SV (bit 31) clear, WCE 0 in CDW11
+        if "opcode 0x09" not in ch["command"] or "cdw10 0x00000006" not in ch["command"]:
+            fail("wc-journal: command %r, expected Set Features cdw10 0x00000006" % ch["command"])
+        if ch["device"].get("serial") != "SSDLABTEST01" or ch["device"].get("path") != "/dev/nvme0n1":
+            fail("wc-journal: device %r" % ch["device"])
+        if dn["ok"] is not True or dn["readback"] != {"enabled": False}:
+            fail("wc-journal: done %r" % dn)
+        if rs["ok"] is not True or rs["readback"] != {"enabled": True}:
+            fail("wc-journal: restored %r" % rs)
+    after = vwc("wc-info-after")
+    print("wc: after the run VWC enabled %r" % after)
+    if after is not True:
+        fail("wc-info-after: VWC enabled %r, expected on again" % after)
+
+    # killed with kill -9, then `ssdlab restore`
+    killed = vwc("wck-info-killed")
+    print("wck: after kill -9 VWC enabled %r" % killed)
+    if killed is not False:
+        fail("wck-info-killed: VWC enabled %r, expected off (nothing restored it)" % killed)
+    dry = block("wck-restore-dry") or ""
+    print("wck-restore-dry: %s" % dry.strip())
+    if "would restore wc-1" not in dry or "opcode 0x09" not in dry:
+        fail("wck-restore-dry: %r" % dry)
+    out = block("wck-restore") or ""
+    print("wck-restore: %s" % out.strip())
+    if not out.startswith("restored wc-1 (write_cache) on /dev/nvme0n1: sent"):
+        fail("wck-restore: %r" % out)
+    restored = vwc("wck-info-restored")
+    print("wck: after restore VWC enabled %r" % restored)
+    if restored is not True:
+        fail("wck-info-restored: VWC enabled %r, expected on" % restored)
+    ops = [(l["op"], l["id"], l.get("ok")) for l in journal("wck-journal")]
+    print("wck journal: %r" % ops)
+    if ops != [("change", "wc-1", None), ("done", "wc-1", True), ("restored", "wc-1", True)]:
+        fail("wck-journal: %r" % ops)
+    again = block("wck-restore-again") or ""
+    if "nothing to restore" not in again:
+        fail("wck-restore-again: %r" % again)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+# SPDX-License-Identifier: MIT
+# qemu_guest_devchange: sourced by qemu_guest.sh (run() comes from there). The write cache a
+# profile pins (issue 13 point 6) on the test's own NVMe drive: a short run with `write_cache:
+# off` (the manifest records it read back off, the journal has change/done/restored, and the
+# drive's cache is on again afterwards as `info` reads it through Get Features); then a run
+# killed with kill -9 while its cache is off, which `ssdlab restore DIR` puts back.
+# qemu_devchange_check.py reads the blocks on the host.
+cat >/tmp/wc.yaml <<'YAML'
+name: qemu-wc
+description: two short writing phases with the drive's volatile write cache off
+destructive: true
+write_cache: off
+phases:
+  - precondition: {rw: write, bs: 128k, amount: 2MiB, queue: {threads: 1, depth: 4}}
+  - write_until: {rw: randwrite, bs: 64k, amount: 1MiB, round_time: 10s, queue: {threads: 1, depth: 4}}
+YAML
+# An idle phase long enough to be killed in (nothing written: no confirmation needed).
+cat >/tmp/wc-idle.yaml <<'YAML'
+name: qemu-wc-idle
+description: the write cache off, then a long idle to be killed in
+write_cache: off
+phases:
+  - idle: {time: 60s}
+YAML
+run wc-info-before ssdlab info /dev/nvme0n1 --json
+run wc-run ssdlab run /tmp/wc.yaml --target /dev/nvme0n1 --yes-destroy=SSDLABTEST01 --out /tmp/wc --quiet
+run wc-manifest cat /tmp/wc/manifest.json
+run wc-journal cat /tmp/wc/journal.jsonl
+run wc-info-after ssdlab info /dev/nvme0n1 --json
+# kill -9 once the change is journaled as done (the cache is off), well inside the idle.
+ssdlab run /tmp/wc-idle.yaml --target /dev/nvme0n1 --out /tmp/wck --quiet >/dev/null 2>&1 &
+wck_pid=$!
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	grep -q '"op":"done"' /tmp/wck/journal.jsonl 2>/dev/null && break
+	sleep 1
+done
+sleep 1
+kill -9 "$wck_pid"
+wait "$wck_pid"
+echo "wck: killed, exit $?"
+run wck-info-killed ssdlab info /dev/nvme0n1 --json
+run wck-restore-dry ssdlab restore /tmp/wck --dry-run
+run wck-restore ssdlab restore /tmp/wck
+run wck-info-restored ssdlab info /dev/nvme0n1 --json
+run wck-journal cat /tmp/wck/journal.jsonl
+run wck-restore-again ssdlab restore /tmp/wck
