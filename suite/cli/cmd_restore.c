@@ -51,7 +51,7 @@ static int restore_path(const char *dir, const char *path, const struct journal_
 	struct journal *j = NULL;
 	struct target *t = NULL;
 	struct devchange_ctx c;
-	char err[1024] = "";
+	char err[1024] = "", alpm[DEVCHANGE_ALPM_PATH_MAX];
 	size_t nres = 0;
 	int fd = -1, rc, code = EXIT_FAILED;
 
@@ -70,7 +70,7 @@ static int restore_path(const char *dir, const char *path, const struct journal_
 		cli_error("restore", "%s", err);
 		goto out;
 	}
-	rc = devchange_target_ctx(target_info(t), fd, ident, j, cli_wall_ns, &c, err, sizeof(err));
+	rc = devchange_target_ctx(target_info(t), fd, ident, j, cli_wall_ns, &c, alpm, err, sizeof(err));
 	if (rc) {
 		cli_error("restore", "%s", err);
 		goto out;

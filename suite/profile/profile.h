@@ -45,6 +45,9 @@ struct profile {
 	/* `write_cache:` at the top level: the drive's volatile write cache for the run (SNIA PTS
 	 * Enterprise: off, Client: on); as-found when absent */
 	enum profile_drive_setting write_cache;
+	/* `power_states:` at the top level: as-found, or off (NVMe APST disabled, SATA ALPM
+	 * max_performance) for idle-recovery tests */
+	enum profile_drive_setting power_states;
 	char *text; /* the raw profile text, NUL-terminated (the manifest keeps it) */
 	size_t text_len;
 	char *path; /* where it was read from ("<string>" for strings) */

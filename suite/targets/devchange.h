@@ -16,7 +16,8 @@
  *   hpa              {"max_lba": N, "native_max_lba": N, "volatile": bool}
  *                                                           SET MAX ADDRESS EXT / AMAC
  *   nvme_namespace   {"nsid": N, "nsze": N, "ncap": N, "flbas": N, ...}
- *   power_state      {"apst": bool} (NVMe FID 0x0C) or {"alpm": "policy"} (SATA sysfs)
+ *   power_state      {"apst": bool, "table": "hex"} (NVMe FID 0x0C) or {"alpm": "policy",
+ *                    "devslp": bool|null} (SATA sysfs)
  *   security         {"password_set": bool, "password": "..."}   ATA SECURITY (erase)
  * Purges are not settings (nothing to restore), but the ones that set something first (the ATA
  * security password of SECURITY ERASE) journal that setting as a kind.
@@ -46,6 +47,8 @@ struct devchange_ctx {
 	enum drivedb_transport transport;
 	uint32_t nsid;		     /* NVMe: the namespace (0 for SATA) */
 	const char *sysfs_disk;	     /* the kernel's name: "sdb", "nvme0n1" (sysfs attributes) */
+	const char *alpm_path;	     /* SATA: the host's link_power_management_policy file
+				      * (/sys/class/scsi_host/hostN/...); NULL unknown */
 	struct json_object *identity; /* borrowed: the journal's "device" (path, serial, wwn,
 				       * model, transport, nsid) */
 	struct journal *journal;     /* where changes go; NULL only with dry_run */

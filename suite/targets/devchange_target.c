@@ -5,7 +5,13 @@
 #include "targets/devchange_target.h"
 
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -41,9 +47,39 @@ struct json_object *devchange_target_identity(const struct target_info *ti)
 	return o;
 }
 
+/* The SATA host's link_power_management_policy for the block device at path: the "hostN"
+ * directory on the device's sysfs path (as devinfo finds it for `info`). 0 or -ENOENT. */
+static int alpm_path_of(const char *path, char out[DEVCHANGE_ALPM_PATH_MAX])
+{
+	char link[64], *real, *h;
+	struct stat st;
+	unsigned long n;
+	int rc = -ENOENT;
+
+	if (stat(path, &st) || !S_ISBLK(st.st_mode))
+		return -ENOENT;
+	snprintf(link, sizeof(link), "/sys/dev/block/%u:%u", major(st.st_rdev), minor(st.st_rdev));
+	real = realpath(link, NULL);
+	if (!real)
+		return -ENOENT;
+	for (h = strstr(real, "/host"); h; h = strstr(h + 1, "/host")) {
+		char *end;
+
+		n = strtoul(h + 5, &end, 10);
+		if (end != h + 5 && *end == '/') {
+			snprintf(out, DEVCHANGE_ALPM_PATH_MAX,
+				 "/sys/class/scsi_host/host%lu/link_power_management_policy", n);
+			rc = access(out, F_OK) ? -ENOENT : 0;
+			break;
+		}
+	}
+	free(real);
+	return rc;
+}
+
 int devchange_target_ctx(const struct target_info *ti, int fd, struct json_object *identity,
-			 struct journal *j, uint64_t (*wall_ns)(void), struct devchange_ctx *c, char *err,
-			 size_t errlen)
+			 struct journal *j, uint64_t (*wall_ns)(void), struct devchange_ctx *c,
+			 char alpm[DEVCHANGE_ALPM_PATH_MAX], char *err, size_t errlen)
 {
 	const struct drive_ident *d = &ti->drive;
 
@@ -62,5 +98,7 @@ int devchange_target_ctx(const struct target_info *ti, int fd, struct json_objec
 	c->identity = identity;
 	c->journal = j;
 	c->wall_ns = wall_ns;
+	if (d->kind == DRIVE_IDENT_SATA && !alpm_path_of(ti->path, alpm))
+		c->alpm_path = alpm;
 	return 0;
 }

@@ -5,7 +5,8 @@
 # QEMU test changes a real one):
 #   - on the virtual SSD `write_cache: off` sets the model's cache: the manifest says profile off,
 #     read back off, and no journal (nothing on a drive changed);
-#   - on a file target `write_cache: off` is refused before anything runs (exit 4, the reason);
+#   - on a file target `write_cache: off` is refused before anything runs (exit 4, the reason),
+#     and so is `power_states: off` on the virtual SSD;
 #   - `ssdlab restore` of a directory without a journal, or with every change restored, has
 #     nothing to do (exit 0); a corrupt middle line is exit 2 with its line number; a change
 #     whose device cannot be opened is exit 1 and stays outstanding.
@@ -32,13 +33,21 @@ python3 - "$tmp/sim/manifest.json" <<'PY' || fail "sim manifest drive_settings"
 import json, sys
 m = json.load(open(sys.argv[1]))
 ds = m.get("drive_settings")
-want = {"write_cache": {"profile": "off", "as_found": None, "readback": False}, "journal": None}
+want = {"write_cache": {"profile": "off", "as_found": None, "readback": False},
+        "power_states": {"profile": "as-found", "as_found": None, "readback": None}, "journal": None}
 if ds != want:
     print("drive_settings %r, expected %r" % (ds, want)); sys.exit(1)
 if m["plan"].get("write_cache") != "off":
     print("plan.write_cache %r" % m["plan"].get("write_cache")); sys.exit(1)
 PY
 [ -e "$tmp/sim/journal.jsonl" ] && fail "a journal on the virtual SSD (nothing on a drive changed)"
+
+# the virtual SSD has no power states to pin
+sed 's/^write_cache: off$/power_states: off/' "$tmp/p.yaml" >"$tmp/ps.yaml"
+"$SSDLAB" run "$tmp/ps.yaml" --target sim:client-tlc --out "$tmp/ps" --quiet >"$tmp/ps.out" 2>&1
+rc=$?
+[ "$rc" = 4 ] || fail "power_states: off on the sim: exit $rc, expected 4"
+grep -q "power_states: off: the virtual SSD has no power states" "$tmp/ps.out" || fail "sim power states: $(cat "$tmp/ps.out")"
 
 truncate -s 64M "$tmp/file.img"
 "$SSDLAB" run "$tmp/p.yaml" --target "$tmp/file.img" --yes-destroy="$tmp/file.img" --out "$tmp/file" --quiet \
