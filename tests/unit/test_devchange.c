@@ -770,6 +770,140 @@ static void test_write_cache_nvme_absent(void **state)
 	fixture_release(&f);
 }
 
+/* ---- power_state over scripted drives ---- */
+
+struct apst_drive {
+	bool apste;
+	uint8_t table[256];
+	int sets;
+	struct nvme_admin_cmd last_set;
+	uint8_t last_data[256];
+};
+
+static int apst_admin(void *ctx, int fd, struct nvme_admin_cmd *cmd)
+{
+	struct apst_drive *d = ctx;
+
+	assert_int_equal(fd, 7);
+	if (cmd->opcode == 0x0a && cmd->cdw10 == 0x0c) { /* Get Features APST, current */
+		assert_int_equal(cmd->data_len, 256);
+		memcpy((void *)(uintptr_t)cmd->addr, d->table, 256);
+		cmd->result = d->apste;
+		return 0;
+	}
+	if (cmd->opcode == 0x09 && (cmd->cdw10 & 0xff) == 0x0c) { /* Set Features APST */
+		d->sets++;
+		d->last_set = *cmd;
+		assert_int_equal(cmd->data_len, 256);
+		memcpy(d->last_data, (void *)(uintptr_t)cmd->addr, 256);
+		memcpy(d->table, d->last_data, 256);
+		d->apste = cmd->cdw11 & 1;
+		return 0;
+	}
+	return 0x4002;
+}
+
+static void test_power_state_nvme(void **state)
+{
+	struct apst_drive d = {.apste = true};
+	struct ioctl_ops ops = {.admin = apst_admin, .ctx = &d};
+	struct fixture f;
+	struct journal_entry *e = NULL;
+	struct devchange_restore_result res[2];
+	uint8_t found[256];
+	size_t n = 0, nres = 0;
+	char err[256] = "";
+	struct json_object *to, *l;
+	char text[700];
+
+	(void)state;
+	/* Entry 0: go to power state 3 after 100 ms idle (ITPT 100 in bits 31:8, ITPS 3 in 7:3):
+	 * (100 << 8) | (3 << 3) = 0x6418, little-endian 18 64 00 00. */
+	memset(d.table, 0, sizeof(d.table));
+	d.table[0] = 0x18;
+	d.table[1] = 0x64;
+	memcpy(found, d.table, sizeof(found));
+	snprintf(text, sizeof(text), "{\"apst\":false,\"table\":\"18640000%0504d\"}", 0);
+	to = jv(text);
+	fixture_init(&f, "S1");
+	f.c.ops = &ops;
+	f.c.kinds = NULL;
+	f.c.transport = DRIVEDB_NVME;
+	assert_int_equal(devchange_set(&f.c, "power_state", to, err, sizeof(err)), 0);
+	assert_false(d.apste);
+	assert_int_equal(d.sets, 1);
+	/* CDW10 FID 0x0C, SV clear; CDW11 APSTE 0; the table as found written back. */
+	assert_int_equal(d.last_set.cdw10, 0x0000000c);
+	assert_int_equal(d.last_set.cdw11, 0);
+	assert_memory_equal(d.last_data, found, 256);
+	l = line_of(f.dir, 0);
+	assert_string_equal(str_of(l, "id"), "ps-1");
+	assert_true(json_object_get_boolean(json_object_object_get(json_object_object_get(l, "from"), "apst")));
+	json_object_put(l);
+
+	assert_int_equal(journal_read(f.dir, &e, &n, NULL, err, sizeof(err)), 0);
+	assert_int_equal(devchange_restore(&f.c, e, n, res, &nres), 0);
+	assert_true(res[0].ok);
+	assert_true(d.apste);
+	assert_int_equal(d.last_set.cdw11, 1);
+	assert_memory_equal(d.last_data, found, 256);
+	journal_entries_free(e, n);
+	json_object_put(to);
+	fixture_release(&f);
+}
+
+static void test_power_state_sata(void **state)
+{
+	struct ata_drive d = {.wce = true};
+	struct ioctl_ops ops = {.sg_io = ata_sg_io, .ctx = &d};
+	struct fixture f;
+	struct journal_entry *e = NULL;
+	struct devchange_restore_result res[2];
+	size_t n = 0, nres = 0;
+	char err[256] = "", path[600], buf[64] = "";
+	struct json_object *to = jv("{\"alpm\":\"max_performance\"}"), *l;
+	FILE *pf;
+
+	(void)state;
+	fixture_init(&f, "S1");
+	snprintf(path, sizeof(path), "%s/link_power_management_policy", f.dir);
+	pf = fopen(path, "w");
+	assert_non_null(pf);
+	fputs("min_power\n", pf); /* as the kernel shows it: with a newline */
+	fclose(pf);
+	f.c.ops = &ops;
+	f.c.kinds = NULL;
+	f.c.alpm_path = path;
+	assert_int_equal(devchange_set(&f.c, "power_state", to, err, sizeof(err)), 0);
+	pf = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), pf));
+	fclose(pf);
+	assert_string_equal(buf, "max_performance");
+	l = line_of(f.dir, 0);
+	{
+		char want[700];
+
+		snprintf(want, sizeof(want), "write \"max_performance\" to %s", path);
+		assert_string_equal(str_of(l, "command"), want);
+	}
+	/* as found: the policy without its newline; DEVSLP null (IDENTIFY word 78 bit 8 clear) */
+	assert_string_equal(json_object_to_json_string_ext(json_object_object_get(l, "from"), JSON_C_TO_STRING_PLAIN),
+			    "{\"alpm\":\"min_power\",\"devslp\":null}");
+	json_object_put(l);
+
+	assert_int_equal(journal_read(f.dir, &e, &n, NULL, err, sizeof(err)), 0);
+	assert_int_equal(devchange_restore(&f.c, e, n, res, &nres), 0);
+	assert_true(res[0].ok);
+	pf = fopen(path, "r");
+	assert_non_null(fgets(buf, sizeof(buf), pf));
+	fclose(pf);
+	assert_string_equal(buf, "min_power");
+	journal_entries_free(e, n);
+	unlink(path);
+	json_object_put(to);
+	fixture_release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -785,6 +919,8 @@ int main(void)
 	    cmocka_unit_test(test_write_cache_ata),
 	    cmocka_unit_test(test_write_cache_nvme),
 	    cmocka_unit_test(test_write_cache_nvme_absent),
+	    cmocka_unit_test(test_power_state_nvme),
+	    cmocka_unit_test(test_power_state_sata),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
