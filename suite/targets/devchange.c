@@ -150,7 +150,9 @@ static void restore_note(const struct devchange_ctx *c, const struct journal_ent
 	snprintf(r->id, sizeof(r->id), "%s", e->id);
 	snprintf(r->kind, sizeof(r->kind), "%s", e->kind);
 	r->ok = ok;
-	if (ok)
+	if (ok && !back)
+		snprintf(r->what, sizeof(r->what), "%s", how); /* a dry run reads nothing */
+	else if (ok)
 		snprintf(r->what, sizeof(r->what), "%s (read back: %s)", how, json_text(back));
 	else
 		snprintf(r->what, sizeof(r->what), "%s", error);

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Checks the write-cache blocks of qemu_guest_devchange.sh in the guest's console log.
+"""Checks the write-cache and power-state blocks of qemu_guest_devchange.sh in the guest's console log.
 
 Independent sources: QEMU's NVMe controller has a volatile write cache (VWC 0x7) whose state is
 the block backend's (hw/nvme/ctrl.c: Get Features 0x06 answers blk_enable_write_cache(), Set
@@ -110,6 +110,42 @@ def main():
     again = block("wck-restore-again") or ""
     if "nothing to restore" not in again:
         fail("wck-restore-again: %r" % again)
+
+    # power states: QEMU's NVMe controller has no APST (Get Features 0x0C answers Invalid Field),
+    # so `power_states: off` is refused there (exit 4) and the write-cache run's manifest has
+    # it unknown; the AHCI host's ALPM policy, set to min_power by the guest (its value read back
+    # with cat), is max_performance during the run and min_power again after it.
+    try:
+        ps = json.loads(blocks.get("wc-manifest", ("{}", ""))[0])["drive_settings"]["power_states"]
+        if ps != {"profile": "as-found", "as_found": None, "readback": None}:
+            fail("wc-manifest: power_states %r, QEMU's NVMe has no APST" % ps)
+    except (ValueError, KeyError, TypeError) as e:
+        fail("wc-manifest power_states: %r" % e)
+    block("ps-nvme", rc="4")
+    if "has no autonomous power state transitions" not in log:
+        fail("ps-nvme: no reason given for the refusal")
+    before = (block("ps-sata-set") or "").strip()
+    block("ps-sata")
+    try:
+        ps = json.loads(block("ps-sata-manifest") or "{}")["drive_settings"]["power_states"]
+        print("ps-sata: policy set to %r; manifest power_states %r" % (before, ps))
+        want = {"profile": "off", "as_found": {"alpm": before, "devslp": None},
+                "readback": {"alpm": "max_performance", "devslp": None}}
+        if ps != want:
+            fail("ps-sata-manifest: power_states %r, expected %r" % (ps, want))
+    except (ValueError, KeyError, TypeError) as e:
+        fail("ps-sata-manifest: %r" % e)
+    lines = journal("ps-sata-journal")
+    ops = [(l["op"], l["id"], l.get("ok")) for l in lines]
+    print("ps-sata journal: %r" % ops)
+    if ops != [("change", "ps-1", None), ("done", "ps-1", True), ("restored", "ps-1", True)]:
+        fail("ps-sata-journal: %r" % ops)
+    elif lines[0]["from"] != {"alpm": before, "devslp": None} or lines[0]["to"] != {"alpm": "max_performance"}:
+        fail("ps-sata-journal: change %r" % lines[0])
+    after = (block("ps-sata-after") or "").strip()
+    print("ps-sata: policy after the run %r" % after)
+    if before != "min_power" or after != before:
+        fail("ps-sata-after: %r, expected the policy as found (min_power) back" % after)
     return 1 if bad else 0
 
 

@@ -44,3 +44,21 @@ run wck-restore ssdlab restore /tmp/wck
 run wck-info-restored ssdlab info /dev/nvme0n1 --json
 run wck-journal cat /tmp/wck/journal.jsonl
 run wck-restore-again ssdlab restore /tmp/wck
+# Power states (issue 13 point 7): `power_states: off` pins SATA ALPM to max_performance for the
+# run and puts the policy as found back; QEMU's NVMe controller has no APST, so the same profile
+# on /dev/nvme0n1 is refused before anything runs.
+cat >/tmp/ps.yaml <<'YAML'
+name: qemu-ps
+description: power states pinned off for a short idle
+power_states: off
+phases:
+  - idle: {time: 1s}
+YAML
+run ps-nvme ssdlab run /tmp/ps.yaml --target /dev/nvme0n1 --out /tmp/ps-nvme --quiet
+ps_host=$(readlink -f /sys/block/sda | sed -n 's|.*/\(host[0-9]*\)/.*|\1|p')
+ps_policy=/sys/class/scsi_host/$ps_host/link_power_management_policy
+run ps-sata-set sh -c "echo min_power >$ps_policy; cat $ps_policy"
+run ps-sata ssdlab run /tmp/ps.yaml --target /dev/sda --out /tmp/ps-sata --quiet
+run ps-sata-manifest cat /tmp/ps-sata/manifest.json
+run ps-sata-journal cat /tmp/ps-sata/journal.jsonl
+run ps-sata-after cat "$ps_policy"
