@@ -111,6 +111,17 @@ def main():
     if "nothing to restore" not in again:
         fail("wck-restore-again: %r" % again)
 
+    # SIGTERM: the run exits 130 and has restored the cache itself
+    out = block("wct") or ""
+    print("wct: %s" % out.strip().replace("\n", " | "))
+    if "exit 130" not in out or "drive settings: restored wc-1" not in out:
+        fail("wct: %r, expected exit 130 and the restore on stderr" % out)
+    ops = [(l["op"], l["id"], l.get("ok")) for l in journal("wct-journal")]
+    if ops != [("change", "wc-1", None), ("done", "wc-1", True), ("restored", "wc-1", True)]:
+        fail("wct-journal: %r" % ops)
+    if vwc("wct-info") is not True:
+        fail("wct-info: VWC not on again after SIGTERM")
+
     # power states: QEMU's NVMe controller has no APST (Get Features 0x0C answers Invalid Field),
     # so `power_states: off` is refused there (exit 4) and the write-cache run's manifest has
     # it unknown; the AHCI host's ALPM policy, set to min_power by the guest (its value read back

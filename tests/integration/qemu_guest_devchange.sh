@@ -3,7 +3,8 @@
 # profile pins (issue 13 point 6) on the test's own NVMe drive: a short run with `write_cache:
 # off` (the manifest records it read back off, the journal has change/done/restored, and the
 # drive's cache is on again afterwards as `info` reads it through Get Features); then a run
-# killed with kill -9 while its cache is off, which `ssdlab restore DIR` puts back.
+# killed with kill -9 while its cache is off, which `ssdlab restore DIR` puts back, and one
+# stopped with SIGTERM, whose own exit path puts it back.
 # qemu_devchange_check.py reads the blocks on the host.
 cat >/tmp/wc.yaml <<'YAML'
 name: qemu-wc
@@ -44,6 +45,19 @@ run wck-restore ssdlab restore /tmp/wck
 run wck-info-restored ssdlab info /dev/nvme0n1 --json
 run wck-journal cat /tmp/wck/journal.jsonl
 run wck-restore-again ssdlab restore /tmp/wck
+# SIGTERM mid-idle: the runner stops and the run's exit path restores (exit 130).
+run wct sh -c 'ssdlab run /tmp/wc-idle.yaml --target /dev/nvme0n1 --out /tmp/wct --quiet 2>/tmp/wct.err &
+p=$!
+for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	grep -q "\"op\":\"done\"" /tmp/wct/journal.jsonl 2>/dev/null && break
+	sleep 1
+done
+kill -TERM $p
+wait $p
+echo "exit $?"
+cat /tmp/wct.err'
+run wct-journal cat /tmp/wct/journal.jsonl
+run wct-info ssdlab info /dev/nvme0n1 --json
 # Power states (issue 13 point 7): `power_states: off` pins SATA ALPM to max_performance for the
 # run and puts the policy as found back; QEMU's NVMe controller has no APST, so the same profile
 # on /dev/nvme0n1 is refused before anything runs.
