@@ -31,13 +31,14 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ssdlab restore DIR [--dry-run]\n\n"
-		   "Restores the drive settings a run changed and did not put back (after kill -9,\n"
-		   "a crash or a power loss), from DIR/journal.jsonl: each change is undone newest\n"
-		   "first on the same drive (serial and WWN checked; another drive at the path is\n"
-		   "refused), after reading the drive's current value; each outcome is journaled.\n\n"
-		   "  --dry-run   print the commands that would be sent; send and journal nothing\n"
-		   "  -h, --help  this text\n");
+	fprintf(f,
+		"usage: ssdlab restore DIR [--dry-run]\n\n"
+		"Restores the drive settings a run changed and did not put back (after kill -9,\n"
+		"a crash or a power loss), from DIR/journal.jsonl: each change is undone newest\n"
+		"first on the same drive (serial and WWN checked; another drive at the path is\n"
+		"refused), after reading the drive's current value; each outcome is journaled.\n\n"
+		"  --dry-run   print the commands that would be sent; send and journal nothing\n"
+		"  -h, --help  this text\n");
 }
 
 /* Restores the outstanding entries made at path; *refused set when the drive there is another
@@ -70,7 +71,8 @@ static int restore_path(const char *dir, const char *path, const struct journal_
 		cli_error("restore", "%s", err);
 		goto out;
 	}
-	rc = devchange_target_ctx(target_info(t), fd, ident, j, cli_wall_ns, &c, alpm, err, sizeof(err));
+	rc = devchange_target_ctx(target_info(t), fd, ident, j, cli_wall_ns, &c, alpm, err,
+				  sizeof(err));
 	if (rc) {
 		cli_error("restore", "%s", err);
 		goto out;
@@ -83,8 +85,9 @@ static int restore_path(const char *dir, const char *path, const struct journal_
 	}
 	rc = devchange_restore(&c, e, n, res, &nres);
 	for (size_t i = 0; i < nres; i++) {
-		printf("%s %s (%s) on %s: %s\n", res[i].ok ? (dry ? "would restore" : "restored") : "NOT restored",
-		       res[i].id, res[i].kind, path, res[i].what);
+		printf("%s %s (%s) on %s: %s\n",
+		       res[i].ok ? (dry ? "would restore" : "restored") : "NOT restored", res[i].id,
+		       res[i].kind, path, res[i].what);
 		if (!res[i].ok && !strncmp(res[i].what, "refused:", 8))
 			*refused = true;
 	}
@@ -102,9 +105,9 @@ out:
 int cmd_restore(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"dry-run", no_argument, NULL, 'n'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct journal_entry *e = NULL;
 	const char *dir, *paths[16];
@@ -117,9 +120,14 @@ int cmd_restore(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":nh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'n': dry = true; break;
-		case 'h': usage(stdout); return EXIT_OK;
-		default: return cli_opt_reject("restore", c, argv);
+		case 'n':
+			dry = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_OK;
+		default:
+			return cli_opt_reject("restore", c, argv);
 		}
 	}
 	if (optind + 1 != argc) {
@@ -133,10 +141,12 @@ int cmd_restore(int argc, char **argv)
 		return rc == -EBADMSG ? EXIT_USAGE : EXIT_FAILED;
 	}
 	if (torn)
-		fprintf(stderr, "ssdlab restore: dropped a torn last journal line (a crash mid-append: "
-				"its command was never sent)\n");
+		fprintf(stderr,
+			"ssdlab restore: dropped a torn last journal line (a crash mid-append: "
+			"its command was never sent)\n");
 	if (!journal_outstanding(e, n)) {
-		printf("nothing to restore in %s (%zu change(s) journaled, all restored)\n", dir, n);
+		printf("nothing to restore in %s (%zu change(s) journaled, all restored)\n", dir,
+		       n);
 		code = EXIT_OK;
 		goto out;
 	}
@@ -148,7 +158,8 @@ int cmd_restore(int argc, char **argv)
 		if (e[i].restored_ok)
 			continue;
 		if (!p || !p[0]) {
-			cli_error("restore", "%s names no device path: cannot find its drive", e[i].id);
+			cli_error("restore", "%s names no device path: cannot find its drive",
+				  e[i].id);
 			code = EXIT_FAILED;
 			goto out;
 		}
@@ -165,8 +176,10 @@ int cmd_restore(int argc, char **argv)
 			code = pc;
 	}
 	if (refused) {
-		fprintf(stderr, "ssdlab restore: a different drive is at the journal's path: put the drive "
-				"that was changed back (the journal names its serial) and run restore again\n");
+		fprintf(
+		    stderr,
+		    "ssdlab restore: a different drive is at the journal's path: put the drive "
+		    "that was changed back (the journal names its serial) and run restore again\n");
 		code = EXIT_SAFETY;
 	}
 out:

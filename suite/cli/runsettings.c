@@ -31,7 +31,8 @@ int cli_settings_apply(const char *cmd, struct target *t, const char *dir, const
 	if (rc) {
 		cli_error(cmd, "%s", err[0] ? err : strerror(-rc));
 		/* What was tried is journaled: undo it now. */
-		return cli_settings_restore(cmd, dir, s, cli_exit_code(rc) ? cli_exit_code(rc) : EXIT_FAILED);
+		return cli_settings_restore(cmd, dir, s,
+					    cli_exit_code(rc) ? cli_exit_code(rc) : EXIT_FAILED);
 	}
 	*out = s;
 	return 0;
@@ -61,8 +62,7 @@ int cli_settings_restore(const char *cmd, const char *dir, struct drive_settings
 	rc = drive_settings_restore(s, msg, sizeof(msg));
 	drive_settings_free(s);
 	if (rc) {
-		cli_error(cmd, "restoring the drive's settings: %s%s", msg[0] ? msg : strerror(-rc),
-			  "");
+		cli_error(cmd, "restoring the drive's settings: %s", msg[0] ? msg : strerror(-rc));
 		fprintf(stderr, "ssdlab %s: retry with: ssdlab restore %s\n", cmd, dir);
 		return code == EXIT_OK ? EXIT_FAILED : code;
 	}

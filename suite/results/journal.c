@@ -90,7 +90,8 @@ static int scan_line(struct scan *s, struct json_object *o, char *why, size_t wh
 	int64_t seq;
 
 	if (!json_object_is_type(o, json_type_object) || !op || !id)
-		return errmsg_set(why, whylen, -EBADMSG, "not a journal line (no \"op\" or \"id\")");
+		return errmsg_set(why, whylen, -EBADMSG,
+				  "not a journal line (no \"op\" or \"id\")");
 	if (!jsonget_int(o, "seq", &seq) && seq > 0 && (uint64_t)seq > s->max_seq)
 		s->max_seq = (uint64_t)seq;
 	if (!strcmp(op, "change")) {
@@ -125,7 +126,8 @@ static int scan_line(struct scan *s, struct json_object *o, char *why, size_t wh
 	}
 	e = find_entry(s, id);
 	if (!e)
-		return errmsg_set(why, whylen, -EBADMSG, "\"%s\" of %s, which no change line names", op, id);
+		return errmsg_set(why, whylen, -EBADMSG, "\"%s\" of %s, which no change line names",
+				  op, id);
 	if (!strcmp(op, "done")) {
 		e->done = true;
 		e->done_ok = member_bool(o, "ok");
@@ -173,7 +175,8 @@ static int scan_text(const char *buf, size_t len, struct scan *s, char *err, siz
 				s->torn = true;
 				break;
 			}
-			return errmsg_set(err, errlen, -EBADMSG, "%s:%u: not JSON", JOURNAL_FILE, line);
+			return errmsg_set(err, errlen, -EBADMSG, "%s:%u: not JSON", JOURNAL_FILE,
+					  line);
 		}
 		rc = scan_line(s, o, why, sizeof(why));
 		json_object_put(o);
@@ -297,7 +300,8 @@ int journal_open(const char *dir, struct journal **out, char *err, size_t errlen
 			goto out;
 		/* Cut the torn tail so that the next line starts clean (as results_open does). */
 		if (s.torn && (ftruncate(fd, (off_t)s.valid_bytes) || fsync(fd))) {
-			rc = errmsg_set(err, errlen, -errno, "%s: cutting a torn line: %s", path, strerror(errno));
+			rc = errmsg_set(err, errlen, -errno, "%s: cutting a torn line: %s", path,
+					strerror(errno));
 			goto out;
 		}
 	}
@@ -341,14 +345,16 @@ static int append(struct journal *j, struct json_object *o, char *err, size_t er
 
 	if (!o)
 		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE);
 	n = text ? asprintf(&line, "%s\n", text) : -1;
 	if (n < 0) {
 		rc = errmsg_set(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	if (fstat(j->fd, &st)) {
-		rc = errmsg_set(err, errlen, -errno, "%s: fstat: %s", JOURNAL_FILE, strerror(errno));
+		rc =
+		    errmsg_set(err, errlen, -errno, "%s: fstat: %s", JOURNAL_FILE, strerror(errno));
 		goto out;
 	}
 	rc = files_write_all(j->fd, line, (size_t)n);
@@ -416,9 +422,10 @@ static int add_wall(struct json_object *o, int64_t wall_ns)
 	return json_object_object_add(o, "wall_ns", json_object_new_int64(wall_ns));
 }
 
-int journal_change(struct journal *j, const char *kind, const char *id_prefix, struct json_object *device,
-		   struct json_object *from, struct json_object *to, const char *command, bool persistent,
-		   int64_t wall_ns, char id_out[JOURNAL_ID_MAX], char *err, size_t errlen)
+int journal_change(struct journal *j, const char *kind, const char *id_prefix,
+		   struct json_object *device, struct json_object *from, struct json_object *to,
+		   const char *command, bool persistent, int64_t wall_ns,
+		   char id_out[JOURNAL_ID_MAX], char *err, size_t errlen)
 {
 	char id[JOURNAL_ID_MAX];
 	struct json_object *o;
@@ -428,11 +435,12 @@ int journal_change(struct journal *j, const char *kind, const char *id_prefix, s
 		return errmsg_set(err, errlen, -EINVAL, "journal_change: missing argument");
 	if (strlen(kind) >= JOURNAL_KIND_MAX || strlen(command) >= JOURNAL_COMMAND_MAX)
 		return errmsg_set(err, errlen, -EINVAL, "journal_change: kind or command too long");
-	if (snprintf(id, sizeof(id), "%s-%llu", id_prefix, (unsigned long long)j->next_id) >= (int)sizeof(id))
+	if (snprintf(id, sizeof(id), "%s-%llu", id_prefix, (unsigned long long)j->next_id) >=
+	    (int)sizeof(id))
 		return errmsg_set(err, errlen, -EINVAL, "journal_change: id prefix too long");
 	o = line_start(j, "change", id);
-	if (!o || add_str(o, "kind", kind) || add_copy(o, "device", device) || add_copy(o, "from", from) ||
-	    add_copy(o, "to", to) || add_str(o, "command", command) ||
+	if (!o || add_str(o, "kind", kind) || add_copy(o, "device", device) ||
+	    add_copy(o, "from", from) || add_copy(o, "to", to) || add_str(o, "command", command) ||
 	    json_object_object_add(o, "persistent", json_object_new_boolean(persistent)) ||
 	    add_wall(o, wall_ns)) {
 		json_object_put(o);

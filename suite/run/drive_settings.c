@@ -24,19 +24,19 @@
 enum { SET_WC, SET_PS, NSET };
 
 struct setting {
-	const char *kind;		/* the devchange kind */
-	const char *key;		/* the manifest's key */
+	const char *kind; /* the devchange kind */
+	const char *key;  /* the manifest's key */
 	enum profile_drive_setting want;
-	struct json_object *found;	/* as found; NULL unknown */
-	struct json_object *readback;	/* after apply / the last recheck; NULL not read */
+	struct json_object *found;    /* as found; NULL unknown */
+	struct json_object *readback; /* after apply / the last recheck; NULL not read */
 };
 
 struct drive_settings {
 	struct target *t;
 	char *dir;
-	bool drive;	     /* a real drive, changed through devchange (else none, or the sim) */
-	bool sim;	     /* the virtual SSD: its model's write cache, nothing journaled */
-	int fd;		     /* the drive's block device, for the commands */
+	bool drive; /* a real drive, changed through devchange (else none, or the sim) */
+	bool sim;   /* the virtual SSD: its model's write cache, nothing journaled */
+	int fd;	    /* the drive's block device, for the commands */
 	struct json_object *identity;
 	struct journal *journal; /* opened at the first change */
 	struct devchange_ctx c;
@@ -44,8 +44,8 @@ struct drive_settings {
 	struct setting set[NSET];
 };
 
-static int read_setting(struct drive_settings *s, struct setting *st, struct json_object **v, char *err,
-			size_t errlen)
+static int read_setting(struct drive_settings *s, struct setting *st, struct json_object **v,
+			char *err, size_t errlen)
 {
 	return devchange_kind(st->kind)->read(&s->c, v, err, errlen);
 }
@@ -59,7 +59,8 @@ static struct json_object *wanted(const struct drive_settings *s, const struct s
 	if (!o)
 		return NULL;
 	if (st == &s->set[SET_WC]) {
-		e |= json_object_object_add(o, "enabled", json_object_new_boolean(st->want == PROFILE_ON));
+		e |= json_object_object_add(o, "enabled",
+					    json_object_new_boolean(st->want == PROFILE_ON));
 	} else if (s->c.transport == DRIVEDB_NVME) {
 		e |= json_object_object_add(o, "apst", json_object_new_boolean(false));
 		if (st->found && json_object_object_get_ex(st->found, "table", &t))
@@ -75,7 +76,8 @@ static struct json_object *wanted(const struct drive_settings *s, const struct s
 }
 
 int drive_settings_open(struct target *t, const char *dir, const struct profile *p,
-			uint64_t (*wall_ns)(void), struct drive_settings **out, char *err, size_t errlen)
+			uint64_t (*wall_ns)(void), struct drive_settings **out, char *err,
+			size_t errlen)
 {
 	const struct target_info *ti = target_info(t);
 	struct drive_settings *s = calloc(1, sizeof(*s));
@@ -86,8 +88,10 @@ int drive_settings_open(struct target *t, const char *dir, const struct profile 
 		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
 	s->t = t;
 	s->fd = -1;
-	s->set[SET_WC] = (struct setting){.kind = "write_cache", .key = "write_cache", .want = p->write_cache};
-	s->set[SET_PS] = (struct setting){.kind = "power_state", .key = "power_states", .want = p->power_states};
+	s->set[SET_WC] =
+	    (struct setting){.kind = "write_cache", .key = "write_cache", .want = p->write_cache};
+	s->set[SET_PS] =
+	    (struct setting){.kind = "power_state", .key = "power_states", .want = p->power_states};
 	s->dir = strdup(dir);
 	if (!s->dir) {
 		rc = errmsg_set(err, errlen, -ENOMEM, "out of memory");
@@ -96,7 +100,8 @@ int drive_settings_open(struct target *t, const char *dir, const struct profile 
 	if (ti->kind == TARGET_KIND_SIM) {
 		/* The model's write cache; it has no power states to pin. */
 		if (p->power_states != PROFILE_AS_FOUND) {
-			rc = errmsg_set(err, errlen, -EOPNOTSUPP, "power_states: off: the virtual SSD has no "
+			rc = errmsg_set(err, errlen, -EOPNOTSUPP,
+					"power_states: off: the virtual SSD has no "
 					"power states");
 			goto fail;
 		}
@@ -109,7 +114,8 @@ int drive_settings_open(struct target *t, const char *dir, const struct profile 
 		rc = errmsg_set(err, errlen, -ENOMEM, "out of memory");
 		goto fail;
 	}
-	rc = devchange_target_ctx(ti, -1, s->identity, NULL, wall_ns, &s->c, s->alpm, why, sizeof(why));
+	rc = devchange_target_ctx(ti, -1, s->identity, NULL, wall_ns, &s->c, s->alpm, why,
+				  sizeof(why));
 	if (rc) {
 		for (int i = 0; i < NSET; i++)
 			if (s->set[i].want != PROFILE_AS_FOUND) {
@@ -135,8 +141,8 @@ int drive_settings_open(struct target *t, const char *dir, const struct profile 
 
 		rc = read_setting(s, st, &st->found, why, sizeof(why));
 		if (rc && st->want != PROFILE_AS_FOUND) {
-			rc = errmsg_set(err, errlen, rc, "%s: %s: %s", st->key, profile_drive_setting_name(st->want),
-					why);
+			rc = errmsg_set(err, errlen, rc, "%s: %s: %s", st->key,
+					profile_drive_setting_name(st->want), why);
 			goto fail;
 		}
 	}
@@ -204,10 +210,11 @@ int drive_settings_apply(struct drive_settings *s, char *err, size_t errlen)
 
 			rc = target_set_write_cache(s->t, on);
 			if (rc)
-				return errmsg_set(err, errlen, rc, "write_cache: %s", target_error(s->t));
+				return errmsg_set(err, errlen, rc, "write_cache: %s",
+						  target_error(s->t));
 			st->readback = json_object_new_object();
-			if (!st->readback ||
-			    json_object_object_add(st->readback, "enabled", json_object_new_boolean(on)))
+			if (!st->readback || json_object_object_add(st->readback, "enabled",
+								    json_object_new_boolean(on)))
 				return errmsg_set(err, errlen, -ENOMEM, "out of memory");
 			continue;
 		}
@@ -218,7 +225,8 @@ int drive_settings_apply(struct drive_settings *s, char *err, size_t errlen)
 	return 0;
 }
 
-int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen, char *err, size_t errlen)
+int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen, char *err,
+			   size_t errlen)
 {
 	size_t len = 0;
 
@@ -248,13 +256,14 @@ int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen,
 		 * save bit, and the kernel writes its own APST table after one. */
 		rc = pin(s, st, err, errlen);
 		if (!rc && note && len < notelen) {
-			int w = snprintf(note + len, notelen - len,
-					 "%s%s found %s at a phase boundary (a reset restores the drive's "
-					 "default); set %s again",
-					 len ? "; " : "", st->key,
-					 json_object_to_json_string_ext(now, JSON_C_TO_STRING_PLAIN |
-										 JSON_C_TO_STRING_NOSLASHESCAPE),
-					 profile_drive_setting_name(st->want));
+			int w = snprintf(
+			    note + len, notelen - len,
+			    "%s%s found %s at a phase boundary (a reset restores the drive's "
+			    "default); set %s again",
+			    len ? "; " : "", st->key,
+			    json_object_to_json_string_ext(now, JSON_C_TO_STRING_PLAIN |
+								    JSON_C_TO_STRING_NOSLASHESCAPE),
+			    profile_drive_setting_name(st->want));
 
 			len += w > 0 ? (size_t)w : 0;
 		}
@@ -275,12 +284,27 @@ int drive_settings_restore(struct drive_settings *s, char *msg, size_t msglen)
 
 	if (msg && msglen)
 		msg[0] = '\0';
-	if (!s->drive || !s->journal)
-		return 0; /* nothing was changed */
+	if (!s->drive)
+		return 0; /* nothing can have been changed */
 	rc = journal_read(s->dir, &e, &n, NULL, err, sizeof(err));
 	if (rc) {
 		snprintf(msg, msglen, "reading the journal: %s", err);
 		return rc;
+	}
+	if (!journal_outstanding(e, n)) {
+		journal_entries_free(e, n);
+		return 0;
+	}
+	/* Outstanding changes this process did not make (a resume after kill -9 that found the
+	 * drive still pinned) are restored too: the journal is opened for their outcome. */
+	if (!s->journal) {
+		rc = journal_open(s->dir, &s->journal, err, sizeof(err));
+		if (rc) {
+			snprintf(msg, msglen, "opening the journal: %s", err);
+			journal_entries_free(e, n);
+			return rc;
+		}
+		s->c.journal = s->journal;
 	}
 	res = calloc(n ? n : 1, sizeof(*res));
 	if (!res) {
@@ -330,12 +354,14 @@ struct json_object *drive_settings_to_json(const struct drive_settings *s)
 			e = 1;
 			break;
 		}
-		e |= json_object_object_add(x, "profile", json_object_new_string(profile_drive_setting_name(st->want)));
+		e |= json_object_object_add(
+		    x, "profile", json_object_new_string(profile_drive_setting_name(st->want)));
 		e |= json_object_object_add(x, "as_found", manifest_value(st, st->found));
 		e |= json_object_object_add(x, "readback", manifest_value(st, st->readback));
 		e |= json_object_object_add(o, st->key, x);
 	}
-	e |= json_object_object_add(o, "journal", s->journal ? json_object_new_string(JOURNAL_FILE) : NULL);
+	e |= json_object_object_add(o, "journal",
+				    s->journal ? json_object_new_string(JOURNAL_FILE) : NULL);
 	if (e) {
 		json_object_put(o);
 		return NULL;

@@ -31,7 +31,8 @@ struct drive_settings;
  * device, a drive without a volatile write cache), -ENOMEM.
  */
 int drive_settings_open(struct target *t, const char *dir, const struct profile *p,
-			uint64_t (*wall_ns)(void), struct drive_settings **out, char *err, size_t errlen);
+			uint64_t (*wall_ns)(void), struct drive_settings **out, char *err,
+			size_t errlen);
 void drive_settings_free(struct drive_settings *s); /* accepts NULL */
 
 /* Sets what the profile pins and reads it back: 0, or -errno with err (the journal keeps what
@@ -41,7 +42,8 @@ int drive_settings_apply(struct drive_settings *s, char *err, size_t errlen);
 /* At a phase boundary: reads the settings again and sets any that went back (an NVMe controller
  * reset restores the default cache setting). 0 with note "" when all held, 0 with a note saying
  * what was set again, or -errno with err. */
-int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen, char *err, size_t errlen);
+int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen, char *err,
+			   size_t errlen);
 
 /*
  * Restores every change journaled for this drive in the results directory (newest first),

@@ -42,7 +42,9 @@ static int64_t now(const struct devchange_ctx *c)
 
 static const char *json_text(struct json_object *v)
 {
-	return v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE) : "null";
+	return v ? json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN |
+							 JSON_C_TO_STRING_NOSLASHESCAPE)
+		 : "null";
 }
 
 static FILE *dry_out(const struct devchange_ctx *c)
@@ -50,8 +52,8 @@ static FILE *dry_out(const struct devchange_ctx *c)
 	return c->dry_out ? c->dry_out : stdout;
 }
 
-int devchange_set(const struct devchange_ctx *c, const char *kind, struct json_object *to, char *err,
-		  size_t errlen)
+int devchange_set(const struct devchange_ctx *c, const char *kind, struct json_object *to,
+		  char *err, size_t errlen)
 {
 	const struct devchange_kind *k = c && kind ? kind_of(c, kind) : NULL;
 	struct json_object *from = NULL, *back = NULL;
@@ -61,9 +63,11 @@ int devchange_set(const struct devchange_ctx *c, const char *kind, struct json_o
 	if (!c || !to)
 		return errmsg_set(err, errlen, -EINVAL, "devchange_set: missing argument");
 	if (!k)
-		return errmsg_set(err, errlen, -ENOENT, "no device change of kind \"%s\"", kind ? kind : "");
+		return errmsg_set(err, errlen, -ENOENT, "no device change of kind \"%s\"",
+				  kind ? kind : "");
 	if (!c->dry_run && !c->journal)
-		return errmsg_set(err, errlen, -EINVAL, "%s: no journal to record the change in", kind);
+		return errmsg_set(err, errlen, -EINVAL, "%s: no journal to record the change in",
+				  kind);
 	k->describe(c, to, cmd, sizeof(cmd));
 	if (c->dry_run) {
 		/* Nothing read, journaled or sent: the kind prints the bytes it would send. */
@@ -96,8 +100,8 @@ int devchange_set(const struct devchange_ctx *c, const char *kind, struct json_o
 		goto out;
 	}
 	if (!k->same(back, to)) {
-		rc = errmsg_set(err, errlen, -EIO, "%s: sent %s but the drive reads back %s", kind, cmd,
-				json_text(back));
+		rc = errmsg_set(err, errlen, -EIO, "%s: sent %s but the drive reads back %s", kind,
+				cmd, json_text(back));
 		journal_done(c->journal, id, false, back, err, now(c), jerr, sizeof(jerr));
 		goto out;
 	}
@@ -125,7 +129,8 @@ bool devchange_same_drive(const struct journal_entry *e, struct json_object *ide
 	if (!e->device || !identity)
 		return false;
 	/* A namespace is part of what was changed (a namespace's size, its format). */
-	if (!jsonget_int(e->device, "nsid", &ens) && !jsonget_int(identity, "nsid", &ins) && ens != ins)
+	if (!jsonget_int(e->device, "nsid", &ens) && !jsonget_int(identity, "nsid", &ins) &&
+	    ens != ins)
 		return false;
 	if (*es || *ew) {
 		/* Each name the journal has must match: a drive swapped in at the same path, or a
@@ -158,7 +163,8 @@ static void restore_note(const struct devchange_ctx *c, const struct journal_ent
 		snprintf(r->what, sizeof(r->what), "%s", error);
 	if (c->dry_run || !c->journal)
 		return;
-	if (journal_restored(c->journal, e->id, ok, back, how, ok ? NULL : error, now(c), jerr, sizeof(jerr))) {
+	if (journal_restored(c->journal, e->id, ok, back, how, ok ? NULL : error, now(c), jerr,
+			     sizeof(jerr))) {
 		size_t l = strlen(r->what);
 
 		snprintf(r->what + l, sizeof(r->what) - l, " (not journaled: %s)", jerr);
@@ -175,7 +181,8 @@ static void restore_one(const struct devchange_ctx *c, const struct journal_entr
 	char err[512] = "", cmd[JOURNAL_COMMAND_MAX] = "", how[JOURNAL_COMMAND_MAX + 32];
 
 	if (!k) {
-		snprintf(err, sizeof(err), "unknown kind \"%s\" (a newer ssdlab wrote this journal?)", e->kind);
+		snprintf(err, sizeof(err),
+			 "unknown kind \"%s\" (a newer ssdlab wrote this journal?)", e->kind);
 		restore_note(c, e, false, NULL, NULL, err, r);
 		return;
 	}
@@ -186,7 +193,8 @@ static void restore_one(const struct devchange_ctx *c, const struct journal_entr
 	}
 	k->describe(c, e->from, cmd, sizeof(cmd));
 	if (c->dry_run) {
-		fprintf(dry_out(c), "would restore %s (%s) to %s, sending:\n", e->id, e->kind, json_text(e->from));
+		fprintf(dry_out(c), "would restore %s (%s) to %s, sending:\n", e->id, e->kind,
+			json_text(e->from));
 		if (k->send(c, e->from, err, sizeof(err)))
 			restore_note(c, e, false, NULL, NULL, err, r);
 		else
@@ -210,7 +218,8 @@ static void restore_one(const struct devchange_ctx *c, const struct journal_entr
 		goto out;
 	}
 	if (!k->same(back, e->from)) {
-		snprintf(err, sizeof(err), "sent %s but the drive reads back %s", cmd, json_text(back));
+		snprintf(err, sizeof(err), "sent %s but the drive reads back %s", cmd,
+			 json_text(back));
 		restore_note(c, e, false, back, NULL, err, r);
 		goto out;
 	}
@@ -241,13 +250,16 @@ int devchange_restore(const struct devchange_ctx *c, const struct journal_entry 
 			char why[512];
 
 			/* An entry of another drive is none of this call's business, unless it was
-			 * made at this path: then the drive was swapped, and the user must hear it. */
+			 * made at this path: then the drive was swapped, and the user must hear it.
+			 */
 			if (strcmp(ident_str(e->device, "path"), path))
 				continue;
-			snprintf(why, sizeof(why), "refused: %s is now serial \"%s\" wwn \"%s\", not the drive changed "
-				 "(serial \"%s\" wwn \"%s\")", path, ident_str(c->identity, "serial"),
-				 ident_str(c->identity, "wwn"), ident_str(e->device, "serial"),
-				 ident_str(e->device, "wwn"));
+			snprintf(
+			    why, sizeof(why),
+			    "refused: %s is now serial \"%s\" wwn \"%s\", not the drive changed "
+			    "(serial \"%s\" wwn \"%s\")",
+			    path, ident_str(c->identity, "serial"), ident_str(c->identity, "wwn"),
+			    ident_str(e->device, "serial"), ident_str(e->device, "wwn"));
 			restore_note(c, e, false, NULL, NULL, why, r);
 		} else {
 			restore_one(c, e, r);

@@ -44,7 +44,8 @@ static const char *str_member(struct json_object *v, const char *key)
 {
 	struct json_object *m = NULL;
 
-	if (!v || !json_object_object_get_ex(v, key, &m) || !json_object_is_type(m, json_type_string))
+	if (!v || !json_object_object_get_ex(v, key, &m) ||
+	    !json_object_is_type(m, json_type_string))
 		return NULL;
 	return json_object_get_string(m);
 }
@@ -54,7 +55,8 @@ static int bool_member(struct json_object *v, const char *key)
 {
 	struct json_object *m = NULL;
 
-	if (!v || !json_object_object_get_ex(v, key, &m) || !json_object_is_type(m, json_type_boolean))
+	if (!v || !json_object_object_get_ex(v, key, &m) ||
+	    !json_object_is_type(m, json_type_boolean))
 		return -1;
 	return json_object_get_boolean(m);
 }
@@ -86,7 +88,8 @@ static void set_apst_cmd(struct nvme_admin_cmd *cmd, bool on, uint8_t *table)
 	cmd->data_len = NVME_APST_TABLE_LEN;
 }
 
-static int read_nvme(const struct devchange_ctx *c, struct json_object **out, char *err, size_t errlen)
+static int read_nvme(const struct devchange_ctx *c, struct json_object **out, char *err,
+		     size_t errlen)
 {
 	_Alignas(4096) uint8_t table[NVME_APST_TABLE_LEN];
 	char hex[2 * NVME_APST_TABLE_LEN + 1];
@@ -98,8 +101,10 @@ static int read_nvme(const struct devchange_ctx *c, struct json_object **out, ch
 	nvme_get_features_cmd(&cmd, NVME_FEAT_APST, table, sizeof(table));
 	rc = nvme_admin_send(ops_of(c), c->fd, &cmd, "Get Features 0x0c (APST)", err, errlen);
 	if (rc == -EOPNOTSUPP)
-		return errmsg_set(err, errlen, rc, "%s has no autonomous power state transitions (Get Features "
-				  "0x0c refused)", c->path);
+		return errmsg_set(err, errlen, rc,
+				  "%s has no autonomous power state transitions (Get Features "
+				  "0x0c refused)",
+				  c->path);
 	if (rc)
 		return rc;
 	for (size_t i = 0; i < sizeof(table); i++)
@@ -114,7 +119,8 @@ static int read_nvme(const struct devchange_ctx *c, struct json_object **out, ch
 	return 0;
 }
 
-static int read_sata(const struct devchange_ctx *c, struct json_object **out, char *err, size_t errlen)
+static int read_sata(const struct devchange_ctx *c, struct json_object **out, char *err,
+		     size_t errlen)
 {
 	uint8_t id[ATA_IDENTIFY_LEN];
 	char policy[64] = "", ierr[256];
@@ -123,15 +129,18 @@ static int read_sata(const struct devchange_ctx *c, struct json_object **out, ch
 	int fd, devslp = -1;
 
 	if (!c->alpm_path)
-		return errmsg_set(err, errlen, -EOPNOTSUPP, "%s: no link power management policy (not on a "
-				  "SATA host the kernel manages)", c->path);
+		return errmsg_set(err, errlen, -EOPNOTSUPP,
+				  "%s: no link power management policy (not on a "
+				  "SATA host the kernel manages)",
+				  c->path);
 	fd = open(c->alpm_path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errmsg_set(err, errlen, -errno, "%s: %s", c->alpm_path, strerror(errno));
 	n = read(fd, policy, sizeof(policy) - 1);
 	close(fd);
 	if (n <= 0)
-		return errmsg_set(err, errlen, n < 0 ? -errno : -EIO, "%s: cannot read the policy", c->alpm_path);
+		return errmsg_set(err, errlen, n < 0 ? -errno : -EIO, "%s: cannot read the policy",
+				  c->alpm_path);
 	policy[n] = '\0';
 	policy[strcspn(policy, "\n")] = '\0';
 	/* DEVSLP is recorded where the drive says; a drive that does not answer leaves it null. */
@@ -143,7 +152,8 @@ static int read_sata(const struct devchange_ctx *c, struct json_object **out, ch
 	}
 	o = json_object_new_object();
 	if (!o || json_object_object_add(o, "alpm", json_object_new_string(policy)) ||
-	    json_object_object_add(o, "devslp", devslp < 0 ? NULL : json_object_new_boolean(devslp))) {
+	    json_object_object_add(o, "devslp",
+				   devslp < 0 ? NULL : json_object_new_boolean(devslp))) {
 		json_object_put(o);
 		return errmsg_set(err, errlen, -ENOMEM, "out of memory");
 	}
@@ -151,12 +161,15 @@ static int read_sata(const struct devchange_ctx *c, struct json_object **out, ch
 	return 0;
 }
 
-static int ps_read(const struct devchange_ctx *c, struct json_object **out, char *err, size_t errlen)
+static int ps_read(const struct devchange_ctx *c, struct json_object **out, char *err,
+		   size_t errlen)
 {
-	return c->transport == DRIVEDB_NVME ? read_nvme(c, out, err, errlen) : read_sata(c, out, err, errlen);
+	return c->transport == DRIVEDB_NVME ? read_nvme(c, out, err, errlen)
+					    : read_sata(c, out, err, errlen);
 }
 
-static int ps_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd, size_t cmdlen)
+static int ps_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd,
+		       size_t cmdlen)
 {
 	if (c->transport == DRIVEDB_NVME) {
 		struct nvme_admin_cmd a;
@@ -165,7 +178,8 @@ static int ps_describe(const struct devchange_ctx *c, struct json_object *to, ch
 		nvme_cmd_describe(&a, cmd, cmdlen);
 		return (int)strlen(cmd);
 	}
-	return snprintf(cmd, cmdlen, "write \"%s\" to %s", str_member(to, "alpm") ? str_member(to, "alpm") : "?",
+	return snprintf(cmd, cmdlen, "write \"%s\" to %s",
+			str_member(to, "alpm") ? str_member(to, "alpm") : "?",
 			c->alpm_path ? c->alpm_path : "(no link_power_management_policy)");
 }
 
@@ -186,10 +200,12 @@ static int ps_send(const struct devchange_ctx *c, struct json_object *to, char *
 		struct nvme_admin_cmd a;
 
 		if (table_of(to, table))
-			return errmsg_set(err, errlen, -EINVAL, "power_state: no APST table (512 hex digits) to "
+			return errmsg_set(err, errlen, -EINVAL,
+					  "power_state: no APST table (512 hex digits) to "
 					  "write back");
 		set_apst_cmd(&a, bool_member(to, "apst") == 1, table);
-		return nvme_admin_send(ops_of(c), c->fd, &a, "Set Features 0x0c (APST)", err, errlen);
+		return nvme_admin_send(ops_of(c), c->fd, &a, "Set Features 0x0c (APST)", err,
+				       errlen);
 	}
 	{
 		const char *p = str_member(to, "alpm");
@@ -197,15 +213,17 @@ static int ps_send(const struct devchange_ctx *c, struct json_object *to, char *
 		ssize_t w;
 
 		if (fd < 0)
-			return errmsg_set(err, errlen, c->alpm_path ? -errno : -EOPNOTSUPP, "%s: %s",
-					  c->alpm_path ? c->alpm_path : c->path,
-					  c->alpm_path ? strerror(errno) : "no link power management policy");
+			return errmsg_set(err, errlen, c->alpm_path ? -errno : -EOPNOTSUPP,
+					  "%s: %s", c->alpm_path ? c->alpm_path : c->path,
+					  c->alpm_path ? strerror(errno)
+						       : "no link power management policy");
 		w = write(fd, p, strlen(p));
 		if (w < 0) {
 			int e = errno;
 
 			close(fd);
-			return errmsg_set(err, errlen, -e, "%s: writing \"%s\": %s", c->alpm_path, p, strerror(e));
+			return errmsg_set(err, errlen, -e, "%s: writing \"%s\": %s", c->alpm_path,
+					  p, strerror(e));
 		}
 		close(fd);
 		return 0;
@@ -225,10 +243,10 @@ static bool ps_same(struct json_object *a, struct json_object *b)
 }
 
 const struct devchange_kind devchange_kind_power_state = {
-	.name = "power_state",
-	.id_prefix = "ps",
-	.read = ps_read,
-	.describe = ps_describe,
-	.send = ps_send,
-	.same = ps_same,
+    .name = "power_state",
+    .id_prefix = "ps",
+    .read = ps_read,
+    .describe = ps_describe,
+    .send = ps_send,
+    .same = ps_same,
 };

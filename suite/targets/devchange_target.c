@@ -36,8 +36,10 @@ struct json_object *devchange_target_identity(const struct target_info *ti)
 	if (!o)
 		return NULL;
 	/* The drive's own serial when it answered (what a swapped drive changes), else sysfs's. */
-	if (add_str(o, "path", ti->path) || add_str(o, "serial", d ? drive_ident_serial(d) : ti->serial) ||
-	    add_str(o, "wwn", ti->wwn) || add_str(o, "model", d ? drive_ident_model(d) : ti->model) ||
+	if (add_str(o, "path", ti->path) ||
+	    add_str(o, "serial", d ? drive_ident_serial(d) : ti->serial) ||
+	    add_str(o, "wwn", ti->wwn) ||
+	    add_str(o, "model", d ? drive_ident_model(d) : ti->model) ||
 	    add_str(o, "transport", d ? d->transport : "") ||
 	    (d && d->kind == DRIVE_IDENT_NVME &&
 	     json_object_object_add(o, "nsid", json_object_new_int64(d->nsid)))) {
@@ -84,10 +86,11 @@ int devchange_target_ctx(const struct target_info *ti, int fd, struct json_objec
 	const struct drive_ident *d = &ti->drive;
 
 	if (ti->kind != TARGET_KIND_BLOCKDEV || !ti->has_drive)
-		return errmsg_set(err, errlen, -EOPNOTSUPP, "%s is not a drive ssdlab can send commands to",
-				  ti->path);
+		return errmsg_set(err, errlen, -EOPNOTSUPP,
+				  "%s is not a drive ssdlab can send commands to", ti->path);
 	if (d->kind == DRIVE_IDENT_OTHER || !d->read)
-		return errmsg_set(err, errlen, -EOPNOTSUPP, "%s: no NVMe or ATA drive answered (%s)", ti->path,
+		return errmsg_set(err, errlen, -EOPNOTSUPP,
+				  "%s: no NVMe or ATA drive answered (%s)", ti->path,
 				  d->reason[0] ? d->reason : "transport unknown");
 	memset(c, 0, sizeof(*c));
 	c->ops = &ioctl_ops_real;

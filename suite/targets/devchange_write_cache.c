@@ -41,7 +41,8 @@ static int enabled_of(struct json_object *v)
 {
 	struct json_object *e = NULL;
 
-	if (!v || !json_object_object_get_ex(v, "enabled", &e) || !json_object_is_type(e, json_type_boolean))
+	if (!v || !json_object_object_get_ex(v, "enabled", &e) ||
+	    !json_object_is_type(e, json_type_boolean))
 		return -1;
 	return json_object_get_boolean(e);
 }
@@ -75,14 +76,17 @@ static void nvme_set_cache(struct nvme_admin_cmd *cmd, bool on)
 	cmd->cdw11 = on ? 1u : 0u;
 }
 
-static int wc_read(const struct devchange_ctx *c, struct json_object **out, char *err, size_t errlen)
+static int wc_read(const struct devchange_ctx *c, struct json_object **out, char *err,
+		   size_t errlen)
 {
 	if (c->transport == DRIVEDB_NVME) {
 		int r = nvme_feature_enabled(ops_of(c), c->fd, NVME_FEAT_VWC, err, errlen);
 
 		if (r == -EOPNOTSUPP)
-			return errmsg_set(err, errlen, r, "%s has no volatile write cache (Get Features 0x06 "
-					  "refused)", c->path);
+			return errmsg_set(err, errlen, r,
+					  "%s has no volatile write cache (Get Features 0x06 "
+					  "refused)",
+					  c->path);
 		if (r < 0)
 			return r;
 		return value(r == 1, out, err, errlen);
@@ -96,13 +100,16 @@ static int wc_read(const struct devchange_ctx *c, struct json_object **out, char
 			return rc;
 		ata_identify_decode(id, &d);
 		if (!d.write_cache_supported)
-			return errmsg_set(err, errlen, -EOPNOTSUPP, "%s has no volatile write cache (IDENTIFY "
-					  "word 82 bit 5 clear)", c->path);
+			return errmsg_set(err, errlen, -EOPNOTSUPP,
+					  "%s has no volatile write cache (IDENTIFY "
+					  "word 82 bit 5 clear)",
+					  c->path);
 		return value(d.write_cache_enabled, out, err, errlen);
 	}
 }
 
-static int wc_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd, size_t cmdlen)
+static int wc_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd,
+		       size_t cmdlen)
 {
 	int on = enabled_of(to);
 
@@ -138,7 +145,8 @@ static int wc_send(const struct devchange_ctx *c, struct json_object *to, char *
 		struct nvme_admin_cmd a;
 
 		nvme_set_cache(&a, on);
-		return nvme_admin_send(ops_of(c), c->fd, &a, "Set Features 0x06 (volatile write cache)", err, errlen);
+		return nvme_admin_send(ops_of(c), c->fd, &a,
+				       "Set Features 0x06 (volatile write cache)", err, errlen);
 	}
 	{
 		struct ata_cmd a = ata_set_cache(on);
@@ -155,10 +163,10 @@ static bool wc_same(struct json_object *a, struct json_object *b)
 }
 
 const struct devchange_kind devchange_kind_write_cache = {
-	.name = "write_cache",
-	.id_prefix = "wc",
-	.read = wc_read,
-	.describe = wc_describe,
-	.send = wc_send,
-	.same = wc_same,
+    .name = "write_cache",
+    .id_prefix = "wc",
+    .read = wc_read,
+    .describe = wc_describe,
+    .send = wc_send,
+    .same = wc_same,
 };

@@ -142,10 +142,10 @@ static int lines_in(const char *dir)
 /* ---- a scripted kind: the "drive" is the struct behind ops->ctx ---- */
 
 struct fake_drive {
-	int v;		  /* the setting */
-	bool fail_send;	  /* send returns -EIO without changing v */
-	bool stuck;	  /* send "succeeds" but v does not change */
-	int sent[16];	  /* the values sent, in order */
+	int v;		/* the setting */
+	bool fail_send; /* send returns -EIO without changing v */
+	bool stuck;	/* send "succeeds" but v does not change */
+	int sent[16];	/* the values sent, in order */
 	int nsent;
 	int reads;
 };
@@ -164,7 +164,8 @@ static int v_of(struct json_object *o)
 	return json_object_get_int(v);
 }
 
-static int fk_read(const struct devchange_ctx *c, struct json_object **out, char *err, size_t errlen)
+static int fk_read(const struct devchange_ctx *c, struct json_object **out, char *err,
+		   size_t errlen)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -201,9 +202,12 @@ static bool fk_same(struct json_object *a, struct json_object *b)
 	return v_of(a) >= 0 && v_of(a) == v_of(b);
 }
 
-static const struct devchange_kind fake_kind = {
-	.name = "fake", .id_prefix = "fk", .read = fk_read, .describe = fk_describe, .send = fk_send,
-	.same = fk_same};
+static const struct devchange_kind fake_kind = {.name = "fake",
+						.id_prefix = "fk",
+						.read = fk_read,
+						.describe = fk_describe,
+						.send = fk_send,
+						.same = fk_same};
 static const struct devchange_kind *const fake_kinds[] = {&fake_kind};
 
 struct fixture {
@@ -225,12 +229,19 @@ static void fixture_init(struct fixture *f, const char *serial)
 	assert_int_equal(journal_open(f->dir, &f->j, err, sizeof(err)), 0);
 	f->drive.v = 1;
 	f->ops.ctx = &f->drive;
-	snprintf(text, sizeof(text), "{\"path\":\"/dev/sdx\",\"serial\":\"%s\",\"wwn\":\"naa.5000\",\"model\":\"M\"}",
+	snprintf(text, sizeof(text),
+		 "{\"path\":\"/dev/sdx\",\"serial\":\"%s\",\"wwn\":\"naa.5000\",\"model\":\"M\"}",
 		 serial);
 	f->ident = jv(text);
-	f->c = (struct devchange_ctx){.ops = &f->ops, .fd = 7, .path = "/dev/sdx", .transport = DRIVEDB_ATA,
-				      .identity = f->ident, .journal = f->j, .wall_ns = fixed_wall,
-				      .kinds = fake_kinds, .nkinds = 1};
+	f->c = (struct devchange_ctx){.ops = &f->ops,
+				      .fd = 7,
+				      .path = "/dev/sdx",
+				      .transport = DRIVEDB_ATA,
+				      .identity = f->ident,
+				      .journal = f->j,
+				      .wall_ns = fixed_wall,
+				      .kinds = fake_kinds,
+				      .nkinds = 1};
 }
 
 static void fixture_release(struct fixture *f)
@@ -278,8 +289,9 @@ static void test_journal_lines(void **state)
 		char *t = read_text(f.dir);
 
 		/* The identity as given, slashes unescaped. */
-		assert_non_null(strstr(t, ",\"device\":{\"path\":\"/dev/sdx\",\"serial\":\"S1\",\"wwn\":\"naa.5000\","
-					  "\"model\":\"M\"},"));
+		assert_non_null(strstr(
+		    t, ",\"device\":{\"path\":\"/dev/sdx\",\"serial\":\"S1\",\"wwn\":\"naa.5000\","
+		       "\"model\":\"M\"},"));
 		free(t);
 	}
 	l = line_of(f.dir, 0);
@@ -369,9 +381,10 @@ static void test_journal_bad_middle_line(void **state)
 	char err[256] = "";
 
 	(void)state;
-	append_text(dir, "{\"schema\":1,\"seq\":1,\"op\":\"change\",\"id\":\"fk-1\",\"kind\":\"fake\"}\n"
-			 "garbage\n"
-			 "{\"schema\":1,\"seq\":3,\"op\":\"done\",\"id\":\"fk-1\",\"ok\":true}\n");
+	append_text(dir,
+		    "{\"schema\":1,\"seq\":1,\"op\":\"change\",\"id\":\"fk-1\",\"kind\":\"fake\"}\n"
+		    "garbage\n"
+		    "{\"schema\":1,\"seq\":3,\"op\":\"done\",\"id\":\"fk-1\",\"ok\":true}\n");
 	assert_int_equal(journal_read(dir, &e, &n, NULL, err, sizeof(err)), -EBADMSG);
 	assert_string_equal(err, "journal.jsonl:2: not JSON");
 	assert_int_equal(journal_open(dir, &j, err, sizeof(err)), -EBADMSG);
@@ -411,8 +424,9 @@ static void test_change_without_done(void **state)
 		struct json_object *from = jv("{\"v\":1}"), *to = jv("{\"v\":5}"), *l;
 
 		fixture_init(&f, "S1");
-		assert_int_equal(journal_change(f.j, "fake", "fk", f.ident, from, to, "FAKE SET v=5", false,
-						 (int64_t)fixed_wall(), id, err, sizeof(err)),
+		assert_int_equal(journal_change(f.j, "fake", "fk", f.ident, from, to,
+						"FAKE SET v=5", false, (int64_t)fixed_wall(), id,
+						err, sizeof(err)),
 				 0);
 		assert_string_equal(id, "fk-1");
 		f.drive.v = rows[i].drive_now;
@@ -479,8 +493,10 @@ static void test_other_drive_refused(void **state)
 	struct devchange_restore_result res[4];
 	size_t n = 0, nres = 0;
 	char err[256] = "";
-	struct json_object *other = jv("{\"path\":\"/dev/sdx\",\"serial\":\"S2\",\"wwn\":\"naa.6000\"}");
-	struct json_object *elsewhere = jv("{\"path\":\"/dev/sdy\",\"serial\":\"S9\",\"wwn\":\"naa.9\"}");
+	struct json_object *other =
+	    jv("{\"path\":\"/dev/sdx\",\"serial\":\"S2\",\"wwn\":\"naa.6000\"}");
+	struct json_object *elsewhere =
+	    jv("{\"path\":\"/dev/sdy\",\"serial\":\"S9\",\"wwn\":\"naa.9\"}");
 	struct json_object *l;
 
 	(void)state;
@@ -493,8 +509,9 @@ static void test_other_drive_refused(void **state)
 	assert_int_equal(devchange_restore(&f.c, e, n, res, &nres), -EIO);
 	assert_int_equal(nres, 1);
 	assert_false(res[0].ok);
-	assert_string_equal(res[0].what, "refused: /dev/sdx is now serial \"S2\" wwn \"naa.6000\", not the drive "
-					 "changed (serial \"S1\" wwn \"naa.5000\")");
+	assert_string_equal(
+	    res[0].what, "refused: /dev/sdx is now serial \"S2\" wwn \"naa.6000\", not the drive "
+			 "changed (serial \"S1\" wwn \"naa.5000\")");
 	assert_int_equal(f.drive.nsent, 1);
 	assert_int_equal(f.drive.v, 5);
 	l = line_of(f.dir, 2);
@@ -524,9 +541,12 @@ static void test_same_drive(void **state)
 		const char *journal, *now;
 		bool same;
 	} rows[] = {
-	    {"{\"path\":\"/dev/a\",\"serial\":\"S1\",\"wwn\":\"W1\"}", "{\"path\":\"/dev/b\",\"serial\":\"S1\",\"wwn\":\"W1\"}", true},
-	    {"{\"path\":\"/dev/a\",\"serial\":\"S1\",\"wwn\":\"W1\"}", "{\"path\":\"/dev/a\",\"serial\":\"S1\",\"wwn\":\"W2\"}", false},
-	    {"{\"path\":\"/dev/a\",\"serial\":\"S1\"}", "{\"path\":\"/dev/a\",\"serial\":\"S2\"}", false},
+	    {"{\"path\":\"/dev/a\",\"serial\":\"S1\",\"wwn\":\"W1\"}",
+	     "{\"path\":\"/dev/b\",\"serial\":\"S1\",\"wwn\":\"W1\"}", true},
+	    {"{\"path\":\"/dev/a\",\"serial\":\"S1\",\"wwn\":\"W1\"}",
+	     "{\"path\":\"/dev/a\",\"serial\":\"S1\",\"wwn\":\"W2\"}", false},
+	    {"{\"path\":\"/dev/a\",\"serial\":\"S1\"}", "{\"path\":\"/dev/a\",\"serial\":\"S2\"}",
+	     false},
 	    {"{\"path\":\"/dev/a\",\"serial\":\"\",\"wwn\":\"\"}", "{\"path\":\"/dev/a\"}", true},
 	    {"{\"path\":\"/dev/a\"}", "{\"path\":\"/dev/b\"}", false},
 	    {"{\"serial\":\"S1\",\"nsid\":1}", "{\"serial\":\"S1\",\"nsid\":2}", false},
@@ -567,7 +587,8 @@ static void test_send_fails_and_readback_differs(void **state)
 	f.drive.stuck = true;
 	set_v(&f, 6, -EIO);
 	l = line_of(f.dir, 3);
-	assert_string_equal(str_of(l, "error"), "fake: sent FAKE SET v=6 but the drive reads back {\"v\":1}");
+	assert_string_equal(str_of(l, "error"),
+			    "fake: sent FAKE SET v=6 but the drive reads back {\"v\":1}");
 	json_object_put(l);
 	/* Both stay in the journal for the restore (which finds the drive at 1 already). */
 	assert_int_equal(journal_read(f.dir, &e, &n, NULL, err, sizeof(err)), 0);
@@ -619,9 +640,12 @@ static int ata_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 
 static void test_write_cache_ata(void **state)
 {
-	static const uint8_t identify[16] = {0x85, 0x08, 0x0e, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xec, 0};
-	static const uint8_t off[16] = {0x85, 0x06, 0x00, 0, 0x82, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xef, 0};
-	static const uint8_t on[16] = {0x85, 0x06, 0x00, 0, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xef, 0};
+	static const uint8_t identify[16] = {0x85, 0x08, 0x0e, 0, 0, 0, 1,    0,
+					     0,	   0,	 0,    0, 0, 0, 0xec, 0};
+	static const uint8_t off[16] = {0x85, 0x06, 0x00, 0, 0x82, 0, 0,    0,
+					0,    0,    0,	  0, 0,	   0, 0xef, 0};
+	static const uint8_t on[16] = {0x85, 0x06, 0x00, 0, 0x02, 0, 0,	   0,
+				       0,    0,	   0,	 0, 0,	  0, 0xef, 0};
 	struct ata_drive d = {.wce = true};
 	struct ioctl_ops ops = {.sg_io = ata_sg_io, .ctx = &d};
 	struct fixture f;
@@ -645,8 +669,10 @@ static void test_write_cache_ata(void **state)
 	l = line_of(f.dir, 0);
 	assert_string_equal(str_of(l, "id"), "wc-1");
 	assert_string_equal(str_of(l, "kind"), "write_cache");
-	assert_non_null(strstr(str_of(l, "command"), "85 06 00 00 82 00 00 00 00 00 00 00 00 00 ef 00"));
-	assert_string_equal(json_object_to_json_string(json_object_object_get(l, "from")), "{ \"enabled\": true }");
+	assert_non_null(
+	    strstr(str_of(l, "command"), "85 06 00 00 82 00 00 00 00 00 00 00 00 00 ef 00"));
+	assert_string_equal(json_object_to_json_string(json_object_object_get(l, "from")),
+			    "{ \"enabled\": true }");
 	assert_false(json_object_get_boolean(json_object_object_get(l, "persistent")));
 	json_object_put(l);
 
@@ -685,7 +711,7 @@ static int nvme_admin(void *ctx, int fd, struct nvme_admin_cmd *cmd)
 
 	assert_int_equal(fd, 7);
 	if (cmd->opcode == 0x0a && (cmd->cdw10 & 0xff) == 0x06) { /* Get Features VWC */
-		assert_int_equal(cmd->cdw10, 0x06);		 /* SEL 0: current */
+		assert_int_equal(cmd->cdw10, 0x06);		  /* SEL 0: current */
 		d->gets++;
 		cmd->result = d->wce;
 		return 0;
@@ -727,9 +753,11 @@ static void test_write_cache_nvme(void **state)
 	{
 		struct json_object *l = line_of(f.dir, 0);
 
-		assert_non_null(strstr(str_of(l, "command"), "opcode 0x09 (Set Features), nsid 0x00000000, cdw10 "
-							     "0x00000006 (FID 0x06"));
-		assert_non_null(strstr(str_of(l, "command"), "SV 0), cdw11 0x00000000 (value 0x0)"));
+		assert_non_null(strstr(str_of(l, "command"),
+				       "opcode 0x09 (Set Features), nsid 0x00000000, cdw10 "
+				       "0x00000006 (FID 0x06"));
+		assert_non_null(
+		    strstr(str_of(l, "command"), "SV 0), cdw11 0x00000000 (value 0x0)"));
 		json_object_put(l);
 	}
 
@@ -838,7 +866,8 @@ static void test_power_state_nvme(void **state)
 	assert_memory_equal(d.last_data, found, 256);
 	l = line_of(f.dir, 0);
 	assert_string_equal(str_of(l, "id"), "ps-1");
-	assert_true(json_object_get_boolean(json_object_object_get(json_object_object_get(l, "from"), "apst")));
+	assert_true(json_object_get_boolean(
+	    json_object_object_get(json_object_object_get(l, "from"), "apst")));
 	json_object_put(l);
 
 	assert_int_equal(journal_read(f.dir, &e, &n, NULL, err, sizeof(err)), 0);
@@ -887,7 +916,8 @@ static void test_power_state_sata(void **state)
 		assert_string_equal(str_of(l, "command"), want);
 	}
 	/* as found: the policy without its newline; DEVSLP null (IDENTIFY word 78 bit 8 clear) */
-	assert_string_equal(json_object_to_json_string_ext(json_object_object_get(l, "from"), JSON_C_TO_STRING_PLAIN),
+	assert_string_equal(json_object_to_json_string_ext(json_object_object_get(l, "from"),
+							   JSON_C_TO_STRING_PLAIN),
 			    "{\"alpm\":\"min_power\",\"devslp\":null}");
 	json_object_put(l);
 
