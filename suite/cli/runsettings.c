@@ -22,7 +22,7 @@ int cli_settings_apply(const char *cmd, struct target *t, const char *dir, const
 	char err[1024] = "";
 	int rc;
 
-	rc = drive_settings_open(t, dir, p, cli_wall_ns, &s, err, sizeof(err));
+	rc = drive_settings_open(t, dir, p, cli_wall_ns, NULL, &s, err, sizeof(err));
 	if (rc) {
 		cli_error(cmd, "%s", err[0] ? err : strerror(-rc));
 		return cli_exit_code(rc);

@@ -76,8 +76,8 @@ static struct json_object *wanted(const struct drive_settings *s, const struct s
 }
 
 int drive_settings_open(struct target *t, const char *dir, const struct profile *p,
-			uint64_t (*wall_ns)(void), struct drive_settings **out, char *err,
-			size_t errlen)
+			uint64_t (*wall_ns)(void), const struct ioctl_ops *ops,
+			struct drive_settings **out, char *err, size_t errlen)
 {
 	const struct target_info *ti = target_info(t);
 	struct drive_settings *s = calloc(1, sizeof(*s));
@@ -134,6 +134,8 @@ int drive_settings_open(struct target *t, const char *dir, const struct profile 
 		goto fail;
 	}
 	s->c.fd = s->fd;
+	if (ops)
+		s->c.ops = ops;
 	s->drive = true;
 	/* As found, always (the manifest records it); required only where the profile pins it. */
 	for (int i = 0; i < NSET; i++) {

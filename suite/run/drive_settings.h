@@ -26,13 +26,14 @@ struct drive_settings;
 
 /*
  * Reads the settings of target t as found; dir is the run's results directory (the journal goes
- * there when a setting is to change). wall_ns: the CLI's wall clock for the journal. -EOPNOTSUPP
- * (err says why) when the profile pins a setting this target cannot have (a file, a loop
- * device, a drive without a volatile write cache), -ENOMEM.
+ * there when a setting is to change). wall_ns: the CLI's wall clock for the journal. ops: the
+ * ioctl table the commands go through (NULL: ioctl_ops_real; tests pass a scripted drive).
+ * -EOPNOTSUPP (err says why) when the profile pins a setting this target cannot have (a file, a
+ * loop device, a drive without a volatile write cache), -ENOMEM.
  */
 int drive_settings_open(struct target *t, const char *dir, const struct profile *p,
-			uint64_t (*wall_ns)(void), struct drive_settings **out, char *err,
-			size_t errlen);
+			uint64_t (*wall_ns)(void), const struct ioctl_ops *ops,
+			struct drive_settings **out, char *err, size_t errlen);
 void drive_settings_free(struct drive_settings *s); /* accepts NULL */
 
 /* Sets what the profile pins and reads it back: 0, or -errno with err (the journal keeps what
