@@ -26,6 +26,7 @@
 #include "cli/clock.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
+#include "cli/runsettings.h"
 #include "base/jsonnum.h"
 #include "profile/profile.h"
 #include "results/results.h"
@@ -138,6 +139,7 @@ int cmd_resume(int argc, char **argv)
 	struct results_records rr = {0};
 	struct cli_run cr = {.cmd = "resume", .time_scale = 1.0};
 	struct target_open_opts to = {.models_dir = cli_models_dir(), .drive_ident = true};
+	struct drive_settings *settings = NULL;
 	struct results *res = NULL;
 	struct profile *p = NULL;
 	struct target *t = NULL;
@@ -295,8 +297,14 @@ int cmd_resume(int argc, char **argv)
 	if (!cr.quiet)
 		fprintf(stderr, "ssdlab resume: %s on %s, %zu record(s) kept\n",
 			p->name ? p->name : "?", target_spec, rr.n);
+	/* The profile's drive settings again: a crash restored nothing, a power cycle may have. */
+	code = cli_settings_apply("resume", t, cr.dir, p, &settings);
+	if (code)
+		goto out;
+	cr.settings = settings;
 	code = cli_run_and_analyze(&cr, p, t, res, &rr, true);
 out:
+	code = cli_settings_restore("resume", cr.dir, settings, code);
 	results_records_release(&rr);
 	results_close(res);
 	target_close(t);

@@ -24,6 +24,7 @@
 #include "cli/clock.h"
 #include "cli/options.h"
 #include "cli/runflow.h"
+#include "cli/runsettings.h"
 #include "host/devinfo.h"
 #include "base/jsonnum.h"
 #include "profile/profile.h"
@@ -168,6 +169,7 @@ int cmd_run(int argc, char **argv)
 	struct target_open_opts to = {.models_dir = cli_models_dir(), .drive_ident = true};
 	struct json_object *manifest = NULL;
 	struct results_facts facts = {0};
+	struct drive_settings *settings = NULL;
 	struct target_spec spec;
 	struct results *res = NULL;
 	struct profile *p = NULL;
@@ -311,6 +313,11 @@ int cmd_run(int argc, char **argv)
 	}
 	cr.dir = dir;
 	cr.yes_destroy = yes;
+	/* The drive settings the profile pins, set before the manifest records them as read back. */
+	code = cli_settings_apply("run", t, dir, p, &settings);
+	if (code)
+		goto out;
+	cr.settings = settings;
 	manifest = runner_manifest_new(p, target_spec, t,
 				       &(struct runner_opts){.time_scale = cr.time_scale,
 							     .seed = cr.seed,
@@ -329,6 +336,7 @@ int cmd_run(int argc, char **argv)
 		manifest = NULL;
 	}
 	if (!manifest || manifest_add_cli(manifest, argc, argv, &sets, yes) ||
+	    cli_settings_manifest(manifest, settings) ||
 	    warn_reads_without_fill(p, t, manifest, cr.quiet) ||
 	    host_facts_collect(t, &facts) || (rc = results_write_manifest(res, manifest, &facts))) {
 		cli_error("run", "writing the manifest in %s failed", dir);
@@ -339,6 +347,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "ssdlab run: %s on %s -> %s\n", p->name, target_spec, dir);
 	code = cli_run_and_analyze(&cr, p, t, res, NULL, false);
 out:
+	code = cli_settings_restore("run", dir, settings, code);
 	json_object_put(manifest);
 	host_facts_release(&facts);
 	results_close(res);

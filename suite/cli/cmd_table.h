@@ -11,3 +11,4 @@
 {"info", cmd_info, "show a block device's identity, link, cache, power management and what it offers; reads only"},
 {"smart", cmd_smart, "print a drive's SMART attributes with ssdlab's own units; --load FILE decodes a skdump --save blob"},
 {"drives", cmd_drives, "list the drive database (SMART host/NAND-write counters per model) or show the entry for MODEL"},
+{"restore", cmd_restore, "put back the drive settings a run changed and did not restore (kill -9, power loss) from DIR/journal.jsonl"},

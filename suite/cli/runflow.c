@@ -170,7 +170,7 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		.time_scale = c->time_scale, .seed = c->seed, .stop = &stop.flag,
 		.chunk_bytes = c->chunk_bytes, .chunk_ns = c->chunk_ns,
 		.progress = ui_progress, .note = ui_note, .arg = &ui, .wall_ns = cli_wall_ns,
-		.debug_fault = getenv("SSDLAB_DEBUG_FAULT"),
+		.debug_fault = getenv("SSDLAB_DEBUG_FAULT"), .settings = c->settings,
 	};
 	struct json_object *summary = NULL;
 	struct runner *r = NULL;

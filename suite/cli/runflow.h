@@ -71,6 +71,7 @@ struct cli_run {
 	uint64_t chunk_bytes, chunk_ns; /* runner_opts' chunks; 0 = defaults */
 	bool quiet;
 	bool verbose; /* the per-phase lines before the headline */
+	struct drive_settings *settings; /* re-checked at phase boundaries (runner_opts); may be NULL */
 };
 
 /*

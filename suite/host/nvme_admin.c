@@ -249,6 +249,13 @@ void nvme_cmd_describe(const struct nvme_admin_cmd *c, char *buf, size_t len)
 			 name_of(fid_names, c->cdw10 & 0xff), (c->cdw10 >> 8) & 7,
 			 ((c->cdw10 >> 8) & 7) == 0 ? " current" : "");
 		break;
+	case 0x09: /* Set Features (ssdlab's device changes, targets/devchange.h) */
+		name = "Set Features";
+		/* SV (bit 31): saved across a reset; ssdlab's changes leave it clear */
+		snprintf(m[0], sizeof m[0], "FID 0x%02x %s, SV %u", c->cdw10 & 0xff, name_of(fid_names, c->cdw10 & 0xff),
+			 c->cdw10 >> 31);
+		snprintf(m[1], sizeof m[1], "value 0x%x", c->cdw11);
+		break;
 	}
 	const uint32_t d[6] = {c->cdw10, c->cdw11, c->cdw12, c->cdw13, c->cdw14, c->cdw15};
 	n = snprintf(buf, len, "NVMe admin opcode 0x%02x (%s), nsid 0x%08x", c->opcode, name, c->nsid);

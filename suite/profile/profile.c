@@ -27,7 +27,13 @@ struct top_raw {
 	const char *name, *description;
 	bool destructive;
 	const struct ydoc_node *defaults, *phases, *cooldown;
+	int write_cache, power_states;
 };
+
+/* Indexed by enum profile_drive_setting. */
+static const char *const drive_setting_names[] = {"as-found", "on", "off", NULL};
+/* power_states: as found, or off (pinned for idle-recovery tests); "on" has no one meaning. */
+static const char *const power_setting_names[] = {"as-found", "off", NULL};
 
 /* clang-format off */
 static const struct ydoc_key top_keys[] = {
@@ -38,6 +44,10 @@ static const struct ydoc_key top_keys[] = {
 	{.name = "phases", .kind = YK_ANY, .required = true,
 	 .offset = offsetof(struct top_raw, phases)},
 	{.name = "cooldown", .kind = YK_ANY, .offset = offsetof(struct top_raw, cooldown)},
+	{.name = "write_cache", .kind = YK_ENUM, .offset = offsetof(struct top_raw, write_cache),
+	 .enum_names = drive_setting_names},
+	{.name = "power_states", .kind = YK_ENUM, .offset = offsetof(struct top_raw, power_states),
+	 .enum_names = power_setting_names},
 	{0},
 };
 /* clang-format on */
@@ -59,6 +69,11 @@ static int check_name(const struct ydoc_node *n, const char *name, struct ydoc_e
 	}
 	return 0;
 }
+const char *profile_drive_setting_name(enum profile_drive_setting s)
+{
+	return (unsigned)s < 3 ? drive_setting_names[s] : "?";
+}
+
 bool profile_writes(const struct profile *p)
 {
 	return phase_list_first_writer(&p->phases) != NULL;
@@ -115,6 +130,8 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 	if (ret)
 		goto out;
 	p->destructive = raw.destructive;
+	p->write_cache = (enum profile_drive_setting)raw.write_cache;
+	p->power_states = raw.power_states ? PROFILE_OFF : PROFILE_AS_FOUND;
 	w = phase_list_first_writer(&p->phases);
 	if (w && !p->destructive) {
 		struct ydoc_node at = {.file = doc->file, .line = w->line, .col = w->col};
@@ -342,7 +359,13 @@ struct json_object *profile_to_json(const struct profile *p)
 	    phase_json_add(o, "defaults", profile_defaults_to_json(&p->defaults)) ||
 	    phase_json_add(o, "phases", profile_phase_list_to_json(&p->phases)) ||
 	    (p->cooldown.set &&
-	     phase_json_add(o, "cooldown", profile_cooldown_to_json(&p->cooldown)))) {
+	     phase_json_add(o, "cooldown", profile_cooldown_to_json(&p->cooldown))) ||
+	    (p->write_cache != PROFILE_AS_FOUND &&
+	     phase_json_add(o, "write_cache",
+			    json_object_new_string(profile_drive_setting_name(p->write_cache)))) ||
+	    (p->power_states != PROFILE_AS_FOUND &&
+	     phase_json_add(o, "power_states",
+			    json_object_new_string(profile_drive_setting_name(p->power_states))))) {
 		json_object_put(o);
 		return NULL;
 	}

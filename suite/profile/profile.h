@@ -22,6 +22,17 @@ struct json_object;
 
 /* ---- profiles ------------------------------------------------------------------------------- */
 
+/* A drive setting a profile pins (issue 13): left as the drive has it, or set on / off for the
+ * run (journaled and restored, targets/devchange.h). */
+enum profile_drive_setting {
+	PROFILE_AS_FOUND = 0,
+	PROFILE_ON,
+	PROFILE_OFF,
+};
+
+/* "as-found", "on", "off" (the profile's words). */
+const char *profile_drive_setting_name(enum profile_drive_setting s);
+
 struct profile {
 	char *name;
 	char *description;
@@ -31,6 +42,12 @@ struct profile {
 	/* the cool-down gate before every phase (`cooldown:` at the top level; a phase's own
 	 * wins: profile_cooldown_for()); set false when absent */
 	struct profile_cooldown cooldown;
+	/* `write_cache:` at the top level: the drive's volatile write cache for the run (SNIA PTS
+	 * Enterprise: off, Client: on); as-found when absent */
+	enum profile_drive_setting write_cache;
+	/* `power_states:` at the top level: as-found, or off (NVMe APST disabled, SATA ALPM
+	 * max_performance) for idle-recovery tests */
+	enum profile_drive_setting power_states;
 	char *text; /* the raw profile text, NUL-terminated (the manifest keeps it) */
 	size_t text_len;
 	char *path; /* where it was read from ("<string>" for strings) */

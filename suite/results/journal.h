@@ -47,10 +47,11 @@ void journal_close(struct journal *j); /* accepts NULL */
 
 /*
  * Appends and fsyncs a "change" line before the command is sent. device, from and to are
- * borrowed (copied into the line). id_out gets the new id ("wc-1", "hpa-2": the kind's prefix
- * and a number). wall_ns: the caller's wall clock (nothing here reads the clock).
+ * borrowed (copied into the line). id_out gets the new id ("wc-1", "hpa-2": id_prefix, the
+ * kind's prefix, and a number that counts every change of the file, whatever its kind).
+ * wall_ns: the caller's wall clock (nothing here reads the clock).
  */
-int journal_change(struct journal *j, const char *kind, struct json_object *device,
+int journal_change(struct journal *j, const char *kind, const char *id_prefix, struct json_object *device,
 		   struct json_object *from, struct json_object *to, const char *command, bool persistent,
 		   int64_t wall_ns, char id_out[JOURNAL_ID_MAX], char *err, size_t errlen);
 /* The command's outcome: ok, the value read back (borrowed, may be NULL) and the error text

@@ -31,6 +31,7 @@
 #include "base/prng.h"
 #include "results/snapshot.h"
 #include "run/cooldown_gate.h"
+#include "run/drive_settings.h"
 #include "run/eta.h"
 #include "run/fault.h"
 #include "run/record.h"
@@ -1276,6 +1277,17 @@ static int phase_boundary(struct runner *r, const struct where *w, const char *w
 	if (r->state != RUNNER_RECORD && !strcmp(when, "end"))
 		return 0;
 	snprintf(label, sizeof(label), "phase-%d-%s-%s", w->phase, w->ph->kind->name, when);
+	if (r->o.settings) {
+		char msg[512] = "", err[512] = "";
+		int rc = drive_settings_recheck(r->o.settings, msg, sizeof(msg), err, sizeof(err));
+
+		if (rc) {
+			fail(r, "phase %d: %s: %s", w->phase, when, err);
+			return rc;
+		}
+		if (msg[0])
+			note(r, "phase %d %s: %s", w->phase, when, msg);
+	}
 	return store_snapshot(r, label, w->phase, w->repeat);
 }
 

@@ -186,6 +186,10 @@ struct runner_opts {
 	 * scale); chunk_ns for a time amount, before the duration scale (0 = RUNNER_CHUNK_NS). */
 	uint64_t chunk_bytes;
 	uint64_t chunk_ns;
+	/* The drive settings the profile pins (run/drive_settings.h), applied by the caller before
+	 * runner_execute and restored after it; the runner re-checks them at every phase boundary
+	 * (a note when one had to be set again). NULL: none. */
+	struct drive_settings *settings;
 };
 
 /* Default chunks: a crash loses at most this much of a long writing phase. 16 GiB is 8 s of a

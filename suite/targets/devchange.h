@@ -16,7 +16,8 @@
  *   hpa              {"max_lba": N, "native_max_lba": N, "volatile": bool}
  *                                                           SET MAX ADDRESS EXT / AMAC
  *   nvme_namespace   {"nsid": N, "nsze": N, "ncap": N, "flbas": N, ...}
- *   power_state      {"apst": bool} (NVMe FID 0x0C) or {"alpm": "policy"} (SATA sysfs)
+ *   power_state      {"apst": bool, "table": "hex"} (NVMe FID 0x0C) or {"alpm": "policy",
+ *                    "devslp": bool|null} (SATA sysfs)
  *   security         {"password_set": bool, "password": "..."}   ATA SECURITY (erase)
  * Purges are not settings (nothing to restore), but the ones that set something first (the ATA
  * security password of SECURITY ERASE) journal that setting as a kind.
@@ -46,12 +47,18 @@ struct devchange_ctx {
 	enum drivedb_transport transport;
 	uint32_t nsid;		     /* NVMe: the namespace (0 for SATA) */
 	const char *sysfs_disk;	     /* the kernel's name: "sdb", "nvme0n1" (sysfs attributes) */
+	const char *alpm_path;	     /* SATA: the host's link_power_management_policy file
+				      * (/sys/class/scsi_host/hostN/...); NULL unknown */
 	struct json_object *identity; /* borrowed: the journal's "device" (path, serial, wwn,
 				       * model, transport, nsid) */
 	struct journal *journal;     /* where changes go; NULL only with dry_run */
 	bool dry_run;
 	FILE *dry_out;		     /* where dry_run prints the commands (stdout when NULL) */
-	int64_t (*wall_ns)(void);    /* the wall clock (tests pass a fixed one) */
+	uint64_t (*wall_ns)(void);   /* the wall clock, ns since the epoch (tests pass a fixed one) */
+	/* The kinds to look names up in; NULL: the built-in table (devchange_kind()). Tests pass
+	 * a scripted kind here. */
+	const struct devchange_kind *const *kinds;
+	size_t nkinds;
 };
 
 struct devchange_kind {
@@ -68,6 +75,9 @@ struct devchange_kind {
 	/* true when value a and b mean the same setting (the read-back check and "already at the
 	 * original value"). */
 	bool (*same)(struct json_object *a, struct json_object *b);
+	/* Optional: true when setting `to` survives a power cycle (the journal's "persistent");
+	 * NULL: never (a volatile setting). */
+	bool (*persistent)(struct json_object *to);
 };
 
 /* The kind named name, or NULL (devchange_kinds.c's table). */
