@@ -11,3 +11,4 @@
 {"info", cmd_info, "show a block device's identity, link, cache, power management and what it offers; reads only"},
 {"smart", cmd_smart, "print a drive's SMART attributes with ssdlab's own units; --load FILE decodes a skdump --save blob"},
 {"drives", cmd_drives, "list the drive database (SMART host/NAND-write counters per model) or show the entry for MODEL"},
+{"hpa", cmd_hpa, "show a SATA drive's native and accessible max address (HPA/AMAC, DCO, frozen); --set/--restore with --dry-run list the commands"},

@@ -133,15 +133,22 @@ int ata_hpa_probe(const struct ioctl_ops *ops, int fd, struct ata_hpa_state *st,
 	s.security_frozen = ident.security_frozen;
 	s.security_locked = ident.security_locked;
 	s.method = ata_hpa_method_of(id);
-	if (!ident.lba48 || s.method == ATA_HPA_NONE) {
-		snprintf(err, errlen, "%s: %s", ident.model,
-			 !ident.lba48 ? "not a 48-bit drive: its capacity is not changed by ssdlab"
-				      : "supports neither HPA nor Accessible Max Address Configuration");
+	if (!ident.lba48) {
+		snprintf(err, errlen, "%s: not a 48-bit drive: its capacity is not changed by ssdlab",
+			 ident.model);
 		return -EOPNOTSUPP;
 	}
 	s.current_max_lba = ident.user_sectors ? ident.user_sectors - 1 : 0;
+	/* a drive that advertises neither method may still answer READ NATIVE MAX (QEMU's AHCI
+	 * disk does): its state is shown, a change is refused (ata_hpa_refusal) */
 	c = s.method == ATA_HPA_AMAC ? ata_cmd_get_native_max_ext() : ata_cmd_read_native_max_ext();
 	ret = ata_cmd_send(ops, fd, &c, NULL, &r, err, errlen);
+	if (ret && s.method == ATA_HPA_NONE) {
+		snprintf(err, errlen, "%s: supports neither HPA nor Accessible Max Address Configuration "
+				      "(IDENTIFY words 82, 119) and does not answer READ NATIVE MAX ADDRESS EXT",
+			 ident.model);
+		return -EOPNOTSUPP;
+	}
 	if (ret)
 		return ret;
 	if (!r.ext) {
@@ -176,7 +183,9 @@ int ata_hpa_refusal(const struct ata_hpa_state *st, bool usb, uint64_t new_max_l
 		return -EPERM;
 	}
 	if (st->method == ATA_HPA_NONE) {
-		snprintf(why, whylen, "the drive supports neither HPA nor Accessible Max Address Configuration");
+		snprintf(why, whylen, "the drive advertises neither HPA (IDENTIFY word 82 bit 10) nor "
+				      "Accessible Max Address Configuration (word 119 bit 8): no capacity "
+				      "command is sent to it");
 		return -EOPNOTSUPP;
 	}
 	if (st->security_locked) {

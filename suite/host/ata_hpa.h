@@ -69,9 +69,11 @@ struct ata_cmd ata_cmd_dco_identify(void);
 enum ata_hpa_method ata_hpa_method_of(const uint8_t *id);
 
 /*
- * Reads the state: IDENTIFY, then the native max by the drive's method, then DCO IDENTIFY where
- * DCO is supported (a drive that aborts it leaves dco_known false with the reason). -EOPNOTSUPP
- * for a drive with neither method or not 48-bit; -EIO with the drive's answer otherwise.
+ * Reads the state: IDENTIFY, then the native max by the drive's method (READ NATIVE MAX ADDRESS
+ * EXT for a drive with neither method: method stays ATA_HPA_NONE), then DCO IDENTIFY where DCO
+ * is supported (a drive that aborts it leaves dco_known false with the reason). -EOPNOTSUPP for
+ * a drive that is not 48-bit, or has neither method and no native max; -EIO with the drive's
+ * answer otherwise.
  */
 int ata_hpa_probe(const struct ioctl_ops *ops, int fd, struct ata_hpa_state *st, char *err,
 		  size_t errlen);

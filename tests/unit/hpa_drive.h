@@ -3,7 +3,8 @@
  * hpa_drive: a scripted SATA drive for the HPA/AMAC tests, behind the SG_IO hook of an ioctl
  * table (host/ioctl_ops.h). It keeps a capacity state and answers as ACS-2/ACS-3 say a drive
  * does:
- *   - IDENTIFY: words 100-103 = current max LBA + 1; word 82 bit 10 HPA (unless amac), word 83
+ *   - IDENTIFY: words 100-103 = current max LBA + 1; word 82 bit 10 HPA (unless amac or
+ *     no_hpa_bit), word 83
  *     0x4400 (valid, 48-bit) | bit 11 when dco; word 86 bit 15 and word 119 = 0x4100 (AMAC)
  *     when amac; word 106 0x4000 (512-byte sectors); word 128 security bits.
  *   - READ NATIVE MAX ADDRESS EXT (0x27) / GET NATIVE MAX ADDRESS EXT (0x78/0): the native max.
@@ -33,6 +34,7 @@ struct hpa_drive {
 	bool last_volatile; /* how the current max was set */
 	bool nv_set_this_cycle;
 	bool amac, amac_frozen;
+	bool no_hpa_bit; /* IDENTIFY advertises no HPA (QEMU's word 82 = 0x4021) but 0x27 answers */
 	bool dco;
 	uint64_t dco_max_lba;
 	bool frozen, locked;
@@ -59,7 +61,7 @@ static inline void hpa_drive_identify(const struct hpa_drive *d, uint8_t *id)
 	for (unsigned i = 0; i < 20; i++) /* words 10-19: serial HPA0001 */
 		id[20 + (i ^ 1)] = (uint8_t)(i < 7 ? "HPA0001"[i] : ' ');
 	hpa_drive_w(id, 80, 0x07f0);
-	hpa_drive_w(id, 82, d->amac ? 0x0000 : 0x0400);
+	hpa_drive_w(id, 82, d->amac || d->no_hpa_bit ? 0x0000 : 0x0400);
 	hpa_drive_w(id, 83, (uint16_t)(0x4400 | (d->dco ? 0x0800 : 0)));
 	hpa_drive_w(id, 84, 0x4000);
 	hpa_drive_w(id, 85, d->amac ? 0x0000 : 0x0400);

@@ -310,6 +310,27 @@ static void test_amac(void **state)
 	json_object_put(back);
 }
 
+/* a drive that advertises neither method but answers READ NATIVE MAX (as QEMU's AHCI disk):
+ * its state is read, a change refused; without the answer, -EOPNOTSUPP */
+static void test_no_method(void **state)
+{
+	(void)state;
+	struct hpa_drive d = fresh();
+	struct ioctl_ops ops = ops_for(&d);
+	struct ata_hpa_state st;
+	char err[256], why[256];
+
+	d.no_hpa_bit = true;
+	assert_int_equal(ata_hpa_probe(&ops, 7, &st, err, sizeof err), 0);
+	assert_int_equal(st.method, ATA_HPA_NONE);
+	assert_int_equal(st.native_max_lba, NATIVE);
+	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why), -EOPNOTSUPP);
+	assert_non_null(strstr(why, "advertises neither HPA"));
+	d.fail_op = 0x27;
+	assert_int_equal(ata_hpa_probe(&ops, 7, &st, err, sizeof err), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "SCRIPTED HPA DRIVE: supports neither HPA nor"));
+}
+
 /* --dry-run prints the commands with their CDBs and sends nothing */
 static void test_dry_run(void **state)
 {
@@ -340,6 +361,7 @@ int main(void)
 	    cmocka_unit_test(test_preexisting_hpa),
 	    cmocka_unit_test(test_fails_midway),
 	    cmocka_unit_test(test_amac),
+	    cmocka_unit_test(test_no_method),
 	    cmocka_unit_test(test_dry_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
