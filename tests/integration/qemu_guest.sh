@@ -45,3 +45,5 @@ run smart-text ssdlab smart /dev/nvme0n1
 . /tests_profile.sh
 # The drive identity in the manifests and the confirmation, and the dry runs (qemu_guest_ident.sh).
 . /tests_ident.sh
+# `ssdlab hpa` on both disks (qemu_guest_hpa.sh).
+. /tests_hpa.sh
