@@ -52,6 +52,10 @@ struct devchange_ctx {
 	bool dry_run;
 	FILE *dry_out;		     /* where dry_run prints the commands (stdout when NULL) */
 	int64_t (*wall_ns)(void);    /* the wall clock (tests pass a fixed one) */
+	/* The kinds to look names up in; NULL: the built-in table (devchange_kind()). Tests pass
+	 * a scripted kind here. */
+	const struct devchange_kind *const *kinds;
+	size_t nkinds;
 };
 
 struct devchange_kind {
@@ -68,6 +72,9 @@ struct devchange_kind {
 	/* true when value a and b mean the same setting (the read-back check and "already at the
 	 * original value"). */
 	bool (*same)(struct json_object *a, struct json_object *b);
+	/* Optional: true when setting `to` survives a power cycle (the journal's "persistent");
+	 * NULL: never (a volatile setting). */
+	bool (*persistent)(struct json_object *to);
 };
 
 /* The kind named name, or NULL (devchange_kinds.c's table). */

@@ -137,6 +137,15 @@ static bool hpa_same(struct json_object *a, struct json_object *b)
 	return ma == mb;
 }
 
+/* SET MAX ADDRESS EXT with VV set, and every AMAC set, survive a power cycle */
+static bool hpa_persistent(struct json_object *to)
+{
+	uint64_t m, n;
+	bool v;
+
+	return !devchange_hpa_parse(to, &m, &n, &v) && !v;
+}
+
 const struct devchange_kind devchange_kind_hpa = {
     .name = "hpa",
     .id_prefix = "hpa",
@@ -144,4 +153,5 @@ const struct devchange_kind devchange_kind_hpa = {
     .describe = hpa_describe,
     .send = hpa_send,
     .same = hpa_same,
+    .persistent = hpa_persistent,
 };

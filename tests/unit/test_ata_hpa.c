@@ -109,6 +109,8 @@ static void test_set_restore_hpa(void **state)
 	assert_int_equal(n, NATIVE);
 	assert_false(v);
 	to = devchange_hpa_value(EIGHTY, NATIVE, true);
+	assert_false(k->persistent(to));
+	assert_true(k->persistent(from));
 	assert_int_equal(k->describe(&c, to, cmd, sizeof cmd), 0);
 	assert_non_null(strstr(cmd, "READ NATIVE MAX ADDRESS EXT, then SET MAX ADDRESS EXT"));
 	assert_non_null(strstr(cmd, "85 07 20 00 00 00 00 00 ff 00 34 00 0c 40 37 00"));
