@@ -35,6 +35,7 @@
 #include "run/fault.h"
 #include "run/record.h"
 #include "run/replay.h"
+#include "targets/drive_capacity.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
 #include "base/units.h"
@@ -1256,7 +1257,17 @@ bool runner_kind_covered(const struct phase_kind *k)
 
 static int phase_boundary(struct runner *r, const struct where *w, const char *when)
 {
-	char label[64];
+	char label[64], cerr[512];
+	int rc;
+
+	/* a SATA drive's accessible max against the one at open (targets/drive_capacity.h) */
+	rc = drive_capacity_recheck(target_info(r->t), NULL, cerr, sizeof(cerr));
+	if (rc > 0)
+		note(r, "%s", cerr);
+	if (rc < 0) {
+		fail(r, "%s", cerr);
+		return rc;
+	}
 
 	/* Boundaries inside a replayed stretch were stored the first time. */
 	if (r->state != RUNNER_RECORD && !replay_exhausted(&r->k))

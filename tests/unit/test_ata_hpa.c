@@ -12,6 +12,8 @@
  *   - DCO IDENTIFY 0xB1 feature 0xC2, PIO-in (4 << 1 = 0x08), 0x0e, count 1.
  *   - a pre-existing HPA at max LBA 899,999: 100,000 sectors x 512 = 51,200,000 bytes hidden.
  *   - a DCO with max LBA 1,199,999 over a native max of 999,999: the overlay limits it.
+ *   - the run's range after a volatile set to 80 %: 800,000 x 512 = 409,600,000 bytes, below
+ *     the kernel's 512,000,000.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -27,6 +30,7 @@
 #include "host/ata_hpa.h"
 #include "targets/devchange.h"
 #include "targets/devchange_hpa.h"
+#include "targets/drive_capacity.h"
 
 #include "hpa_drive.h"
 
@@ -352,6 +356,41 @@ static void test_dry_run(void **state)
 	assert_non_null(strstr(buf, "85 07 20 00 00 00 00 00 ff 00 34 00 0c 40 37 00"));
 }
 
+/* a volatile set the kernel does not see: ssdlab's range is the drive's; a reset that drops
+ * the HPA between phases is caught */
+static void test_run_capacity(void **state)
+{
+	(void)state;
+	struct hpa_drive d = fresh();
+	struct ioctl_ops ops = ops_for(&d);
+	struct target_info *ti = calloc(1, sizeof *ti);
+	char err[512];
+
+	assert_non_null(ti);
+	d.current_max_lba = EIGHTY;
+	ti->kind = TARGET_KIND_BLOCKDEV;
+	snprintf(ti->path, sizeof ti->path, "/dev/null"); /* opened; the commands go to the script */
+	ti->has_drive = true;
+	ti->drive.kind = DRIVE_IDENT_SATA;
+	drive_ident_ata_fd(&ops, 7, &ti->drive.ata);
+	assert_true(ti->drive.ata.read);
+	assert_int_equal(drive_capacity_limit(&ti->drive, 512000000), 409600000);
+	assert_int_equal(drive_capacity_limit(&ti->drive, 400000000), 400000000);
+	ti->capacity = 409600000;
+	assert_int_equal(drive_capacity_recheck(ti, &ops, err, sizeof err), 0);
+	d.current_max_lba = NATIVE; /* a host reset dropped the volatile HPA */
+	assert_int_equal(drive_capacity_recheck(ti, &ops, err, sizeof err), -ESTALE);
+	assert_non_null(strstr(err, "from 800000 to 1000000 sectors"));
+	d.fail_op = 0xec; /* not answering: not checked, no failure */
+	assert_int_equal(drive_capacity_recheck(ti, &ops, err, sizeof err), 1);
+	/* not a SATA drive identified at open: nothing sent */
+	d.ncdb = 0;
+	ti->drive.kind = DRIVE_IDENT_NVME;
+	assert_int_equal(drive_capacity_recheck(ti, &ops, err, sizeof err), 0);
+	assert_int_equal(d.ncdb, 0);
+	free(ti);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -365,6 +404,7 @@ int main(void)
 	    cmocka_unit_test(test_amac),
 	    cmocka_unit_test(test_no_method),
 	    cmocka_unit_test(test_dry_run),
+	    cmocka_unit_test(test_run_capacity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
