@@ -28,19 +28,25 @@
 
 static void usage(FILE *f)
 {
-	fputs("usage: ssdlab hpa DEV [--set BYTES|PERCENT | --restore] [--persistent] [--dry-run] [--json]\n\n"
-	      "Shows a SATA drive's native and accessible max address (HPA or, on ACS-3 drives, Accessible\n"
-	      "Max Address Configuration), the bytes hidden, a Device Configuration Overlay and the\n"
-	      "security state. Reads only, unless --set or --restore.\n\n"
-	      "  --set SIZE    make SIZE (200g, or 80% of the native capacity) the accessible capacity;\n"
-	      "                volatile by default: the drive forgets it at a reset, ssdlab limits its own\n"
-	      "                I/O to it and the kernel does not see it\n"
-	      "  --restore     make the native max the accessible max again\n"
-	      "  --persistent  keep the new size across power cycles (the kernel sees it after one);\n"
-	      "                the only form on an AMAC drive\n"
-	      "  --dry-run     print the commands it would send, with their CDBs, and send none\n"
-	      "  --json        the state as JSON\n",
-	      f);
+	fputs(
+	    "usage: ssdlab hpa DEV [--set BYTES|PERCENT | --restore] [--persistent] [--dry-run] "
+	    "[--json]\n\n"
+	    "Shows a SATA drive's native and accessible max address (HPA or, on ACS-3 drives, "
+	    "Accessible\n"
+	    "Max Address Configuration), the bytes hidden, a Device Configuration Overlay and the\n"
+	    "security state. Reads only, unless --set or --restore.\n\n"
+	    "  --set SIZE    make SIZE (200g, or 80% of the native capacity) the accessible "
+	    "capacity;\n"
+	    "                volatile by default: the drive forgets it at a reset, ssdlab limits "
+	    "its own\n"
+	    "                I/O to it and the kernel does not see it\n"
+	    "  --restore     make the native max the accessible max again\n"
+	    "  --persistent  keep the new size across power cycles (the kernel sees it after "
+	    "one);\n"
+	    "                the only form on an AMAC drive\n"
+	    "  --dry-run     print the commands it would send, with their CDBs, and send none\n"
+	    "  --json        the state as JSON\n",
+	    f);
 }
 
 struct hpa_opts {
@@ -52,9 +58,12 @@ struct hpa_opts {
 static int parse(int argc, char **argv, struct hpa_opts *o)
 {
 	static const struct option opts[] = {
-	    {"set", required_argument, NULL, 's'},     {"restore", no_argument, NULL, 'r'},
-	    {"persistent", no_argument, NULL, 'p'},    {"dry-run", no_argument, NULL, 'n'},
-	    {"json", no_argument, NULL, 'j'},	       {"help", no_argument, NULL, 'h'},
+	    {"set", required_argument, NULL, 's'},
+	    {"restore", no_argument, NULL, 'r'},
+	    {"persistent", no_argument, NULL, 'p'},
+	    {"dry-run", no_argument, NULL, 'n'},
+	    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
 	int c;
@@ -106,8 +115,8 @@ static int parse(int argc, char **argv, struct hpa_opts *o)
 }
 
 /* What a change to new_max would send, or why it is refused; never sends a change. */
-static int change(const struct hpa_opts *o, const char *path, int fd, const struct ata_hpa_state *st,
-		  bool usb)
+static int change(const struct hpa_opts *o, const char *path, int fd,
+		  const struct ata_hpa_state *st, bool usb)
 {
 	uint64_t new_max = st->native_max_lba;
 	bool vol = o->set && !o->persistent;
@@ -119,29 +128,38 @@ static int change(const struct hpa_opts *o, const char *path, int fd, const stru
 		return EXIT_USAGE;
 	}
 	if (st->method == ATA_HPA_AMAC && vol) {
-		cli_error("hpa", "%s has Accessible Max Address Configuration (ACS-3), which has no volatile "
-				 "form: add --persistent (a power cycle is then needed before the kernel sees "
-				 "the size); no change made", path);
+		cli_error(
+		    "hpa",
+		    "%s has Accessible Max Address Configuration (ACS-3), which has no volatile "
+		    "form: add --persistent (a power cycle is then needed before the kernel sees "
+		    "the size); no change made",
+		    path);
 		return EXIT_CAPABILITY;
 	}
 	if (o->restore && st->current_max_lba == st->native_max_lba) {
-		printf("%s: the accessible max is the native max (LBA %llu): nothing to restore\n", path,
-		       (unsigned long long)st->native_max_lba);
+		printf("%s: the accessible max is the native max (LBA %llu): nothing to restore\n",
+		       path, (unsigned long long)st->native_max_lba);
 		return EXIT_OK;
 	}
 	ret = ata_hpa_refusal(st, usb, new_max, vol, o->restore, why, sizeof why);
 	if (ret) {
 		cli_error("hpa", "%s: %s; no change made", path, why);
-		return ret == -EINVAL ? EXIT_USAGE : ret == -EOPNOTSUPP ? EXIT_CAPABILITY : EXIT_SAFETY;
+		return ret == -EINVAL	    ? EXIT_USAGE
+		       : ret == -EOPNOTSUPP ? EXIT_CAPABILITY
+					    : EXIT_SAFETY;
 	}
 	if (!o->dry) {
-		cli_error("hpa", "%s: a capacity change is made only through the device-change journal "
-				 "(journal.jsonl, so that `ssdlab restore` can undo it), which this build lacks; "
-				 "--dry-run lists the commands; no change made", path);
+		cli_error("hpa",
+			  "%s: a capacity change is made only through the device-change journal "
+			  "(journal.jsonl, so that `ssdlab restore` can undo it), which this build "
+			  "lacks; "
+			  "--dry-run lists the commands; no change made",
+			  path);
 		return EXIT_CAPABILITY;
 	}
 	printf("%s: would send, in order (max LBA %llu: %llu bytes accessible of %llu):\n", path,
-	       (unsigned long long)new_max, (unsigned long long)((new_max + 1) * st->logical_sector),
+	       (unsigned long long)new_max,
+	       (unsigned long long)((new_max + 1) * st->logical_sector),
 	       (unsigned long long)((st->native_max_lba + 1) * st->logical_sector));
 	ret = ata_hpa_set(NULL, fd, st->method, new_max, vol, true, stdout, why, sizeof why);
 	if (ret) {
@@ -149,13 +167,16 @@ static int change(const struct hpa_opts *o, const char *path, int fd, const stru
 		return EXIT_FAILED;
 	}
 	if (o->restore)
-		printf("the restore is non-volatile: it also undoes a persistent change (one non-volatile "
+		printf("the restore is non-volatile: it also undoes a persistent change (one "
+		       "non-volatile "
 		       "set a power cycle: after a persistent --set, power-cycle first)\n");
 	else if (vol)
-		printf("volatile: the drive forgets it at a reset or power cycle; ssdlab limits its own I/O "
+		printf("volatile: the drive forgets it at a reset or power cycle; ssdlab limits "
+		       "its own I/O "
 		       "to the new size, the kernel keeps the old one (no revalidation)\n");
 	else
-		printf("persistent: kept across power cycles; the kernel sees the new size only after a "
+		printf("persistent: kept across power cycles; the kernel sees the new size only "
+		       "after a "
 		       "power cycle\n");
 	return EXIT_OK;
 }
@@ -189,9 +210,12 @@ int cmd_hpa(int argc, char **argv)
 	}
 	bool usb = !strcmp(x.transport, "usb");
 	if (strcmp(x.transport, "sata") && !usb) {
-		cli_error("hpa", "%s: transport %s: HPA and accessible max address are SATA settings%s", path,
-			  x.transport[0] ? x.transport : "unknown",
-			  !strcmp(x.transport, "nvme") ? " (an NVMe drive is over-provisioned by namespace)" : "");
+		cli_error("hpa",
+			  "%s: transport %s: HPA and accessible max address are SATA settings%s",
+			  path, x.transport[0] ? x.transport : "unknown",
+			  !strcmp(x.transport, "nvme")
+			      ? " (an NVMe drive is over-provisioned by namespace)"
+			      : "");
 		return EXIT_CAPABILITY;
 	}
 	/* SG_IO needs no write access for these commands under CAP_SYS_RAWIO, and O_NONBLOCK
@@ -204,7 +228,8 @@ int cmd_hpa(int argc, char **argv)
 	ret = ata_hpa_probe(&ioctl_ops_real, fd, &st, err, sizeof err);
 	if (ret) {
 		cli_error("hpa", "%s: %s%s", path, err,
-			  usb ? " (behind a USB bridge: many drop or mangle ATA pass-through)" : "");
+			  usb ? " (behind a USB bridge: many drop or mangle ATA pass-through)"
+			      : "");
 		rc = ret == -EOPNOTSUPP ? EXIT_CAPABILITY : EXIT_FAILED;
 		goto out;
 	}
@@ -213,19 +238,21 @@ int cmd_hpa(int argc, char **argv)
 		goto out;
 	}
 	if (o.json) {
-		bool refused = ata_hpa_refusal(&st, usb, st.current_max_lba, st.method != ATA_HPA_AMAC, false,
-					       why, sizeof why) != 0;
+		bool refused =
+		    ata_hpa_refusal(&st, usb, st.current_max_lba, st.method != ATA_HPA_AMAC, false,
+				    why, sizeof why) != 0;
 		struct json_object *j = hpa_report_json(path, &st, refused ? why : NULL);
 		if (!j) {
 			cli_error("hpa", "out of memory");
 			goto out;
 		}
-		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(j);
 	} else {
 		hpa_report_text(stdout, path, &st);
-		if (ata_hpa_refusal(&st, usb, st.current_max_lba, st.method != ATA_HPA_AMAC, false, why,
-				    sizeof why))
+		if (ata_hpa_refusal(&st, usb, st.current_max_lba, st.method != ATA_HPA_AMAC, false,
+				    why, sizeof why))
 			printf("  %-13s %s\n", "change", why);
 	}
 	rc = EXIT_OK;

@@ -20,14 +20,15 @@
  * ("200g", units.h) rounded down to whole sectors; 0 or -EINVAL/-ERANGE with the reason (less
  * than one sector, more than the native capacity, not a size or a percentage).
  */
-int hpa_report_target(const struct ata_hpa_state *st, const char *spec, uint64_t *max_lba, char *err,
-		      size_t errlen);
+int hpa_report_target(const struct ata_hpa_state *st, const char *spec, uint64_t *max_lba,
+		      char *err, size_t errlen);
 
 /* The state as indented text lines after a header line naming path. */
 void hpa_report_text(FILE *f, const char *path, const struct ata_hpa_state *st);
 
 /* The state as a new JSON object ({"schema": 1, ...}; docs/cli.md); refusal: why a change is
  * refused (NULL when it is not). NULL when out of memory. */
-struct json_object *hpa_report_json(const char *path, const struct ata_hpa_state *st, const char *refusal);
+struct json_object *hpa_report_json(const char *path, const struct ata_hpa_state *st,
+				    const char *refusal);
 
 #endif

@@ -53,14 +53,15 @@ static struct ata_cmd nondata48(const char *name, uint8_t command, uint16_t feat
  * abort is seen in them. */
 struct ata_cmd ata_cmd_set_max_ext(uint64_t max_lba, bool volatile_value)
 {
-	return nondata48("SET MAX ADDRESS EXT", ATA_OP_SET_MAX_EXT, 0, volatile_value ? 0 : 1, max_lba,
-			 true);
+	return nondata48("SET MAX ADDRESS EXT", ATA_OP_SET_MAX_EXT, 0, volatile_value ? 0 : 1,
+			 max_lba, true);
 }
 
 /* ACS-3 7.6: the native max LBA comes back in the LBA registers. */
 struct ata_cmd ata_cmd_get_native_max_ext(void)
 {
-	return nondata48("GET NATIVE MAX ADDRESS EXT", ATA_OP_AMAC, ATA_AMAC_GET_NATIVE, 0, 0, true);
+	return nondata48("GET NATIVE MAX ADDRESS EXT", ATA_OP_AMAC, ATA_AMAC_GET_NATIVE, 0, 0,
+			 true);
 }
 
 struct ata_cmd ata_cmd_set_accessible_max_ext(uint64_t max_lba)
@@ -71,7 +72,8 @@ struct ata_cmd ata_cmd_set_accessible_max_ext(uint64_t max_lba)
 
 struct ata_cmd ata_cmd_freeze_accessible_max_ext(void)
 {
-	return nondata48("FREEZE ACCESSIBLE MAX ADDRESS EXT", ATA_OP_AMAC, ATA_AMAC_FREEZE, 0, 0, true);
+	return nondata48("FREEZE ACCESSIBLE MAX ADDRESS EXT", ATA_OP_AMAC, ATA_AMAC_FREEZE, 0, 0,
+			 true);
 }
 
 /* ACS-2 7.11.3: DEVICE CONFIGURATION IDENTIFY, PIO-in of one 512-byte page, 28-bit. */
@@ -107,8 +109,8 @@ static int dco_decode(const uint8_t *p, uint64_t *max_lba, char *why, size_t why
 		snprintf(why, whylen, "DEVICE CONFIGURATION IDENTIFY: bad checksum");
 		return -EBADMSG;
 	}
-	*max_lba = (uint64_t)word(p, 6) << 48 | (uint64_t)word(p, 5) << 32 | (uint64_t)word(p, 4) << 16 |
-		   word(p, 3);
+	*max_lba = (uint64_t)word(p, 6) << 48 | (uint64_t)word(p, 5) << 32 |
+		   (uint64_t)word(p, 4) << 16 | word(p, 3);
 	return 0;
 }
 
@@ -134,7 +136,8 @@ int ata_hpa_probe(const struct ioctl_ops *ops, int fd, struct ata_hpa_state *st,
 	s.security_locked = ident.security_locked;
 	s.method = ata_hpa_method_of(id);
 	if (!ident.lba48) {
-		snprintf(err, errlen, "%s: not a 48-bit drive: its capacity is not changed by ssdlab",
+		snprintf(err, errlen,
+			 "%s: not a 48-bit drive: its capacity is not changed by ssdlab",
 			 ident.model);
 		return -EOPNOTSUPP;
 	}
@@ -144,8 +147,9 @@ int ata_hpa_probe(const struct ioctl_ops *ops, int fd, struct ata_hpa_state *st,
 	c = s.method == ATA_HPA_AMAC ? ata_cmd_get_native_max_ext() : ata_cmd_read_native_max_ext();
 	ret = ata_cmd_send(ops, fd, &c, NULL, &r, err, errlen);
 	if (ret && s.method == ATA_HPA_NONE) {
-		snprintf(err, errlen, "%s: supports neither HPA nor Accessible Max Address Configuration "
-				      "(IDENTIFY words 82, 119) and does not answer READ NATIVE MAX ADDRESS EXT",
+		snprintf(err, errlen,
+			 "%s: supports neither HPA nor Accessible Max Address Configuration "
+			 "(IDENTIFY words 82, 119) and does not answer READ NATIVE MAX ADDRESS EXT",
 			 ident.model);
 		return -EOPNOTSUPP;
 	}
@@ -153,7 +157,8 @@ int ata_hpa_probe(const struct ioctl_ops *ops, int fd, struct ata_hpa_state *st,
 		return ret;
 	if (!r.ext) {
 		/* only LBA 23:0 came back: the native max would be wrong past 8 GiB */
-		snprintf(err, errlen, "%s: the registers came back without their high bytes", c.name);
+		snprintf(err, errlen, "%s: the registers came back without their high bytes",
+			 c.name);
 		return -EIO;
 	}
 	s.native_max_lba = r.lba;
@@ -177,41 +182,49 @@ int ata_hpa_refusal(const struct ata_hpa_state *st, bool usb, uint64_t new_max_l
 		    bool volatile_value, bool allow_existing, char *why, size_t whylen)
 {
 	if (usb) {
-		snprintf(why, whylen, "the drive is behind a USB bridge: many drop or mangle ATA "
-				      "pass-through, and a half-sent capacity change cannot be checked; "
-				      "connect it to a SATA port");
+		snprintf(why, whylen,
+			 "the drive is behind a USB bridge: many drop or mangle ATA "
+			 "pass-through, and a half-sent capacity change cannot be checked; "
+			 "connect it to a SATA port");
 		return -EPERM;
 	}
 	if (st->method == ATA_HPA_NONE) {
-		snprintf(why, whylen, "the drive advertises neither HPA (IDENTIFY word 82 bit 10) nor "
-				      "Accessible Max Address Configuration (word 119 bit 8): no capacity "
-				      "command is sent to it");
+		snprintf(why, whylen,
+			 "the drive advertises neither HPA (IDENTIFY word 82 bit 10) nor "
+			 "Accessible Max Address Configuration (word 119 bit 8): no capacity "
+			 "command is sent to it");
 		return -EOPNOTSUPP;
 	}
 	if (st->security_locked) {
-		snprintf(why, whylen, "the drive's security state is locked (IDENTIFY word 128 bit 2): it "
-				      "aborts capacity commands until unlocked with its password");
+		snprintf(why, whylen,
+			 "the drive's security state is locked (IDENTIFY word 128 bit 2): it "
+			 "aborts capacity commands until unlocked with its password");
 		return -EPERM;
 	}
 	if (st->security_frozen) {
 		snprintf(why, whylen,
-			 "the drive's security state is frozen (IDENTIFY word 128 bit 3; the BIOS froze it "
+			 "the drive's security state is frozen (IDENTIFY word 128 bit 3; the BIOS "
+			 "froze it "
 			 "at boot): a suspend/resume or a hot-plug of the drive unfreezes it");
 		return -EPERM;
 	}
 	if (st->dco_limits) {
 		snprintf(why, whylen,
-			 "a Device Configuration Overlay limits the native max LBA to %llu (the drive has "
+			 "a Device Configuration Overlay limits the native max LBA to %llu (the "
+			 "drive has "
 			 "%llu): ssdlab does not change a drive already cut down by DCO",
-			 (unsigned long long)st->native_max_lba, (unsigned long long)st->dco_max_lba);
+			 (unsigned long long)st->native_max_lba,
+			 (unsigned long long)st->dco_max_lba);
 		return -EPERM;
 	}
 	if (!allow_existing && st->current_max_lba < st->native_max_lba) {
-		snprintf(why, whylen,
-			 "the drive already carries a host protected area ssdlab did not set (max LBA %llu "
-			 "of native %llu, %llu bytes hidden): remove it first (hdparm -N) or leave it",
-			 (unsigned long long)st->current_max_lba, (unsigned long long)st->native_max_lba,
-			 (unsigned long long)st->hidden_bytes);
+		snprintf(
+		    why, whylen,
+		    "the drive already carries a host protected area ssdlab did not set (max LBA "
+		    "%llu "
+		    "of native %llu, %llu bytes hidden): remove it first (hdparm -N) or leave it",
+		    (unsigned long long)st->current_max_lba, (unsigned long long)st->native_max_lba,
+		    (unsigned long long)st->hidden_bytes);
 		return -EPERM;
 	}
 	if (new_max_lba == 0 || new_max_lba > st->native_max_lba) {
@@ -220,8 +233,9 @@ int ata_hpa_refusal(const struct ata_hpa_state *st, bool usb, uint64_t new_max_l
 		return -EINVAL;
 	}
 	if (st->method == ATA_HPA_AMAC && volatile_value) {
-		snprintf(why, whylen, "Accessible Max Address Configuration has no volatile form: the "
-				      "change is persistent (--persistent)");
+		snprintf(why, whylen,
+			 "Accessible Max Address Configuration has no volatile form: the "
+			 "change is persistent (--persistent)");
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -249,14 +263,16 @@ int ata_hpa_set(const struct ioctl_ops *ops, int fd, enum ata_hpa_method m, uint
 
 	if (m == ATA_HPA_AMAC) {
 		if (volatile_value) {
-			snprintf(err, errlen, "Accessible Max Address Configuration has no volatile form");
+			snprintf(err, errlen,
+				 "Accessible Max Address Configuration has no volatile form");
 			return -EOPNOTSUPP;
 		}
 		c = ata_cmd_set_accessible_max_ext(max_lba);
 		return run(ops, fd, &c, &r, dry, dry_out, err, errlen);
 	}
 	if (m != ATA_HPA_HPA) {
-		snprintf(err, errlen, "the drive supports neither HPA nor Accessible Max Address Configuration");
+		snprintf(err, errlen,
+			 "the drive supports neither HPA nor Accessible Max Address Configuration");
 		return -EOPNOTSUPP;
 	}
 	/* ACS-2 7.51.1: SET MAX ADDRESS EXT must immediately follow READ NATIVE MAX ADDRESS EXT,

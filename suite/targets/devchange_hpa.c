@@ -17,7 +17,8 @@ static const struct ioctl_ops *ops_of(const struct devchange_ctx *c)
 	return c->ops ? c->ops : &ioctl_ops_real;
 }
 
-struct json_object *devchange_hpa_value(uint64_t max_lba, uint64_t native_max_lba, bool volatile_value)
+struct json_object *devchange_hpa_value(uint64_t max_lba, uint64_t native_max_lba,
+					bool volatile_value)
 {
 	struct json_object *o = json_object_new_object();
 
@@ -37,9 +38,12 @@ int devchange_hpa_parse(struct json_object *v, uint64_t *max_lba, uint64_t *nati
 {
 	struct json_object *m, *n, *vv;
 
-	if (!json_object_object_get_ex(v, "max_lba", &m) || !json_object_is_type(m, json_type_int) ||
-	    !json_object_object_get_ex(v, "native_max_lba", &n) || !json_object_is_type(n, json_type_int) ||
-	    !json_object_object_get_ex(v, "volatile", &vv) || !json_object_is_type(vv, json_type_boolean))
+	if (!json_object_object_get_ex(v, "max_lba", &m) ||
+	    !json_object_is_type(m, json_type_int) ||
+	    !json_object_object_get_ex(v, "native_max_lba", &n) ||
+	    !json_object_is_type(n, json_type_int) ||
+	    !json_object_object_get_ex(v, "volatile", &vv) ||
+	    !json_object_is_type(vv, json_type_boolean))
 		return -EINVAL;
 	*max_lba = json_object_get_uint64(m);
 	*native_max_lba = json_object_get_uint64(n);
@@ -47,14 +51,16 @@ int devchange_hpa_parse(struct json_object *v, uint64_t *max_lba, uint64_t *nati
 	return 0;
 }
 
-static int hpa_read(const struct devchange_ctx *c, struct json_object **value, char *err, size_t errlen)
+static int hpa_read(const struct devchange_ctx *c, struct json_object **value, char *err,
+		    size_t errlen)
 {
 	struct ata_hpa_state st;
 	struct json_object *v;
 	int ret;
 
 	if (c->transport != DRIVEDB_ATA) {
-		snprintf(err, errlen, "%s: HPA is a SATA setting (NVMe over-provisioning is by namespace)",
+		snprintf(err, errlen,
+			 "%s: HPA is a SATA setting (NVMe over-provisioning is by namespace)",
 			 c->path);
 		return -EOPNOTSUPP;
 	}
@@ -70,7 +76,8 @@ static int hpa_read(const struct devchange_ctx *c, struct json_object **value, c
 	return 0;
 }
 
-static int hpa_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd, size_t cmdlen)
+static int hpa_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd,
+			size_t cmdlen)
 {
 	struct ata_hpa_state st;
 	uint64_t max, native;
@@ -88,7 +95,8 @@ static int hpa_describe(const struct devchange_ctx *c, struct json_object *to, c
 		snprintf(cmd, cmdlen, "%s", err);
 		return ret;
 	}
-	ac = st.method == ATA_HPA_AMAC ? ata_cmd_set_accessible_max_ext(max) : ata_cmd_set_max_ext(max, vol);
+	ac = st.method == ATA_HPA_AMAC ? ata_cmd_set_accessible_max_ext(max)
+				       : ata_cmd_set_max_ext(max, vol);
 	if (st.method == ATA_HPA_HPA) {
 		int n = snprintf(cmd, cmdlen, "READ NATIVE MAX ADDRESS EXT, then ");
 		if (n < 0 || (size_t)n >= cmdlen)
@@ -119,12 +127,14 @@ static int hpa_send(const struct devchange_ctx *c, struct json_object *to, char 
 	if (ret)
 		return ret;
 	if (native != st.native_max_lba) {
-		snprintf(err, errlen, "the drive's native max LBA is %llu, the value says %llu: not the same "
-				      "drive layout, nothing sent",
+		snprintf(err, errlen,
+			 "the drive's native max LBA is %llu, the value says %llu: not the same "
+			 "drive layout, nothing sent",
 			 (unsigned long long)st.native_max_lba, (unsigned long long)native);
 		return -ESTALE;
 	}
-	return ata_hpa_set(ops_of(c), c->fd, st.method, max, vol, c->dry_run, c->dry_out, err, errlen);
+	return ata_hpa_set(ops_of(c), c->fd, st.method, max, vol, c->dry_run, c->dry_out, err,
+			   errlen);
 }
 
 static bool hpa_same(struct json_object *a, struct json_object *b)

@@ -18,7 +18,8 @@
 extern const struct devchange_kind devchange_kind_hpa;
 
 /* A new value object {"max_lba", "native_max_lba", "volatile"}; NULL when out of memory. */
-struct json_object *devchange_hpa_value(uint64_t max_lba, uint64_t native_max_lba, bool volatile_value);
+struct json_object *devchange_hpa_value(uint64_t max_lba, uint64_t native_max_lba,
+					bool volatile_value);
 /* Reads a value's fields: 0, or -EINVAL when a field is missing or has the wrong type. */
 int devchange_hpa_parse(struct json_object *v, uint64_t *max_lba, uint64_t *native_max_lba,
 			bool *volatile_value);

@@ -52,11 +52,13 @@ int drive_capacity_recheck(const struct target_info *ti, const struct ioctl_ops 
 	ata_identify_decode(id, &now);
 	was = ti->drive.ata.id.user_sectors;
 	if (now.user_sectors != was) {
-		snprintf(err, errlen,
-			 "%s: the drive's accessible capacity changed during the run, from %llu to %llu "
-			 "sectors (a host reset drops a volatile HPA): the capacity and over-provisioning "
-			 "the run measures are no longer the ones it started with",
-			 ti->path, (unsigned long long)was, (unsigned long long)now.user_sectors);
+		snprintf(
+		    err, errlen,
+		    "%s: the drive's accessible capacity changed during the run, from %llu to %llu "
+		    "sectors (a host reset drops a volatile HPA): the capacity and "
+		    "over-provisioning "
+		    "the run measures are no longer the ones it started with",
+		    ti->path, (unsigned long long)was, (unsigned long long)now.user_sectors);
 		return -ESTALE;
 	}
 	return 0;

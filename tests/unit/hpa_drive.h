@@ -71,7 +71,8 @@ static inline void hpa_drive_identify(const struct hpa_drive *d, uint8_t *id)
 	hpa_drive_w(id, 101, (uint16_t)(n >> 16));
 	hpa_drive_w(id, 102, (uint16_t)(n >> 32));
 	hpa_drive_w(id, 106, 0x4000);
-	hpa_drive_w(id, 128, (uint16_t)(0x0001 | (d->locked ? 0x0006 : 0) | (d->frozen ? 0x0008 : 0)));
+	hpa_drive_w(id, 128,
+		    (uint16_t)(0x0001 | (d->locked ? 0x0006 : 0) | (d->frozen ? 0x0008 : 0)));
 }
 
 /* Descriptor sense with an ATA Status Return descriptor (SAT-3 12.2.2.6). */

@@ -37,15 +37,24 @@
 #define NATIVE 999999u
 #define EIGHTY 799999u
 
-static const uint8_t IDENTIFY_CDB[16] = {0x85, 0x08, 0x0e, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xec, 0};
-static const uint8_t READ_NATIVE_CDB[16] = {0x85, 0x07, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x27, 0};
-static const uint8_t SET80_VOL_CDB[16] = {0x85, 0x07, 0x20, 0, 0, 0, 0, 0, 0xff, 0, 0x34, 0, 0x0c, 0x40, 0x37, 0};
-static const uint8_t SET80_NV_CDB[16] = {0x85, 0x07, 0x20, 0, 0, 0, 1, 0, 0xff, 0, 0x34, 0, 0x0c, 0x40, 0x37, 0};
-static const uint8_t RESTORE_NV_CDB[16] = {0x85, 0x07, 0x20, 0, 0, 0, 1, 0, 0x3f, 0, 0x42, 0, 0x0f, 0x40, 0x37, 0};
-static const uint8_t GET_NATIVE_CDB[16] = {0x85, 0x07, 0x20, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x78, 0};
-static const uint8_t AMAC_SET80_CDB[16] = {0x85, 0x07, 0x20, 0, 1, 0, 0, 0, 0xff, 0, 0x34, 0, 0x0c, 0x40, 0x78, 0};
-static const uint8_t AMAC_RESTORE_CDB[16] = {0x85, 0x07, 0x20, 0, 1, 0, 0, 0, 0x3f, 0, 0x42, 0, 0x0f, 0x40, 0x78, 0};
-static const uint8_t AMAC_FREEZE_CDB[16] = {0x85, 0x07, 0x20, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0x40, 0x78, 0};
+static const uint8_t IDENTIFY_CDB[16] = {0x85, 0x08, 0x0e, 0, 0, 0, 1,	  0,
+					 0,    0,    0,	   0, 0, 0, 0xec, 0};
+static const uint8_t READ_NATIVE_CDB[16] = {0x85, 0x07, 0x20, 0, 0, 0,	  0,	0,
+					    0,	  0,	0,    0, 0, 0x40, 0x27, 0};
+static const uint8_t SET80_VOL_CDB[16] = {0x85, 0x07, 0x20, 0, 0,    0,	   0,	 0,
+					  0xff, 0,    0x34, 0, 0x0c, 0x40, 0x37, 0};
+static const uint8_t SET80_NV_CDB[16] = {0x85, 0x07, 0x20, 0, 0,    0,	  1,	0,
+					 0xff, 0,    0x34, 0, 0x0c, 0x40, 0x37, 0};
+static const uint8_t RESTORE_NV_CDB[16] = {0x85, 0x07, 0x20, 0, 0,    0,    1,	  0,
+					   0x3f, 0,    0x42, 0, 0x0f, 0x40, 0x37, 0};
+static const uint8_t GET_NATIVE_CDB[16] = {0x85, 0x07, 0x20, 0, 0, 0,	 0,    0,
+					   0,	 0,    0,    0, 0, 0x40, 0x78, 0};
+static const uint8_t AMAC_SET80_CDB[16] = {0x85, 0x07, 0x20, 0, 1,    0,    0,	  0,
+					   0xff, 0,    0x34, 0, 0x0c, 0x40, 0x78, 0};
+static const uint8_t AMAC_RESTORE_CDB[16] = {0x85, 0x07, 0x20, 0, 1,	0,    0,    0,
+					     0x3f, 0,	 0x42, 0, 0x0f, 0x40, 0x78, 0};
+static const uint8_t AMAC_FREEZE_CDB[16] = {0x85, 0x07, 0x20, 0, 2, 0,	  0,	0,
+					    0,	  0,	0,    0, 0, 0x40, 0x78, 0};
 static const uint8_t DCO_CDB[16] = {0x85, 0x08, 0x0e, 0, 0xc2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0xb1, 0};
 
 static struct hpa_drive fresh(void)
@@ -63,7 +72,8 @@ static struct ioctl_ops ops_for(struct hpa_drive *d)
 
 static struct devchange_ctx ctx_for(const struct ioctl_ops *ops)
 {
-	return (struct devchange_ctx){.ops = ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
+	return (struct devchange_ctx){
+	    .ops = ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
 }
 
 static void test_cdbs(void **state)
@@ -120,7 +130,8 @@ static void test_set_restore_hpa(void **state)
 	assert_non_null(strstr(cmd, "85 07 20 00 00 00 00 00 ff 00 34 00 0c 40 37 00"));
 	d.ncdb = 0;
 	assert_int_equal(k->send(&c, to, err, sizeof err), 0);
-	/* the probe (IDENTIFY, READ NATIVE MAX), then the read right before the set, then the set */
+	/* the probe (IDENTIFY, READ NATIVE MAX), then the read right before the set, then the set
+	 */
 	assert_int_equal(d.ncdb, 4);
 	assert_memory_equal(d.cdbs[0], IDENTIFY_CDB, 16);
 	assert_memory_equal(d.cdbs[1], READ_NATIVE_CDB, 16);
@@ -196,7 +207,8 @@ static void test_frozen_locked_usb(void **state)
 	assert_int_equal(ata_hpa_refusal(&st, true, EIGHTY, true, false, why, sizeof why), -EPERM);
 	assert_non_null(strstr(why, "USB bridge"));
 	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why), 0);
-	assert_int_equal(ata_hpa_refusal(&st, false, NATIVE + 1, true, false, why, sizeof why), -EINVAL);
+	assert_int_equal(ata_hpa_refusal(&st, false, NATIVE + 1, true, false, why, sizeof why),
+			 -EINVAL);
 	json_object_put(to);
 }
 
@@ -216,7 +228,8 @@ static void test_dco(void **state)
 	assert_int_equal(st.dco_max_lba, 1199999);
 	assert_true(st.dco_limits);
 	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why), -EPERM);
-	assert_non_null(strstr(why, "Device Configuration Overlay limits the native max LBA to 999999"));
+	assert_non_null(
+	    strstr(why, "Device Configuration Overlay limits the native max LBA to 999999"));
 	/* an overlay that hides nothing is no reason to refuse */
 	d.dco_max_lba = NATIVE;
 	assert_int_equal(ata_hpa_probe(&ops, 7, &st, err, sizeof err), 0);
@@ -262,7 +275,8 @@ static void test_fails_midway(void **state)
 	char err[256];
 
 	d.fail_op = 0x37;
-	assert_int_equal(ata_hpa_set(&ops, 7, ATA_HPA_HPA, EIGHTY, true, false, NULL, err, sizeof err), -EIO);
+	assert_int_equal(
+	    ata_hpa_set(&ops, 7, ATA_HPA_HPA, EIGHTY, true, false, NULL, err, sizeof err), -EIO);
 	assert_int_equal(d.ncdb, 2);
 	assert_memory_equal(d.cdbs[0], READ_NATIVE_CDB, 16);
 	assert_memory_equal(d.cdbs[1], SET80_VOL_CDB, 16);
@@ -274,7 +288,8 @@ static void test_fails_midway(void **state)
 	assert_int_equal(d.current_max_lba, NATIVE);
 	/* a failed read: nothing set */
 	d.fail_op = 0x27, d.ncdb = 0;
-	assert_int_equal(ata_hpa_set(&ops, 7, ATA_HPA_HPA, EIGHTY, true, false, NULL, err, sizeof err), -EIO);
+	assert_int_equal(
+	    ata_hpa_set(&ops, 7, ATA_HPA_HPA, EIGHTY, true, false, NULL, err, sizeof err), -EIO);
 	assert_int_equal(d.ncdb, 1);
 	assert_non_null(strstr(err, "READ NATIVE MAX ADDRESS EXT"));
 }
@@ -298,7 +313,8 @@ static void test_amac(void **state)
 	assert_string_equal(ata_hpa_method_name(st.method), "AMAC");
 	assert_memory_equal(d.cdbs[1], GET_NATIVE_CDB, 16);
 	assert_int_equal(st.native_max_lba, NATIVE);
-	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why), -EOPNOTSUPP);
+	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why),
+			 -EOPNOTSUPP);
 	assert_non_null(strstr(why, "no volatile form"));
 	assert_int_equal(k->send(&c, vol, err, sizeof err), -EOPNOTSUPP);
 	assert_int_equal(d.current_max_lba, NATIVE);
@@ -330,7 +346,8 @@ static void test_no_method(void **state)
 	assert_int_equal(ata_hpa_probe(&ops, 7, &st, err, sizeof err), 0);
 	assert_int_equal(st.method, ATA_HPA_NONE);
 	assert_int_equal(st.native_max_lba, NATIVE);
-	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why), -EOPNOTSUPP);
+	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why),
+			 -EOPNOTSUPP);
 	assert_non_null(strstr(why, "advertises neither HPA"));
 	d.fail_op = 0x27;
 	assert_int_equal(ata_hpa_probe(&ops, 7, &st, err, sizeof err), -EOPNOTSUPP);
@@ -347,12 +364,14 @@ static void test_dry_run(void **state)
 	FILE *f = fmemopen(buf, sizeof buf, "w");
 
 	assert_non_null(f);
-	assert_int_equal(ata_hpa_set(&ops, 7, ATA_HPA_HPA, EIGHTY, true, true, f, err, sizeof err), 0);
+	assert_int_equal(ata_hpa_set(&ops, 7, ATA_HPA_HPA, EIGHTY, true, true, f, err, sizeof err),
+			 0);
 	fclose(f);
 	assert_int_equal(d.ncdb, 0);
 	assert_non_null(strstr(buf, "READ NATIVE MAX ADDRESS EXT: command 0x27"));
-	assert_non_null(strstr(buf, "SET MAX ADDRESS EXT: command 0x37 feature 0x0000 count 0x0000 lba "
-				    "0x0000000c34ff"));
+	assert_non_null(strstr(buf,
+			       "SET MAX ADDRESS EXT: command 0x37 feature 0x0000 count 0x0000 lba "
+			       "0x0000000c34ff"));
 	assert_non_null(strstr(buf, "85 07 20 00 00 00 00 00 ff 00 34 00 0c 40 37 00"));
 }
 
@@ -369,7 +388,8 @@ static void test_run_capacity(void **state)
 	assert_non_null(ti);
 	d.current_max_lba = EIGHTY;
 	ti->kind = TARGET_KIND_BLOCKDEV;
-	snprintf(ti->path, sizeof ti->path, "/dev/null"); /* opened; the commands go to the script */
+	snprintf(ti->path, sizeof ti->path,
+		 "/dev/null"); /* opened; the commands go to the script */
 	ti->has_drive = true;
 	ti->drive.kind = DRIVE_IDENT_SATA;
 	drive_ident_ata_fd(&ops, 7, &ti->drive.ata);

@@ -42,15 +42,16 @@ static void test_target(void **state)
 		int ret;
 		uint64_t max;
 	} rows[] = {
-	    {"80%", 0, 799999},	     {"400000000", 0, 781249}, {"200m", 0, 409599},
-	    {"100%", 0, 999999},     {"511", -ERANGE, 0},      {"600000000", -ERANGE, 0},
-	    {"0%", -EINVAL, 0},	     {"101%", -EINVAL, 0},     {"lots", -EINVAL, 0},
+	    {"80%", 0, 799999},	 {"400000000", 0, 781249}, {"200m", 0, 409599},
+	    {"100%", 0, 999999}, {"511", -ERANGE, 0},	   {"600000000", -ERANGE, 0},
+	    {"0%", -EINVAL, 0},	 {"101%", -EINVAL, 0},	   {"lots", -EINVAL, 0},
 	};
 	char err[256];
 
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		uint64_t max = 12345;
-		assert_int_equal(hpa_report_target(&st, rows[i].spec, &max, err, sizeof err), rows[i].ret);
+		assert_int_equal(hpa_report_target(&st, rows[i].spec, &max, err, sizeof err),
+				 rows[i].ret);
 		assert_int_equal(max, rows[i].ret ? 12345 : rows[i].max);
 	}
 }
