@@ -126,8 +126,17 @@ int ata_hpa_probe(const struct ioctl_ops *ops, int fd, struct ata_hpa_state *st,
 
 	memset(&s, 0, sizeof s);
 	ret = ata_identify_read(ops, fd, id, err, errlen);
-	if (ret)
+	if (ret) {
+		/* ILLEGAL REQUEST to ATA PASS-THROUGH itself: the SCSI layer below (a USB bridge, a
+		 * SAS HBA) does not carry ATA commands; say so rather than leave a bare sense key
+		 */
+		size_t n = strlen(err);
+		if (ret == -EIO && strstr(err, "SCSI sense key 0x5") && n < errlen)
+			snprintf(err + n, errlen - n,
+				 " (ATA PASS-THROUGH refused below the drive: a USB "
+				 "bridge or SAS HBA that drops ATA commands)");
 		return ret;
+	}
 	ata_identify_decode(id, &ident);
 	memcpy(s.model, ident.model, sizeof s.model);
 	memcpy(s.serial, ident.serial, sizeof s.serial);

@@ -14,6 +14,7 @@
  *   - SET ACCESSIBLE MAX ADDRESS EXT (0x78/1): only when amac; FREEZE (0x78/2) freezes it.
  *   - DEVICE CONFIGURATION IDENTIFY (0xB1/0xC2): words 3-6 = dco_max_lba, word 255 signature
  *     0xA5 and checksum.
+ *   - no_passthrough: every command answered ILLEGAL REQUEST / 20h (a bridge without SAT).
  *   - fail_op: one opcode answered with an ATA abort (status 0x51, error 0x04) whatever.
  * Every CDB is kept (cdbs, ncdb). Nothing here uses cmocka: a test binary that is not a cmocka
  * program can use it too.
@@ -38,7 +39,9 @@ struct hpa_drive {
 	bool dco;
 	uint64_t dco_max_lba;
 	bool frozen, locked;
-	uint8_t fail_op; /* 0: none */
+	uint8_t fail_op;     /* 0: none */
+	bool no_passthrough; /* a bridge: fixed sense ILLEGAL REQUEST, INVALID COMMAND OPERATION
+				CODE */
 	uint8_t last_op;
 	uint8_t cdbs[HPA_DRIVE_MAX_CDB][16];
 	int ncdb;
@@ -111,6 +114,14 @@ static inline int hpa_drive_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 	if (d->ncdb < HPA_DRIVE_MAX_CDB)
 		memcpy(d->cdbs[d->ncdb++], c, 16);
 	d->last_op = op;
+	if (d->no_passthrough) {
+		uint8_t *sb = h->sbp;
+		memset(sb, 0, 18);
+		sb[0] = 0x70, sb[2] = 0x05, sb[7] = 10, sb[12] = 0x20;
+		h->sb_len_wr = 18;
+		h->status = 0x02;
+		return 0;
+	}
 	if (op == d->fail_op)
 		goto abort;
 	switch (op) {

@@ -209,6 +209,12 @@ static void test_frozen_locked_usb(void **state)
 	assert_int_equal(ata_hpa_refusal(&st, false, EIGHTY, true, false, why, sizeof why), 0);
 	assert_int_equal(ata_hpa_refusal(&st, false, NATIVE + 1, true, false, why, sizeof why),
 			 -EINVAL);
+	/* a bridge that answers ATA PASS-THROUGH with ILLEGAL REQUEST: named, nothing else sent */
+	d.no_passthrough = true, d.ncdb = 0;
+	assert_int_equal(ata_hpa_probe(&ops, 7, &st, err, sizeof err), -EIO);
+	assert_non_null(strstr(err, "SCSI sense key 0x5, ASC 0x20"));
+	assert_non_null(strstr(err, "USB bridge or SAS HBA"));
+	assert_int_equal(d.ncdb, 1);
 	json_object_put(to);
 }
 
