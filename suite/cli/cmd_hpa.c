@@ -28,25 +28,25 @@
 
 static void usage(FILE *f)
 {
-	fputs(
-	    "usage: ssdlab hpa DEV [--set BYTES|PERCENT | --restore] [--persistent] [--dry-run] "
-	    "[--json]\n\n"
-	    "Shows a SATA drive's native and accessible max address (HPA or, on ACS-3 drives, "
-	    "Accessible\n"
-	    "Max Address Configuration), the bytes hidden, a Device Configuration Overlay and the\n"
-	    "security state. Reads only, unless --set or --restore.\n\n"
-	    "  --set SIZE    make SIZE (200g, or 80% of the native capacity) the accessible "
-	    "capacity;\n"
-	    "                volatile by default: the drive forgets it at a reset, ssdlab limits "
-	    "its own\n"
-	    "                I/O to it and the kernel does not see it\n"
+	static const char text[] =
+	    "usage: ssdlab hpa DEV [--set BYTES|PERCENT | --restore] [--persistent]\n"
+	    "                      [--dry-run] [--json]\n\n"
+	    "Shows a SATA drive's native and accessible max address (HPA, or on ACS-3\n"
+	    "drives Accessible Max Address Configuration), the bytes hidden, a Device\n"
+	    "Configuration Overlay and the security state. Reads only, unless --set or\n"
+	    "--restore.\n\n"
+	    "  --set SIZE    make SIZE (200g, or 80% of the native capacity) the\n"
+	    "                accessible capacity; volatile by default: the drive forgets\n"
+	    "                it at a reset, ssdlab limits its own I/O to it and the\n"
+	    "                kernel does not see it\n"
 	    "  --restore     make the native max the accessible max again\n"
-	    "  --persistent  keep the new size across power cycles (the kernel sees it after "
-	    "one);\n"
-	    "                the only form on an AMAC drive\n"
-	    "  --dry-run     print the commands it would send, with their CDBs, and send none\n"
-	    "  --json        the state as JSON\n",
-	    f);
+	    "  --persistent  keep the new size across power cycles (the kernel sees it\n"
+	    "                after one); the only form on an AMAC drive\n"
+	    "  --dry-run     print the commands that would change it, with their CDBs,\n"
+	    "                and send none of them (IDENTIFY and the native max are read)\n"
+	    "  --json        the state as JSON\n";
+
+	fputs(text, f);
 }
 
 struct hpa_opts {

@@ -76,12 +76,26 @@ static int hpa_read(const struct devchange_ctx *c, struct json_object **value, c
 	return 0;
 }
 
+/* The commands that set max on a drive of method m, on one line (the journal's "command"). */
+static void describe_method(enum ata_hpa_method m, uint64_t max, bool vol, char *cmd, size_t cmdlen)
+{
+	struct ata_cmd ac =
+	    m == ATA_HPA_AMAC ? ata_cmd_set_accessible_max_ext(max) : ata_cmd_set_max_ext(max, vol);
+
+	if (m == ATA_HPA_HPA) {
+		int n = snprintf(cmd, cmdlen, "READ NATIVE MAX ADDRESS EXT, then ");
+		if (n < 0 || (size_t)n >= cmdlen)
+			return;
+		cmd += n, cmdlen -= (size_t)n;
+	}
+	ata_cmd_describe(&ac, cmd, cmdlen);
+}
+
 static int hpa_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd,
 			size_t cmdlen)
 {
 	struct ata_hpa_state st;
 	uint64_t max, native;
-	struct ata_cmd ac;
 	bool vol;
 	char err[256];
 	int ret;
@@ -90,20 +104,25 @@ static int hpa_describe(const struct devchange_ctx *c, struct json_object *to, c
 		snprintf(cmd, cmdlen, "(a bad hpa value)");
 		return -EINVAL;
 	}
+	if (c->dry_run) {
+		/* nothing is sent in a dry run, IDENTIFY included: the method a volatile value
+		 * implies (AMAC has none), else both */
+		if (vol) {
+			describe_method(ATA_HPA_HPA, max, vol, cmd, cmdlen);
+		} else {
+			snprintf(cmd, cmdlen,
+				 "SET MAX ADDRESS EXT (HPA, VV set) or SET ACCESSIBLE MAX "
+				 "ADDRESS EXT (AMAC), max LBA %llu",
+				 (unsigned long long)max);
+		}
+		return 0;
+	}
 	ret = ata_hpa_probe(ops_of(c), c->fd, &st, err, sizeof err);
 	if (ret) {
 		snprintf(cmd, cmdlen, "%s", err);
 		return ret;
 	}
-	ac = st.method == ATA_HPA_AMAC ? ata_cmd_set_accessible_max_ext(max)
-				       : ata_cmd_set_max_ext(max, vol);
-	if (st.method == ATA_HPA_HPA) {
-		int n = snprintf(cmd, cmdlen, "READ NATIVE MAX ADDRESS EXT, then ");
-		if (n < 0 || (size_t)n >= cmdlen)
-			return 0;
-		cmd += n, cmdlen -= (size_t)n;
-	}
-	ata_cmd_describe(&ac, cmd, cmdlen);
+	describe_method(st.method, max, vol, cmd, cmdlen);
 	return 0;
 }
 
@@ -117,6 +136,18 @@ static int hpa_send(const struct devchange_ctx *c, struct json_object *to, char 
 	if (devchange_hpa_parse(to, &max, &native, &vol)) {
 		snprintf(err, errlen, "hpa: the value lacks max_lba, native_max_lba or volatile");
 		return -EINVAL;
+	}
+	if (c->dry_run) {
+		FILE *f = c->dry_out ? c->dry_out : stdout;
+		/* no IDENTIFY in a dry run: the commands of each method the value allows */
+		if (!vol)
+			fprintf(f, "on an HPA drive:\n");
+		ret = ata_hpa_set(NULL, -1, ATA_HPA_HPA, max, vol, true, f, err, errlen);
+		if (!ret && !vol) {
+			fprintf(f, "on an AMAC drive (ACS-3):\n");
+			ret = ata_hpa_set(NULL, -1, ATA_HPA_AMAC, max, vol, true, f, err, errlen);
+		}
+		return ret;
 	}
 	ret = ata_hpa_probe(ops_of(c), c->fd, &st, err, errlen);
 	if (ret)
@@ -133,8 +164,7 @@ static int hpa_send(const struct devchange_ctx *c, struct json_object *to, char 
 			 (unsigned long long)st.native_max_lba, (unsigned long long)native);
 		return -ESTALE;
 	}
-	return ata_hpa_set(ops_of(c), c->fd, st.method, max, vol, c->dry_run, c->dry_out, err,
-			   errlen);
+	return ata_hpa_set(ops_of(c), c->fd, st.method, max, vol, false, NULL, err, errlen);
 }
 
 static bool hpa_same(struct json_object *a, struct json_object *b)

@@ -5,7 +5,9 @@
  * Its value: {"max_lba": N, "native_max_lba": N, "volatile": bool}. A value read from the drive
  * has "volatile": false (the drive does not say how its max was set), so a restore to the
  * original value is a non-volatile set back to the native max: the one that also undoes a
- * persistent change. Two values are the same setting when their max_lba are equal.
+ * persistent change. Two values are the same setting when their max_lba are equal. In a dry
+ * run nothing is sent, IDENTIFY included: a volatile value prints the HPA commands, a
+ * persistent one those of both methods.
  */
 #ifndef SSDLAB_TARGETS_DEVCHANGE_HPA_H
 #define SSDLAB_TARGETS_DEVCHANGE_HPA_H

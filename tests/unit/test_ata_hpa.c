@@ -360,6 +360,38 @@ static void test_no_method(void **state)
 	assert_non_null(strstr(err, "SCRIPTED HPA DRIVE: supports neither HPA nor"));
 }
 
+/* the kind in a dry run: prints the commands and sends nothing, IDENTIFY included */
+static void test_kind_dry_run(void **state)
+{
+	(void)state;
+	struct hpa_drive d = fresh();
+	struct ioctl_ops ops = ops_for(&d);
+	struct devchange_ctx c = ctx_for(&ops);
+	const struct devchange_kind *k = devchange_kind("hpa");
+	struct json_object *vol = devchange_hpa_value(EIGHTY, NATIVE, true);
+	struct json_object *per = devchange_hpa_value(EIGHTY, NATIVE, false);
+	char buf[4096] = "", cmd[512], err[256];
+	FILE *f = fmemopen(buf, sizeof buf, "w");
+
+	assert_non_null(f);
+	c.dry_run = true, c.dry_out = f;
+	assert_int_equal(k->describe(&c, vol, cmd, sizeof cmd), 0);
+	assert_non_null(strstr(cmd, "85 07 20 00 00 00 00 00 ff 00 34 00 0c 40 37 00"));
+	assert_int_equal(k->send(&c, vol, err, sizeof err), 0);
+	assert_int_equal(k->describe(&c, per, cmd, sizeof cmd), 0);
+	assert_non_null(strstr(cmd, "max LBA 799999"));
+	assert_int_equal(k->send(&c, per, err, sizeof err), 0);
+	fclose(f);
+	assert_int_equal(d.ncdb, 0);
+	assert_non_null(strstr(buf, "85 07 20 00 00 00 00 00 ff 00 34 00 0c 40 37 00"));
+	assert_non_null(strstr(buf, "on an HPA drive:"));
+	assert_non_null(strstr(buf, "85 07 20 00 00 00 01 00 ff 00 34 00 0c 40 37 00"));
+	assert_non_null(strstr(buf, "on an AMAC drive (ACS-3):"));
+	assert_non_null(strstr(buf, "85 07 20 00 01 00 00 00 ff 00 34 00 0c 40 78 00"));
+	json_object_put(vol);
+	json_object_put(per);
+}
+
 /* --dry-run prints the commands with their CDBs and sends nothing */
 static void test_dry_run(void **state)
 {
@@ -430,6 +462,7 @@ int main(void)
 	    cmocka_unit_test(test_amac),
 	    cmocka_unit_test(test_no_method),
 	    cmocka_unit_test(test_dry_run),
+	    cmocka_unit_test(test_kind_dry_run),
 	    cmocka_unit_test(test_run_capacity),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
