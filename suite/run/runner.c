@@ -36,6 +36,7 @@
 #include "run/fault.h"
 #include "run/record.h"
 #include "run/replay.h"
+#include "targets/drive_capacity.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
 #include "base/units.h"
@@ -1269,7 +1270,17 @@ bool runner_kind_covered(const struct phase_kind *k)
 
 static int phase_boundary(struct runner *r, const struct where *w, const char *when)
 {
-	char label[64];
+	char label[64], cerr[512];
+	int rc;
+
+	/* a SATA drive's accessible max against the one at open (targets/drive_capacity.h) */
+	rc = drive_capacity_recheck(target_info(r->t), NULL, cerr, sizeof(cerr));
+	if (rc > 0)
+		note(r, "%s", cerr);
+	if (rc < 0) {
+		fail(r, "%s", cerr);
+		return rc;
+	}
 
 	/* Boundaries inside a replayed stretch were stored the first time. */
 	if (r->state != RUNNER_RECORD && !replay_exhausted(&r->k))
@@ -1279,7 +1290,7 @@ static int phase_boundary(struct runner *r, const struct where *w, const char *w
 	snprintf(label, sizeof(label), "phase-%d-%s-%s", w->phase, w->ph->kind->name, when);
 	if (r->o.settings) {
 		char msg[512] = "", err[512] = "";
-		int rc = drive_settings_recheck(r->o.settings, msg, sizeof(msg), err, sizeof(err));
+		rc = drive_settings_recheck(r->o.settings, msg, sizeof(msg), err, sizeof(err));
 
 		if (rc) {
 			fail(r, "phase %d: %s: %s", w->phase, when, err);

@@ -7,12 +7,15 @@
 
 #include <string.h>
 
+#include "targets/devchange_hpa.h"
+
 extern const struct devchange_kind devchange_kind_write_cache;
 extern const struct devchange_kind devchange_kind_power_state;
 
 static const struct devchange_kind *const kinds[] = {
     &devchange_kind_write_cache,
     &devchange_kind_power_state,
+    &devchange_kind_hpa,
 };
 
 const struct devchange_kind *devchange_kind(const char *name)

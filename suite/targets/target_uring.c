@@ -42,6 +42,7 @@
 
 #include "base/jsonnum.h"
 #include "host/devinfo.h"
+#include "targets/drive_capacity.h"
 #include "targets/drive_snapshot.h"
 #include "host/hwmon.h"
 #include "targets/target.h"
@@ -221,6 +222,8 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		ti->has_drive = true;
 		if (!drive_ident_sysfs(NULL, st->st_rdev, &ti->drive))
 			drive_ident_ask(o->ioctl_ops ? o->ioctl_ops : &ioctl_ops_real, u->fd, &ti->drive);
+		/* a volatile HPA the kernel does not see: ssdlab's own range ends at the drive's max */
+		ti->capacity = drive_capacity_limit(&ti->drive, ti->capacity);
 	}
 	counters_setup(t, u, spec, o);
 	return 0;

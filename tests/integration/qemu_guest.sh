@@ -47,3 +47,5 @@ run smart-text ssdlab smart /dev/nvme0n1
 . /tests_ident.sh
 # The write cache a profile pins, journaled and restored (qemu_guest_devchange.sh).
 . /tests_devchange.sh
+# `ssdlab hpa` on both disks (qemu_guest_hpa.sh).
+. /tests_hpa.sh

@@ -76,6 +76,7 @@ cp "$HERE/qemu_guest.sh" "$R/tests.sh" || fail "copy guest script"
 cp "$HERE/qemu_guest_profile.sh" "$R/tests_profile.sh" || fail "copy guest profile script"
 cp "$HERE/qemu_guest_ident.sh" "$R/tests_ident.sh" || fail "copy guest identity script"
 cp "$HERE/qemu_guest_devchange.sh" "$R/tests_devchange.sh" || fail "copy guest devchange script"
+cp "$HERE/qemu_guest_hpa.sh" "$R/tests_hpa.sh" || fail "copy guest hpa script"
 DB_DIR=$(sed -n 's/^#define SSDLAB_PROFILES_SRCDIR "\(.*\)"$/\1/p' "$(dirname "$SSDLAB")/../config.h")/drives
 mkdir -p "$R$DB_DIR" && cp "$HERE/../../profiles/drives/drives.yaml" "$R$DB_DIR/" || fail "copy the drive database"
 cat >"$R/init" <<'INIT'
@@ -383,4 +384,6 @@ python3 "$HERE/qemu_ident_check.py" "$W/serial.log" "$NVME_SERIAL" "$NVME_BYTES"
 	"$SATA_BYTES" || fail "identity and dry-run checks failed"
 # The write cache off for a run, restored at its end and by `ssdlab restore` after kill -9.
 python3 "$HERE/qemu_devchange_check.py" "$W/serial.log" || fail "write cache checks failed"
+# `ssdlab hpa`: QEMU's SATA disk state and the refused change (qemu_hpa_check.py).
+python3 "$HERE/qemu_hpa_check.py" "$W/serial.log" "$SATA_BYTES" || fail "hpa checks failed"
 echo "PASS"
