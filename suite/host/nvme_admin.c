@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "host/nvme_admin.h"
+#include "host/nvme_format.h"
 #include "base/units.h"
 
 #include <errno.h>
@@ -248,6 +249,9 @@ void nvme_cmd_describe(const struct nvme_admin_cmd *c, char *buf, size_t len)
 		snprintf(m[0], sizeof m[0], "FID 0x%02x %s, SEL %u%s", c->cdw10 & 0xff,
 			 name_of(fid_names, c->cdw10 & 0xff), (c->cdw10 >> 8) & 7,
 			 ((c->cdw10 >> 8) & 7) == 0 ? " current" : "");
+		break;
+	default: /* format, sanitize, namespace management: nvme_format.c knows their fields */
+		nvme_format_describe_fields(c, &name, m);
 		break;
 	}
 	const uint32_t d[6] = {c->cdw10, c->cdw11, c->cdw12, c->cdw13, c->cdw14, c->cdw15};
