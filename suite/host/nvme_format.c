@@ -265,34 +265,3 @@ void nvme_ctrl_list_decode(const uint8_t page[NVME_IDENTIFY_LEN], struct nvme_ns
 	for (uint16_t i = 0; i < l->nctrl; i++)
 		l->ctrl[i] = (uint16_t)nvme_le(page + 2 + 2 * i, 2);
 }
-
-bool nvme_format_describe_fields(const struct nvme_admin_cmd *c, const char **name, char m[][96])
-{
-	static const char *const ses_names[8] = {"no secure erase", "user data erase", "cryptographic erase"};
-	uint32_t d = c->cdw10;
-
-	switch (c->opcode) {
-	case NVME_ADMIN_FORMAT_NVM:
-		*name = "Format NVM";
-		snprintf(m[0], 96, "LBAF %u, MSET %u, PI %u, PIL %u, SES %u %s", (d & 0xf) | ((d >> 12) & 3) << 4,
-			 (d >> 4) & 1, (d >> 5) & 7, (d >> 8) & 1, (d >> 9) & 7,
-			 ses_names[(d >> 9) & 7] ? ses_names[(d >> 9) & 7] : "reserved");
-		return true;
-	case NVME_ADMIN_SANITIZE:
-		*name = "Sanitize";
-		snprintf(m[0], 96, "SANACT %u %s, AUSE %u, OWPASS %u, OIPBP %u, NDAS %u", d & 7,
-			 nvme_sanact_name((enum nvme_sanact)(d & 7)), (d >> 3) & 1, (d >> 4) & 0xf, (d >> 8) & 1,
-			 (d >> 9) & 1);
-		snprintf(m[1], 96, "overwrite pattern 0x%08x", c->cdw11);
-		return true;
-	case NVME_ADMIN_NS_MGMT:
-		*name = "Namespace Management";
-		snprintf(m[0], 96, "SEL %u %s", d & 0xf, (d & 0xf) == 0 ? "create" : (d & 0xf) == 1 ? "delete" : "reserved");
-		return true;
-	case NVME_ADMIN_NS_ATTACH:
-		*name = "Namespace Attachment";
-		snprintf(m[0], 96, "SEL %u %s", d & 0xf, (d & 0xf) == 0 ? "attach" : (d & 0xf) == 1 ? "detach" : "reserved");
-		return true;
-	}
-	return false;
-}

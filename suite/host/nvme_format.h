@@ -22,10 +22,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define NVME_ADMIN_NS_MGMT 0x0d
-#define NVME_ADMIN_NS_ATTACH 0x15
-#define NVME_ADMIN_FORMAT_NVM 0x80
-#define NVME_ADMIN_SANITIZE 0x84
 #define NVME_LOG_SANITIZE 0x81
 /* The Sanitize Status log's defined part (bytes 0..31); the page is 512 bytes since NVMe 1.4. */
 #define NVME_SANITIZE_LOG_LEN 512
@@ -144,9 +140,5 @@ void nvme_ns_attach_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, bool attach, 
 			uint8_t *buf);
 /* Decodes an Identify controller list (CNS 0x12/0x13) into l->nctrl/l->ctrl. */
 void nvme_ctrl_list_decode(const uint8_t page[NVME_IDENTIFY_LEN], struct nvme_ns_layout *l);
-
-/* For nvme_cmd_describe: fills name and the meanings of cdw10..cdw11 (m[0], m[1]; 96 bytes
- * each) for the opcodes of this module; false for another opcode. */
-bool nvme_format_describe_fields(const struct nvme_admin_cmd *c, const char **name, char m[][96]);
 
 #endif
