@@ -5,6 +5,7 @@
 #include "targets/purge_chain.h"
 #include "host/nvme_admin.h"
 #include "host/nvme_ident.h"
+#include "host/safety.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -275,4 +276,35 @@ int purge_chain_run(const struct purge_drive *d, const char *want, struct purge_
 out:
 	free(c);
 	return rc;
+}
+
+int purge_reach_subsystem(const struct devinfo_nvme *nv, const struct safety_opts *o, const char *what,
+			  char *reason, size_t len)
+{
+	struct safety_opts so = o ? *o : (struct safety_opts){0};
+	char list[sizeof nv->subsystem_ns], *save = NULL, path[64], inner[512];
+	int rc;
+
+	if (!nv->ns[0]) {
+		snprintf(reason, len, "%s reaches every namespace, and sysfs does not say which they are", what);
+		return -EPERM;
+	}
+	so.probe_excl = true;
+	so.whole_subsystem = false;
+	snprintf(list, sizeof list, "%s", nv->subsystem_ns);
+	for (char *ns = strtok_r(list, " ", &save); ns; ns = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(ns, nv->ns))
+			continue;
+		snprintf(path, sizeof path, "/dev/%s", ns);
+		rc = safety_check_in_use(path, &so, inner, sizeof inner);
+		if (rc == -ENOENT) /* no node here: nothing of this host lives on it */
+			continue;
+		if (rc) {
+			snprintf(reason, len, "%s reaches every namespace of %s (%s), and %s: %s", what,
+				 nv->subsystem[0] ? nv->subsystem : "the subsystem", nv->subsystem_ns, path,
+				 inner[0] ? inner : strerror(-rc));
+			return -EPERM;
+		}
+	}
+	return 0;
 }

@@ -65,4 +65,16 @@ extern const char *const purge_chain_names[];
 int purge_chain_run(const struct purge_drive *d, const char *want, struct purge_outcome *out, char *err,
 		    size_t errlen);
 
+/*
+ * The reach check for a real NVMe namespace: every other namespace block device of its subsystem
+ * (nv->subsystem_ns, from sysfs) must pass the safety gate's in-use checks (mounted, swap,
+ * holders, root disk, and an O_EXCL open); the target's own namespace passed the gate already and
+ * is held open by the caller. 0, or -EPERM naming the namespace and why. o: the safety options
+ * (roots for tests; NULL: the real /sys and /proc).
+ */
+struct devinfo_nvme;
+struct safety_opts;
+int purge_reach_subsystem(const struct devinfo_nvme *nv, const struct safety_opts *o, const char *what,
+			  char *reason, size_t len);
+
 #endif
