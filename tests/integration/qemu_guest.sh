@@ -45,3 +45,5 @@ run smart-text ssdlab smart /dev/nvme0n1
 . /tests_profile.sh
 # The drive identity in the manifests and the confirmation, and the dry runs (qemu_guest_ident.sh).
 . /tests_ident.sh
+# The purge phase's drive methods on the NVMe (qemu_guest_purge.sh).
+. /tests_purge.sh

@@ -75,6 +75,7 @@ cp "$HERE/qemu_guest.sh" "$R/tests.sh" || fail "copy guest script"
 # through, at the path this build looks for it (config.h's SSDLAB_PROFILES_SRCDIR).
 cp "$HERE/qemu_guest_profile.sh" "$R/tests_profile.sh" || fail "copy guest profile script"
 cp "$HERE/qemu_guest_ident.sh" "$R/tests_ident.sh" || fail "copy guest identity script"
+cp "$HERE/qemu_guest_purge.sh" "$R/tests_purge.sh" || fail "copy guest purge script"
 DB_DIR=$(sed -n 's/^#define SSDLAB_PROFILES_SRCDIR "\(.*\)"$/\1/p' "$(dirname "$SSDLAB")/../config.h")/drives
 mkdir -p "$R$DB_DIR" && cp "$HERE/../../profiles/drives/drives.yaml" "$R$DB_DIR/" || fail "copy the drive database"
 cat >"$R/init" <<'INIT'
@@ -380,4 +381,6 @@ python3 "$HERE/qemu_profile_check.py" "$W/serial.log" || fail "short profile che
 # The drive identity in both manifests and the refusal, and the dry runs (qemu_ident_check.py).
 python3 "$HERE/qemu_ident_check.py" "$W/serial.log" "$NVME_SERIAL" "$NVME_BYTES" "$SATA_MODEL" "$SATA_SERIAL" \
 	"$SATA_BYTES" || fail "identity and dry-run checks failed"
+# The purge methods on the NVMe: auto's format, the discard, the LBA format kept (qemu_purge_check.py).
+python3 "$HERE/qemu_purge_check.py" "$W/serial.log" || fail "purge checks failed"
 echo "PASS"

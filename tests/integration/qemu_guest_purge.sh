@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# qemu_guest_purge: sourced by qemu_guest.sh (run() comes from there). The purge phase on QEMU's
+# NVMe (issue 13 point 4): `auto` skips sanitize (QEMU: SANICAP 0) and formats with user-data
+# erase (Format NVM, SES 1, the current LBA format), then 2 MiB of writes, then a `discard`
+# purge. Identify Namespace before and after (ssdlab info) shows the LBA format unchanged;
+# qemu_purge_check.py reads the records.
+cat >/tmp/purge.yaml <<'YAML'
+name: qemu-purge
+description: the purge methods on QEMU's NVMe (format by auto, then a discard)
+destructive: true
+phases:
+  - purge: {method: auto}
+  - precondition: {rw: write, bs: 128k, amount: 2MiB, queue: {threads: 1, depth: 4}}
+  - purge: {method: discard, settle: 1s}
+YAML
+run purge-info-before ssdlab info /dev/nvme0n1 --json
+run purge-run ssdlab run /tmp/purge.yaml --target /dev/nvme0n1 --yes-destroy=SSDLABTEST01 --out /tmp/purge --quiet
+run purge-records cat /tmp/purge/records.jsonl
+run purge-info-after ssdlab info /dev/nvme0n1 --json
