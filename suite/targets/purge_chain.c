@@ -282,29 +282,16 @@ int purge_reach_subsystem(const struct devinfo_nvme *nv, const struct safety_opt
 			  char *reason, size_t len)
 {
 	struct safety_opts so = o ? *o : (struct safety_opts){0};
-	char list[sizeof nv->subsystem_ns], *save = NULL, path[64], inner[512];
-	int rc;
+	struct safety_target ti = {.kind = SAFETY_BLOCKDEV, .nvme = nv};
+	char path[64];
 
-	if (!nv->ns[0]) {
+	if (!nv->ns[0] || !nv->subsystem_ns[0]) {
 		snprintf(reason, len, "%s reaches every namespace, and sysfs does not say which they are", what);
 		return -EPERM;
 	}
+	snprintf(path, sizeof path, "/dev/%s", nv->ns);
+	ti.path = path;
+	/* the other namespaces are nobody's to hold: the O_EXCL probe too */
 	so.probe_excl = true;
-	so.whole_subsystem = false;
-	snprintf(list, sizeof list, "%s", nv->subsystem_ns);
-	for (char *ns = strtok_r(list, " ", &save); ns; ns = strtok_r(NULL, " ", &save)) {
-		if (!strcmp(ns, nv->ns))
-			continue;
-		snprintf(path, sizeof path, "/dev/%s", ns);
-		rc = safety_check_in_use(path, &so, inner, sizeof inner);
-		if (rc == -ENOENT) /* no node here: nothing of this host lives on it */
-			continue;
-		if (rc) {
-			snprintf(reason, len, "%s reaches every namespace of %s (%s), and %s: %s", what,
-				 nv->subsystem[0] ? nv->subsystem : "the subsystem", nv->subsystem_ns, path,
-				 inner[0] ? inner : strerror(-rc));
-			return -EPERM;
-		}
-	}
-	return 0;
+	return safety_check_reach(&ti, what, &so, reason, len);
 }
