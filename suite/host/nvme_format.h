@@ -23,6 +23,8 @@
 #include <stdint.h>
 
 #define NVME_LOG_SANITIZE 0x81
+/* Commands Supported and Effects: 4096 bytes, one dword per admin opcode first (bit 0 CSUPP). */
+#define NVME_LOG_CMD_EFFECTS 0x05
 /* The Sanitize Status log's defined part (bytes 0..31); the page is 512 bytes since NVMe 1.4. */
 #define NVME_SANITIZE_LOG_LEN 512
 /* FNA bits 0 and 1: a format / a secure erase reaches every namespace. */

@@ -6,6 +6,7 @@
 #include "targets/devchange_nvme_ns.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,48 @@ static const struct ioctl_ops *ops_of(const struct devchange_ctx *c)
 	return c->ops ? c->ops : &ioctl_ops_real;
 }
 
+/*
+ * The controller whose serial is the journal identity's: the namespace's block device is gone
+ * after a change that failed between its delete and its create, and the restore still has to
+ * reach the controller. 0 with its name in out, else -ENODEV.
+ */
+static int ctrl_by_serial(const struct devchange_ctx *c, char *out, size_t len)
+{
+	struct json_object *s = NULL;
+	const char *want;
+	struct dirent *e;
+	char path[300], got[64];
+	int rc = -ENODEV;
+	DIR *d;
+
+	if (!c->identity || !json_object_object_get_ex(c->identity, "serial", &s) ||
+	    !(want = json_object_get_string(s)) || !*want)
+		return -ENODEV;
+	d = opendir("/sys/class/nvme");
+	if (!d)
+		return -ENODEV;
+	while (rc && (e = readdir(d))) {
+		FILE *f;
+
+		if (strncmp(e->d_name, "nvme", 4))
+			continue;
+		snprintf(path, sizeof path, "/sys/class/nvme/%s/serial", e->d_name);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		if (fgets(got, sizeof got, f)) {
+			got[strcspn(got, " \n")] = 0; /* sysfs pads the serial with spaces */
+			if (!strcmp(got, want) && strlen(e->d_name) < len) {
+				memcpy(out, e->d_name, strlen(e->d_name) + 1);
+				rc = 0;
+			}
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return rc;
+}
+
 /* The controller's character device, open; or c->fd when there is no kernel device (tests). */
 static int ctrl_open(const struct devchange_ctx *c, char *err, size_t errlen)
 {
@@ -43,14 +86,42 @@ static int ctrl_open(const struct devchange_ctx *c, char *err, size_t errlen)
 		return fd < 0 ? errmsg_set(err, errlen, -errno, "dup: %s", strerror(errno)) : fd;
 	}
 	rc = devinfo_nvme_topology(NULL, c->sysfs_disk, &nv);
-	if (rc || !nv.controller[0])
-		return errmsg_set(err, errlen, rc ? rc : -ENODEV, "%s: sysfs names no NVMe controller for it",
-				  c->sysfs_disk);
+	if ((rc || !nv.controller[0]) && ctrl_by_serial(c, nv.controller, sizeof nv.controller))
+		return errmsg_set(err, errlen, rc ? rc : -ENODEV,
+				  "%s: sysfs names no NVMe controller for it, nor one with its serial", c->sysfs_disk);
 	snprintf(path, sizeof path, "/dev/%s", nv.controller);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return errmsg_set(err, errlen, -errno, "%s: %s", path, strerror(errno));
 	return fd;
+}
+
+/*
+ * A controller outside an NVM subsystem may not list a namespace's controllers (QEMU without
+ * nvme-subsys answers CNS 0x12 with Invalid Field): then the namespace is attached to this
+ * controller (CNTLID: Identify Controller bytes 79:78) when it is active here (CNS 0x00 has it).
+ */
+static int attached_here(const struct devchange_ctx *c, int fd, uint32_t nsid, struct nvme_ns_layout *l, char *err,
+			 size_t errlen)
+{
+	_Alignas(4096) uint8_t page[NVME_IDENTIFY_LEN];
+	struct nvme_admin_cmd cmd;
+	int rc;
+
+	nvme_identify_cmd(&cmd, nsid, NVME_CNS_NS, page);
+	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify Namespace (CNS 0x00)", err, errlen);
+	if (rc)
+		return rc;
+	l->nctrl = 0;
+	if (!nvme_le(page, 8))
+		return 0; /* allocated, not attached here */
+	nvme_identify_cmd(&cmd, 0, NVME_CNS_CTRL, page);
+	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify Controller", err, errlen);
+	if (rc)
+		return rc;
+	l->nctrl = 1;
+	l->ctrl[0] = (uint16_t)nvme_le(page + 78, 2);
+	return 0;
 }
 
 /* The namespace's layout (CNS 0x11) and the controllers it is attached to (CNS 0x12); nsze 0
@@ -78,6 +149,8 @@ static int layout_read(const struct devchange_ctx *c, int fd, uint32_t nsid, str
 		return 0;
 	nvme_identify_cmd(&cmd, nsid, NVME_CNS_NS_CTRL_LIST, page);
 	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify attached controller list (CNS 0x12)", err, errlen);
+	if (rc == -EOPNOTSUPP)
+		return attached_here(c, fd, nsid, l, err, errlen);
 	if (rc)
 		return rc;
 	nvme_ctrl_list_decode(page, l);
@@ -141,6 +214,42 @@ static int from_json(struct json_object *o, uint32_t *nsid, struct nvme_ns_layou
 	return 0;
 }
 
+/*
+ * Whether the controller really does namespace management: OACS bit 3, and, where the drive has
+ * the Commands Supported and Effects log (0x05), Namespace Management (0x0D) and Attachment (0x15)
+ * listed as supported there. QEMU 7.2 advertises OACS bit 3 and answers a delete with Invalid
+ * Opcode: without this check the change would detach the namespace and then fail.
+ */
+static int mgmt_supported(const struct devchange_ctx *c, int fd, char *err, size_t errlen)
+{
+	_Alignas(4096) uint8_t page[NVME_IDENTIFY_LEN];
+	struct nvme_admin_cmd cmd;
+	int rc;
+
+	nvme_identify_cmd(&cmd, 0, NVME_CNS_CTRL, page);
+	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify Controller", err, errlen);
+	if (rc)
+		return rc == -EOPNOTSUPP ? -EIO : rc;
+	if (!(nvme_le(page + 256, 2) & NVME_OACS_NS_MGMT))
+		return errmsg_set(err, errlen, -EOPNOTSUPP, "%s: the controller has no namespace management (OACS bit 3 "
+				  "clear)", c->path);
+	memset(page, 0, sizeof page);
+	nvme_get_log_cmd(&cmd, 0, NVME_LOG_CMD_EFFECTS, page, sizeof page);
+	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Get Log Page 0x05 (Commands Supported and Effects)", err, errlen);
+	if (rc == -EOPNOTSUPP)
+		return 0; /* no such log: OACS is all the drive says */
+	if (rc)
+		return rc;
+	/* ACS: one dword per admin opcode from byte 0, bit 0 CSUPP */
+	if (!(page[4 * NVME_ADMIN_NS_MGMT] & 1) || !(page[4 * NVME_ADMIN_NS_ATTACH] & 1))
+		return errmsg_set(err, errlen, -EOPNOTSUPP,
+				  "%s: the controller advertises namespace management (OACS bit 3) but its Commands "
+				  "Supported and Effects log does not list Namespace Management (0x0D) and Attachment "
+				  "(0x15) as supported",
+				  c->path);
+	return 0;
+}
+
 static int ns_read(const struct devchange_ctx *c, struct json_object **value, char *err, size_t errlen)
 {
 	struct nvme_ns_layout l;
@@ -151,7 +260,9 @@ static int ns_read(const struct devchange_ctx *c, struct json_object **value, ch
 	fd = ctrl_open(c, err, errlen);
 	if (fd < 0)
 		return fd;
-	rc = layout_read(c, fd, c->nsid, &l, err, errlen);
+	rc = mgmt_supported(c, fd, err, errlen);
+	if (!rc)
+		rc = layout_read(c, fd, c->nsid, &l, err, errlen);
 	close(fd);
 	return rc ? rc : to_json(c->nsid, &l, value, err, errlen);
 }
@@ -187,6 +298,33 @@ static int step(const struct devchange_ctx *c, int fd, struct nvme_admin_cmd *cm
 	return nvme_admin_send(ops_of(c), fd, cmd, what, err, errlen);
 }
 
+static int attach(const struct devchange_ctx *c, int fd, uint32_t nsid, const struct nvme_ns_layout *want,
+		  uint8_t *buf, char *err, size_t errlen)
+{
+	struct nvme_admin_cmd cmd;
+
+	if (!want->nctrl)
+		return 0;
+	nvme_ns_attach_cmd(&cmd, nsid, true, want, buf);
+	return step(c, fd, &cmd, "Namespace Attachment (attach)", err, errlen);
+}
+
+/* The kernel learns the new size only from a rescan of the controller. */
+static int rescan(const struct devchange_ctx *c, int fd, char *err, size_t errlen)
+{
+	int rc;
+
+	if (c->dry_run) {
+		fprintf(c->dry_out ? c->dry_out : stdout, "would send: NVME_IOCTL_RESCAN to the controller\n");
+		return 0;
+	}
+	if (!c->sysfs_disk)
+		return 0; /* no kernel device (tests) */
+	rc = ops_of(c)->blk ? ops_of(c)->blk(ops_of(c)->ctx, fd, NVME_IOCTL_RESCAN, NULL)
+			    : (ioctl(fd, NVME_IOCTL_RESCAN) < 0 ? -errno : 0);
+	return rc ? errmsg_set(err, errlen, rc, "NVME_IOCTL_RESCAN: %s", strerror(-rc)) : 0;
+}
+
 static int ns_send(const struct devchange_ctx *c, struct json_object *to, char *err, size_t errlen)
 {
 	_Alignas(4096) uint8_t buf[NVME_IDENTIFY_LEN];
@@ -204,10 +342,21 @@ static int ns_send(const struct devchange_ctx *c, struct json_object *to, char *
 	fd = ctrl_open(c, err, errlen);
 	if (fd < 0)
 		return fd;
-	/* What is there now: a change that failed after the delete left nothing to delete. */
+	rc = mgmt_supported(c, fd, err, errlen);
+	if (rc)
+		goto out;
+	/* What is there now: a change that failed after the delete left nothing to delete, one that
+	 * failed after the detach left the namespace as it was, only detached. */
 	rc = layout_read(c, fd, nsid, &now, err, errlen);
 	if (rc)
 		goto out;
+	if (now.nsze == want.nsze && now.ncap == want.ncap && now.flbas == want.flbas && now.dps == want.dps &&
+	    now.nmic == want.nmic) {
+		rc = now.nctrl ? 0 : attach(c, fd, nsid, &want, buf, err, errlen);
+		if (!rc)
+			rc = rescan(c, fd, err, errlen);
+		goto out;
+	}
 	if (now.nsze) {
 		if (now.nctrl) {
 			nvme_ns_attach_cmd(&cmd, nsid, false, &now, buf);
@@ -229,21 +378,9 @@ static int ns_send(const struct devchange_ctx *c, struct json_object *to, char *
 		rc = errmsg_set(err, errlen, -EIO, "the namespace came back as nsid %u, not %u", cmd.result, nsid);
 		goto out;
 	}
-	if (want.nctrl) {
-		nvme_ns_attach_cmd(&cmd, nsid, true, &want, buf);
-		rc = step(c, fd, &cmd, "Namespace Attachment (attach)", err, errlen);
-		if (rc)
-			goto out;
-	}
-	if (c->dry_run) {
-		fprintf(c->dry_out ? c->dry_out : stdout, "would send: NVME_IOCTL_RESCAN to the controller\n");
-	} else if (c->sysfs_disk) {
-		/* the kernel learns the new size only from a rescan of the controller */
-		rc = ops_of(c)->blk ? ops_of(c)->blk(ops_of(c)->ctx, fd, NVME_IOCTL_RESCAN, NULL)
-				    : (ioctl(fd, NVME_IOCTL_RESCAN) < 0 ? -errno : 0);
-		if (rc)
-			errmsg_set(err, errlen, rc, "NVME_IOCTL_RESCAN: %s", strerror(-rc));
-	}
+	rc = attach(c, fd, nsid, &want, buf, err, errlen);
+	if (!rc)
+		rc = rescan(c, fd, err, errlen);
 out:
 	close(fd);
 	return rc;

@@ -17,3 +17,6 @@ run purge-info-before ssdlab info /dev/nvme0n1 --json
 run purge-run ssdlab run /tmp/purge.yaml --target /dev/nvme0n1 --yes-destroy=SSDLABTEST01 --out /tmp/purge --quiet
 run purge-records cat /tmp/purge/records.jsonl
 run purge-info-after ssdlab info /dev/nvme0n1 --json
+# Namespace over-provisioning (the nvme_namespace kind): 256 MiB shrunk to 192 MiB and restored,
+# the kernel's size read after each rescan (nvme_ns_probe.c).
+[ -x /bin/nvme_ns_probe ] && run ns-resize nvme_ns_probe /dev/nvme0n1 201326592

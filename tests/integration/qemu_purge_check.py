@@ -9,6 +9,11 @@ secure-erase setting works, SANICAP 0, FNA 0):
   - the second (method discard) says "discard", pts_purge false, settle 1 s;
   - Identify Namespace before and after: the same LBA format in use (512 B data, 0 metadata)
     and the same size (NSZE).
+  - the namespace resize (nvme_ns_probe): where QEMU implements Namespace Management create and
+    delete, 256 MiB (524288 sectors) shrunk to 192 MiB (393216 sectors, the kernel's size after the
+    rescan) and restored to 524288 with the original layout; where it does not (QEMU 7.2: OACS
+    bit 3 set, but the Commands Supported and Effects log lists no 0x0D, and a delete answers
+    Invalid Opcode), refused before any command, the size unchanged.
 """
 import json
 import re
@@ -60,6 +65,26 @@ def main():
             print("FAIL: LBA format before %r, QEMU's default is 512 B" % b.get("lba_format")); bad += 1
         if not b.get("nsze") or b.get("nsze") != a.get("nsze"):
             print("FAIL: NSZE %r before, %r after" % (b.get("nsze"), a.get("nsze"))); bad += 1
+    o, rc = block(log, "ns-resize")
+    try:
+        p = json.loads(o)
+    except (TypeError, ValueError):
+        p = None
+        print("FAIL ns-resize: no JSON (exit %r)" % rc); bad += 1
+    if p is not None:
+        print("ns-resize: %s" % json.dumps(p))
+        if isinstance(p.get("from"), str):
+            if "does not list Namespace Management (0x0D)" not in p["from"]:
+                print("FAIL ns-resize: refused for another reason: %s" % p["from"]); bad += 1
+            elif p.get("size_end") != p.get("size_before") or p.get("size_before") != 524288:
+                print("FAIL ns-resize: the size moved (%r -> %r)" % (p.get("size_before"), p.get("size_end"))); bad += 1
+            else:
+                print("ns-resize: this QEMU does not implement namespace create/delete: refused, nothing sent")
+        else:
+            got = (rc, p.get("set_rc"), p.get("size_after"), p.get("after_same"), p.get("restore_rc"),
+                   p.get("size_restored"), p.get("restored_same"))
+            if got != (0, 0, 393216, True, 0, 524288, True):
+                print("FAIL ns-resize: %r" % (got,)); bad += 1
     return 1 if bad else 0
 
 

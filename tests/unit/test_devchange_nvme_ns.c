@@ -3,6 +3,9 @@
  * test_devchange_nvme_ns: the nvme_namespace devchange kind against a scripted controller that
  * keeps its namespace's state (a tiny fake: one namespace, nsid 1, one controller CNTLID 0x41).
  * Expected bytes from NVMe Base Specification 2.0:
+ *   - before anything: Identify Controller (cdw10 1) for OACS bit 3 (namespace management), and
+ *     the Commands Supported and Effects log (Get Log Page 0x05, 4096 bytes: NUMD 1023 -> cdw10
+ *     0x03ff0005), whose dwords for opcodes 0x0D and 0x15 (bytes 52 and 84) have bit 0 CSUPP;
  *   - Identify CNS 0x11 (allocated namespace) cdw10 0x00000011; CNS 0x12 (attached controller
  *     list) cdw10 0x00000012, list = count, then ids, 16 bits little-endian.
  *   - Namespace Attachment (0x15): SEL 1 detach cdw10 0x00000001, SEL 0 attach 0x00000000, nsid 1,
@@ -41,6 +44,8 @@ struct fake {
 	uint64_t nsze, ncap;
 	uint8_t flbas, dps, nmic;
 	int fail_create; /* answer the next create with this status */
+	int effects;	 /* the log 0x05: 0 absent (Invalid Field), 1 lists 0x0D/0x15, 2 does not (QEMU 7.2) */
+	uint16_t oacs;
 	struct sent log[32];
 	int n;
 };
@@ -56,8 +61,20 @@ static int fake_admin(void *ctx, int fd, struct nvme_admin_cmd *cmd)
 	if (p && cmd->data_len)
 		memcpy(s->data, p, sizeof s->data);
 	switch (cmd->opcode) {
+	case 0x02:
+		if (cmd->cdw10 != 0x03ff0005 || !f->effects)
+			return 0x4002;
+		memset(p, 0, cmd->data_len);
+		p[4 * 0x15] = 1;
+		if (f->effects == 1)
+			p[4 * 0x0d] = 1;
+		return 0;
 	case 0x06:
 		memset(p, 0, cmd->data_len);
+		if (cmd->cdw10 == 1) {
+			nvme_put_le(p + 256, f->oacs, 2);
+			return 0;
+		}
 		if (cmd->cdw10 == 0x11) {
 			if (!f->exists || cmd->nsid != 1)
 				return 0x400b; /* Invalid Namespace or Format, DNR */
@@ -121,7 +138,8 @@ static int setup(void **state)
 
 	if (!x)
 		return -1;
-	x->f = (struct fake){.exists = true, .attached = true, .nsze = 524288, .ncap = 524288};
+	x->f = (struct fake){.exists = true, .attached = true, .nsze = 524288, .ncap = 524288, .oacs = 0x000a,
+			     .effects = 1};
 	x->ops = (struct ioctl_ops){.admin = fake_admin, .ctx = &x->f};
 	x->fd = open("/dev/null", O_RDONLY);
 	x->c = (struct devchange_ctx){.ops = &x->ops, .fd = x->fd, .path = "/dev/nvme0n1", .transport = DRIVEDB_NVME,
@@ -165,23 +183,24 @@ static void test_shrink_and_restore(void **state)
 
 	x->f.n = 0;
 	assert_int_equal(k->send(&x->c, to, err, sizeof err), 0);
-	/* identify x2, detach, delete, create, attach */
-	assert_int_equal(x->f.n, 6);
+	/* identify controller, effects log, identify x2, detach, delete, create, attach */
+	assert_int_equal(x->f.n, 8);
 	const struct {
 		uint8_t op;
 		uint32_t nsid, cdw10;
-	} want[] = {{0x06, 1, 0x11}, {0x06, 1, 0x12}, {0x15, 1, 1}, {0x0d, 1, 1}, {0x0d, 0, 0}, {0x15, 1, 0}};
-	for (int i = 0; i < 6; i++) {
+	} want[] = {{0x06, 0, 1},    {0x02, 0, 0x03ff0005}, {0x06, 1, 0x11}, {0x06, 1, 0x12},
+		    {0x15, 1, 1},    {0x0d, 1, 1},	    {0x0d, 0, 0},    {0x15, 1, 0}};
+	for (int i = 0; i < 8; i++) {
 		assert_int_equal(x->f.log[i].opcode, want[i].op);
 		assert_int_equal(x->f.log[i].nsid, want[i].nsid);
 		assert_int_equal(x->f.log[i].cdw10, want[i].cdw10);
 	}
 	const uint8_t list[4] = {0x01, 0x00, 0x41, 0x00};
-	assert_memory_equal(x->f.log[2].data, list, 4);
-	assert_memory_equal(x->f.log[5].data, list, 4);
+	assert_memory_equal(x->f.log[4].data, list, 4);
+	assert_memory_equal(x->f.log[7].data, list, 4);
 	const uint8_t create[32] = {0x00, 0x00, 0x06, 0, 0, 0, 0, 0, 0x00, 0x00, 0x06, 0, 0, 0, 0, 0,
 				    0,	  0,	0,    0, 0, 0, 0, 0, 0,	   0,	 0,    0, 0, 0, 0, 0};
-	assert_memory_equal(x->f.log[4].data, create, 32);
+	assert_memory_equal(x->f.log[6].data, create, 32);
 	assert_true(x->f.exists && x->f.attached);
 	assert_int_equal(x->f.nsze, 393216);
 
@@ -221,9 +240,10 @@ static void test_fails_midway(void **state)
 	json_object_put(now);
 	x->f.n = 0;
 	assert_int_equal(k->send(&x->c, from, err, sizeof err), 0);
-	assert_int_equal(x->f.n, 3); /* identify (no such namespace), create, attach */
-	assert_int_equal(x->f.log[1].opcode, 0x0d);
-	assert_int_equal(x->f.log[2].opcode, 0x15);
+	/* identify controller, effects log, identify (no such namespace), create, attach */
+	assert_int_equal(x->f.n, 5);
+	assert_int_equal(x->f.log[3].opcode, 0x0d);
+	assert_int_equal(x->f.log[4].opcode, 0x15);
 	assert_true(x->f.exists && x->f.attached);
 	assert_int_equal(x->f.nsze, 524288);
 	json_object_put(from);
@@ -256,6 +276,43 @@ static void test_dry_run_and_refusals(void **state)
 	assert_true(x->f.exists && x->f.attached);
 	free(buf);
 	x->c.dry_run = false;
+
+	/* a detached namespace of the original layout (a change that failed after its detach): only
+	 * attached again */
+	x->f.attached = false;
+	x->f.n = 0;
+	struct json_object *from = NULL;
+	assert_int_equal(k->read(&x->c, &from, err, sizeof err), 0);
+	assert_string_equal(js(from), "{\"nsid\":1,\"nsze\":524288,\"ncap\":524288,\"flbas\":0,\"dps\":0,\"nmic\":0,"
+				      "\"controllers\":[]}");
+	json_object_object_add(from, "controllers", json_object_new_array());
+	json_object_array_add(json_object_object_get(from, "controllers"), json_object_new_int(0x41));
+	x->f.n = 0;
+	assert_int_equal(k->send(&x->c, from, err, sizeof err), 0);
+	assert_int_equal(x->f.n, 5); /* identify controller, log, CNS 0x11, CNS 0x12, attach */
+	assert_int_equal(x->f.log[4].opcode, 0x15);
+	assert_int_equal(x->f.log[4].cdw10, 0);
+	assert_true(x->f.attached);
+	json_object_put(from);
+
+	/* QEMU 7.2: OACS bit 3 set, but the effects log does not list Namespace Management; or no
+	 * OACS bit 3: refused before anything is sent */
+	x->f.effects = 2;
+	x->f.n = 0;
+	assert_int_equal(k->read(&x->c, &v, err, sizeof err), -EOPNOTSUPP);
+	assert_non_null(strstr(err, "does not list Namespace Management (0x0D)"));
+	assert_int_equal(k->send(&x->c, to, err, sizeof err), -EOPNOTSUPP);
+	assert_true(x->f.exists && x->f.attached);
+	for (int i = 0; i < x->f.n; i++)
+		assert_true(x->f.log[i].opcode == 0x06 || x->f.log[i].opcode == 0x02);
+	x->f.effects = 0; /* no log: OACS decides */
+	x->f.oacs = 0x0002;
+	assert_int_equal(k->read(&x->c, &v, err, sizeof err), -EOPNOTSUPP);
+	assert_string_equal(err, "/dev/nvme0n1: the controller has no namespace management (OACS bit 3 clear)");
+	x->f.oacs = 0x000a;
+	assert_int_equal(k->read(&x->c, &v, err, sizeof err), 0);
+	json_object_put(v);
+	v = NULL;
 
 	/* bigger than the namespace, or not NVMe */
 	assert_int_equal(devchange_nvme_ns_shrunk(&x->c, 512ull << 20, &v, err, sizeof err), -EINVAL);
