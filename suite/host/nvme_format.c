@@ -16,8 +16,9 @@
 #define ID_NS_DPS 29
 #define ID_NS_NMIC 30
 
-int nvme_format_plan(const struct nvme_id_ctrl *ctrl, const uint8_t ns_page[NVME_IDENTIFY_LEN], uint32_t nsid,
-		     enum nvme_ses ses, struct nvme_format_plan *out, char *err, size_t errlen)
+int nvme_format_plan(const struct nvme_id_ctrl *ctrl, const uint8_t ns_page[NVME_IDENTIFY_LEN],
+		     uint32_t nsid, enum nvme_ses ses, struct nvme_format_plan *out, char *err,
+		     size_t errlen)
 {
 	struct nvme_format_plan p = {.ses = ses};
 	uint8_t flbas = ns_page[ID_NS_FLBAS], dps = ns_page[ID_NS_DPS];
@@ -27,7 +28,9 @@ int nvme_format_plan(const struct nvme_id_ctrl *ctrl, const uint8_t ns_page[NVME
 		return -EOPNOTSUPP;
 	}
 	if (ses == NVME_SES_CRYPTO && !(ctrl->fna & NVME_FNA_CRYPTO_ERASE)) {
-		snprintf(err, errlen, "the controller has no cryptographic erase in Format NVM (FNA bit 2 clear)");
+		snprintf(
+		    err, errlen,
+		    "the controller has no cryptographic erase in Format NVM (FNA bit 2 clear)");
 		return -EOPNOTSUPP;
 	}
 	if (ses != NVME_SES_NONE && ses != NVME_SES_USER_DATA && ses != NVME_SES_CRYPTO) {
@@ -44,8 +47,8 @@ int nvme_format_plan(const struct nvme_id_ctrl *ctrl, const uint8_t ns_page[NVME
 			   (ses != NVME_SES_NONE && (ctrl->fna & NVME_FNA_ERASE_ALL));
 	p.nsid = p.all_namespaces ? NVME_NSID_ALL : nsid;
 	/* CDW10: LBAFL 3:0, MSET 4, PI 7:5, PIL 8, SES 11:9, LBAFU 13:12 (Figure 320). */
-	p.cdw10 = (uint32_t)(p.lbaf & 0x0f) | (uint32_t)p.mset << 4 | (uint32_t)p.pi << 5 | (uint32_t)p.pil << 8 |
-		  (uint32_t)ses << 9 | (uint32_t)(p.lbaf >> 4) << 12;
+	p.cdw10 = (uint32_t)(p.lbaf & 0x0f) | (uint32_t)p.mset << 4 | (uint32_t)p.pi << 5 |
+		  (uint32_t)p.pil << 8 | (uint32_t)ses << 9 | (uint32_t)(p.lbaf >> 4) << 12;
 	*out = p;
 	return 0;
 }
@@ -98,7 +101,8 @@ const char *nvme_sanact_name(enum nvme_sanact act)
 	return "none";
 }
 
-void nvme_sanitize_status_decode(const uint8_t page[NVME_SANITIZE_LOG_LEN], struct nvme_sanitize_status *out)
+void nvme_sanitize_status_decode(const uint8_t page[NVME_SANITIZE_LOG_LEN],
+				 struct nvme_sanitize_status *out)
 {
 	uint16_t sstat = (uint16_t)nvme_le(page + 2, 2);
 
@@ -114,8 +118,8 @@ void nvme_sanitize_status_decode(const uint8_t page[NVME_SANITIZE_LOG_LEN], stru
 	};
 }
 
-int nvme_sanitize_status_read(const struct ioctl_ops *ops, int fd, struct nvme_sanitize_status *out, char *err,
-			      size_t errlen)
+int nvme_sanitize_status_read(const struct ioctl_ops *ops, int fd, struct nvme_sanitize_status *out,
+			      char *err, size_t errlen)
 {
 	_Alignas(4096) uint8_t page[NVME_SANITIZE_LOG_LEN];
 	struct nvme_admin_cmd cmd;
@@ -123,8 +127,8 @@ int nvme_sanitize_status_read(const struct ioctl_ops *ops, int fd, struct nvme_s
 
 	memset(page, 0, sizeof page);
 	nvme_get_log_cmd(&cmd, 0, NVME_LOG_SANITIZE, page, sizeof page);
-	r = nvme_admin_send(ops ? ops : &ioctl_ops_real, fd, &cmd, "Get Log Page 0x81 (Sanitize Status)", err,
-			    errlen);
+	r = nvme_admin_send(ops ? ops : &ioctl_ops_real, fd, &cmd,
+			    "Get Log Page 0x81 (Sanitize Status)", err, errlen);
 	if (r)
 		return r;
 	nvme_sanitize_status_decode(page, out);
@@ -133,15 +137,16 @@ int nvme_sanitize_status_read(const struct ioctl_ops *ops, int fd, struct nvme_s
 
 static void real_sleep(void *ctx, uint64_t ns)
 {
-	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u), .tv_nsec = (long)(ns % 1000000000u)};
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u),
+			      .tv_nsec = (long)(ns % 1000000000u)};
 
 	(void)ctx;
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
 
-int nvme_sanitize_run(const struct ioctl_ops *ops, int fd, enum nvme_sanact act, const struct nvme_wait *w,
-		      char *err, size_t errlen)
+int nvme_sanitize_run(const struct ioctl_ops *ops, int fd, enum nvme_sanact act,
+		      const struct nvme_wait *w, char *err, size_t errlen)
 {
 	const struct nvme_wait none = {0};
 	struct nvme_sanitize_status st;
@@ -169,22 +174,26 @@ int nvme_sanitize_run(const struct ioctl_ops *ops, int fd, enum nvme_sanact act,
 		if (w->progress)
 			w->progress(w->ctx, st.sprog / 65536.0);
 		if (w->max_polls && polls + 1 >= w->max_polls) {
-			snprintf(err, errlen, "sanitize (%s) still in progress (%.1f%%) after %llu polls", nvme_sanact_name(act),
-				 100.0 * st.sprog / 65536.0, (unsigned long long)w->max_polls);
+			snprintf(err, errlen,
+				 "sanitize (%s) still in progress (%.1f%%) after %llu polls",
+				 nvme_sanact_name(act), 100.0 * st.sprog / 65536.0,
+				 (unsigned long long)w->max_polls);
 			return -ETIMEDOUT;
 		}
-		(w->sleep_ns ? w->sleep_ns : real_sleep)(w->ctx, w->poll_ns ? w->poll_ns : 1000000000u);
+		(w->sleep_ns ? w->sleep_ns : real_sleep)(w->ctx,
+							 w->poll_ns ? w->poll_ns : 1000000000u);
 	}
 	if (st.state == NVME_SSTAT_FAILED) {
 		snprintf(err, errlen,
-			 "sanitize (%s) failed: the drive is in sanitize failure mode and takes no writes until "
+			 "sanitize (%s) failed: the drive is in sanitize failure mode and takes no "
+			 "writes until "
 			 "another sanitize completes",
 			 nvme_sanact_name(act));
 		return -EIO;
 	}
 	if (st.state != NVME_SSTAT_DONE && st.state != NVME_SSTAT_DONE_NDAS) {
-		snprintf(err, errlen, "sanitize (%s): the status log says state %u, not completed", nvme_sanact_name(act),
-			 st.state);
+		snprintf(err, errlen, "sanitize (%s): the status log says state %u, not completed",
+			 nvme_sanact_name(act), st.state);
 		return -EIO;
 	}
 	if (w->progress)
@@ -194,9 +203,12 @@ int nvme_sanitize_run(const struct ioctl_ops *ops, int fd, enum nvme_sanact act,
 
 const char *nvme_sanitize_warning(void)
 {
-	return "an NVMe sanitize erases every namespace of the whole NVM subsystem, cannot be aborted once "
-	       "started, carries on after a power loss or reset until it is done, and when it fails leaves "
-	       "the drive in a restricted state where it takes no writes until another sanitize completes";
+	return "an NVMe sanitize erases every namespace of the whole NVM subsystem, cannot be "
+	       "aborted once "
+	       "started, carries on after a power loss or reset until it is done, and when it "
+	       "fails leaves "
+	       "the drive in a restricted state where it takes no writes until another sanitize "
+	       "completes";
 }
 
 /* ---- namespace management ---- */
@@ -238,8 +250,8 @@ void nvme_ns_delete_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid)
 	cmd->cdw10 = 1; /* SEL 1: delete */
 }
 
-void nvme_ns_attach_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, bool attach, const struct nvme_ns_layout *l,
-			uint8_t *buf)
+void nvme_ns_attach_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, bool attach,
+			const struct nvme_ns_layout *l, uint8_t *buf)
 {
 	memset(buf, 0, NVME_IDENTIFY_LEN);
 	/* Controller list: the number of identifiers, then each, 16 bits little-endian. */

@@ -64,8 +64,9 @@ struct nvme_format_plan {
  * -EOPNOTSUPP with a reason when the controller lacks Format NVM (OACS bit 1) or, for
  * NVME_SES_CRYPTO, cryptographic erase (FNA bit 2). out untouched on failure.
  */
-int nvme_format_plan(const struct nvme_id_ctrl *ctrl, const uint8_t ns_page[NVME_IDENTIFY_LEN], uint32_t nsid,
-		     enum nvme_ses ses, struct nvme_format_plan *out, char *err, size_t errlen);
+int nvme_format_plan(const struct nvme_id_ctrl *ctrl, const uint8_t ns_page[NVME_IDENTIFY_LEN],
+		     uint32_t nsid, enum nvme_ses ses, struct nvme_format_plan *out, char *err,
+		     size_t errlen);
 
 /* Fills cmd with the Format NVM that plan describes (no data buffer). */
 void nvme_format_cmd(struct nvme_admin_cmd *cmd, const struct nvme_format_plan *plan);
@@ -82,11 +83,11 @@ const char *nvme_sanact_name(enum nvme_sanact act);
 
 /* The Sanitize Status log (0x81). */
 struct nvme_sanitize_status {
-	uint16_t sprog;	     /* progress: sprog / 65536 done (0xffff when nothing runs) */
-	uint8_t state;	     /* SSTAT bits 2:0: 0 never, 1 done, 2 in progress, 3 failed, 4 done (NDAS) */
-	uint8_t passes;	     /* SSTAT bits 7:3: overwrite passes completed */
-	bool global_erased;  /* SSTAT bit 8: nothing written since the last sanitize / manufacture */
-	uint32_t scdw10;     /* the CDW10 of the sanitize that ran last */
+	uint16_t sprog; /* progress: sprog / 65536 done (0xffff when nothing runs) */
+	uint8_t state; /* SSTAT bits 2:0: 0 never, 1 done, 2 in progress, 3 failed, 4 done (NDAS) */
+	uint8_t passes;	    /* SSTAT bits 7:3: overwrite passes completed */
+	bool global_erased; /* SSTAT bit 8: nothing written since the last sanitize / manufacture */
+	uint32_t scdw10;    /* the CDW10 of the sanitize that ran last */
 	uint32_t est_overwrite_s, est_block_s, est_crypto_s; /* estimates, 0xffffffff: none */
 };
 #define NVME_SSTAT_NEVER 0
@@ -95,14 +96,15 @@ struct nvme_sanitize_status {
 #define NVME_SSTAT_FAILED 3
 #define NVME_SSTAT_DONE_NDAS 4
 
-void nvme_sanitize_status_decode(const uint8_t page[NVME_SANITIZE_LOG_LEN], struct nvme_sanitize_status *out);
-int nvme_sanitize_status_read(const struct ioctl_ops *ops, int fd, struct nvme_sanitize_status *out, char *err,
-			      size_t errlen);
+void nvme_sanitize_status_decode(const uint8_t page[NVME_SANITIZE_LOG_LEN],
+				 struct nvme_sanitize_status *out);
+int nvme_sanitize_status_read(const struct ioctl_ops *ops, int fd, struct nvme_sanitize_status *out,
+			      char *err, size_t errlen);
 
 /* How a caller waits between polls and hears of progress (tests pass their own). */
 struct nvme_wait {
 	void *ctx;
-	void (*sleep_ns)(void *ctx, uint64_t ns); /* NULL: nanosleep */
+	void (*sleep_ns)(void *ctx, uint64_t ns);     /* NULL: nanosleep */
 	void (*progress)(void *ctx, double fraction); /* NULL: silent */
 	uint64_t poll_ns;			      /* 0: 1 s */
 	uint64_t max_polls;			      /* 0: no bound */
@@ -114,8 +116,8 @@ struct nvme_wait {
  * SSTAT says failed (the drive is then in sanitize failure mode: only another sanitize, or an
  * Exit Failure Mode, lets it take writes), -ETIMEDOUT after max_polls, other -errno.
  */
-int nvme_sanitize_run(const struct ioctl_ops *ops, int fd, enum nvme_sanact act, const struct nvme_wait *w,
-		      char *err, size_t errlen);
+int nvme_sanitize_run(const struct ioctl_ops *ops, int fd, enum nvme_sanact act,
+		      const struct nvme_wait *w, char *err, size_t errlen);
 
 /* The confirmation text of a sanitize: subsystem-wide, not abortable, survives a power loss,
  * can fail into a restricted state. */
@@ -127,7 +129,7 @@ const char *nvme_sanitize_warning(void);
 struct nvme_ns_layout {
 	uint64_t nsze, ncap; /* logical blocks */
 	uint8_t flbas, dps, nmic;
-	uint16_t nctrl;	     /* controllers attached */
+	uint16_t nctrl; /* controllers attached */
 	uint16_t ctrl[16];
 };
 
@@ -138,8 +140,8 @@ void nvme_ns_layout_decode(const uint8_t page[NVME_IDENTIFY_LEN], struct nvme_ns
 void nvme_ns_create_cmd(struct nvme_admin_cmd *cmd, const struct nvme_ns_layout *l, uint8_t *buf);
 void nvme_ns_delete_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid);
 /* Attach (attach true) or detach nsid to/from l's controller list; buf as above. */
-void nvme_ns_attach_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, bool attach, const struct nvme_ns_layout *l,
-			uint8_t *buf);
+void nvme_ns_attach_cmd(struct nvme_admin_cmd *cmd, uint32_t nsid, bool attach,
+			const struct nvme_ns_layout *l, uint8_t *buf);
 /* Decodes an Identify controller list (CNS 0x12/0x13) into l->nctrl/l->ctrl. */
 void nvme_ctrl_list_decode(const uint8_t page[NVME_IDENTIFY_LEN], struct nvme_ns_layout *l);
 

@@ -10,7 +10,7 @@
 #include "targets/devchange_nvme_ns.h"
 
 static const struct devchange_kind *const kinds[] = {
-	&devchange_kind_nvme_namespace,
+    &devchange_kind_nvme_namespace,
 };
 
 const struct devchange_kind *devchange_kind(const char *name)

@@ -87,8 +87,10 @@ static int ctrl_open(const struct devchange_ctx *c, char *err, size_t errlen)
 	}
 	rc = devinfo_nvme_topology(NULL, c->sysfs_disk, &nv);
 	if ((rc || !nv.controller[0]) && ctrl_by_serial(c, nv.controller, sizeof nv.controller))
-		return errmsg_set(err, errlen, rc ? rc : -ENODEV,
-				  "%s: sysfs names no NVMe controller for it, nor one with its serial", c->sysfs_disk);
+		return errmsg_set(
+		    err, errlen, rc ? rc : -ENODEV,
+		    "%s: sysfs names no NVMe controller for it, nor one with its serial",
+		    c->sysfs_disk);
 	snprintf(path, sizeof path, "/dev/%s", nv.controller);
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
@@ -101,8 +103,8 @@ static int ctrl_open(const struct devchange_ctx *c, char *err, size_t errlen)
  * nvme-subsys answers CNS 0x12 with Invalid Field): then the namespace is attached to this
  * controller (CNTLID: Identify Controller bytes 79:78) when it is active here (CNS 0x00 has it).
  */
-static int attached_here(const struct devchange_ctx *c, int fd, uint32_t nsid, struct nvme_ns_layout *l, char *err,
-			 size_t errlen)
+static int attached_here(const struct devchange_ctx *c, int fd, uint32_t nsid,
+			 struct nvme_ns_layout *l, char *err, size_t errlen)
 {
 	_Alignas(4096) uint8_t page[NVME_IDENTIFY_LEN];
 	struct nvme_admin_cmd cmd;
@@ -126,8 +128,8 @@ static int attached_here(const struct devchange_ctx *c, int fd, uint32_t nsid, s
 
 /* The namespace's layout (CNS 0x11) and the controllers it is attached to (CNS 0x12); nsze 0
  * when the namespace does not exist. */
-static int layout_read(const struct devchange_ctx *c, int fd, uint32_t nsid, struct nvme_ns_layout *l, char *err,
-		       size_t errlen)
+static int layout_read(const struct devchange_ctx *c, int fd, uint32_t nsid,
+		       struct nvme_ns_layout *l, char *err, size_t errlen)
 {
 	_Alignas(4096) uint8_t page[NVME_IDENTIFY_LEN];
 	struct nvme_admin_cmd cmd;
@@ -141,14 +143,18 @@ static int layout_read(const struct devchange_ctx *c, int fd, uint32_t nsid, str
 		return 0;
 	}
 	if (rc < 0)
-		return errmsg_set(err, errlen, rc, "Identify allocated namespace (CNS 0x11): %s", strerror(-rc));
+		return errmsg_set(err, errlen, rc, "Identify allocated namespace (CNS 0x11): %s",
+				  strerror(-rc));
 	if (rc)
-		return errmsg_set(err, errlen, -EIO, "Identify allocated namespace (CNS 0x11): NVMe status 0x%04x", rc);
+		return errmsg_set(err, errlen, -EIO,
+				  "Identify allocated namespace (CNS 0x11): NVMe status 0x%04x",
+				  rc);
 	nvme_ns_layout_decode(page, l);
 	if (!l->nsze)
 		return 0;
 	nvme_identify_cmd(&cmd, nsid, NVME_CNS_NS_CTRL_LIST, page);
-	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify attached controller list (CNS 0x12)", err, errlen);
+	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify attached controller list (CNS 0x12)",
+			     err, errlen);
 	if (rc == -EOPNOTSUPP)
 		return attached_here(c, fd, nsid, l, err, errlen);
 	if (rc)
@@ -157,8 +163,8 @@ static int layout_read(const struct devchange_ctx *c, int fd, uint32_t nsid, str
 	return 0;
 }
 
-static int to_json(uint32_t nsid, const struct nvme_ns_layout *l, struct json_object **out, char *err,
-		   size_t errlen)
+static int to_json(uint32_t nsid, const struct nvme_ns_layout *l, struct json_object **out,
+		   char *err, size_t errlen)
 {
 	struct json_object *o = json_object_new_object(), *a = json_object_new_array();
 	int bad = !o || !a;
@@ -194,7 +200,8 @@ static bool num(struct json_object *o, const char *key, uint64_t *v)
 	return true;
 }
 
-static int from_json(struct json_object *o, uint32_t *nsid, struct nvme_ns_layout *l, char *err, size_t errlen)
+static int from_json(struct json_object *o, uint32_t *nsid, struct nvme_ns_layout *l, char *err,
+		     size_t errlen)
 {
 	uint64_t id, f, d, m;
 	struct json_object *a;
@@ -202,15 +209,18 @@ static int from_json(struct json_object *o, uint32_t *nsid, struct nvme_ns_layou
 	memset(l, 0, sizeof *l);
 	if (!num(o, "nsid", &id) || !num(o, "nsze", &l->nsze) || !num(o, "ncap", &l->ncap) ||
 	    !num(o, "flbas", &f) || !num(o, "dps", &d) || !num(o, "nmic", &m) ||
-	    !json_object_object_get_ex(o, "controllers", &a) || !json_object_is_type(a, json_type_array))
-		return errmsg_set(err, errlen, -EINVAL, "an nvme_namespace value needs nsid, nsze, ncap, flbas, dps, "
+	    !json_object_object_get_ex(o, "controllers", &a) ||
+	    !json_object_is_type(a, json_type_array))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "an nvme_namespace value needs nsid, nsze, ncap, flbas, dps, "
 				  "nmic and controllers");
 	*nsid = (uint32_t)id;
 	l->flbas = (uint8_t)f;
 	l->dps = (uint8_t)d;
 	l->nmic = (uint8_t)m;
 	for (size_t i = 0; i < json_object_array_length(a) && i < 16; i++)
-		l->ctrl[l->nctrl++] = (uint16_t)json_object_get_int(json_object_array_get_idx(a, i));
+		l->ctrl[l->nctrl++] =
+		    (uint16_t)json_object_get_int(json_object_array_get_idx(a, i));
 	return 0;
 }
 
@@ -231,11 +241,14 @@ static int mgmt_supported(const struct devchange_ctx *c, int fd, char *err, size
 	if (rc)
 		return rc == -EOPNOTSUPP ? -EIO : rc;
 	if (!(nvme_le(page + 256, 2) & NVME_OACS_NS_MGMT))
-		return errmsg_set(err, errlen, -EOPNOTSUPP, "%s: the controller has no namespace management (OACS bit 3 "
-				  "clear)", c->path);
+		return errmsg_set(err, errlen, -EOPNOTSUPP,
+				  "%s: the controller has no namespace management (OACS bit 3 "
+				  "clear)",
+				  c->path);
 	memset(page, 0, sizeof page);
 	nvme_get_log_cmd(&cmd, 0, NVME_LOG_CMD_EFFECTS, page, sizeof page);
-	rc = nvme_admin_send(ops_of(c), fd, &cmd, "Get Log Page 0x05 (Commands Supported and Effects)", err, errlen);
+	rc = nvme_admin_send(ops_of(c), fd, &cmd,
+			     "Get Log Page 0x05 (Commands Supported and Effects)", err, errlen);
 	if (rc == -EOPNOTSUPP)
 		return 0; /* no such log: OACS is all the drive says */
 	if (rc)
@@ -243,14 +256,17 @@ static int mgmt_supported(const struct devchange_ctx *c, int fd, char *err, size
 	/* ACS: one dword per admin opcode from byte 0, bit 0 CSUPP */
 	if (!(page[4 * NVME_ADMIN_NS_MGMT] & 1) || !(page[4 * NVME_ADMIN_NS_ATTACH] & 1))
 		return errmsg_set(err, errlen, -EOPNOTSUPP,
-				  "%s: the controller advertises namespace management (OACS bit 3) but its Commands "
-				  "Supported and Effects log does not list Namespace Management (0x0D) and Attachment "
+				  "%s: the controller advertises namespace management (OACS bit 3) "
+				  "but its Commands "
+				  "Supported and Effects log does not list Namespace Management "
+				  "(0x0D) and Attachment "
 				  "(0x15) as supported",
 				  c->path);
 	return 0;
 }
 
-static int ns_read(const struct devchange_ctx *c, struct json_object **value, char *err, size_t errlen)
+static int ns_read(const struct devchange_ctx *c, struct json_object **value, char *err,
+		   size_t errlen)
 {
 	struct nvme_ns_layout l;
 	int fd, rc;
@@ -267,7 +283,8 @@ static int ns_read(const struct devchange_ctx *c, struct json_object **value, ch
 	return rc ? rc : to_json(c->nsid, &l, value, err, errlen);
 }
 
-static int ns_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd, size_t cmdlen)
+static int ns_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd,
+		       size_t cmdlen)
 {
 	struct nvme_ns_layout l;
 	uint32_t nsid;
@@ -277,16 +294,19 @@ static int ns_describe(const struct devchange_ctx *c, struct json_object *to, ch
 	if (rc)
 		return rc;
 	snprintf(cmd, cmdlen,
-		 "NVMe Namespace Attachment (0x15) detach nsid %u; Namespace Management (0x0D) delete nsid %u; "
-		 "create NSZE %llu NCAP %llu FLBAS 0x%02x DPS 0x%02x NMIC 0x%02x; attach to %u controller(s); "
+		 "NVMe Namespace Attachment (0x15) detach nsid %u; Namespace Management (0x0D) "
+		 "delete nsid %u; "
+		 "create NSZE %llu NCAP %llu FLBAS 0x%02x DPS 0x%02x NMIC 0x%02x; attach to %u "
+		 "controller(s); "
 		 "NVME_IOCTL_RESCAN",
-		 nsid, nsid, (unsigned long long)l.nsze, (unsigned long long)l.ncap, l.flbas, l.dps, l.nmic, l.nctrl);
+		 nsid, nsid, (unsigned long long)l.nsze, (unsigned long long)l.ncap, l.flbas, l.dps,
+		 l.nmic, l.nctrl);
 	return 0;
 }
 
 /* Sends cmd, or prints it on a dry run. */
-static int step(const struct devchange_ctx *c, int fd, struct nvme_admin_cmd *cmd, const char *what, char *err,
-		size_t errlen)
+static int step(const struct devchange_ctx *c, int fd, struct nvme_admin_cmd *cmd, const char *what,
+		char *err, size_t errlen)
 {
 	char line[640];
 
@@ -298,8 +318,8 @@ static int step(const struct devchange_ctx *c, int fd, struct nvme_admin_cmd *cm
 	return nvme_admin_send(ops_of(c), fd, cmd, what, err, errlen);
 }
 
-static int attach(const struct devchange_ctx *c, int fd, uint32_t nsid, const struct nvme_ns_layout *want,
-		  uint8_t *buf, char *err, size_t errlen)
+static int attach(const struct devchange_ctx *c, int fd, uint32_t nsid,
+		  const struct nvme_ns_layout *want, uint8_t *buf, char *err, size_t errlen)
 {
 	struct nvme_admin_cmd cmd;
 
@@ -315,7 +335,8 @@ static int rescan(const struct devchange_ctx *c, int fd, char *err, size_t errle
 	int rc;
 
 	if (c->dry_run) {
-		fprintf(c->dry_out ? c->dry_out : stdout, "would send: NVME_IOCTL_RESCAN to the controller\n");
+		fprintf(c->dry_out ? c->dry_out : stdout,
+			"would send: NVME_IOCTL_RESCAN to the controller\n");
 		return 0;
 	}
 	if (!c->sysfs_disk)
@@ -337,7 +358,8 @@ static int ns_send(const struct devchange_ctx *c, struct json_object *to, char *
 	if (rc)
 		return rc;
 	if (!want.nsze || want.ncap > want.nsze)
-		return errmsg_set(err, errlen, -EINVAL, "namespace size %llu (capacity %llu) blocks",
+		return errmsg_set(err, errlen, -EINVAL,
+				  "namespace size %llu (capacity %llu) blocks",
 				  (unsigned long long)want.nsze, (unsigned long long)want.ncap);
 	fd = ctrl_open(c, err, errlen);
 	if (fd < 0)
@@ -350,8 +372,8 @@ static int ns_send(const struct devchange_ctx *c, struct json_object *to, char *
 	rc = layout_read(c, fd, nsid, &now, err, errlen);
 	if (rc)
 		goto out;
-	if (now.nsze == want.nsze && now.ncap == want.ncap && now.flbas == want.flbas && now.dps == want.dps &&
-	    now.nmic == want.nmic) {
+	if (now.nsze == want.nsze && now.ncap == want.ncap && now.flbas == want.flbas &&
+	    now.dps == want.dps && now.nmic == want.nmic) {
 		rc = now.nctrl ? 0 : attach(c, fd, nsid, &want, buf, err, errlen);
 		if (!rc)
 			rc = rescan(c, fd, err, errlen);
@@ -374,8 +396,10 @@ static int ns_send(const struct devchange_ctx *c, struct json_object *to, char *
 	if (rc)
 		goto out;
 	if (!c->dry_run && cmd.result != nsid) {
-		/* the controller chose another id: the journal's identity (nsid) no longer names it */
-		rc = errmsg_set(err, errlen, -EIO, "the namespace came back as nsid %u, not %u", cmd.result, nsid);
+		/* the controller chose another id: the journal's identity (nsid) no longer names it
+		 */
+		rc = errmsg_set(err, errlen, -EIO, "the namespace came back as nsid %u, not %u",
+				cmd.result, nsid);
 		goto out;
 	}
 	rc = attach(c, fd, nsid, &want, buf, err, errlen);
@@ -394,21 +418,22 @@ static bool ns_same(struct json_object *a, struct json_object *b)
 
 	if (from_json(a, &na, &la, err, sizeof err) || from_json(b, &nb, &lb, err, sizeof err))
 		return false;
-	return na == nb && la.nsze == lb.nsze && la.ncap == lb.ncap && la.flbas == lb.flbas && la.dps == lb.dps &&
-	       la.nmic == lb.nmic && la.nctrl == lb.nctrl && !memcmp(la.ctrl, lb.ctrl, sizeof la.ctrl);
+	return na == nb && la.nsze == lb.nsze && la.ncap == lb.ncap && la.flbas == lb.flbas &&
+	       la.dps == lb.dps && la.nmic == lb.nmic && la.nctrl == lb.nctrl &&
+	       !memcmp(la.ctrl, lb.ctrl, sizeof la.ctrl);
 }
 
 const struct devchange_kind devchange_kind_nvme_namespace = {
-	.name = "nvme_namespace",
-	.id_prefix = "ns",
-	.read = ns_read,
-	.describe = ns_describe,
-	.send = ns_send,
-	.same = ns_same,
+    .name = "nvme_namespace",
+    .id_prefix = "ns",
+    .read = ns_read,
+    .describe = ns_describe,
+    .send = ns_send,
+    .same = ns_same,
 };
 
-int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, struct json_object **to, char *err,
-			     size_t errlen)
+int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, struct json_object **to,
+			     char *err, size_t errlen)
 {
 	_Alignas(4096) uint8_t page[NVME_IDENTIFY_LEN];
 	struct nvme_admin_cmd cmd;
@@ -427,7 +452,8 @@ int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, stru
 		rc = errmsg_set(err, errlen, -ENODEV, "namespace %u does not exist", c->nsid);
 	if (!rc) {
 		nvme_identify_cmd(&cmd, c->nsid, CNS_NS_ALLOCATED, page);
-		rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify allocated namespace (CNS 0x11)", err, errlen);
+		rc = nvme_admin_send(ops_of(c), fd, &cmd, "Identify allocated namespace (CNS 0x11)",
+				     err, errlen);
 	}
 	close(fd);
 	if (rc)
@@ -436,9 +462,10 @@ int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, stru
 	bs = 1ull << ns.lbaf[ns.lbaf_in_use].lbads;
 	blocks = bytes / bs;
 	if (!blocks || blocks > l.nsze)
-		return errmsg_set(err, errlen, -EINVAL, "%llu bytes is %llu blocks of %llu, the namespace has %llu",
-				  (unsigned long long)bytes, (unsigned long long)blocks, (unsigned long long)bs,
-				  (unsigned long long)l.nsze);
+		return errmsg_set(err, errlen, -EINVAL,
+				  "%llu bytes is %llu blocks of %llu, the namespace has %llu",
+				  (unsigned long long)bytes, (unsigned long long)blocks,
+				  (unsigned long long)bs, (unsigned long long)l.nsze);
 	l.nsze = l.ncap = blocks;
 	return to_json(c->nsid, &l, to, err, errlen);
 }

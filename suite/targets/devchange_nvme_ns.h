@@ -33,7 +33,7 @@ extern const struct devchange_kind devchange_kind_nvme_namespace;
  * its current LBA format; nsze = ncap), everything else as it is now: a new object in *to, or
  * -EINVAL (bigger than the namespace, or smaller than one block) / -errno with err.
  */
-int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, struct json_object **to, char *err,
-			     size_t errlen);
+int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, struct json_object **to,
+			     char *err, size_t errlen);
 
 #endif

@@ -16,8 +16,8 @@
 struct chain {
 	const struct purge_drive *d;
 	const struct ioctl_ops *ops;
-	bool have_nvme;	    /* ctrl and ns_page read */
-	int nvme_rc;	    /* why not */
+	bool have_nvme; /* ctrl and ns_page read */
+	int nvme_rc;	/* why not */
 	char nvme_err[256];
 	struct nvme_id_ctrl ctrl;
 	_Alignas(4096) uint8_t ns_page[NVME_IDENTIFY_LEN];
@@ -43,15 +43,16 @@ static int read_nvme(struct chain *c)
 	c->nvme_rc = nvme_id_ctrl_read(c->ops, c->d->fd, &c->ctrl, c->nvme_err, sizeof c->nvme_err);
 	if (!c->nvme_rc) {
 		nvme_identify_cmd(&cmd, c->d->nsid, NVME_CNS_NS, c->ns_page);
-		c->nvme_rc = nvme_admin_send(c->ops, c->d->fd, &cmd, "Identify Namespace", c->nvme_err,
-					     sizeof c->nvme_err);
+		c->nvme_rc = nvme_admin_send(c->ops, c->d->fd, &cmd, "Identify Namespace",
+					     c->nvme_err, sizeof c->nvme_err);
 	}
 	c->have_nvme = !c->nvme_rc;
 	return c->nvme_rc;
 }
 
 /* Prints cmd instead of sending it (dry run), or sends it. */
-static int send(struct chain *c, struct nvme_admin_cmd *cmd, const char *what, char *err, size_t len)
+static int send(struct chain *c, struct nvme_admin_cmd *cmd, const char *what, char *err,
+		size_t len)
 {
 	char line[640];
 
@@ -66,7 +67,9 @@ static int send(struct chain *c, struct nvme_admin_cmd *cmd, const char *what, c
 static int reach(struct chain *c, const char *what, char *err, size_t len)
 {
 	if (!c->d->reach_ok) {
-		snprintf(err, len, "%s reaches every namespace of the subsystem and nothing checked them", what);
+		snprintf(err, len,
+			 "%s reaches every namespace of the subsystem and nothing checked them",
+			 what);
 		return -EPERM;
 	}
 	return c->d->reach_ok(c->d->ctx, what, err, len);
@@ -77,7 +80,8 @@ static int discard_all(struct chain *c, char *err, size_t len)
 	int rc;
 
 	if (c->d->dry_run) {
-		fprintf(c->d->dry_out ? c->d->dry_out : stdout, "would send: a discard of the whole device\n");
+		fprintf(c->d->dry_out ? c->d->dry_out : stdout,
+			"would send: a discard of the whole device\n");
 		return 0;
 	}
 	if (!c->d->discard) {
@@ -107,7 +111,8 @@ static int sanitize_check(struct chain *c, bool in_auto, char *why, size_t len)
 	}
 	c->act = nvme_sanitize_pick(c->ctrl.sanicap);
 	if (!c->act) {
-		snprintf(why, len, "the controller has no sanitize (SANICAP 0x%x)", c->ctrl.sanicap);
+		snprintf(why, len, "the controller has no sanitize (SANICAP 0x%x)",
+			 c->ctrl.sanicap);
 		return -EOPNOTSUPP;
 	}
 	/* auto wants the erase that resets every block: a crypto erase or an overwrite is only
@@ -158,7 +163,8 @@ static int format_check(struct chain *c, bool in_auto, char *why, size_t len)
 		snprintf(why, len, "%s", c->nvme_err);
 		return rc;
 	}
-	return nvme_format_plan(&c->ctrl, c->ns_page, c->d->nsid, NVME_SES_USER_DATA, &c->plan, why, len);
+	return nvme_format_plan(&c->ctrl, c->ns_page, c->d->nsid, NVME_SES_USER_DATA, &c->plan, why,
+				len);
 }
 
 static int format_run(struct chain *c, struct purge_outcome *out, char *err, size_t len)
@@ -181,11 +187,13 @@ static int format_run(struct chain *c, struct purge_outcome *out, char *err, siz
 	/* The namespace must come back in the LBA format it had (a 4Kn drive formatted with LBAF 0
 	 * would return 512-byte). */
 	nvme_identify_cmd(&cmd, c->d->nsid, NVME_CNS_NS, after);
-	rc = nvme_admin_send(c->ops, c->d->fd, &cmd, "Identify Namespace after the format", err, len);
+	rc = nvme_admin_send(c->ops, c->d->fd, &cmd, "Identify Namespace after the format", err,
+			     len);
 	if (rc)
 		return rc;
 	if (after[26] != c->ns_page[26]) {
-		snprintf(err, len, "the format changed FLBAS from 0x%02x to 0x%02x", c->ns_page[26], after[26]);
+		snprintf(err, len, "the format changed FLBAS from 0x%02x to 0x%02x", c->ns_page[26],
+			 after[26]);
 		return -EIO;
 	}
 	return 0;
@@ -212,9 +220,9 @@ static int discard_run(struct chain *c, struct purge_outcome *out, char *err, si
 /* In `auto` order (issue 13 point 4). The ATA rows (ata-sanitize, ata-security-erase) go
  * after nvme-format. */
 static const struct purge_row rows[] = {
-	{"nvme-sanitize", true, sanitize_check, sanitize_run},
-	{"nvme-format", true, format_check, format_run},
-	{"discard", false, discard_check, discard_run},
+    {"nvme-sanitize", true, sanitize_check, sanitize_run},
+    {"nvme-format", true, format_check, format_run},
+    {"discard", false, discard_check, discard_run},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
@@ -228,8 +236,8 @@ static void append(char *buf, size_t len, const char *name, const char *why)
 		snprintf(buf + at, len - at, "%s%s: %s", at ? "; " : "", name, why);
 }
 
-int purge_chain_run(const struct purge_drive *d, const char *want, struct purge_outcome *out, char *err,
-		    size_t errlen)
+int purge_chain_run(const struct purge_drive *d, const char *want, struct purge_outcome *out,
+		    char *err, size_t errlen)
 {
 	struct chain *c;
 	bool in_auto = !want || !*want || !strcmp(want, "auto");
@@ -278,15 +286,16 @@ out:
 	return rc;
 }
 
-int purge_reach_subsystem(const struct devinfo_nvme *nv, const struct safety_opts *o, const char *what,
-			  char *reason, size_t len)
+int purge_reach_subsystem(const struct devinfo_nvme *nv, const struct safety_opts *o,
+			  const char *what, char *reason, size_t len)
 {
 	struct safety_opts so = o ? *o : (struct safety_opts){0};
 	struct safety_target ti = {.kind = SAFETY_BLOCKDEV, .nvme = nv};
 	char path[64];
 
 	if (!nv->ns[0] || !nv->subsystem_ns[0]) {
-		snprintf(reason, len, "%s reaches every namespace, and sysfs does not say which they are", what);
+		snprintf(reason, len,
+			 "%s reaches every namespace, and sysfs does not say which they are", what);
 		return -EPERM;
 	}
 	snprintf(path, sizeof path, "/dev/%s", nv->ns);

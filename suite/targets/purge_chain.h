@@ -37,7 +37,8 @@ struct purge_drive {
 	/* the full-device discard (the fallback, and after a crypto erase); NULL: none */
 	int (*discard)(void *ctx);
 	/* 0 when every namespace of the drive's subsystem may be erased (in-use checks); -EPERM
-	 * with the reason otherwise. NULL: refuse every command that reaches beyond the namespace. */
+	 * with the reason otherwise. NULL: refuse every command that reaches beyond the namespace.
+	 */
 	int (*reach_ok)(void *ctx, const char *what, char *reason, size_t len);
 	void *ctx;
 	const struct nvme_wait *wait; /* sanitize polling (NULL: 1 s, no bound) */
@@ -47,11 +48,11 @@ struct purge_drive {
 
 /* What a purge did. */
 struct purge_outcome {
-	char method[64];      /* the row that ran: "nvme-sanitize (block erase)", "discard" */
-	bool pts_purge;	      /* false when a discard stood in */
-	bool discard_after;   /* a crypto erase, followed by a full discard */
-	bool all_namespaces;  /* the command reached every namespace of the subsystem */
-	char skipped[1024];   /* "nvme-sanitize: ...; nvme-format: ..." ("" when none) */
+	char method[64];     /* the row that ran: "nvme-sanitize (block erase)", "discard" */
+	bool pts_purge;	     /* false when a discard stood in */
+	bool discard_after;  /* a crypto erase, followed by a full discard */
+	bool all_namespaces; /* the command reached every namespace of the subsystem */
+	char skipped[1024];  /* "nvme-sanitize: ...; nvme-format: ..." ("" when none) */
 };
 
 /* The method names a profile may give (besides "auto"), in `auto` order; NULL-terminated. */
@@ -62,8 +63,8 @@ extern const char *const purge_chain_names[];
  * reason (or, for auto, every row's) when no row applies; -EPERM when the reach check refuses;
  * other -errno with err. out is filled as far as the purge got, whatever the return.
  */
-int purge_chain_run(const struct purge_drive *d, const char *want, struct purge_outcome *out, char *err,
-		    size_t errlen);
+int purge_chain_run(const struct purge_drive *d, const char *want, struct purge_outcome *out,
+		    char *err, size_t errlen);
 
 /*
  * The reach check for a real NVMe namespace: every other namespace block device of its subsystem
@@ -74,7 +75,7 @@ int purge_chain_run(const struct purge_drive *d, const char *want, struct purge_
  */
 struct devinfo_nvme;
 struct safety_opts;
-int purge_reach_subsystem(const struct devinfo_nvme *nv, const struct safety_opts *o, const char *what,
-			  char *reason, size_t len);
+int purge_reach_subsystem(const struct devinfo_nvme *nv, const struct safety_opts *o,
+			  const char *what, char *reason, size_t len);
 
 #endif

@@ -75,7 +75,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", argv[1], fd < 0 ? strerror(errno) : "no nsid in sysfs");
 		return 1;
 	}
-	/* the journal's identity: the serial finds the controller again while the namespace is gone */
+	/* the journal's identity: the serial finds the controller again while the namespace is gone
+	 */
 	struct json_object *id = json_object_new_object();
 	char serial[64] = "", path[300];
 	FILE *f;
@@ -86,8 +87,12 @@ int main(int argc, char **argv)
 		fclose(f);
 	}
 	json_object_object_add(id, "serial", json_object_new_string(serial));
-	struct devchange_ctx c = {.fd = fd, .path = argv[1], .transport = DRIVEDB_NVME, .nsid = (uint32_t)nsid,
-				  .sysfs_disk = disk, .identity = id};
+	struct devchange_ctx c = {.fd = fd,
+				  .path = argv[1],
+				  .transport = DRIVEDB_NVME,
+				  .nsid = (uint32_t)nsid,
+				  .sysfs_disk = disk,
+				  .identity = id};
 	json_object_object_add(out, "size_before", json_object_new_int64(sectors));
 	rc = k->read(&c, &from, err, sizeof err);
 	json_object_object_add(out, "from", rc ? json_object_new_string(err) : from);
@@ -102,20 +107,26 @@ int main(int argc, char **argv)
 		json_object_object_add(out, "set_rc", json_object_new_int(rc));
 		json_object_object_add(out, "set_error", rc ? json_object_new_string(err) : NULL);
 		bad |= rc;
-		json_object_object_add(out, "size_after", json_object_new_int64(wait_size(disk, (long long)(bytes / 512))));
+		json_object_object_add(
+		    out, "size_after",
+		    json_object_new_int64(wait_size(disk, (long long)(bytes / 512))));
 		rc = k->read(&c, &v, err, sizeof err);
 		json_object_object_add(out, "after", rc ? json_object_new_string(err) : v);
-		json_object_object_add(out, "after_same", json_object_new_boolean(!rc && k->same(v, to)));
+		json_object_object_add(out, "after_same",
+				       json_object_new_boolean(!rc && k->same(v, to)));
 		/* the restore, whatever happened above */
 		rc = k->send(&c, from, err, sizeof err);
 		json_object_object_add(out, "restore_rc", json_object_new_int(rc));
-		json_object_object_add(out, "restore_error", rc ? json_object_new_string(err) : NULL);
+		json_object_object_add(out, "restore_error",
+				       rc ? json_object_new_string(err) : NULL);
 		bad |= rc;
-		json_object_object_add(out, "size_restored", json_object_new_int64(wait_size(disk, sectors)));
+		json_object_object_add(out, "size_restored",
+				       json_object_new_int64(wait_size(disk, sectors)));
 		v = NULL;
 		rc = k->read(&c, &v, err, sizeof err);
 		json_object_object_add(out, "restored", rc ? json_object_new_string(err) : v);
-		json_object_object_add(out, "restored_same", json_object_new_boolean(!rc && k->same(v, from)));
+		json_object_object_add(out, "restored_same",
+				       json_object_new_boolean(!rc && k->same(v, from)));
 	}
 	json_object_object_add(out, "size_end", json_object_new_int64(sysfs_num(disk, "size")));
 	printf("%s\n", json_object_to_json_string_ext(out, JSON_C_TO_STRING_PLAIN));

@@ -44,7 +44,8 @@ struct fake {
 	uint64_t nsze, ncap;
 	uint8_t flbas, dps, nmic;
 	int fail_create; /* answer the next create with this status */
-	int effects;	 /* the log 0x05: 0 absent (Invalid Field), 1 lists 0x0D/0x15, 2 does not (QEMU 7.2) */
+	int effects;	 /* the log 0x05: 0 absent (Invalid Field), 1 lists 0x0D/0x15, 2 does not
+			    (QEMU 7.2) */
 	uint16_t oacs;
 	struct sent log[32];
 	int n;
@@ -138,11 +139,18 @@ static int setup(void **state)
 
 	if (!x)
 		return -1;
-	x->f = (struct fake){.exists = true, .attached = true, .nsze = 524288, .ncap = 524288, .oacs = 0x000a,
+	x->f = (struct fake){.exists = true,
+			     .attached = true,
+			     .nsze = 524288,
+			     .ncap = 524288,
+			     .oacs = 0x000a,
 			     .effects = 1};
 	x->ops = (struct ioctl_ops){.admin = fake_admin, .ctx = &x->f};
 	x->fd = open("/dev/null", O_RDONLY);
-	x->c = (struct devchange_ctx){.ops = &x->ops, .fd = x->fd, .path = "/dev/nvme0n1", .transport = DRIVEDB_NVME,
+	x->c = (struct devchange_ctx){.ops = &x->ops,
+				      .fd = x->fd,
+				      .path = "/dev/nvme0n1",
+				      .transport = DRIVEDB_NVME,
 				      .nsid = 1};
 	*state = x;
 	return x->fd < 0 ? -1 : 0;
@@ -171,15 +179,17 @@ static void test_shrink_and_restore(void **state)
 
 	assert_ptr_equal(devchange_kind("nvme_namespace"), k);
 	assert_int_equal(k->read(&x->c, &from, err, sizeof err), 0);
-	assert_string_equal(js(from),
-			    "{\"nsid\":1,\"nsze\":524288,\"ncap\":524288,\"flbas\":0,\"dps\":0,\"nmic\":0,\"controllers\":[65]}");
+	assert_string_equal(js(from), "{\"nsid\":1,\"nsze\":524288,\"ncap\":524288,\"flbas\":0,"
+				      "\"dps\":0,\"nmic\":0,\"controllers\":[65]}");
 	assert_int_equal(devchange_nvme_ns_shrunk(&x->c, 192ull << 20, &to, err, sizeof err), 0);
-	assert_string_equal(js(to),
-			    "{\"nsid\":1,\"nsze\":393216,\"ncap\":393216,\"flbas\":0,\"dps\":0,\"nmic\":0,\"controllers\":[65]}");
+	assert_string_equal(js(to), "{\"nsid\":1,\"nsze\":393216,\"ncap\":393216,\"flbas\":0,"
+				    "\"dps\":0,\"nmic\":0,\"controllers\":[65]}");
 	assert_int_equal(k->describe(&x->c, to, cmd, sizeof cmd), 0);
-	assert_string_equal(cmd, "NVMe Namespace Attachment (0x15) detach nsid 1; Namespace Management (0x0D) delete "
-				 "nsid 1; create NSZE 393216 NCAP 393216 FLBAS 0x00 DPS 0x00 NMIC 0x00; attach to 1 "
-				 "controller(s); NVME_IOCTL_RESCAN");
+	assert_string_equal(
+	    cmd,
+	    "NVMe Namespace Attachment (0x15) detach nsid 1; Namespace Management (0x0D) delete "
+	    "nsid 1; create NSZE 393216 NCAP 393216 FLBAS 0x00 DPS 0x00 NMIC 0x00; attach to 1 "
+	    "controller(s); NVME_IOCTL_RESCAN");
 
 	x->f.n = 0;
 	assert_int_equal(k->send(&x->c, to, err, sizeof err), 0);
@@ -188,8 +198,8 @@ static void test_shrink_and_restore(void **state)
 	const struct {
 		uint8_t op;
 		uint32_t nsid, cdw10;
-	} want[] = {{0x06, 0, 1},    {0x02, 0, 0x03ff0005}, {0x06, 1, 0x11}, {0x06, 1, 0x12},
-		    {0x15, 1, 1},    {0x0d, 1, 1},	    {0x0d, 0, 0},    {0x15, 1, 0}};
+	} want[] = {{0x06, 0, 1}, {0x02, 0, 0x03ff0005}, {0x06, 1, 0x11}, {0x06, 1, 0x12},
+		    {0x15, 1, 1}, {0x0d, 1, 1},		 {0x0d, 0, 0},	  {0x15, 1, 0}};
 	for (int i = 0; i < 8; i++) {
 		assert_int_equal(x->f.log[i].opcode, want[i].op);
 		assert_int_equal(x->f.log[i].nsid, want[i].nsid);
@@ -198,8 +208,9 @@ static void test_shrink_and_restore(void **state)
 	const uint8_t list[4] = {0x01, 0x00, 0x41, 0x00};
 	assert_memory_equal(x->f.log[4].data, list, 4);
 	assert_memory_equal(x->f.log[7].data, list, 4);
-	const uint8_t create[32] = {0x00, 0x00, 0x06, 0, 0, 0, 0, 0, 0x00, 0x00, 0x06, 0, 0, 0, 0, 0,
-				    0,	  0,	0,    0, 0, 0, 0, 0, 0,	   0,	 0,    0, 0, 0, 0, 0};
+	const uint8_t create[32] = {0x00, 0x00, 0x06, 0, 0, 0, 0, 0, 0x00, 0x00, 0x06,
+				    0,	  0,	0,    0, 0, 0, 0, 0, 0,	   0,	 0,
+				    0,	  0,	0,    0, 0, 0, 0, 0, 0,	   0};
 	assert_memory_equal(x->f.log[6].data, create, 32);
 	assert_true(x->f.exists && x->f.attached);
 	assert_int_equal(x->f.nsze, 393216);
@@ -235,7 +246,8 @@ static void test_fails_midway(void **state)
 	assert_false(x->f.exists);
 	/* what the restore finds: no namespace (nsze 0), so it only creates and attaches */
 	assert_int_equal(k->read(&x->c, &now, err, sizeof err), 0);
-	assert_string_equal(js(now), "{\"nsid\":1,\"nsze\":0,\"ncap\":0,\"flbas\":0,\"dps\":0,\"nmic\":0,\"controllers\":[]}");
+	assert_string_equal(js(now), "{\"nsid\":1,\"nsze\":0,\"ncap\":0,\"flbas\":0,\"dps\":0,"
+				     "\"nmic\":0,\"controllers\":[]}");
 	assert_false(k->same(now, from));
 	json_object_put(now);
 	x->f.n = 0;
@@ -265,12 +277,15 @@ static void test_dry_run_and_refusals(void **state)
 	x->c.dry_out = mem;
 	assert_int_equal(k->send(&x->c, to, err, sizeof err), 0);
 	fclose(mem);
-	assert_non_null(strstr(buf, "would send: NVMe admin opcode 0x15 (Namespace Attachment), nsid 0x00000001, "
-				    "cdw10 0x00000001 (SEL 1 detach)"));
-	assert_non_null(strstr(buf, "opcode 0x0d (Namespace Management), nsid 0x00000001, cdw10 0x00000001 (SEL 1 "
-				    "delete)"));
-	assert_non_null(strstr(buf, "opcode 0x0d (Namespace Management), nsid 0x00000000, cdw10 0x00000000 (SEL 0 "
-				    "create)"));
+	assert_non_null(strstr(
+	    buf, "would send: NVMe admin opcode 0x15 (Namespace Attachment), nsid 0x00000001, "
+		 "cdw10 0x00000001 (SEL 1 detach)"));
+	assert_non_null(strstr(
+	    buf, "opcode 0x0d (Namespace Management), nsid 0x00000001, cdw10 0x00000001 (SEL 1 "
+		 "delete)"));
+	assert_non_null(strstr(
+	    buf, "opcode 0x0d (Namespace Management), nsid 0x00000000, cdw10 0x00000000 (SEL 0 "
+		 "create)"));
 	assert_non_null(strstr(buf, "would send: NVME_IOCTL_RESCAN"));
 	assert_int_equal(x->f.nsze, 524288);
 	assert_true(x->f.exists && x->f.attached);
@@ -283,10 +298,13 @@ static void test_dry_run_and_refusals(void **state)
 	x->f.n = 0;
 	struct json_object *from = NULL;
 	assert_int_equal(k->read(&x->c, &from, err, sizeof err), 0);
-	assert_string_equal(js(from), "{\"nsid\":1,\"nsze\":524288,\"ncap\":524288,\"flbas\":0,\"dps\":0,\"nmic\":0,"
-				      "\"controllers\":[]}");
+	assert_string_equal(
+	    js(from),
+	    "{\"nsid\":1,\"nsze\":524288,\"ncap\":524288,\"flbas\":0,\"dps\":0,\"nmic\":0,"
+	    "\"controllers\":[]}");
 	json_object_object_add(from, "controllers", json_object_new_array());
-	json_object_array_add(json_object_object_get(from, "controllers"), json_object_new_int(0x41));
+	json_object_array_add(json_object_object_get(from, "controllers"),
+			      json_object_new_int(0x41));
 	x->f.n = 0;
 	assert_int_equal(k->send(&x->c, from, err, sizeof err), 0);
 	assert_int_equal(x->f.n, 5); /* identify controller, log, CNS 0x11, CNS 0x12, attach */
@@ -308,14 +326,16 @@ static void test_dry_run_and_refusals(void **state)
 	x->f.effects = 0; /* no log: OACS decides */
 	x->f.oacs = 0x0002;
 	assert_int_equal(k->read(&x->c, &v, err, sizeof err), -EOPNOTSUPP);
-	assert_string_equal(err, "/dev/nvme0n1: the controller has no namespace management (OACS bit 3 clear)");
+	assert_string_equal(
+	    err, "/dev/nvme0n1: the controller has no namespace management (OACS bit 3 clear)");
 	x->f.oacs = 0x000a;
 	assert_int_equal(k->read(&x->c, &v, err, sizeof err), 0);
 	json_object_put(v);
 	v = NULL;
 
 	/* bigger than the namespace, or not NVMe */
-	assert_int_equal(devchange_nvme_ns_shrunk(&x->c, 512ull << 20, &v, err, sizeof err), -EINVAL);
+	assert_int_equal(devchange_nvme_ns_shrunk(&x->c, 512ull << 20, &v, err, sizeof err),
+			 -EINVAL);
 	assert_null(v);
 	x->c.transport = DRIVEDB_ATA;
 	assert_int_equal(k->read(&x->c, &v, err, sizeof err), -EOPNOTSUPP);
@@ -326,9 +346,9 @@ static void test_dry_run_and_refusals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_shrink_and_restore, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fails_midway, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dry_run_and_refusals, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_shrink_and_restore, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_fails_midway, setup, teardown),
+	    cmocka_unit_test_setup_teardown(test_dry_run_and_refusals, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,7 +49,8 @@ static void test_format_plan(void **state)
 
 	(void)state;
 	ns_with(0x01, 0);
-	assert_int_equal(nvme_format_plan(&c, ns_page, 1, NVME_SES_USER_DATA, &p, err, sizeof err), 0);
+	assert_int_equal(nvme_format_plan(&c, ns_page, 1, NVME_SES_USER_DATA, &p, err, sizeof err),
+			 0);
 	assert_int_equal(p.cdw10, 0x00000201);
 	assert_int_equal(p.nsid, 1);
 	assert_false(p.all_namespaces);
@@ -74,8 +75,9 @@ static void test_format_plan(void **state)
 	assert_int_equal(cmd.cdw10, 0x00002572);
 	assert_int_equal(cmd.data_len, 0);
 	nvme_cmd_describe(&cmd, d, sizeof d);
-	assert_non_null(strstr(d, "opcode 0x80 (Format NVM), nsid 0xffffffff, cdw10 0x00002572 (LBAF 34, MSET 1, "
-				  "PI 3, PIL 1, SES 2 cryptographic erase)"));
+	assert_non_null(strstr(
+	    d, "opcode 0x80 (Format NVM), nsid 0xffffffff, cdw10 0x00002572 (LBAF 34, MSET 1, "
+	       "PI 3, PIL 1, SES 2 cryptographic erase)"));
 
 	/* FNA bit 1: only a secure erase reaches every namespace */
 	c.fna = 0x02;
@@ -83,16 +85,19 @@ static void test_format_plan(void **state)
 	assert_int_equal(nvme_format_plan(&c, ns_page, 3, NVME_SES_NONE, &p, err, sizeof err), 0);
 	assert_int_equal(p.nsid, 3);
 	assert_int_equal(p.cdw10, 0);
-	assert_int_equal(nvme_format_plan(&c, ns_page, 3, NVME_SES_USER_DATA, &p, err, sizeof err), 0);
+	assert_int_equal(nvme_format_plan(&c, ns_page, 3, NVME_SES_USER_DATA, &p, err, sizeof err),
+			 0);
 	assert_int_equal(p.nsid, 0xffffffffu);
 
 	/* no crypto erase (FNA bit 2), no Format NVM (OACS bit 1): refused, p untouched */
 	p.cdw10 = 0xdead;
-	assert_int_equal(nvme_format_plan(&c, ns_page, 3, NVME_SES_CRYPTO, &p, err, sizeof err), -EOPNOTSUPP);
+	assert_int_equal(nvme_format_plan(&c, ns_page, 3, NVME_SES_CRYPTO, &p, err, sizeof err),
+			 -EOPNOTSUPP);
 	assert_non_null(strstr(err, "FNA bit 2"));
 	assert_int_equal(p.cdw10, 0xdead);
 	c.oacs = 0;
-	assert_int_equal(nvme_format_plan(&c, ns_page, 3, NVME_SES_USER_DATA, &p, err, sizeof err), -EOPNOTSUPP);
+	assert_int_equal(nvme_format_plan(&c, ns_page, 3, NVME_SES_USER_DATA, &p, err, sizeof err),
+			 -EOPNOTSUPP);
 	assert_non_null(strstr(err, "OACS bit 1"));
 }
 
@@ -111,8 +116,9 @@ static void test_sanitize_cmd(void **state)
 	assert_int_equal(cmd.cdw10, 0x00000013);
 	assert_int_equal(cmd.cdw11, 0);
 	nvme_cmd_describe(&cmd, d, sizeof d);
-	assert_non_null(strstr(d, "opcode 0x84 (Sanitize), nsid 0x00000000, cdw10 0x00000013 (SANACT 3 overwrite, "
-				  "AUSE 0, OWPASS 1, OIPBP 0, NDAS 0)"));
+	assert_non_null(strstr(
+	    d, "opcode 0x84 (Sanitize), nsid 0x00000000, cdw10 0x00000013 (SANACT 3 overwrite, "
+	       "AUSE 0, OWPASS 1, OIPBP 0, NDAS 0)"));
 
 	assert_int_equal(nvme_sanitize_pick(0x7), NVME_SANACT_BLOCK_ERASE);
 	assert_int_equal(nvme_sanitize_pick(0x5), NVME_SANACT_CRYPTO_ERASE);
@@ -180,11 +186,13 @@ static void test_sanitize_run(void **state)
 {
 	struct seq s = {.sprog = {0x4000, 0xc000, 0xffff}, .sstat = {2, 2, 0x0101}, .npages = 3};
 	struct ioctl_ops ops = {.admin = seq_admin, .ctx = &s};
-	struct nvme_wait w = {.ctx = &s, .sleep_ns = seq_sleep, .progress = seq_progress, .poll_ns = 1000};
+	struct nvme_wait w = {
+	    .ctx = &s, .sleep_ns = seq_sleep, .progress = seq_progress, .poll_ns = 1000};
 	char err[256] = "";
 
 	(void)state;
-	assert_int_equal(nvme_sanitize_run(&ops, 3, NVME_SANACT_BLOCK_ERASE, &w, err, sizeof err), 0);
+	assert_int_equal(nvme_sanitize_run(&ops, 3, NVME_SANACT_BLOCK_ERASE, &w, err, sizeof err),
+			 0);
 	assert_int_equal(s.sanitize_calls, 1);
 	assert_int_equal(s.sanitize_cdw10, 0x00000002);
 	assert_int_equal(s.log_cdw10, 0x007f0081);
@@ -200,7 +208,8 @@ static void test_sanitize_run(void **state)
 	struct seq f = {.sprog = {0x1000, 0xffff}, .sstat = {2, 3}, .npages = 2};
 	ops.ctx = &f;
 	w.ctx = &f;
-	assert_int_equal(nvme_sanitize_run(&ops, 3, NVME_SANACT_CRYPTO_ERASE, &w, err, sizeof err), -EIO);
+	assert_int_equal(nvme_sanitize_run(&ops, 3, NVME_SANACT_CRYPTO_ERASE, &w, err, sizeof err),
+			 -EIO);
 	assert_non_null(strstr(err, "sanitize failure mode"));
 	assert_int_equal(f.sanitize_cdw10, 0x00000004);
 
@@ -209,7 +218,8 @@ static void test_sanitize_run(void **state)
 	ops.ctx = &t;
 	w.ctx = &t;
 	w.max_polls = 3;
-	assert_int_equal(nvme_sanitize_run(&ops, 3, NVME_SANACT_BLOCK_ERASE, &w, err, sizeof err), -ETIMEDOUT);
+	assert_int_equal(nvme_sanitize_run(&ops, 3, NVME_SANACT_BLOCK_ERASE, &w, err, sizeof err),
+			 -ETIMEDOUT);
 	assert_int_equal(t.log_calls, 3);
 	assert_int_equal(t.sleeps, 2);
 
@@ -217,7 +227,8 @@ static void test_sanitize_run(void **state)
 	struct nvme_script_row rows[] = {{.opcode = 0x84, .cdw10 = 0x2, .status = 0x4002}};
 	struct nvme_script sc = {.rows = rows, .n = 1};
 	struct ioctl_ops so = nvme_script_ops(&sc);
-	assert_int_equal(nvme_sanitize_run(&so, 3, NVME_SANACT_BLOCK_ERASE, NULL, err, sizeof err), -EOPNOTSUPP);
+	assert_int_equal(nvme_sanitize_run(&so, 3, NVME_SANACT_BLOCK_ERASE, NULL, err, sizeof err),
+			 -EOPNOTSUPP);
 	assert_int_equal(sc.calls, 1);
 }
 
@@ -267,12 +278,14 @@ static void test_namespace_cmds(void **state)
 	assert_int_equal(cmd.nsid, 0);
 	assert_int_equal(cmd.cdw10, 0);
 	assert_int_equal(cmd.data_len, 4096);
-	const uint8_t want[32] = {0x00, 0x00, 0x06, 0, 0, 0, 0, 0, 0x00, 0x00, 0x06, 0, 0, 0, 0, 0,
-				  0,	0,    0,    0, 0, 0, 0, 0, 0,	 0,    0x01, 0, 0, 0, 0x01, 0};
+	const uint8_t want[32] = {0x00, 0x00, 0x06, 0, 0,    0, 0, 0, 0x00, 0x00, 0x06,
+				  0,	0,    0,    0, 0,    0, 0, 0, 0,    0,	  0,
+				  0,	0,    0,    0, 0x01, 0, 0, 0, 0x01, 0};
 	assert_memory_equal(buf, want, 32);
 	nvme_cmd_describe(&cmd, d, sizeof d);
-	assert_non_null(strstr(d, "opcode 0x0d (Namespace Management), nsid 0x00000000, cdw10 0x00000000 (SEL 0 "
-				  "create)"));
+	assert_non_null(strstr(
+	    d, "opcode 0x0d (Namespace Management), nsid 0x00000000, cdw10 0x00000000 (SEL 0 "
+	       "create)"));
 
 	nvme_ns_delete_cmd(&cmd, 1);
 	assert_int_equal(cmd.cdw10, 1);
@@ -295,15 +308,16 @@ static void test_namespace_cmds(void **state)
 	nvme_ns_attach_cmd(&cmd, 2, false, &l, buf);
 	assert_int_equal(cmd.cdw10, 1);
 	nvme_cmd_describe(&cmd, d, sizeof d);
-	assert_non_null(strstr(d, "(Namespace Attachment), nsid 0x00000002, cdw10 0x00000001 (SEL 1 detach)"));
+	assert_non_null(
+	    strstr(d, "(Namespace Attachment), nsid 0x00000002, cdw10 0x00000001 (SEL 1 detach)"));
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_format_plan),   cmocka_unit_test(test_sanitize_cmd),
-		cmocka_unit_test(test_sanitize_run),  cmocka_unit_test(test_sanitize_status),
-		cmocka_unit_test(test_namespace_cmds),
+	    cmocka_unit_test(test_format_plan),	   cmocka_unit_test(test_sanitize_cmd),
+	    cmocka_unit_test(test_sanitize_run),   cmocka_unit_test(test_sanitize_status),
+	    cmocka_unit_test(test_namespace_cmds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,16 +79,24 @@ static struct fixture *fx_new(uint16_t oacs, uint8_t fna, uint32_t sanicap, enum
 	nvme_script_build_ns(f->ns);
 	nvme_put_le(f->sanlog, 0xffff, 2);
 	nvme_put_le(f->sanlog + 2, 1, 2);
-	f->rows[R_CTRL] = (struct nvme_script_row){.opcode = 0x06, .cdw10 = 1, .data = f->ctrl, .len = 4096};
-	f->rows[R_NS] = (struct nvme_script_row){.opcode = 0x06, .cdw10 = 0, .data = f->ns, .len = 4096};
+	f->rows[R_CTRL] =
+	    (struct nvme_script_row){.opcode = 0x06, .cdw10 = 1, .data = f->ctrl, .len = 4096};
+	f->rows[R_NS] =
+	    (struct nvme_script_row){.opcode = 0x06, .cdw10 = 0, .data = f->ns, .len = 4096};
 	f->rows[R_FORMAT] = (struct nvme_script_row){.opcode = 0x80, .cdw10 = 0x201};
 	f->rows[R_SAN_BLOCK] = (struct nvme_script_row){.opcode = 0x84, .cdw10 = 0x2};
 	f->rows[R_SAN_CRYPTO] = (struct nvme_script_row){.opcode = 0x84, .cdw10 = 0x4};
-	f->rows[R_SANLOG] = (struct nvme_script_row){.opcode = 0x02, .cdw10 = 0x007f0081, .data = f->sanlog, .len = 512};
+	f->rows[R_SANLOG] = (struct nvme_script_row){
+	    .opcode = 0x02, .cdw10 = 0x007f0081, .data = f->sanlog, .len = 512};
 	f->s = (struct nvme_script){.rows = f->rows, .n = R_N};
 	f->ops = (struct ioctl_ops){.admin = fx_admin, .ctx = f};
-	f->d = (struct purge_drive){.ops = &f->ops, .fd = 3, .transport = tr, .nsid = 1, .discard = fx_discard,
-				    .reach_ok = fx_reach, .ctx = f};
+	f->d = (struct purge_drive){.ops = &f->ops,
+				    .fd = 3,
+				    .transport = tr,
+				    .nsid = 1,
+				    .discard = fx_discard,
+				    .reach_ok = fx_reach,
+				    .ctx = f};
 	return f;
 }
 
@@ -127,7 +135,8 @@ static void test_auto_format(void **state)
 	assert_string_equal(o.method, "nvme-format (user data erase)");
 	assert_true(o.pts_purge);
 	assert_false(o.all_namespaces);
-	assert_string_equal(o.skipped, "nvme-sanitize: the controller has no sanitize (SANICAP 0x0)");
+	assert_string_equal(o.skipped,
+			    "nvme-sanitize: the controller has no sanitize (SANICAP 0x0)");
 	assert_int_equal(f->rows[R_FORMAT].calls, 1);
 	assert_int_equal(f->rows[R_FORMAT].seen.nsid, 1);
 	assert_int_equal(f->reach_calls, 0); /* one namespace: the gate's own check covers it */
@@ -189,7 +198,8 @@ static void test_not_nvme_and_errors(void **state)
 	assert_int_equal(purge_chain_run(&f->d, "auto", &o, err, sizeof err), 0);
 	assert_string_equal(o.method, "discard");
 	assert_false(o.pts_purge);
-	assert_string_equal(o.skipped, "nvme-sanitize: not an NVMe drive; nvme-format: not an NVMe drive");
+	assert_string_equal(o.skipped,
+			    "nvme-sanitize: not an NVMe drive; nvme-format: not an NVMe drive");
 	assert_int_equal(f->discards, 1);
 	assert_int_equal(f->s.calls, 0);
 
@@ -202,9 +212,10 @@ static void test_not_nvme_and_errors(void **state)
 	f = fx_new(0x0000, 0x00, 0x0, PURGE_NVME);
 	f->d.discard = NULL;
 	assert_int_equal(purge_chain_run(&f->d, "auto", &o, err, sizeof err), -EOPNOTSUPP);
-	assert_string_equal(err, "no purge method applies: nvme-sanitize: the controller has no sanitize "
-				 "(SANICAP 0x0); nvme-format: the controller has no Format NVM (OACS bit 1 clear); "
-				 "discard: the device has no discard");
+	assert_string_equal(
+	    err, "no purge method applies: nvme-sanitize: the controller has no sanitize "
+		 "(SANICAP 0x0); nvme-format: the controller has no Format NVM (OACS bit 1 clear); "
+		 "discard: the device has no discard");
 	free(f);
 
 	/* the format came back in another LBA format: an error, not a purge */
@@ -229,8 +240,9 @@ static void test_dry_run(void **state)
 	f->d.dry_out = mem;
 	assert_int_equal(purge_chain_run(&f->d, "auto", &o, err, sizeof err), 0);
 	fclose(mem);
-	assert_non_null(strstr(buf, "would send: NVMe admin opcode 0x80 (Format NVM), nsid 0x00000001, cdw10 "
-				    "0x00000201 (LBAF 1, MSET 0, PI 0, PIL 0, SES 1 user data erase)"));
+	assert_non_null(
+	    strstr(buf, "would send: NVMe admin opcode 0x80 (Format NVM), nsid 0x00000001, cdw10 "
+			"0x00000201 (LBAF 1, MSET 0, PI 0, PIL 0, SES 1 user data erase)"));
 	assert_int_equal(f->rows[R_FORMAT].calls, 0);
 	free(buf);
 	free(f);
@@ -239,9 +251,12 @@ static void test_dry_run(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_auto_block_sanitize),	cmocka_unit_test(test_auto_format),
-		cmocka_unit_test(test_auto_format_all_refused), cmocka_unit_test(test_named_crypto_sanitize),
-		cmocka_unit_test(test_not_nvme_and_errors),	cmocka_unit_test(test_dry_run),
+	    cmocka_unit_test(test_auto_block_sanitize),
+	    cmocka_unit_test(test_auto_format),
+	    cmocka_unit_test(test_auto_format_all_refused),
+	    cmocka_unit_test(test_named_crypto_sanitize),
+	    cmocka_unit_test(test_not_nvme_and_errors),
+	    cmocka_unit_test(test_dry_run),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
