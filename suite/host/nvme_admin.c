@@ -222,34 +222,40 @@ static const char *name_of(const struct code_name *t, unsigned code)
 /* The fields of Format NVM (Figure 320), Sanitize (373/374) and namespace management (359, 357). */
 static void describe_erase(const struct nvme_admin_cmd *c, const char **name, char m[][96])
 {
-	static const char *const ses_names[8] = {"no secure erase", "user data erase", "cryptographic erase"};
-	static const char *const sanact_names[8] = {NULL, "exit failure mode", "block erase", "overwrite",
-						    "crypto erase"};
+	static const char *const ses_names[8] = {"no secure erase", "user data erase",
+						 "cryptographic erase"};
+	static const char *const sanact_names[8] = {NULL, "exit failure mode", "block erase",
+						    "overwrite", "crypto erase"};
 	uint32_t d = c->cdw10;
 
 	switch (c->opcode) {
 	case NVME_ADMIN_FORMAT_NVM:
 		*name = "Format NVM";
-		snprintf(m[0], 96, "LBAF %u, MSET %u, PI %u, PIL %u, SES %u %s", (d & 0xf) | ((d >> 12) & 3) << 4,
-			 (d >> 4) & 1, (d >> 5) & 7, (d >> 8) & 1, (d >> 9) & 7,
+		snprintf(m[0], 96, "LBAF %u, MSET %u, PI %u, PIL %u, SES %u %s",
+			 (d & 0xf) | ((d >> 12) & 3) << 4, (d >> 4) & 1, (d >> 5) & 7, (d >> 8) & 1,
+			 (d >> 9) & 7,
 			 ses_names[(d >> 9) & 7] ? ses_names[(d >> 9) & 7] : "reserved");
 		break;
 	case NVME_ADMIN_SANITIZE:
 		*name = "Sanitize";
 		snprintf(m[0], 96, "SANACT %u %s, AUSE %u, OWPASS %u, OIPBP %u, NDAS %u", d & 7,
-			 sanact_names[d & 7] ? sanact_names[d & 7] : "reserved", (d >> 3) & 1, (d >> 4) & 0xf,
-			 (d >> 8) & 1, (d >> 9) & 1);
+			 sanact_names[d & 7] ? sanact_names[d & 7] : "reserved", (d >> 3) & 1,
+			 (d >> 4) & 0xf, (d >> 8) & 1, (d >> 9) & 1);
 		snprintf(m[1], 96, "overwrite pattern 0x%08x", c->cdw11);
 		break;
 	case NVME_ADMIN_NS_MGMT:
 		*name = "Namespace Management";
 		snprintf(m[0], 96, "SEL %u %s", d & 0xf,
-			 (d & 0xf) == 0 ? "create" : (d & 0xf) == 1 ? "delete" : "reserved");
+			 (d & 0xf) == 0	  ? "create"
+			 : (d & 0xf) == 1 ? "delete"
+					  : "reserved");
 		break;
 	case NVME_ADMIN_NS_ATTACH:
 		*name = "Namespace Attachment";
 		snprintf(m[0], 96, "SEL %u %s", d & 0xf,
-			 (d & 0xf) == 0 ? "attach" : (d & 0xf) == 1 ? "detach" : "reserved");
+			 (d & 0xf) == 0	  ? "attach"
+			 : (d & 0xf) == 1 ? "detach"
+					  : "reserved");
 		break;
 	}
 }

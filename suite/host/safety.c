@@ -1023,8 +1023,8 @@ int safety_confirm_destructive(const struct safety_target *ti, const char *what,
 		    o && o->allow_prompt ? "; no terminal to ask on" : "");
 }
 
-int safety_check_reach(const struct safety_target *ti, const char *what, const struct safety_opts *o,
-		       char *reason, size_t len)
+int safety_check_reach(const struct safety_target *ti, const char *what,
+		       const struct safety_opts *o, char *reason, size_t len)
 {
 	struct safety_opts so = o ? *o : (struct safety_opts){0};
 	struct ctx c;

@@ -120,7 +120,7 @@ int safety_confirm_destructive(const struct safety_target *ti, const char *what,
  * with whole_subsystem (the named one passed the gate and is held open by the caller). 0 when
  * ti is not an NVMe namespace or all are free; -EPERM with the namespace and reason otherwise.
  */
-int safety_check_reach(const struct safety_target *ti, const char *what, const struct safety_opts *o,
-		       char *reason, size_t len);
+int safety_check_reach(const struct safety_target *ti, const char *what,
+		       const struct safety_opts *o, char *reason, size_t len);
 
 #endif

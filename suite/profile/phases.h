@@ -112,7 +112,13 @@ enum phase_type {
  * a discard (flagged as not a PTS purge), recording why each earlier method was skipped;
  * nvme-format and nvme-sanitize name one method of that chain (an error where it does not apply).
  */
-enum purge_method { PURGE_AUTO = 0, PURGE_DISCARD, PURGE_SIM, PURGE_NVME_FORMAT, PURGE_NVME_SANITIZE };
+enum purge_method {
+	PURGE_AUTO = 0,
+	PURGE_DISCARD,
+	PURGE_SIM,
+	PURGE_NVME_FORMAT,
+	PURGE_NVME_SANITIZE
+};
 /* The method's name as profiles spell it ("auto", "nvme-format"). */
 const char *phase_purge_method_name(enum purge_method m);
 #define PURGE_SETTLE_DEFAULT_NS 5000000000ull

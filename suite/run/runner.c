@@ -809,7 +809,8 @@ static int act_drive_purge(struct runner *r, const struct phase_purge *pp, struc
 	if (po.skipped[0])
 		note(r, "purge (%s): skipped %s", want, po.skipped);
 	if (rc) {
-		fail(r, "purge of %s failed (%s): %s", ti->path, po.method[0] ? po.method : want, err);
+		fail(r, "purge of %s failed (%s): %s", ti->path, po.method[0] ? po.method : want,
+		     err);
 		return rc;
 	}
 	settle = po.pts_purge ? 0 : scale_ns(r, pp->settle_ns);
@@ -819,12 +820,14 @@ static int act_drive_purge(struct runner *r, const struct phase_purge *pp, struc
 			fail(r, "purge: the settle idle: %s", strerror(-rc));
 		return rc;
 	}
-	if (rec && (jsonnum_add(rec, "method", json_object_new_string(po.method)) ||
-		    jsonnum_add(rec, "pts_purge", json_object_new_boolean(po.pts_purge)) ||
-		    jsonnum_add(rec, "settle_ns", json_object_new_uint64(settle)) ||
-		    jsonnum_add(rec, "all_namespaces", json_object_new_boolean(po.all_namespaces)) ||
-		    jsonnum_add(rec, "discard_after", json_object_new_boolean(po.discard_after)) ||
-		    jsonnum_add(rec, "skipped", po.skipped[0] ? json_object_new_string(po.skipped) : NULL)))
+	if (rec &&
+	    (jsonnum_add(rec, "method", json_object_new_string(po.method)) ||
+	     jsonnum_add(rec, "pts_purge", json_object_new_boolean(po.pts_purge)) ||
+	     jsonnum_add(rec, "settle_ns", json_object_new_uint64(settle)) ||
+	     jsonnum_add(rec, "all_namespaces", json_object_new_boolean(po.all_namespaces)) ||
+	     jsonnum_add(rec, "discard_after", json_object_new_boolean(po.discard_after)) ||
+	     jsonnum_add(rec, "skipped",
+			 po.skipped[0] ? json_object_new_string(po.skipped) : NULL)))
 		return -ENOMEM;
 	return 0;
 }

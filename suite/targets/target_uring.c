@@ -171,12 +171,14 @@ static void counters_setup(struct target *t, struct uring_target *u, const char 
 
 /* A drive whose purge commands ssdlab knows (purge_chain.h): today NVMe; other block devices
  * keep the runner's own discard. */
-static void drive_purge_setup(struct target *t, struct uring_target *u, const struct target_open_opts *o)
+static void drive_purge_setup(struct target *t, struct uring_target *u,
+			      const struct target_open_opts *o)
 {
 	struct devinfo_link link;
 
 	u->ops = o->ioctl_ops ? o->ioctl_ops : &ioctl_ops_real;
-	if (devinfo_link_read(NULL, u->dev, &link) || strcmp(link.transport, "nvme") || !target_info(t)->nvme.nsid)
+	if (devinfo_link_read(NULL, u->dev, &link) || strcmp(link.transport, "nvme") ||
+	    !target_info(t)->nvme.nsid)
 		return;
 	u->purge_tr = PURGE_NVME;
 	target_add_caps(t, TARGET_CAP_DRIVE_PURGE);
@@ -657,8 +659,8 @@ static int purge_reach(void *ctx, const char *what, char *reason, size_t len)
 }
 
 /* The drive's purge (purge_chain.h) on the open namespace: sanitize, format or discard. */
-static int uring_purge_method(struct target *t, const char *want, struct purge_outcome *out, char *err,
-			      size_t errlen)
+static int uring_purge_method(struct target *t, const char *want, struct purge_outcome *out,
+			      char *err, size_t errlen)
 {
 	struct uring_target *u = target_priv(t);
 	struct purge_drive d = {
@@ -782,22 +784,22 @@ static int uring_snapshot(struct target *t, struct snapshot *s)
 }
 
 const struct target_ops target_uring_ops = {
-	.name = "uring",
-	/* No purge yet: a full-device discard is not a SNIA PTS purge, so the runner's purge
-	 * phase does that itself and flags it; sanitize, secure erase and format NVM (the real
-	 * purges of NVMe and ATA drives) come with the real-drive issues. */
-	.caps = TARGET_CAP_MULTIQUEUE | TARGET_CAP_NEEDS_DATA | TARGET_CAP_DISCARD,
-	.open = uring_open,
-	.close = uring_close,
-	.queue_open = uring_queue_open,
-	.queue_close = uring_queue_close,
-	.submit = uring_submit,
-	.reap = uring_reap,
-	.now = uring_now,
-	.discard = uring_discard,
-	.purge_method = uring_purge_method,
-	.flush = uring_flush,
-	.io_counters = uring_io_counters,
-	.snapshot = uring_snapshot,
-	.temperature = uring_temperature,
+    .name = "uring",
+    /* No purge yet: a full-device discard is not a SNIA PTS purge, so the runner's purge
+     * phase does that itself and flags it; sanitize, secure erase and format NVM (the real
+     * purges of NVMe and ATA drives) come with the real-drive issues. */
+    .caps = TARGET_CAP_MULTIQUEUE | TARGET_CAP_NEEDS_DATA | TARGET_CAP_DISCARD,
+    .open = uring_open,
+    .close = uring_close,
+    .queue_open = uring_queue_open,
+    .queue_close = uring_queue_close,
+    .submit = uring_submit,
+    .reap = uring_reap,
+    .now = uring_now,
+    .discard = uring_discard,
+    .purge_method = uring_purge_method,
+    .flush = uring_flush,
+    .io_counters = uring_io_counters,
+    .snapshot = uring_snapshot,
+    .temperature = uring_temperature,
 };

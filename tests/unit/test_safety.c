@@ -678,9 +678,11 @@ static void test_nvme_subsystem(void **state)
 	assert_non_null(strstr(reason, "md9"));
 	/* the reach check alone, as a purge's format or sanitize runs it later in a run */
 	o.whole_subsystem = false;
-	assert_int_equal(safety_check_reach(&ti, "an NVMe format", &o, reason, sizeof(reason)), -EPERM);
-	assert_non_null(strstr(reason, "an NVMe format on /dev/nvme0n1 reaches all of NVMe subsystem "
-				       "nvme-subsys0"));
+	assert_int_equal(safety_check_reach(&ti, "an NVMe format", &o, reason, sizeof(reason)),
+			 -EPERM);
+	assert_non_null(strstr(reason,
+			       "an NVMe format on /dev/nvme0n1 reaches all of NVMe subsystem "
+			       "nvme-subsys0"));
 	assert_non_null(strstr(reason, "md9"));
 	o.whole_subsystem = true;
 	/* without the holder the whole subsystem is free */
