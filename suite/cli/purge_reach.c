@@ -42,7 +42,7 @@ void cli_purge_reach(const struct profile *p, const struct target *t, char *what
 	if (sanitize) {
 		*whole_subsystem = true;
 		if (at < len)
-			snprintf(what + at, len - at, "; its purge sends a sanitize: %s",
+			snprintf(what + at, len - at, "; its purge sends a sanitize (%s)",
 				 nvme_sanitize_warning());
 	} else if (maybe && at < len) {
 		snprintf(what + at, len - at,

@@ -20,3 +20,17 @@ run purge-info-after ssdlab info /dev/nvme0n1 --json
 # Namespace over-provisioning (the nvme_namespace kind): 256 MiB shrunk to 192 MiB and restored,
 # the kernel's size read after each rescan (nvme_ns_probe.c).
 [ -x /bin/nvme_ns_probe ] && run ns-resize nvme_ns_probe /dev/nvme0n1 201326592
+# The safety gate sees the reach (issue 13 point 5): nvme0n2, another namespace of the same
+# controller, is active swap; a profile whose purge is an NVMe sanitize (subsystem-wide) on
+# nvme0n1 is refused before anything is sent (exit 3), naming nvme0n2.
+cat >/tmp/sanitize.yaml <<'YAML'
+name: qemu-sanitize
+description: a sanitize purge, which reaches every namespace of the subsystem
+destructive: true
+phases:
+  - purge: {method: nvme-sanitize}
+YAML
+mkswap /dev/nvme0n2 >/dev/null 2>&1 && swapon /dev/nvme0n2
+run reach-swaps cat /proc/swaps
+run reach-refused ssdlab run /tmp/sanitize.yaml --target /dev/nvme0n1 --yes-destroy=SSDLABTEST01 --out /tmp/sanitize --quiet
+swapoff /dev/nvme0n2

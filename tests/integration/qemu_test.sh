@@ -107,6 +107,9 @@ chmod +x "$R/init"
 (cd "$R" && find . | "${CPIO[@]}" -o -H newc 2>/dev/null | gzip -1) >"$W/initrd.gz" || fail "initramfs"
 
 truncate -s "$NVME_BYTES" "$W/nvme.img" && truncate -s "$SATA_BYTES" "$W/sata.img" || fail "images"
+# A second namespace of the same controller (16 MiB), which the guest makes active swap: the
+# safety gate must refuse a sanitize of nvme0n1 because it reaches nvme0n2 too.
+truncate -s $((16 * 1024 * 1024)) "$W/nvme2.img" || fail "images"
 
 start=$(date +%s.%N)
 # Bounded: a guest that hangs (TCG stalls have been seen with deep large-block jobs) is killed.
@@ -118,6 +121,8 @@ timeout -k 5 "${SSDLAB_QEMU_TIMEOUT:-240}" qemu-system-x86_64 -cpu max -m 1024 -
 	-device "nvme-subsys,id=subsys0,nqn=ssdlab-test" \
 	-device "nvme,serial=$NVME_SERIAL,id=nvme0,subsys=subsys0" \
 	-device "nvme-ns,drive=nv0,bus=nvme0,nsid=1" \
+	-drive "file=$W/nvme2.img,if=none,id=nv1,format=raw,cache=unsafe,discard=unmap" \
+	-device "nvme-ns,drive=nv1,bus=nvme0,nsid=2" \
 	-drive "file=$W/sata.img,if=none,id=sata0,format=raw,cache=unsafe,discard=unmap" \
 	-device ahci,id=ahci0 \
 	-device "ide-hd,drive=sata0,bus=ahci0.0,model=$SATA_MODEL,serial=$SATA_SERIAL,rotation_rate=1"

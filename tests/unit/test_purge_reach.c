@@ -114,7 +114,7 @@ static void test_reach(void **state)
 	cli_purge_reach(p, t, what, sizeof what, &whole);
 	assert_true(whole);
 	assert_non_null(
-	    strstr(what, "profile 'x'; its purge sends a sanitize: an NVMe sanitize erases every "
+	    strstr(what, "profile 'x'; its purge sends a sanitize (an NVMe sanitize erases every "
 			 "namespace of the whole NVM subsystem, cannot be aborted"));
 	assert_non_null(strstr(what, "power loss"));
 	assert_non_null(strstr(what, "restricted state"));
