@@ -440,7 +440,8 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	struct phase_env env = {
 	    .capacity = target_info(t)->capacity,
 	    .scale = runner_time_scale(t, o),
-	    .real_purge = target_caps(t) & TARGET_CAP_PURGE,
+	    /* a drive with purge commands formats or sanitizes (no settle) unless it has neither */
+	    .real_purge = target_caps(t) & (TARGET_CAP_PURGE | TARGET_CAP_DRIVE_PURGE),
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
