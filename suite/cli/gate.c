@@ -42,7 +42,14 @@ int cli_gate_in_use(const char *cmd, const char *path, const char *refusal, unsi
 int cli_gate_confirm(const char *cmd, const struct target_info *ti, const char *what,
 		     const char *yes_destroy, const char *refusal)
 {
-	struct safety_opts so = {.yes_destroy = yes_destroy, .allow_prompt = true};
+	return cli_gate_confirm_reach(cmd, ti, what, yes_destroy, refusal, false);
+}
+
+int cli_gate_confirm_reach(const char *cmd, const struct target_info *ti, const char *what,
+			   const char *yes_destroy, const char *refusal, bool whole_subsystem)
+{
+	struct safety_opts so = {
+	    .yes_destroy = yes_destroy, .allow_prompt = true, .whole_subsystem = whole_subsystem};
 	char reason[4096] = ""; /* names the WWN twice, which may be 1024 long */
 	struct safety_target id;
 	int rc;

@@ -10,6 +10,8 @@
 #ifndef SSDLAB_CLI_GATE_H
 #define SSDLAB_CLI_GATE_H
 
+#include <stdbool.h>
+
 struct target_info;
 
 /*
@@ -28,5 +30,9 @@ int cli_gate_in_use(const char *cmd, const char *path, const char *refusal, unsi
  */
 int cli_gate_confirm(const char *cmd, const struct target_info *ti, const char *what,
 		     const char *yes_destroy, const char *refusal);
+/* As cli_gate_confirm, with whole_subsystem: every namespace of the target's NVMe subsystem must
+ * pass the in-use checks too (a sanitize reaches them all). */
+int cli_gate_confirm_reach(const char *cmd, const struct target_info *ti, const char *what,
+			   const char *yes_destroy, const char *refusal, bool whole_subsystem);
 
 #endif

@@ -23,6 +23,7 @@
 #include "cli/headline.h"
 #include "cli/options.h"
 #include "cli/progress.h"
+#include "cli/purge_reach.h"
 #include "cli/quote.h"
 #include "cli/signals.h"
 #include "profile/profile.h"
@@ -86,13 +87,15 @@ int cli_precheck_target(const char *cmd, const char *spec, const struct profile 
 int cli_confirm_target(const char *cmd, struct target *t, const struct profile *p,
 		       const char *yes_destroy)
 {
-	char what[160];
+	char what[1024];
+	bool whole;
 
 	if (!profile_writes(p))
 		return 0;
 	snprintf(what, sizeof(what), "profile '%s' (writes%s)", p->name ? p->name : "?",
 		 p->destructive ? ", destructive" : "");
-	return cli_gate_confirm(cmd, target_info(t), what, yes_destroy, "refused");
+	cli_purge_reach(p, t, what, sizeof what, &whole);
+	return cli_gate_confirm_reach(cmd, target_info(t), what, yes_destroy, "refused", whole);
 }
 
 int cli_lock_dir(const char *dir)

@@ -219,6 +219,47 @@ static const char *name_of(const struct code_name *t, unsigned code)
 	return "";
 }
 
+/* The fields of Format NVM (Figure 320), Sanitize (373/374) and namespace management (359, 357). */
+static void describe_erase(const struct nvme_admin_cmd *c, const char **name, char m[][96])
+{
+	static const char *const ses_names[8] = {"no secure erase", "user data erase",
+						 "cryptographic erase"};
+	static const char *const sanact_names[8] = {NULL, "exit failure mode", "block erase",
+						    "overwrite", "crypto erase"};
+	uint32_t d = c->cdw10;
+
+	switch (c->opcode) {
+	case NVME_ADMIN_FORMAT_NVM:
+		*name = "Format NVM";
+		snprintf(m[0], 96, "LBAF %u, MSET %u, PI %u, PIL %u, SES %u %s",
+			 (d & 0xf) | ((d >> 12) & 3) << 4, (d >> 4) & 1, (d >> 5) & 7, (d >> 8) & 1,
+			 (d >> 9) & 7,
+			 ses_names[(d >> 9) & 7] ? ses_names[(d >> 9) & 7] : "reserved");
+		break;
+	case NVME_ADMIN_SANITIZE:
+		*name = "Sanitize";
+		snprintf(m[0], 96, "SANACT %u %s, AUSE %u, OWPASS %u, OIPBP %u, NDAS %u", d & 7,
+			 sanact_names[d & 7] ? sanact_names[d & 7] : "reserved", (d >> 3) & 1,
+			 (d >> 4) & 0xf, (d >> 8) & 1, (d >> 9) & 1);
+		snprintf(m[1], 96, "overwrite pattern 0x%08x", c->cdw11);
+		break;
+	case NVME_ADMIN_NS_MGMT:
+		*name = "Namespace Management";
+		snprintf(m[0], 96, "SEL %u %s", d & 0xf,
+			 (d & 0xf) == 0	  ? "create"
+			 : (d & 0xf) == 1 ? "delete"
+					  : "reserved");
+		break;
+	case NVME_ADMIN_NS_ATTACH:
+		*name = "Namespace Attachment";
+		snprintf(m[0], 96, "SEL %u %s", d & 0xf,
+			 (d & 0xf) == 0	  ? "attach"
+			 : (d & 0xf) == 1 ? "detach"
+					  : "reserved");
+		break;
+	}
+}
+
 void nvme_cmd_describe(const struct nvme_admin_cmd *c, char *buf, size_t len)
 {
 	/* What each of cdw10..cdw15 means for this opcode; "" where it is reserved (sent as 0). */
@@ -255,6 +296,9 @@ void nvme_cmd_describe(const struct nvme_admin_cmd *c, char *buf, size_t len)
 		snprintf(m[0], sizeof m[0], "FID 0x%02x %s, SV %u", c->cdw10 & 0xff, name_of(fid_names, c->cdw10 & 0xff),
 			 c->cdw10 >> 31);
 		snprintf(m[1], sizeof m[1], "value 0x%x", c->cdw11);
+		break;
+	default: /* format, sanitize, namespace management (host/nvme_format) */
+		describe_erase(c, &name, m);
 		break;
 	}
 	const uint32_t d[6] = {c->cdw10, c->cdw11, c->cdw12, c->cdw13, c->cdw14, c->cdw15};

@@ -23,6 +23,11 @@
 #define NVME_NSID_ALL 0xffffffffu
 #define NVME_ADMIN_IDENTIFY 0x06
 #define NVME_ADMIN_GET_FEATURES 0x0a
+/* The commands of host/nvme_format (their fields are described here, with the others). */
+#define NVME_ADMIN_NS_MGMT 0x0d
+#define NVME_ADMIN_NS_ATTACH 0x15
+#define NVME_ADMIN_FORMAT_NVM 0x80
+#define NVME_ADMIN_SANITIZE 0x84
 
 struct nvme_smart {
 	uint8_t critical_warning;

@@ -1022,3 +1022,16 @@ int safety_confirm_destructive(const struct safety_target *ti, const char *what,
 		    what, ti->path, e.value, e.what, desc,
 		    o && o->allow_prompt ? "; no terminal to ask on" : "");
 }
+
+int safety_check_reach(const struct safety_target *ti, const char *what,
+		       const struct safety_opts *o, char *reason, size_t len)
+{
+	struct safety_opts so = o ? *o : (struct safety_opts){0};
+	struct ctx c;
+
+	so.whole_subsystem = true;
+	ctx_init(&c, &so, reason, len);
+	if (!ti)
+		return fail(&c, -EINVAL, "no target");
+	return check_subsystem(&c, ti, what && *what ? what : "the command", &so, reason, len);
+}

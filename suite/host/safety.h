@@ -114,4 +114,13 @@ int safety_check_in_use(const char *path, const struct safety_opts *o, char *rea
 int safety_confirm_destructive(const struct safety_target *ti, const char *what,
 			       const struct safety_opts *o, char *reason, size_t len);
 
+/*
+ * The reach check on its own, for a command sent later in a run (a purge's format or sanitize,
+ * targets/purge_chain.h): every other namespace of ti's NVMe subsystem must pass step 1, as
+ * with whole_subsystem (the named one passed the gate and is held open by the caller). 0 when
+ * ti is not an NVMe namespace or all are free; -EPERM with the namespace and reason otherwise.
+ */
+int safety_check_reach(const struct safety_target *ti, const char *what,
+		       const struct safety_opts *o, char *reason, size_t len);
+
 #endif

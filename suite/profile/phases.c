@@ -44,7 +44,15 @@ static struct json_object *json_u64(uint64_t v)
 
 /* ---- purge ---------------------------------------------------------------------------------- */
 
-static const char *const purge_methods[] = {"auto", "discard", "sim", NULL};
+/* enum purge_method order */
+static const char *const purge_methods[] = {"auto",	   "discard",	    "sim",
+					    "nvme-format", "nvme-sanitize", NULL};
+
+const char *phase_purge_method_name(enum purge_method m)
+{
+	return (unsigned)m < sizeof purge_methods / sizeof purge_methods[0] - 1 ? purge_methods[m]
+										: "?";
+}
 
 struct purge_extra {
 	int method;

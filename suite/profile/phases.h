@@ -109,8 +109,21 @@ enum phase_type {
  * the virtual SSD's purge (an error on other targets). A discard is not a SNIA PTS purge: the
  * results flag it, and the runner follows it with `settle_ns` (scaled like every duration) of
  * idle, because drives carry out a large TRIM in the background after the command returns.
+ *
+ * On a drive with purge commands (TARGET_CAP_DRIVE_PURGE, targets/purge_chain.h) auto walks the
+ * drive's chain instead: a block-erase sanitize, an NVMe format with user-data erase, ..., then
+ * a discard (flagged as not a PTS purge), recording why each earlier method was skipped;
+ * nvme-format and nvme-sanitize name one method of that chain (an error where it does not apply).
  */
-enum purge_method { PURGE_AUTO = 0, PURGE_DISCARD, PURGE_SIM };
+enum purge_method {
+	PURGE_AUTO = 0,
+	PURGE_DISCARD,
+	PURGE_SIM,
+	PURGE_NVME_FORMAT,
+	PURGE_NVME_SANITIZE
+};
+/* The method's name as profiles spell it ("auto", "nvme-format"). */
+const char *phase_purge_method_name(enum purge_method m);
 #define PURGE_SETTLE_DEFAULT_NS 5000000000ull
 struct phase_purge {
 	enum purge_method method;

@@ -37,6 +37,7 @@
 #include "run/record.h"
 #include "run/replay.h"
 #include "targets/drive_capacity.h"
+#include "targets/purge_chain.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
 #include "base/units.h"
@@ -441,7 +442,8 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	struct phase_env env = {
 	    .capacity = target_info(t)->capacity,
 	    .scale = runner_time_scale(t, o),
-	    .real_purge = target_caps(t) & TARGET_CAP_PURGE,
+	    /* a drive with purge commands formats or sanitizes (no settle) unless it has neither */
+	    .real_purge = target_caps(t) & (TARGET_CAP_PURGE | TARGET_CAP_DRIVE_PURGE),
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
@@ -792,6 +794,47 @@ static bool purge_discards(const struct target *t, const struct phase_purge *pp)
  * which is not a SNIA PTS purge: the record says so (pts_purge), and a settle idle follows,
  * since drives carry out a large TRIM in the background after the command has returned.
  */
+/*
+ * A real drive's purge commands (targets/purge_chain.h): the profile's method, or auto's walk
+ * over the drive's chain. The record says which ran, whether it is a PTS purge (a discard that
+ * stood in is not, and gets its settle), and why auto skipped the earlier methods.
+ */
+static int act_drive_purge(struct runner *r, const struct phase_purge *pp, struct json_object *rec)
+{
+	const struct target_info *ti = target_info(r->t);
+	const char *want = phase_purge_method_name(pp->method);
+	struct purge_outcome po;
+	char err[1024] = "";
+	uint64_t settle;
+	int rc;
+
+	rc = target_purge_method(r->t, want, &po, err, sizeof err);
+	if (po.skipped[0])
+		note(r, "purge (%s): skipped %s", want, po.skipped);
+	if (rc) {
+		fail(r, "purge of %s failed (%s): %s", ti->path, po.method[0] ? po.method : want,
+		     err);
+		return rc;
+	}
+	settle = po.pts_purge ? 0 : scale_ns(r, pp->settle_ns);
+	rc = idle_for(r, settle);
+	if (rc) {
+		if (rc != -EINTR)
+			fail(r, "purge: the settle idle: %s", strerror(-rc));
+		return rc;
+	}
+	if (rec &&
+	    (jsonnum_add(rec, "method", json_object_new_string(po.method)) ||
+	     jsonnum_add(rec, "pts_purge", json_object_new_boolean(po.pts_purge)) ||
+	     jsonnum_add(rec, "settle_ns", json_object_new_uint64(settle)) ||
+	     jsonnum_add(rec, "all_namespaces", json_object_new_boolean(po.all_namespaces)) ||
+	     jsonnum_add(rec, "discard_after", json_object_new_boolean(po.discard_after)) ||
+	     jsonnum_add(rec, "skipped",
+			 po.skipped[0] ? json_object_new_string(po.skipped) : NULL)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int act_purge(struct runner *r, const struct where *w, struct json_object *rec)
 {
 	const struct phase_purge *pp = w->ph->data;
@@ -800,6 +843,10 @@ static int act_purge(struct runner *r, const struct where *w, struct json_object
 	uint64_t settle = scale_ns(r, runner_purge_settle_ns(r->t, pp));
 	char method[64] = "";
 	int rc;
+
+	if (pp->method == PURGE_NVME_FORMAT || pp->method == PURGE_NVME_SANITIZE ||
+	    (pp->method == PURGE_AUTO && (target_caps(r->t) & TARGET_CAP_DRIVE_PURGE)))
+		return act_drive_purge(r, pp, rec);
 
 	if (discard)
 		snprintf(method, sizeof(method), "discard");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "targets/devchange_hpa.h"
+#include "targets/devchange_nvme_ns.h"
 
 extern const struct devchange_kind devchange_kind_write_cache;
 extern const struct devchange_kind devchange_kind_power_state;
@@ -16,6 +17,7 @@ static const struct devchange_kind *const kinds[] = {
     &devchange_kind_write_cache,
     &devchange_kind_power_state,
     &devchange_kind_hpa,
+    &devchange_kind_nvme_namespace,
 };
 
 const struct devchange_kind *devchange_kind(const char *name)

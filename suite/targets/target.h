@@ -40,6 +40,7 @@ struct json_object;
 
 struct target;
 struct target_queue;
+struct purge_outcome; /* targets/purge_chain.h */
 
 enum target_cap {
 	TARGET_CAP_VIRTUAL_TIME = 1u << 0, /* clock is simulated; idle is instant */
@@ -50,6 +51,9 @@ enum target_cap {
 	TARGET_CAP_COUNTERS = 1u << 4,	   /* snapshot() returns real counters */
 	TARGET_CAP_SET_CAPACITY = 1u << 5, /* HPA-like visible capacity change */
 	TARGET_CAP_NEEDS_DATA = 1u << 6,   /* writes carry real buffers (the sim ignores data) */
+	/* purge_method(): a real drive's purge commands (targets/purge_chain.h: sanitize, format,
+	 * ... then discard), chosen by the profile's method or the auto chain */
+	TARGET_CAP_DRIVE_PURGE = 1u << 7,
 };
 
 enum io_dir { IO_READ = 0, IO_WRITE = 1 };
@@ -182,6 +186,8 @@ struct target_ops {
 	int (*idle)(struct target *t, uint64_t ns);
 	int (*discard)(struct target *t, uint64_t offset, uint64_t len);
 	int (*purge)(struct target *t, char *method, size_t len);
+	int (*purge_method)(struct target *t, const char *want, struct purge_outcome *out,
+			    char *err, size_t errlen);
 	int (*snapshot)(struct target *t, struct snapshot *s);
 	int (*set_capacity)(struct target *t, uint64_t bytes);
 	int (*flush)(struct target *t);
@@ -239,6 +245,11 @@ int target_discard(struct target *t, uint64_t offset, uint64_t len);
 /* A real purge (TARGET_CAP_PURGE); returns the method used in `method` ("sim-reset"). A
  * target without one returns -EOPNOTSUPP: the runner's purge phase then discards. */
 int target_purge(struct target *t, char *method, size_t len);
+/* A real drive's purge by method want ("auto", "nvme-format", "nvme-sanitize", "discard":
+ * targets/purge_chain.h) with what it did in out (the method, whether it is a PTS purge, why
+ * auto skipped the earlier methods). -EOPNOTSUPP without TARGET_CAP_DRIVE_PURGE. */
+int target_purge_method(struct target *t, const char *want, struct purge_outcome *out, char *err,
+			size_t errlen);
 /* Fills s; a target without counters returns 0 with s->source = "none" and no counters. */
 int target_snapshot(struct target *t, struct snapshot *s);
 int target_set_capacity(struct target *t, uint64_t bytes);

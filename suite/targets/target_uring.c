@@ -46,6 +46,7 @@
 #include "targets/drive_snapshot.h"
 #include "host/hwmon.h"
 #include "targets/target.h"
+#include "targets/purge_chain.h"
 
 struct uring_target {
 	int fd;
@@ -64,6 +65,9 @@ struct uring_target {
 	_Atomic unsigned open_queues;
 	bool has_temp;	/* a block device with a hwmon temperature sensor (found at open) */
 	struct hwmon_temp temp;
+	/* an NVMe block device: the purge commands (purge_chain.h) go through this table */
+	const struct ioctl_ops *ops;
+	enum purge_transport purge_tr;
 };
 
 struct target_queue {
@@ -166,6 +170,21 @@ static void counters_setup(struct target *t, struct uring_target *u, const char 
 	target_add_caps(t, TARGET_CAP_COUNTERS);
 }
 
+/* A drive whose purge commands ssdlab knows (purge_chain.h): today NVMe; other block devices
+ * keep the runner's own discard. */
+static void drive_purge_setup(struct target *t, struct uring_target *u,
+			      const struct target_open_opts *o)
+{
+	struct devinfo_link link;
+
+	u->ops = o->ioctl_ops ? o->ioctl_ops : &ioctl_ops_real;
+	if (devinfo_link_read(NULL, u->dev, &link) || strcmp(link.transport, "nvme") ||
+	    !target_info(t)->nvme.nsid)
+		return;
+	u->purge_tr = PURGE_NVME;
+	target_add_caps(t, TARGET_CAP_DRIVE_PURGE);
+}
+
 static int open_blockdev(struct target *t, struct uring_target *u, const char *spec,
 			 const struct stat *st, const struct target_open_opts *o)
 {
@@ -226,6 +245,7 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		ti->capacity = drive_capacity_limit(&ti->drive, ti->capacity);
 	}
 	counters_setup(t, u, spec, o);
+	drive_purge_setup(t, u, o);
 	return 0;
 }
 
@@ -629,6 +649,36 @@ static int uring_discard(struct target *t, uint64_t offset, uint64_t len)
 	return 0;
 }
 
+static int purge_discard_all(void *ctx)
+{
+	struct target *t = ctx;
+
+	return uring_discard(t, 0, target_info(t)->capacity);
+}
+
+static int purge_reach(void *ctx, const char *what, char *reason, size_t len)
+{
+	return purge_reach_subsystem(&target_info(ctx)->nvme, NULL, what, reason, len);
+}
+
+/* The drive's purge (purge_chain.h) on the open namespace: sanitize, format or discard. */
+static int uring_purge_method(struct target *t, const char *want, struct purge_outcome *out,
+			      char *err, size_t errlen)
+{
+	struct uring_target *u = target_priv(t);
+	struct purge_drive d = {
+	    .ops = u->ops,
+	    .fd = u->fd,
+	    .transport = u->purge_tr,
+	    .nsid = target_info(t)->nvme.nsid,
+	    .discard = purge_discard_all,
+	    .reach_ok = purge_reach,
+	    .ctx = t,
+	};
+
+	return purge_chain_run(&d, want, out, err, errlen);
+}
+
 /* A block device's /sys/block/X/stat: every process's I/O, ours included (sectors of 512). */
 static int uring_io_counters(struct target *t, struct target_io_counters *c)
 {
@@ -737,21 +787,22 @@ static int uring_snapshot(struct target *t, struct snapshot *s)
 }
 
 const struct target_ops target_uring_ops = {
-	.name = "uring",
-	/* No purge yet: a full-device discard is not a SNIA PTS purge, so the runner's purge
-	 * phase does that itself and flags it; sanitize, secure erase and format NVM (the real
-	 * purges of NVMe and ATA drives) come with the real-drive issues. */
-	.caps = TARGET_CAP_MULTIQUEUE | TARGET_CAP_NEEDS_DATA | TARGET_CAP_DISCARD,
-	.open = uring_open,
-	.close = uring_close,
-	.queue_open = uring_queue_open,
-	.queue_close = uring_queue_close,
-	.submit = uring_submit,
-	.reap = uring_reap,
-	.now = uring_now,
-	.discard = uring_discard,
-	.flush = uring_flush,
-	.io_counters = uring_io_counters,
-	.snapshot = uring_snapshot,
-	.temperature = uring_temperature,
+    .name = "uring",
+    /* No purge yet: a full-device discard is not a SNIA PTS purge, so the runner's purge
+     * phase does that itself and flags it; sanitize, secure erase and format NVM (the real
+     * purges of NVMe and ATA drives) come with the real-drive issues. */
+    .caps = TARGET_CAP_MULTIQUEUE | TARGET_CAP_NEEDS_DATA | TARGET_CAP_DISCARD,
+    .open = uring_open,
+    .close = uring_close,
+    .queue_open = uring_queue_open,
+    .queue_close = uring_queue_close,
+    .submit = uring_submit,
+    .reap = uring_reap,
+    .now = uring_now,
+    .discard = uring_discard,
+    .purge_method = uring_purge_method,
+    .flush = uring_flush,
+    .io_counters = uring_io_counters,
+    .snapshot = uring_snapshot,
+    .temperature = uring_temperature,
 };

@@ -54,4 +54,6 @@ if [ "$PART" != drives ]; then
 . /tests_devchange.sh
 # `ssdlab hpa` on both disks (qemu_guest_hpa.sh).
 . /tests_hpa.sh
+# The purge phase's drive methods on the NVMe (qemu_guest_purge.sh).
+. /tests_purge.sh
 fi

@@ -85,6 +85,10 @@ cp "$HERE/qemu_guest_profile.sh" "$R/tests_profile.sh" || fail "copy guest profi
 cp "$HERE/qemu_guest_ident.sh" "$R/tests_ident.sh" || fail "copy guest identity script"
 cp "$HERE/qemu_guest_devchange.sh" "$R/tests_devchange.sh" || fail "copy guest devchange script"
 cp "$HERE/qemu_guest_hpa.sh" "$R/tests_hpa.sh" || fail "copy guest hpa script"
+cp "$HERE/qemu_guest_purge.sh" "$R/tests_purge.sh" || fail "copy guest purge script"
+# The namespace probe (nvme_ns_probe.c), built beside the tests; its libraries are ssdlab's.
+PROBE=$(dirname "$SSDLAB")/../tests/integration/nvme_ns_probe
+[ -x "$PROBE" ] && cp "$PROBE" "$R/bin/nvme_ns_probe" || echo "qemu: no $PROBE: the namespace resize is not run"
 DB_DIR=$(sed -n 's/^#define SSDLAB_PROFILES_SRCDIR "\(.*\)"$/\1/p' "$(dirname "$SSDLAB")/../config.h")/drives
 mkdir -p "$R$DB_DIR" && cp "$HERE/../../profiles/drives/drives.yaml" "$R$DB_DIR/" || fail "copy the drive database"
 cat >"$R/init" <<'INIT'
@@ -95,7 +99,12 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 mount -t tmpfs tmpfs /tmp
-for m in $(cat /mods/list); do insmod /mods/$m || echo "INIT: insmod $m failed"; done
+# nvme-core without native multipath: the NVMe sits in an nvme-subsys (namespace management and
+# attachment need one in QEMU) and would otherwise show as a multipath head without a controller.
+for m in $(cat /mods/list); do
+	case $m in nvme-core.ko) p=multipath=N ;; *) p= ;; esac
+	insmod /mods/$m $p || echo "INIT: insmod $m failed"
+done
 # The disks appear asynchronously after the drivers probe: wait up to 10 s.
 i=0
 while [ $i -lt 100 ] && ! { [ -b /dev/nvme0n1 ] && [ -b /dev/sda ]; }; do sleep 0.1; i=$((i + 1)); done
@@ -108,6 +117,9 @@ chmod +x "$R/init"
 (cd "$R" && find . | "${CPIO[@]}" -o -H newc 2>/dev/null | gzip -1) >"$W/initrd.gz" || fail "initramfs"
 
 truncate -s "$NVME_BYTES" "$W/nvme.img" && truncate -s "$SATA_BYTES" "$W/sata.img" || fail "images"
+# A second namespace of the same controller (16 MiB), which the guest makes active swap: the
+# safety gate must refuse a sanitize of nvme0n1 because it reaches nvme0n2 too.
+truncate -s $((16 * 1024 * 1024)) "$W/nvme2.img" || fail "images"
 
 start=$(date +%s.%N)
 # Bounded: a guest that hangs (TCG stalls have been seen with deep large-block jobs) is killed.
@@ -116,7 +128,11 @@ timeout -k 5 "${SSDLAB_QEMU_TIMEOUT:-240}" qemu-system-x86_64 -cpu max -m 1024 -
 	-kernel "$CACHE/vmlinuz" -initrd "$W/initrd.gz" \
 	-append "console=ttyS0 quiet panic=-1 loglevel=3" \
 	-drive "file=$W/nvme.img,if=none,id=nv0,format=raw,cache=unsafe,discard=unmap" \
-	-device "nvme,serial=$NVME_SERIAL,drive=nv0" \
+	-device "nvme-subsys,id=subsys0,nqn=ssdlab-test" \
+	-device "nvme,serial=$NVME_SERIAL,id=nvme0,subsys=subsys0" \
+	-device "nvme-ns,drive=nv0,bus=nvme0,nsid=1" \
+	-drive "file=$W/nvme2.img,if=none,id=nv1,format=raw,cache=unsafe,discard=unmap" \
+	-device "nvme-ns,drive=nv1,bus=nvme0,nsid=2" \
 	-drive "file=$W/sata.img,if=none,id=sata0,format=raw,cache=unsafe,discard=unmap" \
 	-device ahci,id=ahci0 \
 	-device "ide-hd,drive=sata0,bus=ahci0.0,model=$SATA_MODEL,serial=$SATA_SERIAL,rotation_rate=1"
@@ -397,5 +413,7 @@ if [ "$PART" != drives ]; then
 python3 "$HERE/qemu_devchange_check.py" "$W/serial.log" || fail "write cache checks failed"
 # `ssdlab hpa`: QEMU's SATA disk state and the refused change (qemu_hpa_check.py).
 python3 "$HERE/qemu_hpa_check.py" "$W/serial.log" "$SATA_BYTES" || fail "hpa checks failed"
+# The purge methods on the NVMe: auto's format, the discard, the LBA format kept (qemu_purge_check.py).
+python3 "$HERE/qemu_purge_check.py" "$W/serial.log" || fail "purge checks failed"
 fi
 echo "PASS ($PART)"

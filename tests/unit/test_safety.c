@@ -676,9 +676,19 @@ static void test_nvme_subsystem(void **state)
 	assert_non_null(strstr(reason, "sanitize on /dev/nvme0n1 reaches all of NVMe subsystem "
 				       "nvme-subsys0"));
 	assert_non_null(strstr(reason, "md9"));
+	/* the reach check alone, as a purge's format or sanitize runs it later in a run */
+	o.whole_subsystem = false;
+	assert_int_equal(safety_check_reach(&ti, "an NVMe format", &o, reason, sizeof(reason)),
+			 -EPERM);
+	assert_non_null(strstr(reason,
+			       "an NVMe format on /dev/nvme0n1 reaches all of NVMe subsystem "
+			       "nvme-subsys0"));
+	assert_non_null(strstr(reason, "md9"));
+	o.whole_subsystem = true;
 	/* without the holder the whole subsystem is free */
 	nv.subsystem_ns[strlen("nvme0n1")] = 0;
 	assert_int_equal(safety_confirm_destructive(&ti, "sanitize", &o, reason, sizeof(reason)), 0);
+	assert_int_equal(safety_check_reach(&ti, "an NVMe format", &o, reason, sizeof(reason)), 0);
 
 	/* the prompt shows where the namespace sits */
 	o.yes_destroy = NULL;
