@@ -43,7 +43,8 @@ void ata_purge_caps_decode(const uint8_t id[ATA_IDENTIFY_LEN], struct ata_purge_
 	    .enhanced_erase = w128 & 0x0020,
 	    .erase_minutes = erase_minutes(word(id, 89)),
 	    .enhanced_erase_minutes = erase_minutes(word(id, 90)),
-	    .bytes = ident.user_sectors * (ident.logical_sector ? ident.logical_sector : ATA_SECTOR),
+	    .bytes =
+		ident.user_sectors * (ident.logical_sector ? ident.logical_sector : ATA_SECTOR),
 	};
 }
 
@@ -74,61 +75,70 @@ static const char *op_name(enum ata_purge_op op)
 	return "?";
 }
 
-int ata_purge_check(const struct ata_purge_caps *c, const char *link, enum ata_purge_op op, char *why,
-		    size_t len)
+int ata_purge_check(const struct ata_purge_caps *c, const char *link, enum ata_purge_op op,
+		    char *why, size_t len)
 {
 	const char *name = op_name(op);
 	bool sanitize = op != ATA_PURGE_SECURITY_ERASE;
 
 	if (link && !strcmp(link, "usb")) {
-		snprintf(why, len,
-			 "%s refused: the drive sits behind a USB bridge, which drops or rewrites ATA "
-			 "pass-through (a security erase through one can leave the drive locked); connect "
-			 "it to a SATA port",
-			 name);
+		snprintf(
+		    why, len,
+		    "%s refused: the drive sits behind a USB bridge, which drops or rewrites ATA "
+		    "pass-through (a security erase through one can leave the drive locked); "
+		    "connect "
+		    "it to a SATA port",
+		    name);
 		return -EOPNOTSUPP;
 	}
 	if (c->security_locked) {
 		snprintf(why, len,
-			 "%s refused: the drive is security-locked (a password is set and not unlocked); "
+			 "%s refused: the drive is security-locked (a password is set and not "
+			 "unlocked); "
 			 "`ssdlab restore DIR` unlocks a drive ssdlab locked",
 			 name);
 		return -EACCES;
 	}
 	if (sanitize) {
-		bool have = op == ATA_PURGE_SANITIZE_BLOCK	? c->sanitize_block
+		bool have = op == ATA_PURGE_SANITIZE_BLOCK    ? c->sanitize_block
 			    : op == ATA_PURGE_SANITIZE_CRYPTO ? c->sanitize_crypto
 							      : c->sanitize_overwrite;
 		if (!c->sanitize || !have) {
-			snprintf(why, len, "%s: the drive does not support it (IDENTIFY word 59)", name);
+			snprintf(why, len, "%s: the drive does not support it (IDENTIFY word 59)",
+				 name);
 			return -EOPNOTSUPP;
 		}
 		return 0;
 	}
 	if (!c->security) {
-		snprintf(why, len, "%s: the drive has no SECURITY feature set (IDENTIFY word 128 bit 0)",
+		snprintf(why, len,
+			 "%s: the drive has no SECURITY feature set (IDENTIFY word 128 bit 0)",
 			 name);
 		return -EOPNOTSUPP;
 	}
 	if (c->security_frozen) {
-		snprintf(why, len,
-			 "%s refused: the drive's security is frozen (IDENTIFY word 128 bit 3; the BIOS "
-			 "freezes drives at boot) and would abort SECURITY commands; unfreeze it with a "
-			 "suspend and resume (systemctl suspend, then wake the machine) or by unplugging "
-			 "and replugging the drive's SATA cable (hot-plug), then try again",
-			 name);
+		snprintf(
+		    why, len,
+		    "%s refused: the drive's security is frozen (IDENTIFY word 128 bit 3; the BIOS "
+		    "freezes drives at boot) and would abort SECURITY commands; unfreeze it with a "
+		    "suspend and resume (systemctl suspend, then wake the machine) or by "
+		    "unplugging "
+		    "and replugging the drive's SATA cable (hot-plug), then try again",
+		    name);
 		return -EPERM;
 	}
 	if (c->security_enabled) {
 		snprintf(why, len,
-			 "%s refused: the drive already has a user password set, which ssdlab did not set "
+			 "%s refused: the drive already has a user password set, which ssdlab did "
+			 "not set "
 			 "and will not touch",
 			 name);
 		return -EACCES;
 	}
 	if (c->security_count_expired) {
 		snprintf(why, len,
-			 "%s refused: the drive's password attempt counter has expired (word 128 bit 4); a "
+			 "%s refused: the drive's password attempt counter has expired (word 128 "
+			 "bit 4); a "
 			 "power cycle resets it",
 			 name);
 		return -EPERM;
@@ -158,9 +168,9 @@ struct ata_cmd ata_cmd_sanitize(enum ata_purge_op op)
 	case ATA_PURGE_SANITIZE_OVERWRITE:
 		/* one pass of zeroes: the pattern (LBA 31:0) 0, count 1 pass (bits 3:0) */
 		{
-			struct ata_cmd c = nondata_ext(op_name(op), ATA_OP_SANITIZE,
-						       ATA_SANITIZE_OVERWRITE_EXT,
-						       (uint64_t)ATA_SANITIZE_KEY_OVERWRITE << 32, false);
+			struct ata_cmd c =
+			    nondata_ext(op_name(op), ATA_OP_SANITIZE, ATA_SANITIZE_OVERWRITE_EXT,
+					(uint64_t)ATA_SANITIZE_KEY_OVERWRITE << 32, false);
 			c.count = 1;
 			return c;
 		}
@@ -168,8 +178,8 @@ struct ata_cmd ata_cmd_sanitize(enum ata_purge_op op)
 	case ATA_PURGE_SECURITY_ERASE:
 		break;
 	}
-	return nondata_ext(op_name(ATA_PURGE_SANITIZE_BLOCK), ATA_OP_SANITIZE, ATA_SANITIZE_BLOCK_EXT,
-			   ATA_SANITIZE_KEY_BLOCK, false);
+	return nondata_ext(op_name(ATA_PURGE_SANITIZE_BLOCK), ATA_OP_SANITIZE,
+			   ATA_SANITIZE_BLOCK_EXT, ATA_SANITIZE_KEY_BLOCK, false);
 }
 
 /* CLEAR SANITIZE OPERATION FAILED is count bit 0 (ACS-3 7.36.7.3). */
@@ -183,12 +193,12 @@ struct ata_cmd ata_cmd_sanitize_status(bool clear_failure)
 
 struct ata_cmd ata_cmd_security(uint8_t op)
 {
-	const char *name = op == ATA_OP_SEC_SET_PASSWORD     ? "SECURITY SET PASSWORD"
-			   : op == ATA_OP_SEC_UNLOCK	     ? "SECURITY UNLOCK"
-			   : op == ATA_OP_SEC_ERASE_PREPARE  ? "SECURITY ERASE PREPARE"
-			   : op == ATA_OP_SEC_ERASE_UNIT     ? "SECURITY ERASE UNIT"
+	const char *name = op == ATA_OP_SEC_SET_PASSWORD       ? "SECURITY SET PASSWORD"
+			   : op == ATA_OP_SEC_UNLOCK	       ? "SECURITY UNLOCK"
+			   : op == ATA_OP_SEC_ERASE_PREPARE    ? "SECURITY ERASE PREPARE"
+			   : op == ATA_OP_SEC_ERASE_UNIT       ? "SECURITY ERASE UNIT"
 			   : op == ATA_OP_SEC_DISABLE_PASSWORD ? "SECURITY DISABLE PASSWORD"
-							     : "SECURITY ?";
+							       : "SECURITY ?";
 	if (op == ATA_OP_SEC_ERASE_PREPARE)
 		return (struct ata_cmd){.name = name, .command = op, .protocol = ATA_PROTO_NONDATA};
 	/* 28-bit commands with one 512-byte block (count 1) */
@@ -274,10 +284,11 @@ int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
 		if (ret)
 			return ret;
 		if (st.failed) {
-			snprintf(err, errlen,
-				 "%s failed: %s (the drive stays in the sanitize failed state until a "
-				 "sanitize completes)",
-				 c.name, sanitize_reason(st.reason));
+			snprintf(
+			    err, errlen,
+			    "%s failed: %s (the drive stays in the sanitize failed state until a "
+			    "sanitize completes)",
+			    c.name, sanitize_reason(st.reason));
 			return -EIO;
 		}
 		if (!st.in_progress) {
@@ -286,12 +297,21 @@ int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
 					poll->progress(poll->ctx, 1.0);
 				return 0;
 			}
-			snprintf(err, errlen, "%s: the drive reports no sanitize in progress and none "
-					      "completed", c.name);
+			snprintf(err, errlen,
+				 "%s: the drive reports no sanitize in progress and none "
+				 "completed",
+				 c.name);
 			return -EIO;
 		}
 		if (poll->progress)
 			poll->progress(poll->ctx, st.progress / 65536.0);
+		if (poll->stop && poll->stop(poll->ctx)) {
+			snprintf(err, errlen,
+				 "%s: stopped waiting at %.1f%%; the drive finishes the "
+				 "sanitize on its own",
+				 c.name, st.progress / 655.36);
+			return -EINTR;
+		}
 		poll->wait(poll->ctx, poll->interval_ns);
 	}
 }
@@ -313,15 +333,16 @@ int ata_security_set_password(const struct ioctl_ops *ops, int fd, const char *p
 	return send_block(ops, fd, ATA_OP_SEC_SET_PASSWORD, password, false, 0, err, errlen);
 }
 
-int ata_security_erase_unit(const struct ioctl_ops *ops, int fd, const char *password, bool enhanced,
-			    uint32_t timeout_ms, char *err, size_t errlen)
+int ata_security_erase_unit(const struct ioctl_ops *ops, int fd, const char *password,
+			    bool enhanced, uint32_t timeout_ms, char *err, size_t errlen)
 {
 	struct ata_cmd prep = ata_cmd_security(ATA_OP_SEC_ERASE_PREPARE);
 	int ret = ata_cmd_send(ops, fd, &prep, NULL, NULL, err, errlen);
 
 	if (ret)
 		return ret;
-	return send_block(ops, fd, ATA_OP_SEC_ERASE_UNIT, password, enhanced, timeout_ms, err, errlen);
+	return send_block(ops, fd, ATA_OP_SEC_ERASE_UNIT, password, enhanced, timeout_ms, err,
+			  errlen);
 }
 
 int ata_security_unlock(const struct ioctl_ops *ops, int fd, const char *password, char *err,
@@ -330,8 +351,8 @@ int ata_security_unlock(const struct ioctl_ops *ops, int fd, const char *passwor
 	return send_block(ops, fd, ATA_OP_SEC_UNLOCK, password, false, 0, err, errlen);
 }
 
-int ata_security_disable_password(const struct ioctl_ops *ops, int fd, const char *password, char *err,
-				  size_t errlen)
+int ata_security_disable_password(const struct ioctl_ops *ops, int fd, const char *password,
+				  char *err, size_t errlen)
 {
 	return send_block(ops, fd, ATA_OP_SEC_DISABLE_PASSWORD, password, false, 0, err, errlen);
 }

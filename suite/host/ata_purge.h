@@ -51,15 +51,15 @@
 /* What IDENTIFY says about a drive's purge commands. */
 struct ata_purge_caps {
 	bool sanitize, sanitize_block, sanitize_crypto, sanitize_overwrite; /* word 59 */
-	bool security;		  /* word 128 bit 0: the SECURITY feature set */
-	bool security_enabled;	  /* bit 1: a user password is set */
-	bool security_locked;	  /* bit 2 */
-	bool security_frozen;	  /* bit 3: SECURITY commands abort until a power cycle */
+	bool security;		     /* word 128 bit 0: the SECURITY feature set */
+	bool security_enabled;	     /* bit 1: a user password is set */
+	bool security_locked;	     /* bit 2 */
+	bool security_frozen;	     /* bit 3: SECURITY commands abort until a power cycle */
 	bool security_count_expired; /* bit 4: too many failed unlocks; a power cycle resets it */
-	bool enhanced_erase;	  /* bit 5 */
-	unsigned erase_minutes;	  /* word 89: the drive's estimate, 0 when it gives none */
+	bool enhanced_erase;	     /* bit 5 */
+	unsigned erase_minutes;	     /* word 89: the drive's estimate, 0 when it gives none */
 	unsigned enhanced_erase_minutes; /* word 90 */
-	uint64_t bytes;		  /* user capacity (the fallback timeout scales with it) */
+	uint64_t bytes;			 /* user capacity (the fallback timeout scales with it) */
 };
 
 /* Decodes the purge capabilities from 512 bytes of IDENTIFY DEVICE data. */
@@ -88,8 +88,8 @@ enum ata_purge_op {
  * of the SATA cable, since the BIOS freezes drives at boot); -EACCES for a drive already
  * locked or with a password set that ssdlab does not know.
  */
-int ata_purge_check(const struct ata_purge_caps *c, const char *link, enum ata_purge_op op, char *why,
-		    size_t len);
+int ata_purge_check(const struct ata_purge_caps *c, const char *link, enum ata_purge_op op,
+		    char *why, size_t len);
 
 /* The commands (built in one place so that --dry-run prints what is sent). */
 struct ata_cmd ata_cmd_sanitize(enum ata_purge_op op);
@@ -121,6 +121,9 @@ struct ata_poll {
 	uint64_t interval_ns;
 	void (*wait)(void *ctx, uint64_t ns);
 	void (*progress)(void *ctx, double fraction); /* may be NULL */
+	/* may be NULL; true stops the polling (SIGINT): the sanitize goes on in the drive, which
+	 * finishes it even across a power cycle (ACS-3 4.18.4) */
+	bool (*stop)(void *ctx);
 	void *ctx;
 };
 
@@ -128,7 +131,8 @@ struct ata_poll {
  * Starts sanitize op (one of the SANITIZE ones) and polls SANITIZE STATUS EXT until the drive
  * reports it complete. Returns 0, or -EIO with the drive's answer (the start refused, or the
  * sanitize failed, with the reason; the drive then stays in the sanitize failed state, which
- * only a successful sanitize or one with the failure cleared ends), or -errno from SG_IO.
+ * only a successful sanitize or one with the failure cleared ends), -EINTR when poll->stop said
+ * so (the drive carries on), or -errno from SG_IO.
  */
 int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
 		     const struct ata_poll *poll, char *err, size_t errlen);
@@ -138,11 +142,11 @@ int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
  * back to back) with timeout_ms. 0 or -errno with the drive's answer. */
 int ata_security_set_password(const struct ioctl_ops *ops, int fd, const char *password, char *err,
 			      size_t errlen);
-int ata_security_erase_unit(const struct ioctl_ops *ops, int fd, const char *password, bool enhanced,
-			    uint32_t timeout_ms, char *err, size_t errlen);
+int ata_security_erase_unit(const struct ioctl_ops *ops, int fd, const char *password,
+			    bool enhanced, uint32_t timeout_ms, char *err, size_t errlen);
 int ata_security_unlock(const struct ioctl_ops *ops, int fd, const char *password, char *err,
 			size_t errlen);
-int ata_security_disable_password(const struct ioctl_ops *ops, int fd, const char *password, char *err,
-				  size_t errlen);
+int ata_security_disable_password(const struct ioctl_ops *ops, int fd, const char *password,
+				  char *err, size_t errlen);
 
 #endif

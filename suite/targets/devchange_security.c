@@ -27,7 +27,8 @@ static bool member_bool(struct json_object *o, const char *key)
 static const char *password_of(struct json_object *o)
 {
 	struct json_object *v;
-	if (o && json_object_object_get_ex(o, "password", &v) && json_object_is_type(v, json_type_string))
+	if (o && json_object_object_get_ex(o, "password", &v) &&
+	    json_object_is_type(v, json_type_string))
 		return json_object_get_string(v);
 	return ATA_PURGE_PASSWORD;
 }
@@ -40,8 +41,8 @@ struct json_object *devchange_security_value(bool set, const char *password)
 		return NULL;
 	if (json_object_object_add(o, "password_set", json_object_new_boolean(set)) ||
 	    json_object_object_add(o, "locked", json_object_new_boolean(false)) ||
-	    json_object_object_add(o, "password",
-				   json_object_new_string(password ? password : ATA_PURGE_PASSWORD))) {
+	    json_object_object_add(
+		o, "password", json_object_new_string(password ? password : ATA_PURGE_PASSWORD))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -69,7 +70,8 @@ static int read_caps(const struct devchange_ctx *c, struct ata_purge_caps *caps,
 	return 0;
 }
 
-static int sec_read(const struct devchange_ctx *c, struct json_object **value, char *err, size_t errlen)
+static int sec_read(const struct devchange_ctx *c, struct json_object **value, char *err,
+		    size_t errlen)
 {
 	struct ata_purge_caps caps;
 	struct json_object *o;
@@ -78,7 +80,9 @@ static int sec_read(const struct devchange_ctx *c, struct json_object **value, c
 	if (ret)
 		return ret;
 	o = json_object_new_object();
-	if (!o || json_object_object_add(o, "password_set", json_object_new_boolean(caps.security_enabled)) ||
+	if (!o ||
+	    json_object_object_add(o, "password_set",
+				   json_object_new_boolean(caps.security_enabled)) ||
 	    json_object_object_add(o, "locked", json_object_new_boolean(caps.security_locked))) {
 		json_object_put(o);
 		snprintf(err, errlen, "out of memory");
@@ -88,17 +92,19 @@ static int sec_read(const struct devchange_ctx *c, struct json_object **value, c
 	return 0;
 }
 
-static int sec_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd, size_t cmdlen)
+static int sec_describe(const struct devchange_ctx *c, struct json_object *to, char *cmd,
+			size_t cmdlen)
 {
 	(void)c;
 	if (member_bool(to, "password_set"))
 		snprintf(cmd, cmdlen, "ATA SECURITY SET PASSWORD 0xF1 (user password \"%s\", high)",
 			 password_of(to));
 	else
-		snprintf(cmd, cmdlen,
-			 "ATA SECURITY UNLOCK 0xF2 (when locked) and SECURITY DISABLE PASSWORD 0xF6 "
-			 "(user password \"%s\")",
-			 password_of(to));
+		snprintf(
+		    cmd, cmdlen,
+		    "ATA SECURITY UNLOCK 0xF2 (when locked) and SECURITY DISABLE PASSWORD 0xF6 "
+		    "(user password \"%s\")",
+		    password_of(to));
 	return 0;
 }
 

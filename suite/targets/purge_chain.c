@@ -104,15 +104,21 @@ static int use_discard(const struct purge_facts *f, bool in_auto, char *why, siz
 /* The auto chain's order (issue 13 point 4): block-erase sanitize, then NVMe format with
  * user-data erase, then ATA enhanced erase, then discard. Rows not in auto anywhere. */
 static const struct purge_row rows[] = {
-    {.method = "ata-sanitize-block", .in_auto = true, .pts_purge = true,
+    {.method = "ata-sanitize-block",
+     .in_auto = true,
+     .pts_purge = true,
      .usable = use_ata_sanitize_block},
     {.method = "nvme-sanitize", .in_auto = true, .pts_purge = true, .usable = use_nvme_sanitize},
     {.method = "nvme-format", .in_auto = true, .pts_purge = true, .usable = use_nvme_format},
-    {.method = "ata-security-erase", .in_auto = true, .pts_purge = true,
+    {.method = "ata-security-erase",
+     .in_auto = true,
+     .pts_purge = true,
      .usable = use_ata_security_erase},
     {.method = "discard", .in_auto = true, .pts_purge = false, .usable = use_discard},
     /* a crypto scramble changes the key, not the mapping: a discard follows */
-    {.method = "ata-sanitize-crypto", .pts_purge = true, .discard_after = true,
+    {.method = "ata-sanitize-crypto",
+     .pts_purge = true,
+     .discard_after = true,
      .usable = use_ata_sanitize_crypto},
 };
 _Static_assert(sizeof rows / sizeof rows[0] <= PURGE_CHAIN_MAX, "purge_choice.skipped holds them");

@@ -31,10 +31,10 @@ struct purge_facts {
 	const char *link; /* sysfs: "sata", "nvme", "usb" ... (NULL or "" unknown) */
 	bool ata_known;	  /* SATA: IDENTIFY answered, ata holds it */
 	struct ata_purge_caps ata;
-	bool nvme_known;	   /* NVMe: Identify Controller answered */
-	bool nvme_format;	   /* OACS bit 1: Format NVM */
-	bool nvme_sanitize_block;  /* SANICAP bit 1: block erase sanitize */
-	bool discard;		   /* the block device takes a discard (BLKDISCARD) */
+	bool nvme_known;	  /* NVMe: Identify Controller answered */
+	bool nvme_format;	  /* OACS bit 1: Format NVM */
+	bool nvme_sanitize_block; /* SANICAP bit 1: block erase sanitize */
+	bool discard;		  /* the block device takes a discard (BLKDISCARD) */
 };
 
 struct purge_row {

@@ -102,10 +102,12 @@ static inline int sec_drive_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 		build_identify(id, true);
 		put_w(id, 89, d->erase_w89);
 		put_w(id, 90, d->erase_w90);
-		put_w(id, 128, d->no_security ? 0
-					      : (uint16_t)(0x0001 | (d->enabled ? 0x0002 : 0) |
-							   (d->locked ? 0x0004 : 0) | (d->frozen ? 0x0008 : 0) |
-							   (d->enhanced ? 0x0020 : 0)));
+		put_w(id, 128,
+		      d->no_security
+			  ? 0
+			  : (uint16_t)(0x0001 | (d->enabled ? 0x0002 : 0) |
+				       (d->locked ? 0x0004 : 0) | (d->frozen ? 0x0008 : 0) |
+				       (d->enhanced ? 0x0020 : 0)));
 		return 0;
 	}
 	case 0xf1: /* SET PASSWORD */
@@ -131,7 +133,8 @@ static inline int sec_drive_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 		if (!prepared || !d->enabled || !sd_pw_ok(d))
 			return sd_abort(h, 0);
 		if (d->fail_erase) {
-			/* as after a reset mid-erase: the password stays, and it locks at power-on */
+			/* as after a reset mid-erase: the password stays, and it locks at power-on
+			 */
 			d->locked = true;
 			return sd_abort(h, 0);
 		}
@@ -163,7 +166,8 @@ static inline int sec_drive_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 					       (uint64_t)(d->polls * 65536u / d->polls_total));
 			return sd_regs(h, d->san == 2 ? 0x8000 : 0, 0);
 		}
-		if ((feature == 0x0012 && lba == 0x426b4572u) || (feature == 0x0011 && lba == 0x43727970u)) {
+		if ((feature == 0x0012 && lba == 0x426b4572u) ||
+		    (feature == 0x0011 && lba == 0x43727970u)) {
 			d->san = 1;
 			d->polls = 0;
 			return 0;

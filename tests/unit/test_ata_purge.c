@@ -73,8 +73,8 @@ static void test_sanitize_block_completes(void **state)
 	struct sec_drive d = {.polls_total = 4};
 	struct ioctl_ops ops = drive_ops(&d);
 	struct poll_log log = {0};
-	struct ata_poll poll = {.interval_ns = 1000000000ull, .wait = no_wait, .progress = log_progress,
-				.ctx = &log};
+	struct ata_poll poll = {
+	    .interval_ns = 1000000000ull, .wait = no_wait, .progress = log_progress, .ctx = &log};
 	struct ata_purge_caps caps;
 	char err[256] = "";
 	static const uint8_t start[16] = {0x85, 0x07, 0x00, 0x00, 0x12, 0x00, 0x00, 0x42,
@@ -85,12 +85,15 @@ static void test_sanitize_block_completes(void **state)
 	caps_of(&d, &caps);
 	assert_true(caps.sanitize && caps.sanitize_block && caps.sanitize_crypto);
 	assert_false(caps.sanitize_overwrite);
-	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_BLOCK, err, sizeof err), 0);
-	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_OVERWRITE, err, sizeof err),
-			 -EOPNOTSUPP);
+	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_BLOCK, err, sizeof err),
+			 0);
+	assert_int_equal(
+	    ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_OVERWRITE, err, sizeof err),
+	    -EOPNOTSUPP);
 
 	d.n = 0;
-	assert_int_equal(ata_sanitize_run(&ops, 7, ATA_PURGE_SANITIZE_BLOCK, &poll, err, sizeof err), 0);
+	assert_int_equal(
+	    ata_sanitize_run(&ops, 7, ATA_PURGE_SANITIZE_BLOCK, &poll, err, sizeof err), 0);
 	assert_int_equal(d.sanitized, 1);
 	assert_int_equal(d.n, 5); /* the start and 4 polls */
 	assert_memory_equal(d.cdb[0], start, 16);
@@ -112,9 +115,10 @@ static void test_sanitize_fails(void **state)
 	struct ata_sanitize_status st;
 	char err[256] = "";
 
-	assert_int_equal(ata_sanitize_run(&ops, 7, ATA_PURGE_SANITIZE_CRYPTO, &poll, err, sizeof err),
-			 -EIO);
-	assert_non_null(strstr(err, "SANITIZE CRYPTO SCRAMBLE EXT failed: sanitize command unsuccessful"));
+	assert_int_equal(
+	    ata_sanitize_run(&ops, 7, ATA_PURGE_SANITIZE_CRYPTO, &poll, err, sizeof err), -EIO);
+	assert_non_null(
+	    strstr(err, "SANITIZE CRYPTO SCRAMBLE EXT failed: sanitize command unsuccessful"));
 	assert_int_equal(d.sanitized, 0);
 	/* the failed state stays: a later status read says so, with the reason */
 	assert_int_equal(ata_sanitize_status_read(&ops, 7, false, &st, err, sizeof err), 0);
@@ -123,20 +127,52 @@ static void test_sanitize_fails(void **state)
 	assert_false(st.completed_ok);
 }
 
+static bool stop_after_two(void *ctx)
+{
+	struct poll_log *l = ctx;
+	return l->n >= 2;
+}
+
+/* SIGINT while polling: -EINTR after the second progress (50%), the drive carries on. */
+static void test_sanitize_stop(void **state)
+{
+	(void)state;
+	struct sec_drive d = {.polls_total = 4};
+	struct ioctl_ops ops = drive_ops(&d);
+	struct poll_log log = {0};
+	struct ata_poll poll = {.interval_ns = 1000000000ull,
+				.wait = no_wait,
+				.progress = log_progress,
+				.stop = stop_after_two,
+				.ctx = &log};
+	char err[256] = "";
+
+	assert_int_equal(
+	    ata_sanitize_run(&ops, 7, ATA_PURGE_SANITIZE_BLOCK, &poll, err, sizeof err), -EINTR);
+	assert_non_null(strstr(err, "stopped waiting at 50.0%"));
+	assert_int_equal(d.san, 1);
+	assert_int_equal(log.waits, 1);
+}
+
 static void test_security_erase_happy(void **state)
 {
 	(void)state;
 	struct sec_drive d = {.enhanced = true, .erase_w89 = 0x8100, .erase_w90 = 0x000f};
 	struct ioctl_ops ops = drive_ops(&d);
-	struct devchange_ctx c = {.ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
+	struct devchange_ctx c = {
+	    .ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
 	const struct devchange_kind *k = &devchange_kind_security;
 	struct json_object *from = NULL, *to, *after = NULL;
 	struct ata_purge_caps caps;
 	char err[256] = "", cmd[256];
-	static const uint8_t setpw[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0xf1, 0};
-	static const uint8_t prep[16] = {0x85, 0x06, 0x00, 0, 0, 0, 0x00, 0, 0, 0, 0, 0, 0, 0, 0xf3, 0};
-	static const uint8_t erase[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0xf4, 0};
-	uint8_t block[512] = {0x02, 0x00, 's', 's', 'd', 'l', 'a', 'b', '-', 'p', 'u', 'r', 'g', 'e'};
+	static const uint8_t setpw[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0,
+					  0,	0,    0,    0, 0, 0, 0xf1, 0};
+	static const uint8_t prep[16] = {0x85, 0x06, 0x00, 0, 0, 0, 0x00, 0,
+					 0,    0,    0,	   0, 0, 0, 0xf3, 0};
+	static const uint8_t erase[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0,
+					  0,	0,    0,    0, 0, 0, 0xf4, 0};
+	uint8_t block[512] = {0x02, 0x00, 's', 's', 'd', 'l', 'a',
+			      'b',  '-',  'p', 'u', 'r', 'g', 'e'};
 
 	caps_of(&d, &caps);
 	assert_true(caps.security && caps.enhanced_erase);
@@ -144,9 +180,11 @@ static void test_security_erase_happy(void **state)
 	assert_int_equal(caps.enhanced_erase_minutes, 30);
 	assert_int_equal(ata_security_erase_timeout_ms(&caps, true), 5400000u);
 	assert_int_equal(ata_security_erase_timeout_ms(&caps, false), 63240000u);
-	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SECURITY_ERASE, err, sizeof err), 0);
+	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SECURITY_ERASE, err, sizeof err),
+			 0);
 
-	/* the password as the kind sets it (the journal's "change" line comes from read+describe) */
+	/* the password as the kind sets it (the journal's "change" line comes from read+describe)
+	 */
 	assert_int_equal(k->read(&c, &from, err, sizeof err), 0);
 	assert_false(json_object_get_boolean(json_object_object_get(from, "password_set")));
 	to = devchange_security_value(true, NULL);
@@ -164,7 +202,8 @@ static void test_security_erase_happy(void **state)
 
 	d.n = 0;
 	assert_int_equal(ata_security_erase_unit(&ops, 7, NULL, true,
-						 ata_security_erase_timeout_ms(&caps, true), err, sizeof err),
+						 ata_security_erase_timeout_ms(&caps, true), err,
+						 sizeof err),
 			 0);
 	assert_int_equal(d.n, 2);
 	assert_memory_equal(d.cdb[0], prep, 16);
@@ -190,13 +229,15 @@ static void test_frozen_refused(void **state)
 
 	caps_of(&d, &caps);
 	d.n = 0;
-	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SECURITY_ERASE, err, sizeof err), -EPERM);
+	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SECURITY_ERASE, err, sizeof err),
+			 -EPERM);
 	assert_non_null(strstr(err, "frozen"));
 	assert_non_null(strstr(err, "suspend and resume"));
 	assert_non_null(strstr(err, "hot-plug"));
 	assert_int_equal(d.n, 0); /* the check sends nothing */
 	/* sanitize is not part of the security freeze */
-	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_BLOCK, err, sizeof err), 0);
+	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_BLOCK, err, sizeof err),
+			 0);
 }
 
 static void test_usb_refused(void **state)
@@ -206,11 +247,12 @@ static void test_usb_refused(void **state)
 	struct ata_purge_caps caps;
 	char err[512] = "";
 	static const enum ata_purge_op ops[] = {ATA_PURGE_SANITIZE_BLOCK, ATA_PURGE_SANITIZE_CRYPTO,
-						 ATA_PURGE_SECURITY_ERASE};
+						ATA_PURGE_SECURITY_ERASE};
 
 	caps_of(&d, &caps);
 	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-		assert_int_equal(ata_purge_check(&caps, "usb", ops[i], err, sizeof err), -EOPNOTSUPP);
+		assert_int_equal(ata_purge_check(&caps, "usb", ops[i], err, sizeof err),
+				 -EOPNOTSUPP);
 		assert_non_null(strstr(err, "USB bridge"));
 	}
 }
@@ -220,13 +262,16 @@ static void test_failed_erase_then_restore(void **state)
 	(void)state;
 	struct sec_drive d = {.fail_erase = true, .erase_w89 = 0x0005};
 	struct ioctl_ops ops = drive_ops(&d);
-	struct devchange_ctx c = {.ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
+	struct devchange_ctx c = {
+	    .ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
 	const struct devchange_kind *k = &devchange_kind_security;
 	struct json_object *from = NULL, *to, *now = NULL;
 	struct ata_purge_caps caps;
 	char err[256] = "";
-	static const uint8_t unlock[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0xf2, 0};
-	static const uint8_t disable[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0xf6, 0};
+	static const uint8_t unlock[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0,
+					   0,	 0,    0,    0, 0, 0, 0xf2, 0};
+	static const uint8_t disable[16] = {0x85, 0x0a, 0x06, 0, 0, 0, 0x01, 0,
+					    0,	  0,	0,    0, 0, 0, 0xf6, 0};
 
 	caps_of(&d, &caps);
 	/* word 89 = 5 -> 10 min, x2 + 30 = 50 min */
@@ -234,13 +279,15 @@ static void test_failed_erase_then_restore(void **state)
 	assert_int_equal(k->read(&c, &from, err, sizeof err), 0);
 	to = devchange_security_value(true, NULL);
 	assert_int_equal(k->send(&c, to, err, sizeof err), 0);
-	assert_int_equal(ata_security_erase_unit(&ops, 7, NULL, false, 3000000u, err, sizeof err), -EIO);
+	assert_int_equal(ata_security_erase_unit(&ops, 7, NULL, false, 3000000u, err, sizeof err),
+			 -EIO);
 	assert_non_null(strstr(err, "SECURITY ERASE UNIT: ATA error"));
 	assert_true(d.locked && d.enabled);
 
 	/* a locked drive refuses every purge until restored */
 	caps_of(&d, &caps);
-	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_BLOCK, err, sizeof err), -EACCES);
+	assert_int_equal(ata_purge_check(&caps, "sata", ATA_PURGE_SANITIZE_BLOCK, err, sizeof err),
+			 -EACCES);
 
 	/* the restore (devchange_restore's steps): re-read, differs from the original, send it */
 	assert_int_equal(k->read(&c, &now, err, sizeof err), 0);
@@ -265,7 +312,8 @@ static void test_no_security_and_fallback_timeout(void **state)
 	(void)state;
 	struct sec_drive d = {.no_security = true};
 	struct ioctl_ops ops = drive_ops(&d);
-	struct devchange_ctx c = {.ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
+	struct devchange_ctx c = {
+	    .ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
 	struct json_object *v = NULL;
 	struct ata_purge_caps caps;
 	char err[256] = "";
@@ -287,8 +335,12 @@ static void test_dry_run_sends_nothing(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	struct devchange_ctx c = {.ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA,
-				  .dry_run = true, .dry_out = out};
+	struct devchange_ctx c = {.ops = &ops,
+				  .fd = 7,
+				  .path = "/dev/sdz",
+				  .transport = DRIVEDB_ATA,
+				  .dry_run = true,
+				  .dry_out = out};
 	struct json_object *to = devchange_security_value(true, NULL);
 	char err[256] = "";
 
@@ -308,6 +360,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_sanitize_block_completes),
 	    cmocka_unit_test(test_sanitize_fails),
+	    cmocka_unit_test(test_sanitize_stop),
 	    cmocka_unit_test(test_security_erase_happy),
 	    cmocka_unit_test(test_frozen_refused),
 	    cmocka_unit_test(test_usb_refused),

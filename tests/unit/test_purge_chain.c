@@ -17,9 +17,14 @@
 #include "targets/purge_chain.h"
 
 #define SATA_SANITIZE                                                                              \
-	{.sanitize = true, .sanitize_block = true, .sanitize_crypto = true, .security = true,          \
-	 .enhanced_erase = true}
-#define SATA_SECURITY(enh, frz) {.security = true, .enhanced_erase = (enh), .security_frozen = (frz)}
+	{                                                                                          \
+		.sanitize = true, .sanitize_block = true, .sanitize_crypto = true,                 \
+		.security = true, .enhanced_erase = true                                           \
+	}
+#define SATA_SECURITY(enh, frz)                                                                    \
+	{                                                                                          \
+		.security = true, .enhanced_erase = (enh), .security_frozen = (frz)                \
+	}
 
 struct row {
 	const char *name;
@@ -31,40 +36,64 @@ struct row {
 
 static const struct row rows[] = {
     {"sata with block-erase sanitize",
-     {.transport = DRIVEDB_ATA, .link = "sata", .ata_known = true, .ata = SATA_SANITIZE, .discard = true},
+     {.transport = DRIVEDB_ATA,
+      .link = "sata",
+      .ata_known = true,
+      .ata = SATA_SANITIZE,
+      .discard = true},
      "ata-sanitize-block",
      {NULL},
      {NULL}},
     {"sata with enhanced security erase only",
-     {.transport = DRIVEDB_ATA, .link = "sata", .ata_known = true, .ata = SATA_SECURITY(true, false),
+     {.transport = DRIVEDB_ATA,
+      .link = "sata",
+      .ata_known = true,
+      .ata = SATA_SECURITY(true, false),
       .discard = true},
      "ata-security-erase",
      {"ata-sanitize-block", "nvme-sanitize", "nvme-format"},
      {"does not support it", "not an NVMe drive", "not an NVMe drive"}},
     {"sata, security frozen",
-     {.transport = DRIVEDB_ATA, .link = "sata", .ata_known = true, .ata = SATA_SECURITY(true, true),
+     {.transport = DRIVEDB_ATA,
+      .link = "sata",
+      .ata_known = true,
+      .ata = SATA_SECURITY(true, true),
       .discard = true},
      "discard",
      {"ata-sanitize-block", "nvme-sanitize", "nvme-format", "ata-security-erase"},
      {"does not support it", "not an NVMe drive", "not an NVMe drive", "suspend and resume"}},
     {"sata, normal security erase only",
-     {.transport = DRIVEDB_ATA, .link = "sata", .ata_known = true, .ata = SATA_SECURITY(false, false),
+     {.transport = DRIVEDB_ATA,
+      .link = "sata",
+      .ata_known = true,
+      .ata = SATA_SECURITY(false, false),
       .discard = true},
      "discard",
      {"ata-sanitize-block", "nvme-sanitize", "nvme-format", "ata-security-erase"},
      {"does not support it", "not an NVMe drive", "not an NVMe drive", "only the normal"}},
     {"sata behind a usb bridge",
-     {.transport = DRIVEDB_ATA, .link = "usb", .ata_known = true, .ata = SATA_SANITIZE, .discard = true},
+     {.transport = DRIVEDB_ATA,
+      .link = "usb",
+      .ata_known = true,
+      .ata = SATA_SANITIZE,
+      .discard = true},
      "discard",
      {"ata-sanitize-block", "nvme-sanitize", "nvme-format", "ata-security-erase"},
      {"USB bridge", "not an NVMe drive", "not an NVMe drive", "USB bridge"}},
     {"nvme with format, no sanitize",
-     {.transport = DRIVEDB_NVME, .link = "nvme", .nvme_known = true, .nvme_format = true, .discard = true},
+     {.transport = DRIVEDB_NVME,
+      .link = "nvme",
+      .nvme_known = true,
+      .nvme_format = true,
+      .discard = true},
      "nvme-format",
      {"ata-sanitize-block", "nvme-sanitize"},
      {"not a SATA drive", "SANICAP"}},
     {"nvme with block-erase sanitize",
-     {.transport = DRIVEDB_NVME, .nvme_known = true, .nvme_format = true, .nvme_sanitize_block = true},
+     {.transport = DRIVEDB_NVME,
+      .nvme_known = true,
+      .nvme_format = true,
+      .nvme_sanitize_block = true},
      "nvme-sanitize",
      {"ata-sanitize-block"},
      {"not a SATA drive"}},
@@ -98,8 +127,8 @@ static void test_auto_matrix(void **state)
 		for (size_t k = 0; k < nskip; k++) {
 			assert_string_equal(c.skipped[k].method, r->skipped[k]);
 			if (!strstr(c.skipped[k].why, r->why[k]))
-				fail_msg("%s: skip %zu: '%s' lacks '%s'", r->name, k, c.skipped[k].why,
-					 r->why[k]);
+				fail_msg("%s: skip %zu: '%s' lacks '%s'", r->name, k,
+					 c.skipped[k].why, r->why[k]);
 		}
 	}
 }
@@ -107,10 +136,13 @@ static void test_auto_matrix(void **state)
 static void test_explicit_methods(void **state)
 {
 	(void)state;
-	struct purge_facts sata = {.transport = DRIVEDB_ATA, .link = "sata", .ata_known = true,
-				   .ata = SATA_SECURITY(false, false), .discard = true};
-	struct purge_facts san = {.transport = DRIVEDB_ATA, .link = "sata", .ata_known = true,
-				  .ata = SATA_SANITIZE};
+	struct purge_facts sata = {.transport = DRIVEDB_ATA,
+				   .link = "sata",
+				   .ata_known = true,
+				   .ata = SATA_SECURITY(false, false),
+				   .discard = true};
+	struct purge_facts san = {
+	    .transport = DRIVEDB_ATA, .link = "sata", .ata_known = true, .ata = SATA_SANITIZE};
 	struct purge_choice c;
 
 	/* asked for by name, the normal erase is fine */
