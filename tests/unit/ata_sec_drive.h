@@ -33,6 +33,7 @@
 struct sec_drive {
 	/* configuration */
 	bool frozen, enhanced, fail_erase, fail_sanitize, no_security;
+	bool abort_setpw; /* SET PASSWORD aborts though word 128 says supported */
 	uint16_t erase_w89, erase_w90;
 	unsigned polls_total; /* STATUS polls a sanitize lasts (the last one reports completion) */
 	/* state */
@@ -111,7 +112,7 @@ static inline int sec_drive_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 		return 0;
 	}
 	case 0xf1: /* SET PASSWORD */
-		if (d->no_security || d->frozen || d->locked)
+		if (d->no_security || d->frozen || d->locked || d->abort_setpw)
 			return sd_abort(h, 0);
 		memcpy(d->pw, d->block + 2, 32);
 		d->pw[32] = 0;
