@@ -5,8 +5,11 @@
 #include "targets/purge_chain.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "base/jsonnum.h"
 
 static int need_sata(const struct purge_facts *f, char *why, size_t len)
 {
@@ -167,4 +170,40 @@ int purge_chain_choose(const struct purge_facts *f, const char *method, struct p
 	}
 	snprintf(out->why, sizeof out->why, "no purge method works on this drive");
 	return -EOPNOTSUPP;
+}
+
+int purge_chain_record(const struct purge_choice *c, const char *requested, struct json_object *rec)
+{
+	struct json_object *skipped = json_object_new_array();
+	int ret = skipped ? 0 : -ENOMEM;
+
+	for (size_t i = 0; !ret && i < c->nskipped; i++) {
+		struct json_object *s = json_object_new_object();
+		ret = s ? 0 : -ENOMEM;
+		if (!ret)
+			ret =
+			    jsonnum_add(s, "method", json_object_new_string(c->skipped[i].method));
+		if (!ret)
+			ret = jsonnum_add(s, "why", json_object_new_string(c->skipped[i].why));
+		if (ret)
+			json_object_put(s);
+		else
+			ret = jsonnum_push(skipped, s);
+	}
+	if (ret) {
+		json_object_put(skipped);
+		return ret;
+	}
+	ret = jsonnum_add(rec, "skipped", skipped);
+	if (!ret)
+		ret = jsonnum_add(rec, "requested",
+				  json_object_new_string(requested ? requested : "auto"));
+	if (!ret && c->row)
+		ret = jsonnum_add(rec, "method", json_object_new_string(c->row->method));
+	if (!ret && c->row)
+		ret = jsonnum_add(rec, "pts_purge", json_object_new_boolean(c->row->pts_purge));
+	if (!ret && c->row)
+		ret = jsonnum_add(rec, "discard_after",
+				  json_object_new_boolean(c->row->discard_after));
+	return ret;
 }

@@ -11,7 +11,8 @@
  *     -> ata-security-erase (enhanced only) -> discard (not a PTS purge)
  *
  * A new method is one row in purge_chain.c (its usable() and flags); a sending module (host/
- * ata_purge, host/nvme_format) does the work. Pure: no I/O, no allocation.
+ * ata_purge, host/nvme_format) does the work. Pure: no I/O; only purge_chain_record allocates
+ * (the JSON it adds).
  */
 #ifndef SSDLAB_TARGETS_PURGE_CHAIN_H
 #define SSDLAB_TARGETS_PURGE_CHAIN_H
@@ -21,6 +22,8 @@
 
 #include "host/ata_purge.h"
 #include "host/drivedb.h"
+
+struct json_object;
 
 #define PURGE_CHAIN_MAX 16
 #define PURGE_WHY_MAX 384
@@ -71,5 +74,14 @@ struct purge_choice {
  * -EOPNOTSUPP when no row is usable (every reason in skipped).
  */
 int purge_chain_choose(const struct purge_facts *f, const char *method, struct purge_choice *out);
+
+/*
+ * Adds the choice to a purge record (docs/results-format.md, the purge record): "requested"
+ * (method as the profile gave it), "method" (the row taken), "pts_purge", "discard_after" and
+ * "skipped" ([{"method", "why"}], the auto rows passed over, in order; [] when none). Returns 0
+ * or -ENOMEM (rec then partly filled; the caller drops it).
+ */
+int purge_chain_record(const struct purge_choice *c, const char *requested,
+		       struct json_object *rec);
 
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "targets/purge_chain.h"
 
@@ -162,11 +163,38 @@ static void test_explicit_methods(void **state)
 	assert_non_null(strstr(c.why, "unknown purge method 'format-c'"));
 }
 
+/* The record's keys, the skip reasons in order (the frozen SATA drive of the matrix). */
+static void test_record(void **state)
+{
+	(void)state;
+	struct purge_choice c;
+	struct json_object *rec = json_object_new_object(), *sk;
+
+	assert_int_equal(purge_chain_choose(&rows[2].f, NULL, &c), 0);
+	assert_int_equal(purge_chain_record(&c, "auto", rec), 0);
+	assert_string_equal(json_object_get_string(json_object_object_get(rec, "requested")),
+			    "auto");
+	assert_string_equal(json_object_get_string(json_object_object_get(rec, "method")),
+			    "discard");
+	assert_false(json_object_get_boolean(json_object_object_get(rec, "pts_purge")));
+	assert_false(json_object_get_boolean(json_object_object_get(rec, "discard_after")));
+	sk = json_object_object_get(rec, "skipped");
+	assert_int_equal(json_object_array_length(sk), 4);
+	assert_string_equal(json_object_get_string(
+				json_object_object_get(json_object_array_get_idx(sk, 3), "method")),
+			    "ata-security-erase");
+	assert_non_null(strstr(
+	    json_object_get_string(json_object_object_get(json_object_array_get_idx(sk, 3), "why")),
+	    "frozen"));
+	json_object_put(rec);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_auto_matrix),
 	    cmocka_unit_test(test_explicit_methods),
+	    cmocka_unit_test(test_record),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
