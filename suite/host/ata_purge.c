@@ -86,16 +86,14 @@ int ata_purge_check(const struct ata_purge_caps *c, const char *link, enum ata_p
 		    why, len,
 		    "%s refused: the drive sits behind a USB bridge, which drops or rewrites ATA "
 		    "pass-through (a security erase through one can leave the drive locked); "
-		    "connect "
-		    "it to a SATA port",
+		    "connect it to a SATA port",
 		    name);
 		return -EOPNOTSUPP;
 	}
 	if (c->security_locked) {
 		snprintf(why, len,
 			 "%s refused: the drive is security-locked (a password is set and not "
-			 "unlocked); "
-			 "`ssdlab restore DIR` unlocks a drive ssdlab locked",
+			 "unlocked); `ssdlab restore DIR` unlocks a drive ssdlab locked",
 			 name);
 		return -EACCES;
 	}
@@ -119,27 +117,25 @@ int ata_purge_check(const struct ata_purge_caps *c, const char *link, enum ata_p
 	if (c->security_frozen) {
 		snprintf(
 		    why, len,
-		    "%s refused: the drive's security is frozen (IDENTIFY word 128 bit 3; the BIOS "
-		    "freezes drives at boot) and would abort SECURITY commands; unfreeze it with a "
-		    "suspend and resume (systemctl suspend, then wake the machine) or by "
-		    "unplugging "
-		    "and replugging the drive's SATA cable (hot-plug), then try again",
+		    "%s refused: the drive's security is frozen (IDENTIFY word 128 bit 3; the "
+		    "BIOS freezes drives at boot) and would abort SECURITY commands; unfreeze it "
+		    "with a suspend and resume (systemctl suspend, then wake the machine) or by "
+		    "unplugging and replugging the drive's SATA cable (hot-plug), then try again",
 		    name);
 		return -EPERM;
 	}
 	if (c->security_enabled) {
 		snprintf(why, len,
-			 "%s refused: the drive already has a user password set, which ssdlab did "
-			 "not set "
-			 "and will not touch",
+			 "%s refused: the drive already has a user password set (when an earlier "
+			 "ssdlab run set it, `ssdlab restore DIR` on that run's results removes "
+			 "it; ssdlab does not touch a password it did not journal)",
 			 name);
 		return -EACCES;
 	}
 	if (c->security_count_expired) {
 		snprintf(why, len,
 			 "%s refused: the drive's password attempt counter has expired (word 128 "
-			 "bit 4); a "
-			 "power cycle resets it",
+			 "bit 4); a power cycle resets it",
 			 name);
 		return -EPERM;
 	}
@@ -298,8 +294,7 @@ int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
 				return 0;
 			}
 			snprintf(err, errlen,
-				 "%s: the drive reports no sanitize in progress and none "
-				 "completed",
+				 "%s: the drive reports no sanitize in progress and none completed",
 				 c.name);
 			return -EIO;
 		}
@@ -307,8 +302,8 @@ int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
 			poll->progress(poll->ctx, st.progress / 65536.0);
 		if (poll->stop && poll->stop(poll->ctx)) {
 			snprintf(err, errlen,
-				 "%s: stopped waiting at %.1f%%; the drive finishes the "
-				 "sanitize on its own",
+				 "%s: stopped waiting at %.1f%%; the drive finishes the sanitize "
+				 "on its own",
 				 c.name, st.progress / 655.36);
 			return -EINTR;
 		}

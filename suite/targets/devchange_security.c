@@ -140,6 +140,15 @@ static int sec_send(const struct devchange_ctx *c, struct json_object *to, char 
 	ret = read_caps(c, &caps, err, errlen);
 	if (ret)
 		return ret;
+	if (caps.security_enabled && caps.security_frozen) {
+		/* DISABLE PASSWORD aborts in the frozen state (ACS-3 4.18.11, SEC6) */
+		snprintf(err, errlen,
+			 "%s: the password is set but the drive's security is frozen, which "
+			 "refuses SECURITY DISABLE PASSWORD: unfreeze it with a suspend and "
+			 "resume or a hot-plug of its SATA cable, then run the restore again",
+			 c->path);
+		return -EPERM;
+	}
 	if (caps.security_locked) {
 		ret = ata_security_unlock(ops_of(c), c->fd, pw, err, errlen);
 		if (ret)

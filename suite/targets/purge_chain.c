@@ -50,8 +50,8 @@ static int use_ata_security_erase(const struct purge_facts *f, bool in_auto, cha
 	 * they were: the auto chain takes the enhanced one only; asked for by name, either. */
 	if (!ret && in_auto && !f->ata.enhanced_erase) {
 		snprintf(why, len,
-			 "the drive offers only the normal SECURITY ERASE (IDENTIFY word 128 bit 5 "
-			 "clear), which need not erase the spare area");
+			 "the drive offers only the normal SECURITY ERASE (IDENTIFY word 128 bit "
+			 "5 clear), which need not erase the spare area");
 		return -EOPNOTSUPP;
 	}
 	return ret;

@@ -307,6 +307,27 @@ static void test_failed_erase_then_restore(void **state)
 	json_object_put(from);
 }
 
+/* The password set and the drive frozen (SEC6): the restore cannot disable it and says how to
+ * unfreeze; nothing is sent but IDENTIFY. */
+static void test_restore_frozen(void **state)
+{
+	(void)state;
+	struct sec_drive d = {.enabled = true, .frozen = true, .pw = "ssdlab-purge"};
+	struct ioctl_ops ops = drive_ops(&d);
+	struct devchange_ctx c = {
+	    .ops = &ops, .fd = 7, .path = "/dev/sdz", .transport = DRIVEDB_ATA};
+	struct json_object *off = devchange_security_value(false, NULL);
+	char err[512] = "";
+
+	assert_int_equal(devchange_kind_security.send(&c, off, err, sizeof err), -EPERM);
+	assert_non_null(strstr(err, "frozen"));
+	assert_non_null(strstr(err, "suspend and resume"));
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.cdb[0][14], 0xec);
+	assert_true(d.enabled);
+	json_object_put(off);
+}
+
 static void test_no_security_and_fallback_timeout(void **state)
 {
 	(void)state;
@@ -365,6 +386,7 @@ int main(void)
 	    cmocka_unit_test(test_frozen_refused),
 	    cmocka_unit_test(test_usb_refused),
 	    cmocka_unit_test(test_failed_erase_then_restore),
+	    cmocka_unit_test(test_restore_frozen),
 	    cmocka_unit_test(test_no_security_and_fallback_timeout),
 	    cmocka_unit_test(test_dry_run_sends_nothing),
 	};
