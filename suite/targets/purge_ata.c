@@ -62,32 +62,56 @@ out:
 	return ret;
 }
 
+/* The method's op and the drive's capabilities from a fresh IDENTIFY (the security state
+ * changes with every command and power cycle), checked; 0 or -errno with why. */
+static int checked(const struct ioctl_ops *ops, int fd, const char *link, const char *method,
+		   enum ata_purge_op *op, struct ata_purge_caps *caps, char *why, size_t len)
+{
+	uint8_t id[ATA_IDENTIFY_LEN];
+	int ret;
+
+	if (!strcmp(method, "ata-sanitize-block"))
+		*op = ATA_PURGE_SANITIZE_BLOCK;
+	else if (!strcmp(method, "ata-sanitize-crypto"))
+		*op = ATA_PURGE_SANITIZE_CRYPTO;
+	else if (!strcmp(method, "ata-security-erase"))
+		*op = ATA_PURGE_SECURITY_ERASE;
+	else {
+		snprintf(why, len, "'%s' is not an ATA purge method", method);
+		return -EINVAL;
+	}
+	ret = ata_identify_read(ops, fd, id, why, len);
+	if (ret)
+		return ret;
+	ata_purge_caps_decode(id, caps);
+	return ata_purge_check(caps, link, *op, why, len);
+}
+
+int purge_ata_check(const struct ioctl_ops *ops, int fd, const char *link, const char *method,
+		    bool in_auto, char *why, size_t len)
+{
+	struct ata_purge_caps caps;
+	enum ata_purge_op op;
+	int ret = checked(ops ? ops : &ioctl_ops_real, fd, link, method, &op, &caps, why, len);
+
+	if (!ret && in_auto && op == ATA_PURGE_SECURITY_ERASE && !caps.enhanced_erase) {
+		snprintf(why, len,
+			 "the drive offers only the normal SECURITY ERASE (IDENTIFY word 128 bit "
+			 "5 clear), which need not erase the spare area");
+		return -EOPNOTSUPP;
+	}
+	return ret;
+}
+
 int purge_ata_run(const struct devchange_ctx *c, const char *link, const char *method,
 		  const struct ata_poll *poll, struct purge_ata_done *done, char *err,
 		  size_t errlen)
 {
 	const struct ioctl_ops *ops = c->ops ? c->ops : &ioctl_ops_real;
-	uint8_t id[ATA_IDENTIFY_LEN];
 	struct ata_purge_caps caps;
 	enum ata_purge_op op;
-	int ret;
+	int ret = checked(ops, c->fd, link, method, &op, &caps, err, errlen);
 
-	if (!strcmp(method, "ata-sanitize-block"))
-		op = ATA_PURGE_SANITIZE_BLOCK;
-	else if (!strcmp(method, "ata-sanitize-crypto"))
-		op = ATA_PURGE_SANITIZE_CRYPTO;
-	else if (!strcmp(method, "ata-security-erase"))
-		op = ATA_PURGE_SECURITY_ERASE;
-	else {
-		snprintf(err, errlen, "'%s' is not an ATA purge method", method);
-		return -EINVAL;
-	}
-	/* a fresh IDENTIFY: the security state changes with every command and power cycle */
-	ret = ata_identify_read(ops, c->fd, id, err, errlen);
-	if (ret)
-		return ret;
-	ata_purge_caps_decode(id, &caps);
-	ret = ata_purge_check(&caps, link, op, err, errlen);
 	if (ret)
 		return ret;
 	if (op == ATA_PURGE_SECURITY_ERASE)

@@ -25,6 +25,15 @@ struct purge_ata_done {
 };
 
 /*
+ * Whether the SATA drive on fd can be purged with method (one of the three above), from a fresh
+ * IDENTIFY: 0, or -errno with why (ata_purge_check's refusals; -EINVAL for another method).
+ * in_auto: the purge chain's auto walk is asking, which takes a security erase only in its
+ * enhanced form (the normal one need only write the user LBAs, ACS-3 7.49.1, not the spare).
+ */
+int purge_ata_check(const struct ioctl_ops *ops, int fd, const char *link, const char *method,
+		    bool in_auto, char *why, size_t len);
+
+/*
  * Purges the SATA drive of c with method (one of the three above; link as purge_facts.link).
  * Returns 0 with *done filled; -EINVAL for another method; the refusal of ata_purge_check();
  * or the drive's answer (-EIO with it in err). With c->dry_run: prints the commands to

@@ -247,6 +247,38 @@ static void test_refusals_send_nothing(void **state)
 	}
 }
 
+/* The chain's check: the enhanced erase only for auto, the named method either way. */
+static void test_check_for_the_chain(void **state)
+{
+	(void)state;
+	struct sec_drive normal = {0}, enhanced = {.enhanced = true}, frozen = {.frozen = true};
+	struct ioctl_ops ops = {.sg_io = sec_drive_sg_io, .ctx = &normal};
+	char why[512] = "";
+
+	assert_int_equal(
+	    purge_ata_check(&ops, 7, "sata", "ata-security-erase", false, why, sizeof why), 0);
+	assert_int_equal(
+	    purge_ata_check(&ops, 7, "sata", "ata-security-erase", true, why, sizeof why),
+	    -EOPNOTSUPP);
+	assert_non_null(strstr(why, "only the normal SECURITY ERASE"));
+	assert_int_equal(
+	    purge_ata_check(&ops, 7, "sata", "ata-sanitize-block", true, why, sizeof why), 0);
+	ops.ctx = &enhanced;
+	assert_int_equal(
+	    purge_ata_check(&ops, 7, "sata", "ata-security-erase", true, why, sizeof why), 0);
+	ops.ctx = &frozen;
+	assert_int_equal(
+	    purge_ata_check(&ops, 7, "sata", "ata-security-erase", true, why, sizeof why), -EPERM);
+	assert_non_null(strstr(why, "hot-plug"));
+	assert_int_equal(
+	    purge_ata_check(&ops, 7, "usb", "ata-sanitize-block", true, why, sizeof why),
+	    -EOPNOTSUPP);
+	assert_non_null(strstr(why, "USB bridge"));
+	/* IDENTIFY only */
+	assert_int_equal(normal.n + enhanced.n + frozen.n, 6);
+	assert_int_equal(normal.cdb[0][14], 0xec);
+}
+
 static void test_sanitize_not_journaled(void **state)
 {
 	(void)state;
@@ -299,6 +331,7 @@ int main(void)
 	    cmocka_unit_test(test_failed_erase_restored),
 	    cmocka_unit_test(test_set_password_refused),
 	    cmocka_unit_test(test_refusals_send_nothing),
+	    cmocka_unit_test(test_check_for_the_chain),
 	    cmocka_unit_test(test_sanitize_not_journaled),
 	    cmocka_unit_test(test_dry_run),
 	};
