@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define MIN_MS (60u * 1000u)
 #define MARGIN_MS (30ull * MIN_MS)
@@ -254,9 +255,21 @@ static const char *sanitize_reason(uint8_t reason)
 	return "reason not given";
 }
 
-int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
-		     const struct ata_poll *poll, char *err, size_t errlen)
+static void sleep_ns(uint64_t ns)
 {
+	struct timespec ts = {.tv_sec = (time_t)(ns / 1000000000u),
+			      .tv_nsec = (long)(ns % 1000000000u)};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
+		     const struct ata_poll *poll_in, char *err, size_t errlen)
+{
+	static const struct ata_poll every_second = {0};
+	const struct ata_poll *poll = poll_in ? poll_in : &every_second;
+	uint64_t interval = poll->interval_ns ? poll->interval_ns : 1000000000u;
 	struct ata_cmd c = ata_cmd_sanitize(op);
 	struct ata_regs r = {0};
 	struct ata_sanitize_status st;
@@ -307,7 +320,10 @@ int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
 				 c.name, st.progress / 655.36);
 			return -EINTR;
 		}
-		poll->wait(poll->ctx, poll->interval_ns);
+		if (poll->wait)
+			poll->wait(poll->ctx, interval);
+		else
+			sleep_ns(interval);
 	}
 }
 

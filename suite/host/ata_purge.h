@@ -118,8 +118,8 @@ int ata_sanitize_status_read(const struct ioctl_ops *ops, int fd, bool clear_fai
 
 /* How to wait between polls (the caller's clock: tests pass one that does not sleep). */
 struct ata_poll {
-	uint64_t interval_ns;
-	void (*wait)(void *ctx, uint64_t ns);
+	uint64_t interval_ns;			      /* 0: 1 s */
+	void (*wait)(void *ctx, uint64_t ns);	      /* NULL: nanosleep */
 	void (*progress)(void *ctx, double fraction); /* may be NULL */
 	/* may be NULL; true stops the polling (SIGINT): the sanitize goes on in the drive, which
 	 * finishes it even across a power cycle (ACS-3 4.18.4) */
@@ -135,7 +135,7 @@ struct ata_poll {
  * so (the drive carries on), or -errno from SG_IO.
  */
 int ata_sanitize_run(const struct ioctl_ops *ops, int fd, enum ata_purge_op op,
-		     const struct ata_poll *poll, char *err, size_t errlen);
+		     const struct ata_poll *poll, char *err, size_t errlen); /* poll NULL: 1 s */
 
 /* The SECURITY commands, each with its block; password NULL means ATA_PURGE_PASSWORD.
  * ata_security_erase_unit sends ERASE PREPARE then ERASE UNIT (ACS-3 requires them

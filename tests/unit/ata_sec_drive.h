@@ -34,6 +34,7 @@ struct sec_drive {
 	/* configuration */
 	bool frozen, enhanced, fail_erase, fail_sanitize, no_security;
 	bool abort_setpw; /* SET PASSWORD aborts though word 128 says supported */
+	bool no_sanitize; /* IDENTIFY word 59 without the SANITIZE feature set */
 	uint16_t erase_w89, erase_w90;
 	unsigned polls_total; /* STATUS polls a sanitize lasts (the last one reports completion) */
 	/* state */
@@ -101,6 +102,8 @@ static inline int sec_drive_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 		uint8_t *id = h->dxferp;
 		assert_int_equal(h->dxfer_direction, SG_DXFER_FROM_DEV);
 		build_identify(id, true);
+		if (d->no_sanitize)
+			put_w(id, 59, 0);
 		put_w(id, 89, d->erase_w89);
 		put_w(id, 90, d->erase_w90);
 		put_w(id, 128,
@@ -151,7 +154,7 @@ static inline int sec_drive_sg_io(void *ctx, int fd, struct sg_io_hdr *h)
 		d->enabled = false;
 		return 0;
 	case 0xb4: /* SANITIZE */
-		if (d->locked)
+		if (d->locked || d->no_sanitize)
 			return sd_abort(h, 0);
 		if (feature == 0x0000) {
 			if (d->san == 3)
