@@ -83,6 +83,17 @@ static struct journal_entry *entries_of(struct fixture *f, size_t *n)
 	return e;
 }
 
+/* How many journaled changes are not restored. */
+static size_t outstanding(struct fixture *f)
+{
+	size_t n, out;
+	struct journal_entry *e = entries_of(f, &n);
+
+	out = journal_outstanding(e, n);
+	journal_entries_free(e, n);
+	return out;
+}
+
 static bool member_true(struct json_object *o, const char *key)
 {
 	struct json_object *v;
@@ -138,9 +149,7 @@ static void test_security_erase_journaled(void **state)
 	assert_true(ok);
 	for (int i = 0; i < f.d.n; i++)
 		assert_int_equal(f.d.cdb[i][14], 0xec);
-	e = entries_of(&f, &n);
-	assert_int_equal(journal_outstanding(e, n), 0);
-	journal_entries_free(e, n);
+	assert_int_equal(outstanding(&f), 0);
 	fixture_release(&f);
 }
 
@@ -149,8 +158,6 @@ static void test_failed_erase_restored(void **state)
 	(void)state;
 	struct fixture f;
 	struct purge_ata_done done = {0};
-	struct journal_entry *e;
-	size_t n;
 	char err[512] = "", what[512];
 	bool ok;
 
@@ -160,9 +167,7 @@ static void test_failed_erase_restored(void **state)
 	assert_non_null(strstr(err, "SECURITY ERASE UNIT: ATA error"));
 	assert_non_null(strstr(err, "the restore unlocks it"));
 	assert_true(f.d.locked && f.d.enabled);
-	e = entries_of(&f, &n);
-	assert_int_equal(journal_outstanding(e, n), 1);
-	journal_entries_free(e, n);
+	assert_int_equal(outstanding(&f), 1);
 
 	f.d.n = 0;
 	restore_all(&f, &ok, what, sizeof what);
@@ -174,14 +179,12 @@ static void test_failed_erase_restored(void **state)
 		disable |= f.d.cdb[i][14] == 0xf6;
 	}
 	assert_true(unlock && disable);
-	e = entries_of(&f, &n);
-	assert_int_equal(journal_outstanding(e, n), 0);
-	journal_entries_free(e, n);
+	assert_int_equal(outstanding(&f), 0);
 	fixture_release(&f);
 }
 
-/* A drive that aborts SECURITY SET PASSWORD (as QEMU's SATA aborts the SECURITY commands):
- * the drive's answer, nothing left set, and the journal says the change failed. */
+/* A drive that offers the SECURITY feature set but aborts SET PASSWORD: the drive's answer,
+ * nothing left set, and the journal says the change failed. */
 static void test_set_password_refused(void **state)
 {
 	(void)state;
