@@ -86,7 +86,8 @@ void ata_cmd_cdb(const struct ata_cmd *c, uint8_t cdb[ATA_CMD_CDB_LEN])
 	cdb[1] = (uint8_t)(c->protocol << 1 | (c->ext ? 1 : 0));
 	/* byte 2: CK_COND (bit 5); for data: T_DIR from the device (bit 3), BYT_BLOK (bit 2,
 	 * the length in 512-byte blocks), T_LENGTH = 2 (the length is in the COUNT field). */
-	cdb[2] = (uint8_t)((c->ck_cond ? 0x20 : 0) | (c->data_len ? 0x08 | 0x04 | 0x02 : 0));
+	cdb[2] = (uint8_t)((c->ck_cond ? 0x20 : 0) |
+			   (c->data_len ? (c->protocol == ATA_PROTO_PIO_OUT ? 0 : 0x08) | 0x04 | 0x02 : 0));
 	cdb[3] = (uint8_t)(c->feature >> 8);
 	cdb[4] = (uint8_t)c->feature;
 	cdb[5] = (uint8_t)(c->count >> 8);
@@ -112,10 +113,13 @@ int ata_cmd_describe(const struct ata_cmd *c, char *buf, size_t len)
 			 i + 1 < ATA_CMD_CDB_LEN ? " " : "");
 	return snprintf(buf, len,
 			"%s: command 0x%02x feature 0x%04x count 0x%04x lba 0x%012llx device 0x%02x "
-			"protocol %s%s, %u bytes in; CDB %s",
+			"protocol %s%s, %u bytes %s; CDB %s",
 			c->name, c->command, c->feature, c->count, (unsigned long long)c->lba, c->device,
-			c->protocol == ATA_PROTO_PIO_IN ? "PIO-in" : "non-data", c->ext ? " 48-bit" : "",
-			c->data_len, hex);
+			c->protocol == ATA_PROTO_PIO_IN	   ? "PIO-in"
+			: c->protocol == ATA_PROTO_PIO_OUT ? "PIO-out"
+							   : "non-data",
+			c->ext ? " 48-bit" : "", c->data_len,
+			c->protocol == ATA_PROTO_PIO_OUT ? "out" : "in", hex);
 }
 
 int ata_sense_parse(const uint8_t *sb, size_t len, struct ata_regs *regs, uint8_t *key, uint8_t *asc,
@@ -190,8 +194,10 @@ int ata_cmd_send(const struct ioctl_ops *ops, int fd, const struct ata_cmd *c, v
 	h.cmdp = cdb;
 	h.mx_sb_len = sizeof sense;
 	h.sbp = sense;
-	h.timeout = TIMEOUT_MS;
-	h.dxfer_direction = c->data_len ? SG_DXFER_FROM_DEV : SG_DXFER_NONE;
+	h.timeout = c->timeout_ms ? c->timeout_ms : TIMEOUT_MS;
+	h.dxfer_direction = !c->data_len			 ? SG_DXFER_NONE
+			    : c->protocol == ATA_PROTO_PIO_OUT ? SG_DXFER_TO_DEV
+								 : SG_DXFER_FROM_DEV;
 	h.dxfer_len = c->data_len;
 	h.dxferp = c->data_len ? buf : NULL;
 	ret = ops->sg_io(ops->ctx, fd, &h);
@@ -211,6 +217,8 @@ int ata_cmd_send(const struct ioctl_ops *ops, int fd, const struct ata_cmd *c, v
 			 r.error, r.error & ATA_ERR_ABRT ? " (command aborted: the drive does not support it"
 							   " or refused it)" : "",
 			 r.status & ATA_STAT_DF ? " (device fault)" : "");
+		if (regs)
+			*regs = r;
 		return -EIO;
 	}
 	/* NO SENSE and RECOVERED ERROR (SAT's "ATA pass-through information available") carry the

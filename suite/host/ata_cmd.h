@@ -38,6 +38,7 @@
 enum ata_proto {
 	ATA_PROTO_NONDATA = 3,
 	ATA_PROTO_PIO_IN = 4,
+	ATA_PROTO_PIO_OUT = 5, /* data to the drive (the SECURITY commands' password block) */
 };
 
 struct ata_cmd {
@@ -50,7 +51,10 @@ struct ata_cmd {
 	enum ata_proto protocol;
 	bool ext;	   /* a 48-bit command: the SAT EXTEND bit */
 	bool ck_cond;	   /* return the registers in the sense data */
-	uint32_t data_len; /* bytes read from the drive; 0 for non-data */
+	uint32_t data_len; /* bytes read from (PIO-in) or written to (PIO-out) the drive; 0 for
+			    * non-data */
+	uint32_t timeout_ms; /* the SG_IO timeout; 0: the default (15 s). A SECURITY ERASE UNIT
+			      * takes the drive's own estimate (host/ata_purge.h) */
 };
 
 /* The registers a command returned (ATA Status Return descriptor). */
@@ -77,9 +81,11 @@ void ata_cmd_cdb(const struct ata_cmd *c, uint8_t cdb[ATA_CMD_CDB_LEN]);
 int ata_cmd_describe(const struct ata_cmd *c, char *buf, size_t len);
 
 /*
- * Sends c on fd through ops->sg_io; a data command reads c->data_len bytes into buf. regs
- * (may be NULL) gets the returned registers; a ck_cond command that returns none is -EIO.
- * Returns 0, -errno from the ioctl, or -EIO (an ATA error, a SCSI error) with a message in err.
+ * Sends c on fd through ops->sg_io; a PIO-in command reads c->data_len bytes into buf, a PIO-out
+ * command sends c->data_len bytes from buf. regs (may be NULL) gets the returned registers; a
+ * ck_cond command that returns none is -EIO. Returns 0, -errno from the ioctl, or -EIO (an ATA
+ * error, a SCSI error) with a message in err. On an ATA error (ERR or DF) regs gets the
+ * registers too: some commands put their error reason there (SANITIZE's in LBA 7:0).
  */
 int ata_cmd_send(const struct ioctl_ops *ops, int fd, const struct ata_cmd *c, void *buf,
 		 struct ata_regs *regs, char *err, size_t errlen);

@@ -18,7 +18,8 @@
  *   nvme_namespace   {"nsid": N, "nsze": N, "ncap": N, "flbas": N, ...}
  *   power_state      {"apst": bool, "table": "hex"} (NVMe FID 0x0C) or {"alpm": "policy",
  *                    "devslp": bool|null} (SATA sysfs)
- *   security         {"password_set": bool, "password": "..."}   ATA SECURITY (erase)
+ *   security         {"password_set": bool, "locked": bool, "password": "..."}
+ *                                                           ATA SECURITY (erase)
  * Purges are not settings (nothing to restore), but the ones that set something first (the ATA
  * security password of SECURITY ERASE) journal that setting as a kind.
  *
