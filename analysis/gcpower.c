@@ -16,7 +16,8 @@ static int tri(struct json_object *o, const char *key)
 {
 	struct json_object *v;
 
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_boolean))
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_boolean))
 		return -1;
 	return json_object_get_boolean(v) ? 1 : 0;
 }
@@ -25,7 +26,8 @@ static struct json_object *get(struct json_object *o, const char *key)
 {
 	struct json_object *v = NULL;
 
-	if (!o || !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_object))
+	if (!o || !json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_object))
 		return NULL;
 	return v;
 }
@@ -50,7 +52,8 @@ static void add_copy(struct json_object *o, const char *key, struct json_object 
 struct json_object *gcpower_json(struct json_object *manifest, int *e)
 {
 	struct json_object *o = json_object_new_object(), *t = get(manifest, "target"), *ps = NULL,
-			   *drive = get(t, "drive"), *apst = get(get(drive, "nvme_identify"), "apst"),
+			   *drive = get(t, "drive"),
+			   *apst = get(get(drive, "nvme_identify"), "apst"),
 			   *ata = get(drive, "ata");
 	const char *kind = t ? jsonget_str(t, "kind") : NULL;
 
@@ -68,13 +71,17 @@ struct json_object *gcpower_json(struct json_object *manifest, int *e)
 		int s = tri(apst, "supported"), en = tri(apst, "enabled");
 
 		add_str(o, "apst",
-			s == 0 ? "not_supported" : en == 1 ? "enabled" : en == 0 ? "disabled" : "unknown",
+			s == 0	  ? "not_supported"
+			: en == 1 ? "enabled"
+			: en == 0 ? "disabled"
+				  : "unknown",
 			e);
 		add_str(o, "source", "drive.nvme_identify", e);
 		add_str(o, "note",
-			en == 1 ? "APST on: the drive may enter a non-operational power state while "
-				  "idle, which can stop its idle GC"
-				: "from the drive's identify data when the run started",
+			en == 1
+			    ? "APST on: the drive may enter a non-operational power state while "
+			      "idle, which can stop its idle GC"
+			    : "from the drive's identify data when the run started",
 			e);
 	} else if (ata) {
 		int h = tri(get(ata, "hipm"), "enabled");
@@ -85,10 +92,11 @@ struct json_object *gcpower_json(struct json_object *manifest, int *e)
 		add_copy(o, "devslp", get(ata, "devslp"), e);
 		add_str(o, "source", "drive.ata", e);
 		add_str(o, "note",
-			h == 1 ? "link power management in use: the link may sleep while the drive "
-				 "idles"
-			       : "from the drive's identify data and the host's ALPM policy when the "
-				 "run started",
+			h == 1
+			    ? "link power management in use: the link may sleep while the drive "
+			      "idles"
+			    : "from the drive's identify data and the host's ALPM policy when the "
+			      "run started",
 			e);
 	} else if (kind && !strcmp(kind, "sim")) {
 		add_str(o, "apst", "none", e);
@@ -97,8 +105,10 @@ struct json_object *gcpower_json(struct json_object *manifest, int *e)
 	} else {
 		add_str(o, "apst", "unknown", e);
 		add_str(o, "source", NULL, e);
-		add_str(o, "note",
-			"not recorded in the manifest; see ssdlab info (APST, ALPM) for the drive's", e);
+		add_str(
+		    o, "note",
+		    "not recorded in the manifest; see ssdlab info (APST, ALPM) for the drive's",
+		    e);
 	}
 	if (*e) {
 		json_object_put(o);

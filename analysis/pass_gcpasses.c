@@ -36,7 +36,8 @@
 static void mark_passes(struct json_object *phases, int64_t *next, bool *is_pass)
 {
 	for (size_t i = 0; i < json_object_array_length(phases); i++) {
-		struct json_object *ph = json_object_array_get_idx(phases, i), *st = NULL, *v, *kids;
+		struct json_object *ph = json_object_array_get_idx(phases, i), *st = NULL, *v,
+				   *kids;
 		const char *kind = ph ? jsonget_str(ph, "kind") : NULL;
 		int64_t me = (*next)++;
 

@@ -38,7 +38,8 @@ void headline_print_gcpasses(struct json_object *summary, FILE *f)
 
 		fprintf(f, "GC pass %-6zu ", i + 1);
 		if (isfinite(rest) && rest > 0)
-			fprintf(f, "after a %s rest: ", units_fmt_duration((uint64_t)rest, a, sizeof(a)));
+			fprintf(f, "after a %s rest: ",
+				units_fmt_duration((uint64_t)rest, a, sizeof(a)));
 		else
 			fprintf(f, "after no rest: ");
 		if (json_object_object_get_ex(p, "drop", &x) && json_object_get_boolean(x))
@@ -54,6 +55,7 @@ void headline_print_gcpasses(struct json_object *summary, FILE *f)
 	}
 	scale = jsonget_num(g, "time_scale");
 	if (isfinite(scale) && fabs(scale - 1) > 1e-9)
-		fprintf(f, "  (bytes and speeds are the target's: its rests were the profile's x %s)\n",
-			num(scale, 4, a, sizeof(a)));
+		fprintf(
+		    f, "  (bytes and speeds are the target's: its rests were the profile's x %s)\n",
+		    num(scale, 4, a, sizeof(a)));
 }

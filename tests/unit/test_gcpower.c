@@ -48,8 +48,9 @@ static bool is_null(struct json_object *o, const char *key)
 	return json_object_object_get_ex(o, key, &v) && !v;
 }
 
-#define NVME(sup, en)                                                                             \
-	"{\"target\": {\"kind\": \"uring\", \"drive\": {\"transport\": \"nvme\", \"nvme_identify\":" \
+#define NVME(sup, en)                                                                              \
+	"{\"target\": {\"kind\": \"uring\", \"drive\": {\"transport\": \"nvme\", "                 \
+	"\"nvme_identify\":"                                                                       \
 	" {\"apst\": {\"supported\": " sup ", \"enabled\": " en "}}}}}"
 
 static void test_nvme_apst(void **state)
@@ -79,9 +80,10 @@ static void test_ata(void **state)
 	struct json_object *o, *d, *v;
 
 	(void)state;
-	o = power("{\"target\": {\"kind\": \"uring\", \"drive\": {\"transport\": \"sata\", \"ata\": "
-		  "{\"hipm\": {\"supported\": true, \"enabled\": true}, \"dipm\": {\"supported\": "
-		  "true, \"enabled\": false}}}}}");
+	o = power(
+	    "{\"target\": {\"kind\": \"uring\", \"drive\": {\"transport\": \"sata\", \"ata\": "
+	    "{\"hipm\": {\"supported\": true, \"enabled\": true}, \"dipm\": {\"supported\": "
+	    "true, \"enabled\": false}}}}}");
 	assert_string_equal(str(o, "apst"), "not_applicable");
 	assert_string_equal(str(o, "alpm"), "in_use");
 	assert_string_equal(str(o, "source"), "drive.ata");
