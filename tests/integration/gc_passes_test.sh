@@ -53,6 +53,22 @@ done
 grep "^GC pass" "$tmp/run.out"
 n=$(grep -c "^GC pass [0-9]" "$tmp/run.out")
 [ "$n" = 4 ] || fail "$n headline lines for the passes, want 4"
+# each line's figures are summary.json's, in MB to 0.1 (or "no drop")
+python3 - "$tmp/run/summary.json" "$tmp/run.out" <<'PY' || fail "the headline's figures are not summary.json's"
+import json, re, sys
+ps = json.load(open(sys.argv[1]))["gc_passes"]["passes"]
+lines = [l for l in open(sys.argv[2]) if re.match(r"GC pass \d", l)]
+bad = 0
+for p, l in zip(ps, lines):
+    if p["drop"]:
+        want = "fast region %.1f MB [%.1f, %.1f]" % (p["fast_bytes"] / 1e6, p["fast_bytes_lo"] / 1e6, p["fast_bytes_hi"] / 1e6)
+    else:
+        want = "no drop, %.1f MB/s throughout" % p["mbps"]
+    if want not in l:
+        print("headline %r lacks %r" % (l.strip(), want))
+        bad = 1
+sys.exit(bad)
+PY
 python3 "$here/gc_passes_check.py" "$tmp/run" "$tmp/twin" "$src/profiles/models/$model.yaml" "$piece" ||
 	fail "gc_passes against the simulator's counters"
 cp "$tmp/run/summary.json" "$tmp/summary.run"
