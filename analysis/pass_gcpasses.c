@@ -3,13 +3,13 @@
  * pass_gcpasses: the analysis pass for summary.json's "gc_passes" (the gc-passes profile,
  * docs/gc-recovery.md): the HD Tune experiment of SNIA's 24-hour article, repeated full-range
  * sequential passes with rests between them. Per pass (a write_until with `gc_pass: true` in the
- * manifest's plan, each of its repeats), the size of the fast region: the bytes written at the
- * fast level before the first drop, from the same piecewise-linear fit of cumulative bytes
- * against time as the SLC cache's (analysis/slc.h: levels by BIC, bounds by a block bootstrap);
- * no second knee finder. The rest before a pass is the idle time recorded between the previous
- * pass's last record and its first. Times and bytes are the target's (on the virtual SSD its own
- * clock). Absent when the plan has no such pass, so that other results' summaries stay as they
- * were.
+ * manifest's plan, each of its repeats; reader_gc_passes), the size of the fast region: the bytes
+ * written at the fast level before the first drop, from the same piecewise-linear fit of cumulative
+ * bytes against time as the SLC cache's (analysis/slc.h: levels by BIC, bounds by a block
+ * bootstrap); no second knee finder. The rest before a pass is the idle time recorded between the
+ * previous pass's last record and its first. Times and bytes are the target's (on the virtual SSD
+ * its own clock). Absent when the plan has no such pass, so that other results' summaries stay as
+ * they were.
  */
 #include "analysis/pass.h"
 
@@ -52,42 +52,7 @@ static void mark_passes(struct json_object *phases, int64_t *next, bool *is_pass
 	}
 }
 
-struct gcp_pass {
-	int64_t phase, repeat;
-	size_t first, last;  /* record indices */
-	double rest_ns;	     /* idle time since the previous pass (target time) */
-	double rest_prof_ns; /* the same in the profile's time (idle_ns / time_scale) */
-};
-
-/* The first and last record of (phase, repeat) and the idle records' time before the first,
- * from record `from` on (the record after the previous pass). */
-static void span_of(const struct results_records *rr, struct gcp_pass *p, size_t from, double scale)
-{
-	struct reader_key k;
-	bool found = false;
-
-	p->rest_ns = 0;
-	for (size_t i = from; i < rr->n; i++) {
-		if (reader_key(rr->rec[i], &k))
-			continue;
-		if (k.phase == p->phase && k.repeat == p->repeat) {
-			if (!found)
-				p->first = i;
-			found = true;
-			p->last = i;
-		} else if (!found && k.kind && !strcmp(k.kind, "idle")) {
-			double ns = jsonget_num(rr->rec[i], "idle_ns");
-
-			if (isfinite(ns))
-				p->rest_ns += ns;
-		}
-	}
-	if (!found)
-		p->first = p->last = from;
-	p->rest_prof_ns = p->rest_ns / scale;
-}
-
-static struct json_object *pass_json(size_t idx, const struct gcp_pass *g,
+static struct json_object *pass_json(size_t idx, const struct reader_gc_pass *g, double scale,
 				     const struct reader_slc_series *s, const struct slc_result *r,
 				     bool fitted, int *e)
 {
@@ -100,7 +65,7 @@ static struct json_object *pass_json(size_t idx, const struct gcp_pass *g,
 	jsonnum_build_add(o, "phase", json_object_new_int64(g->phase), e);
 	jsonnum_build_add(o, "repeat", json_object_new_int64(g->repeat), e);
 	jsonnum_build_num(o, "rest_ns", round(g->rest_ns), e);
-	jsonnum_build_num(o, "rest_profile_ns", round(g->rest_prof_ns), e);
+	jsonnum_build_num(o, "rest_profile_ns", round(g->rest_ns / scale), e);
 	jsonnum_build_add(o, "samples", json_object_new_uint64(s->n), e);
 	jsonnum_build_num(o, "bytes_written", bytes, e);
 	jsonnum_build_num(o, "mbps", secs > 0 ? bytes / secs / 1e6 : NAN, e);
@@ -123,14 +88,14 @@ int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, c
 		  size_t errlen)
 {
 	struct json_object *plan, *phases, *o = NULL, *arr = NULL, *fit;
-	struct reader_phase *wu = NULL;
-	struct gcp_pass *gp = NULL;
+	struct reader_gc_pass *gp = NULL;
 	bool *is_pass = NULL;
-	size_t nwu = 0, n = 0, from = 0;
+	size_t n = 0;
 	int64_t next = 0, seed = 1;
 	struct json_object *t;
 	double scale = NAN;
 	struct slc_params p;
+	bool said = false; /* pass_err called: err holds the reason */
 	int rc = 0, e = 0;
 
 	if (!in->manifest || !json_object_object_get_ex(in->manifest, "plan", &plan) ||
@@ -148,22 +113,9 @@ int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, c
 		scale = jsonget_num(t, "time_scale");
 	if (!(scale > 0) || !isfinite(scale))
 		scale = 1;
-	rc = reader_write_until_phases(&in->records, &wu, &nwu);
+	rc = reader_gc_passes(&in->records, is_pass, GCP_MAX_PHASES, &gp, &n);
 	if (rc)
 		goto out;
-	gp = calloc(nwu ? nwu : 1, sizeof(*gp));
-	if (!gp) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < nwu; i++)
-		if (wu[i].phase >= 0 && wu[i].phase < GCP_MAX_PHASES && is_pass[wu[i].phase]) {
-			gp[n].phase = wu[i].phase;
-			gp[n].repeat = wu[i].repeat;
-			span_of(&in->records, &gp[n], from, scale);
-			from = gp[n].last + 1;
-			n++;
-		}
 	if (!n)
 		goto out; /* no pass ran: no key */
 	(void)jsonget_int(in->manifest, "seed", &seed);
@@ -182,6 +134,7 @@ int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, c
 		} else if (rc) {
 			pass_err(err, errlen, "gc_passes: phase %lld repeat %lld's series: %s",
 				 (long long)gp[i].phase, (long long)gp[i].repeat, strerror(-rc));
+			said = true;
 			goto out;
 		} else {
 			rc = slc_fit(s.t_ns, s.bytes, NULL, s.n, &p, &r);
@@ -193,9 +146,10 @@ int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, c
 			reader_slc_series_release(&s);
 			pass_err(err, errlen, "gc_passes: pass %zu: fit failed (%s)", i + 1,
 				 strerror(-rc));
+			said = true;
 			goto out;
 		}
-		jsonnum_build_push(arr, pass_json(i, &gp[i], &s, &r, fitted, &e), &e);
+		jsonnum_build_push(arr, pass_json(i, &gp[i], scale, &s, &r, fitted, &e), &e);
 		reader_slc_series_release(&s);
 	}
 	jsonnum_build_add(o, "passes", arr, &e);
@@ -216,12 +170,11 @@ int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, c
 	rc = jsonnum_add(summary, "gc_passes", o);
 	o = NULL;
 out:
-	if (rc && err && !err[0])
+	if (rc && !said)
 		pass_err(err, errlen, "gc_passes: %s", strerror(-rc));
 	json_object_put(o);
 	json_object_put(arr);
 	free(is_pass);
-	free(wu);
 	free(gp);
 	return rc;
 }
