@@ -31,6 +31,7 @@ static const struct analyze_pass passes[] = {
     {"thermal", pass_thermal},
     {"slc_cache", pass_slc},
     {"gc_recovery", pass_gcrate},
+    {"gc_passes", pass_gcpasses},
     {"headline", pass_headline},
 };
 

@@ -59,6 +59,11 @@ int pass_headline(const struct analyze_input *in, struct json_object *summary, c
 int pass_gcrate(const struct analyze_input *in, struct json_object *summary, char *err,
 		size_t errlen);
 
+/* gc_passes: the fast region of each full-range sequential pass of the gc-passes profile
+ * (pass_gcpasses.c) */
+int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, char *err,
+		  size_t errlen);
+
 /* The steady-state entry (summary.json's steady_state[]) judged last before record index
  * `before` (a reached or not_reached window whose rounds come before it), or NULL
  * (pass_headline.c). Borrowed from arr. */

@@ -18,6 +18,7 @@
 
 #include <json-c/json.h>
 
+#include "analysis/gcpower.h"
 #include "analysis/gcrate.h"
 #include "analysis/reader.h"
 #include "base/jsonget.h"
@@ -86,29 +87,6 @@ static struct json_object *fit_json(const struct gcrate_fit *f, int *e)
 	jsonnum_build_num(q, "aic", f->ok ? f->aic : NAN, e);
 	jsonnum_build_num(q, "bic", f->ok ? f->bic : NAN, e);
 	jsonnum_build_add(o, "quality", q, e);
-	return o;
-}
-
-/* What the runner knows of the drive's power states: nothing yet for a block device (APST and
- * ALPM are in `ssdlab info`, not in the manifest); the virtual SSD has none. */
-static struct json_object *power_json(const struct analyze_input *in, int *e)
-{
-	struct json_object *o = json_object_new_object(), *t = NULL;
-	const char *kind = NULL;
-
-	if (json_object_object_get_ex(in->manifest, "target", &t))
-		kind = jsonget_str(t, "kind");
-	if (kind && !strcmp(kind, "sim")) {
-		jsonnum_build_add(o, "apst", json_object_new_string("none"), e);
-		jsonnum_build_add(o, "note",
-				  json_object_new_string("the virtual SSD models no power states"), e);
-	} else {
-		jsonnum_build_add(o, "apst", json_object_new_string("unknown"), e);
-		jsonnum_build_add(o, "note",
-				  json_object_new_string("not recorded in the manifest; see ssdlab "
-							 "info (APST, ALPM) for the drive's"),
-				  e);
-	}
 	return o;
 }
 
@@ -251,7 +229,7 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 		jsonnum_build_add(fits, gcrate_model_name((enum gcrate_model)m),
 				  fit_json(&res.fit[m], &e), &e);
 	jsonnum_build_add(o, "fits", fits, &e);
-	jsonnum_build_add(o, "power_states", power_json(in, &e), &e);
+	jsonnum_build_add(o, "power_states", gcpower_json(in->manifest, &e), &e);
 	if (e) {
 		rc = e;
 		json_object_put(o);

@@ -290,4 +290,20 @@ int reader_slc_series(const char *dir, int64_t phase, int64_t repeat,
 		      struct reader_slc_series *out);
 void reader_slc_series_release(struct reader_slc_series *s); /* accepts NULL and empty */
 
+/* ---- the gc-passes experiment's passes (reader_gcpasses.c) ---- */
+
+struct reader_gc_pass {
+	int64_t phase, repeat;
+	double rest_ns; /* idle records' time (target) since the previous pass's records */
+};
+
+/*
+ * The passes of a run: the (phase, repeat) of the write_until records whose phase is marked in
+ * is_pass[0 .. nphases), each once, in the order of their first record, each with the idle time
+ * recorded between the previous pass's records and its own (before the first pass: since the
+ * run's start). *out (owned, free(); NULL when none) and *n; 0 or -ENOMEM (outputs untouched).
+ */
+int reader_gc_passes(const struct results_records *rr, const bool *is_pass, size_t nphases,
+		     struct reader_gc_pass **out, size_t *n);
+
 #endif

@@ -359,6 +359,7 @@ void headline_print(struct json_object *summary, FILE *f)
 				fputc('\n', f);
 		}
 	headline_print_gcrate(summary, f);
+	headline_print_gcpasses(summary, f);
 	print_results(h, f);
 	print_wsat(summary, h, f);
 	headline_print_slc(summary, f);

@@ -44,6 +44,9 @@ void headline_print_slc(struct json_object *summary, FILE *f);
 /* The GC recovery rate (headline_gcrate.c) from summary.json's gc_recovery, when the run has one:
  * "GC recovery rate: X MB/s of idle (Rmax Y GB, t0 Z s; ...)". After the recovery lines. */
 void headline_print_gcrate(struct json_object *summary, FILE *f);
+/* The gc-passes experiment (headline_gcpasses.c) from summary.json's gc_passes: one line per
+ * full-range pass, its fast region with bounds or "no drop". After the GC recovery rate. */
+void headline_print_gcpasses(struct json_object *summary, FILE *f);
 
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */

@@ -138,7 +138,7 @@ uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge)
 struct write_extra {
 	struct amount amount;
 	uint64_t round_time, max_time;
-	bool slc_probe;
+	bool slc_probe, gc_pass;
 	const struct ydoc_node *stop;
 };
 
@@ -174,6 +174,7 @@ static const struct ydoc_key write_until_keys[] = {
 	{.name = "max_time", .kind = YK_DURATION, .offset = offsetof(struct write_extra, max_time),
 	 .bounded = true, .min = 1e6, .max = 3650 * 86400e9},
 	{.name = "slc_probe", .kind = YK_BOOL, .offset = offsetof(struct write_extra, slc_probe)},
+	{.name = "gc_pass", .kind = YK_BOOL, .offset = offsetof(struct write_extra, gc_pass)},
 	{.name = "stop", .kind = YK_MAPPING, .offset = offsetof(struct write_extra, stop)},
 	{0},
 };
@@ -210,6 +211,7 @@ static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 	p.round_time_ns = x.round_time;
 	p.max_time_ns = x.max_time;
 	p.slc_probe = x.slc_probe;
+	p.gc_pass = x.gc_pass;
 	if (x.stop) {
 		struct stop_extra st = {0};
 
@@ -259,6 +261,8 @@ static struct json_object *write_json(const void *data)
 		bad |= phase_json_add(o, "max_time_ns", json_u64(p->max_time_ns));
 	if (p->slc_probe)
 		bad |= phase_json_add(o, "slc_probe", json_object_new_boolean(1));
+	if (p->gc_pass)
+		bad |= phase_json_add(o, "gc_pass", json_object_new_boolean(1));
 	if (p->has_stop) {
 		struct json_object *st = json_object_new_object();
 
@@ -301,7 +305,9 @@ static void write_describe_as(const struct phase_write *p, const char *name, cha
 					100 * p->stop_below_peak,
 					phase_amount_text(&p->stop_for, a, sizeof(a)));
 	if (p->slc_probe && pos < len)
-		snprintf(buf + pos, len - pos, ", SLC-cache probe");
+		pos += (size_t)snprintf(buf + pos, len - pos, ", SLC-cache probe");
+	if (p->gc_pass && pos < len)
+		snprintf(buf + pos, len - pos, ", GC pass (fast region measured)");
 }
 
 static void precondition_describe(const void *data, char *buf, size_t len)

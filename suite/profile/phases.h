@@ -148,6 +148,10 @@ struct phase_write {
 	/* write_until's `slc_probe: true`: the phase is an SLC-cache probe, and the analysis fits
 	 * its series for the cache's size and speeds (analysis/pass_slc.c) */
 	bool slc_probe;
+	/* write_until's `gc_pass: true`: one pass of the GC-passes experiment (full-range
+	 * sequential writes with rests between them); the analysis measures each pass's fast
+	 * region (analysis/pass_gcpasses.c) */
+	bool gc_pass;
 	/* write_until's `stop: {below_peak, for}`: end early once the chunks' throughput has stayed
 	 * below stop_below_peak x the best chunk's for stop_for (bytes or a capacity multiple) of
 	 * writing in a row (run/runner_rules.c, runner_stop_update); has_stop false = no rule */

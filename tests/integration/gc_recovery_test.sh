@@ -31,8 +31,11 @@ if [ "$model" = idle-gc-off ]; then
 	grep -A1 "^idle_gc:" "$model_file" | grep -q "enabled: false" || fail "could not switch idle GC off"
 fi
 
+# GC_SET: one --set for the profile (gc_none_test.sh shortens the writes after the idles)
+set_args=()
+[ -n "${GC_SET:-}" ] && set_args=(--set "$GC_SET")
 start=$(date +%s.%N)
-if ! "$SSDLAB" run gc-recovery --target "sim:$([ "$mode" = none ] && echo "$model_file" || echo "$model")" --out "$tmp/r" >"$tmp/out" 2>&1; then
+if ! "$SSDLAB" run gc-recovery "${set_args[@]}" --target "sim:$([ "$mode" = none ] && echo "$model_file" || echo "$model")" --out "$tmp/r" >"$tmp/out" 2>&1; then
 	cat "$tmp/out" >&2
 	fail "ssdlab run gc-recovery on sim:$model failed"
 fi

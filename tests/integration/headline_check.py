@@ -319,6 +319,35 @@ for ln in lines:
     if m:
         near(m.group(1), summary["gc_recovery"]["time_scale"], "GC time scale")
         continue
+    # The gc-passes experiment (docs/gc-recovery.md): one line per gc_passes entry, in order.
+    m = re.fullmatch(r"GC pass (\d+) +after (?:no rest|a (\S+) rest): (?:fast region (\S+) MB \[(\S+), (\S+)\] "
+                     r"at (\S+) MB/s, then (\S+) MB/s|no drop, (\S+) MB/s throughout)", ln)
+    if m:
+        ps = summary["gc_passes"]["passes"]
+        k = int(m.group(1))
+        if not 1 <= k <= len(ps):
+            bad("%r: summary has %d passes" % (ln, len(ps)))
+            continue
+        e = ps[k - 1]
+        if m.group(2):
+            near_duration(m.group(2), e["rest_profile_ns"], "GC pass rest")
+        elif e["rest_profile_ns"]:
+            bad("%r: summary has a rest of %r ns" % (ln, e["rest_profile_ns"]))
+        if e["drop"] != (m.group(3) is not None):
+            bad("%r: summary says drop %r" % (ln, e["drop"]))
+        elif e["drop"]:
+            for g, key, sc in ((3, "fast_bytes", 1e6), (4, "fast_bytes_lo", 1e6), (5, "fast_bytes_hi", 1e6),
+                               (6, "fast_mbps", 1), (7, "slow_mbps", 1)):
+                near(m.group(g), e[key], "GC pass " + key, sc)
+        else:
+            near(m.group(8), e["mbps"], "GC pass mbps")
+        named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"  \(bytes and speeds are the target's: its rests were the profile's x (\S+)\)", ln)
+    if m:
+        near(m.group(1), summary["gc_passes"]["time_scale"], "GC passes time scale")
+        continue
     m = re.fullmatch(r"FLAG: .*", ln)
     if m:
         fl = summary["flags"]
