@@ -10,24 +10,20 @@
  * could not be opened, 2 usage or a bad journal, 3 a different drive at the path (refused).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "base/jsonget.h"
 #include "cli/cli.h"
-#include "cli/clock.h"
+#include "cli/drive_open.h"
 #include "cli/options.h"
 #include "results/journal.h"
 #include "targets/devchange.h"
-#include "targets/devchange_target.h"
-#include "targets/target.h"
 
 static void usage(FILE *f)
 {
@@ -46,33 +42,25 @@ static void usage(FILE *f)
 static int restore_path(const char *dir, const char *path, const struct journal_entry *e, size_t n,
 			bool dry, bool *refused)
 {
-	struct target_open_opts to = {.drive_ident = true};
 	struct devchange_restore_result *res = NULL;
-	struct json_object *ident = NULL;
 	struct journal *j = NULL;
-	struct target *t = NULL;
+	struct cli_drive d;
 	struct devchange_ctx c;
-	char err[1024] = "", alpm[DEVCHANGE_ALPM_PATH_MAX];
+	char err[1024] = "";
 	size_t nres = 0;
-	int fd = -1, rc, code = EXIT_FAILED;
+	int rc, code = EXIT_FAILED;
 
-	rc = target_open(path, &to, &t, err, sizeof(err));
+	/* the drive is reached through cli/drive_open.h (the kernel in the shipped program) */
+	rc = cli_drive_open(path, &d, err, sizeof(err));
 	if (rc) {
 		cli_error("restore", "cannot open %s to restore it: %s", path, err);
-		goto out;
-	}
-	ident = devchange_target_identity(target_info(t));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!ident || fd < 0) {
-		cli_error("restore", "%s: %s", path, ident ? strerror(errno) : "out of memory");
 		goto out;
 	}
 	if (!dry && (rc = journal_open(dir, &j, err, sizeof(err)))) {
 		cli_error("restore", "%s", err);
 		goto out;
 	}
-	rc = devchange_target_ctx(target_info(t), fd, ident, j, cli_wall_ns, &c, alpm, err,
-				  sizeof(err));
+	rc = cli_drive_ctx(&d, path, j, &c, err, sizeof(err));
 	if (rc) {
 		cli_error("restore", "%s", err);
 		goto out;
@@ -95,10 +83,7 @@ static int restore_path(const char *dir, const char *path, const struct journal_
 out:
 	free(res);
 	journal_close(j);
-	json_object_put(ident);
-	if (fd >= 0)
-		close(fd);
-	target_close(t);
+	cli_drive_close(&d);
 	return code;
 }
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -230,4 +231,35 @@ int results_read_manifest(const char *dir, struct json_object **manifest)
 int results_write_summary(const char *dir, struct json_object *summary)
 {
 	return files_write_in_dir(dir, RESULTS_SUMMARY_FILE, summary);
+}
+
+/* mkdir -p (see files.h) */
+int files_mkdir_p(const char *path)
+{
+	char *p = strdup(path), *s = p;
+	int rc = 0;
+
+	if (!p)
+		return -ENOMEM;
+	for (;;) {
+		char saved = 0, *parent;
+
+		s = strchr(s + 1, '/');
+		if (s) {
+			saved = *s;
+			*s = '\0';
+		}
+		if (!mkdir(p, 0755)) {
+			parent = files_dir_of(p);
+			rc = parent ? files_fsync_dir(parent) : -ENOMEM;
+			free(parent);
+		} else if (errno != EEXIST) {
+			rc = -errno;
+		}
+		if (!s || rc)
+			break;
+		*s = saved;
+	}
+	free(p);
+	return rc;
 }

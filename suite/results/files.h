@@ -31,6 +31,10 @@ char *files_dir_of(const char *path);
 /* fsyncs the directory itself, so that entries made or renamed in it survive a crash. */
 int files_fsync_dir(const char *dir);
 
+/* mkdir -p, mode 0755; each directory it makes is fsync'ed into its parent, so the path survives
+ * a crash (a results directory, a journal directory). 0 or -errno. */
+int files_mkdir_p(const char *path);
+
 /* Writes all of buf to fd, retrying short writes and EINTR. */
 int files_write_all(int fd, const char *buf, size_t len);
 

@@ -121,37 +121,6 @@ int results_write_manifest(struct results *r, struct json_object *manifest,
 
 /* ---- lifecycle ------------------------------------------------------------------------------ */
 
-/* mkdir -p; each directory it makes is fsync'ed into its parent, so the path survives a crash. */
-static int mkdir_p(const char *path)
-{
-	char *p = strdup(path), *s = p;
-	int rc = 0;
-
-	if (!p)
-		return -ENOMEM;
-	for (;;) {
-		char saved = 0, *parent;
-
-		s = strchr(s + 1, '/');
-		if (s) {
-			saved = *s;
-			*s = '\0';
-		}
-		if (!mkdir(p, 0755)) {
-			parent = files_dir_of(p);
-			rc = parent ? files_fsync_dir(parent) : -ENOMEM;
-			free(parent);
-		} else if (errno != EEXIST) {
-			rc = -errno;
-		}
-		if (!s || rc)
-			break;
-		*s = saved;
-	}
-	free(p);
-	return rc;
-}
-
 static int dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -237,7 +206,7 @@ int results_create(const char *dir, struct results **out)
 
 	if (!dir || !*dir || !out)
 		return -EINVAL;
-	rc = mkdir_p(dir);
+	rc = files_mkdir_p(dir);
 	if (rc)
 		return rc;
 	rc = dir_is_empty(dir);

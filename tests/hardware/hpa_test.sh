@@ -9,7 +9,11 @@
 # kernel's size (blockdev --getsize64) unless an HPA was set after the kernel sized the disk;
 # hidden_bytes = (native - current) x sector. `--set 50% --dry-run` exits 0 (and prints a SET MAX
 # / SET ACCESSIBLE MAX CDB) or refuses with exit 3 or 4, and the state read afterwards is the
-# same. A drive that is not SATA skips. Changing the capacity is never done here.
+# same. A drive that is not SATA skips. The capacity is changed only with SSDLAB_TEST_DEV_CHANGE=1
+# as well (a spare drive whose data may be hidden for a moment, never written): a volatile
+# `--set 90% --journal DIR`, the max read back by hdparm -N (else ssdlab --json) equal to
+# floor(native sectors x 0.9) - 1, then `ssdlab restore DIR` and the max back where it was, the
+# journal's entry restored.
 set -uo pipefail
 
 SSDLAB=${SSDLAB:-build/suite/ssdlab}
@@ -26,7 +30,7 @@ dev=${SSDLAB_HW_DEV:-}
 command -v python3 >/dev/null || skip "python3 is missing (used to read the JSON)"
 [ -x "$SSDLAB" ] || skip "ssdlab binary not found at $SSDLAB"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -e "$tmp/keep" ] || rm -rf "$tmp"' EXIT
 
 "$SSDLAB" hpa "$dev" --json >"$tmp/before.json" 2>"$tmp/err"
 rc=$?
@@ -68,3 +72,37 @@ if json.load(open(tmp + "/after.json")) != st:
     print("FAIL: the state changed across a dry run"); bad += 1
 sys.exit(1 if bad else 0)
 PY
+rc=$?
+[ $rc -eq 0 ] || exit $rc
+if [ "${SSDLAB_TEST_DEV_CHANGE:-}" != 1 ]; then
+	echo "capacity not changed: SSDLAB_TEST_DEV_CHANGE=1 is not set (the set/restore checks need it)"
+	exit 0
+fi
+[ $dry -eq 0 ] || { echo "capacity not changed: ssdlab refuses to change it on $dev (above)"; exit 0; }
+# the max LBA as an independent reader says it: hdparm -N's current sectors - 1, else ssdlab's
+cur_max() {
+	local h
+	if command -v hdparm >/dev/null; then
+		h=$(hdparm -N "$dev" 2>/dev/null | sed -n 's/.*max sectors *= *\([0-9]*\)\/.*/\1/p')
+		[ -n "$h" ] && { echo $((h - 1)); return; }
+	fi
+	"$SSDLAB" hpa "$dev" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["current_max_lba"])'
+}
+read -r cur0 nat <<<"$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1])); print(s["current_max_lba"], s["native_max_lba"])' "$tmp/before.json")"
+want=$(( (nat + 1) * 9 / 10 - 1 ))
+"$SSDLAB" hpa "$dev" --set 90% --journal "$tmp/j" >"$tmp/set.txt" 2>&1
+set_rc=$?
+cat "$tmp/set.txt"
+got=$(cur_max)
+"$SSDLAB" restore "$tmp/j" >"$tmp/restore.txt" 2>&1
+restore_rc=$?
+cat "$tmp/restore.txt"
+back=$(cur_max)
+bad=0
+[ $set_rc -eq 0 ] || { echo "FAIL: --set 90% exited $set_rc"; bad=1; }
+[ "$got" = "$want" ] || { echo "FAIL: after --set 90% the max LBA is $got, want floor($((nat + 1)) x 0.9) - 1 = $want"; bad=1; }
+[ $restore_rc -eq 0 ] || { echo "FAIL: restore exited $restore_rc (the drive may still carry the HPA: ssdlab restore $tmp/j, kept)"; touch "$tmp/keep"; bad=1; }
+[ "$back" = "$cur0" ] || { echo "FAIL: after restore the max LBA is $back, it was $cur0"; bad=1; }
+grep -q '"op":"restored","id":"hpa-1","ok":true' "$tmp/j/journal.jsonl" || { echo "FAIL: the journal has no restored hpa-1"; bad=1; }
+[ $bad -eq 0 ] && echo "set 90% (max LBA $got) and restored (max LBA $back)"
+exit $bad

@@ -10,6 +10,8 @@ argv[2] is the SATA image's size in bytes as QEMU was given it.
   - the text names the native max LBA and its byte count.
   - `--set 50%` (with and without --dry-run) exits 4 (EXIT_CAPABILITY) with the reason and "no
     change made"; the state read afterwards is the same.
+  - `--set 50% --journal /tmp/hpa-j` is refused the same way, and `restore /tmp/hpa-j` exits 0
+    with nothing to restore: a refused change leaves nothing pending.
   - `hpa /dev/nvme0n1` exits 4: not a SATA setting.
 Prints what it saw; exits 1 on any failure."""
 import json
@@ -34,7 +36,8 @@ def stderr(tag):
 
 
 native = SATA_BYTES // 512 - 1
-for tag in ("hpa-sata", "hpa-sata-text", "hpa-sata-set", "hpa-sata-set-dry", "hpa-sata-after", "hpa-nvme"):
+for tag in ("hpa-sata", "hpa-sata-text", "hpa-sata-set", "hpa-sata-set-dry", "hpa-sata-after",
+            "hpa-sata-set-j", "hpa-sata-j-restore", "hpa-nvme"):
     if tag not in blocks:
         fail("no %s block in the console log" % tag)
     else:
@@ -58,10 +61,13 @@ text = blocks.get("hpa-sata-text", ("", 1))
 if text[1] != 0 or "native max    LBA %d (%d sectors, %d bytes)" % (native, native + 1, SATA_BYTES) not in text[0] \
         or "hidden        0 bytes" not in text[0]:
     fail("hpa-sata-text %r" % (text,))
-for tag in ("hpa-sata-set", "hpa-sata-set-dry"):
+for tag in ("hpa-sata-set", "hpa-sata-set-dry", "hpa-sata-set-j"):
     rc = blocks.get(tag, ("", None))[1]
     if rc != 4 or "advertises neither HPA" not in stderr(tag) or "no change made" not in stderr(tag):
         fail("%s: rc %r, stderr %r; expected 4 and the refusal" % (tag, rc, stderr(tag)))
+jr = blocks.get("hpa-sata-j-restore", ("", None))
+if jr[1] != 0 or "nothing to restore in /tmp/hpa-j (0 change(s)" not in jr[0]:
+    fail("hpa-sata-j-restore: %r; expected rc 0 and nothing to restore" % (jr,))
 if blocks.get("hpa-nvme", ("", None))[1] != 4 or "SATA settings" not in stderr("hpa-nvme"):
     fail("hpa-nvme: %r %r" % (blocks.get("hpa-nvme"), stderr("hpa-nvme")))
 sys.exit(1 if bad else 0)
