@@ -171,7 +171,8 @@ void drive_settings_free(struct drive_settings *s)
 	free(s);
 }
 
-const struct devchange_ctx *drive_settings_change_ctx(struct drive_settings *s, char *err, size_t errlen)
+const struct devchange_ctx *drive_settings_change_ctx(struct drive_settings *s, char *err,
+						      size_t errlen)
 {
 	if (!s->drive) {
 		snprintf(err, errlen, "not a drive ssdlab can change");

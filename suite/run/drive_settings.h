@@ -58,7 +58,8 @@ int drive_settings_restore(struct drive_settings *s, char *msg, size_t msglen);
  * phase); the restore at the end covers it like the others. NULL (err says why) on a target
  * that is not a drive or when the journal cannot be opened. */
 struct devchange_ctx;
-const struct devchange_ctx *drive_settings_change_ctx(struct drive_settings *s, char *err, size_t errlen);
+const struct devchange_ctx *drive_settings_change_ctx(struct drive_settings *s, char *err,
+						      size_t errlen);
 
 /* The manifest's "drive_settings": {"write_cache": {"profile", "as_found", "readback"}, "journal"}
  * (docs/results-format.md). A new object, or NULL (no memory). */

@@ -15,11 +15,8 @@ extern const struct devchange_kind devchange_kind_write_cache;
 extern const struct devchange_kind devchange_kind_power_state;
 
 static const struct devchange_kind *const kinds[] = {
-    &devchange_kind_write_cache,
-    &devchange_kind_power_state,
-    &devchange_kind_hpa,
-    &devchange_kind_nvme_namespace,
-    &devchange_kind_security,
+    &devchange_kind_write_cache,    &devchange_kind_power_state, &devchange_kind_hpa,
+    &devchange_kind_nvme_namespace, &devchange_kind_security,
 };
 
 const struct devchange_kind *devchange_kind(const char *name)

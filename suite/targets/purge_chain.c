@@ -256,7 +256,8 @@ static int ata_erase_check(struct chain *c, bool in_auto, char *why, size_t len)
 	return rc;
 }
 
-static int ata_run(struct chain *c, const char *name, struct purge_outcome *out, char *err, size_t len)
+static int ata_run(struct chain *c, const char *name, struct purge_outcome *out, char *err,
+		   size_t len)
 {
 	struct devchange_ctx dc = {.transport = DRIVEDB_ATA};
 	struct ata_poll poll = {0};
@@ -307,18 +308,18 @@ static int ata_erase_run(struct chain *c, struct purge_outcome *out, char *err, 
 /* In `auto` order (issue 13 point 4): block-erase sanitize, NVMe format with user-data erase,
  * ATA enhanced security erase, discard; ata-sanitize-crypto only when named. */
 static const struct purge_row rows[] = {
-	{"nvme-sanitize", true, sanitize_check, sanitize_run},
-	{"ata-sanitize-block", true, ata_block_check, ata_block_run},
-	{"nvme-format", true, format_check, format_run},
-	{"ata-security-erase", true, ata_erase_check, ata_erase_run},
-	{"discard", false, discard_check, discard_run},
-	{"ata-sanitize-crypto", true, ata_crypto_check, ata_crypto_run},
+    {"nvme-sanitize", true, sanitize_check, sanitize_run},
+    {"ata-sanitize-block", true, ata_block_check, ata_block_run},
+    {"nvme-format", true, format_check, format_run},
+    {"ata-security-erase", true, ata_erase_check, ata_erase_run},
+    {"discard", false, discard_check, discard_run},
+    {"ata-sanitize-crypto", true, ata_crypto_check, ata_crypto_run},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
-const char *const purge_chain_names[] = {"nvme-sanitize",	  "ata-sanitize-block", "nvme-format",
-					 "ata-security-erase", "discard",	   "ata-sanitize-crypto",
-					 NULL};
+const char *const purge_chain_names[] = {
+    "nvme-sanitize", "ata-sanitize-block",  "nvme-format", "ata-security-erase",
+    "discard",	     "ata-sanitize-crypto", NULL};
 
 static void append(char *buf, size_t len, const char *name, const char *why)
 {

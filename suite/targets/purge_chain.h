@@ -2,8 +2,8 @@
 /*
  * purge_chain: the purge phase's methods for a real drive (issue 13 point 4), one row of a
  * table each, in the order `auto` tries them: a block-erase sanitize, an NVMe format with
- * user-data erase, an ATA enhanced security erase (targets/purge_ata.h), then a full-device discard,
- * which is not a SNIA PTS purge and is flagged so. `auto` records why each earlier row was
+ * user-data erase, an ATA enhanced security erase (targets/purge_ata.h), then a full-device
+ * discard, which is not a SNIA PTS purge and is flagged so. `auto` records why each earlier row was
  * skipped; a method named in the profile runs that row alone and fails with its reason.
  *
  * Every row checks what the drive says it can do (Identify Controller OACS / FNA / SANICAP)
@@ -49,7 +49,7 @@ struct purge_drive {
 	/* the journal, for what a purge sets first (an ATA security erase's password:
 	 * targets/purge_ata.h); NULL: the security erase is refused */
 	const struct devchange_ctx *change;
-	FILE *dry_out;		      /* NULL: stdout */
+	FILE *dry_out; /* NULL: stdout */
 };
 
 /* What a purge did. */

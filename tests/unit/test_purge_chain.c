@@ -135,8 +135,9 @@ static void test_auto_format(void **state)
 	assert_string_equal(o.method, "nvme-format (user data erase)");
 	assert_true(o.pts_purge);
 	assert_false(o.all_namespaces);
-	assert_string_equal(o.skipped, "nvme-sanitize: the controller has no sanitize (SANICAP 0x0); "
-				       "ata-sanitize-block: not a SATA drive");
+	assert_string_equal(o.skipped,
+			    "nvme-sanitize: the controller has no sanitize (SANICAP 0x0); "
+			    "ata-sanitize-block: not a SATA drive");
 	assert_int_equal(f->rows[R_FORMAT].calls, 1);
 	assert_int_equal(f->rows[R_FORMAT].seen.nsid, 1);
 	assert_int_equal(f->reach_calls, 0); /* one namespace: the gate's own check covers it */
@@ -199,9 +200,9 @@ static void test_not_nvme_and_errors(void **state)
 	assert_int_equal(purge_chain_run(&f->d, "auto", &o, err, sizeof err), 0);
 	assert_string_equal(o.method, "discard");
 	assert_false(o.pts_purge);
-	assert_string_equal(o.skipped,
-			    "nvme-sanitize: not an NVMe drive; ata-sanitize-block: not a SATA drive; "
-			    "nvme-format: not an NVMe drive; ata-security-erase: not a SATA drive");
+	assert_string_equal(
+	    o.skipped, "nvme-sanitize: not an NVMe drive; ata-sanitize-block: not a SATA drive; "
+		       "nvme-format: not an NVMe drive; ata-security-erase: not a SATA drive");
 	assert_int_equal(f->discards, 1);
 	assert_int_equal(f->s.calls, 0);
 
