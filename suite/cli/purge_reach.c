@@ -36,7 +36,9 @@ void cli_purge_reach(const struct profile *p, const struct target *t, char *what
 	size_t at = strlen(what);
 
 	*whole_subsystem = false;
-	if (!(target_caps(t) & TARGET_CAP_DRIVE_PURGE))
+	/* A SATA drive's purge (ATA sanitize, security erase) reaches only the disk itself, which
+	 * passed the gate as the target: only an NVMe namespace has siblings to name. */
+	if (!(target_caps(t) & TARGET_CAP_DRIVE_PURGE) || !target_info(t)->nvme.nsid)
 		return;
 	scan(&p->phases, &sanitize, &maybe);
 	if (sanitize) {

@@ -45,8 +45,15 @@ static struct json_object *json_u64(uint64_t v)
 /* ---- purge ---------------------------------------------------------------------------------- */
 
 /* enum purge_method order */
-static const char *const purge_methods[] = {"auto",	   "discard",	    "sim",
-					    "nvme-format", "nvme-sanitize", NULL};
+static const char *const purge_methods[] = {"auto",
+					    "discard",
+					    "sim",
+					    "nvme-format",
+					    "nvme-sanitize",
+					    "ata-sanitize-block",
+					    "ata-sanitize-crypto",
+					    "ata-security-erase",
+					    NULL};
 
 const char *phase_purge_method_name(enum purge_method m)
 {

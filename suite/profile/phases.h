@@ -113,15 +113,21 @@ enum phase_type {
  * On a drive with purge commands (TARGET_CAP_DRIVE_PURGE, targets/purge_chain.h) auto walks the
  * drive's chain instead: a block-erase sanitize, an NVMe format with user-data erase, ..., then
  * a discard (flagged as not a PTS purge), recording why each earlier method was skipped;
- * nvme-format and nvme-sanitize name one method of that chain (an error where it does not apply).
+ * nvme-format, nvme-sanitize, ata-sanitize-block, ata-sanitize-crypto and ata-security-erase
+ * name one method of that chain (an error where it does not apply).
  */
 enum purge_method {
 	PURGE_AUTO = 0,
 	PURGE_DISCARD,
 	PURGE_SIM,
 	PURGE_NVME_FORMAT,
-	PURGE_NVME_SANITIZE
+	PURGE_NVME_SANITIZE,
+	PURGE_ATA_SANITIZE_BLOCK,
+	PURGE_ATA_SANITIZE_CRYPTO,
+	PURGE_ATA_SECURITY_ERASE,
 };
+/* The methods from PURGE_NVME_FORMAT on name one row of a drive's purge chain. */
+#define PURGE_FIRST_DRIVE_METHOD PURGE_NVME_FORMAT
 /* The method's name as profiles spell it ("auto", "nvme-format"). */
 const char *phase_purge_method_name(enum purge_method m);
 #define PURGE_SETTLE_DEFAULT_NS 5000000000ull

@@ -171,6 +171,21 @@ void drive_settings_free(struct drive_settings *s)
 	free(s);
 }
 
+const struct devchange_ctx *drive_settings_change_ctx(struct drive_settings *s, char *err,
+						      size_t errlen)
+{
+	if (!s->drive) {
+		snprintf(err, errlen, "not a drive ssdlab can change");
+		return NULL;
+	}
+	if (!s->journal) {
+		if (journal_open(s->dir, &s->journal, err, errlen))
+			return NULL;
+		s->c.journal = s->journal;
+	}
+	return &s->c;
+}
+
 /* Sets st as the profile wants and reads it back. */
 static int pin(struct drive_settings *s, struct setting *st, char *err, size_t errlen)
 {

@@ -53,6 +53,14 @@ int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen,
  */
 int drive_settings_restore(struct drive_settings *s, char *msg, size_t msglen);
 
+/* The devchange context of the drive with the journal open (opened here on first use), for a
+ * change made outside the pinned settings (an ATA security erase's password, run by the purge
+ * phase); the restore at the end covers it like the others. NULL (err says why) on a target
+ * that is not a drive or when the journal cannot be opened. */
+struct devchange_ctx;
+const struct devchange_ctx *drive_settings_change_ctx(struct drive_settings *s, char *err,
+						      size_t errlen);
+
 /* The manifest's "drive_settings": {"write_cache": {"profile", "as_found", "readback"}, "journal"}
  * (docs/results-format.md). A new object, or NULL (no memory). */
 struct json_object *drive_settings_to_json(const struct drive_settings *s);

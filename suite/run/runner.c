@@ -808,7 +808,11 @@ static int act_drive_purge(struct runner *r, const struct phase_purge *pp, struc
 	uint64_t settle;
 	int rc;
 
-	rc = target_purge_method(r->t, want, &po, err, sizeof err);
+	/* the journal, for what a purge sets first (an ATA security erase's password) */
+	const struct devchange_ctx *change =
+	    r->o.settings ? drive_settings_change_ctx(r->o.settings, err, sizeof err) : NULL;
+
+	rc = target_purge_method(r->t, want, change, &po, err, sizeof err);
 	if (po.skipped[0])
 		note(r, "purge (%s): skipped %s", want, po.skipped);
 	if (rc) {
@@ -844,7 +848,7 @@ static int act_purge(struct runner *r, const struct where *w, struct json_object
 	char method[64] = "";
 	int rc;
 
-	if (pp->method == PURGE_NVME_FORMAT || pp->method == PURGE_NVME_SANITIZE ||
+	if (pp->method >= PURGE_FIRST_DRIVE_METHOD ||
 	    (pp->method == PURGE_AUTO && (target_caps(r->t) & TARGET_CAP_DRIVE_PURGE)))
 		return act_drive_purge(r, pp, rec);
 

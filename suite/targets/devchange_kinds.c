@@ -9,15 +9,14 @@
 
 #include "targets/devchange_hpa.h"
 #include "targets/devchange_nvme_ns.h"
+#include "targets/devchange_security.h"
 
 extern const struct devchange_kind devchange_kind_write_cache;
 extern const struct devchange_kind devchange_kind_power_state;
 
 static const struct devchange_kind *const kinds[] = {
-    &devchange_kind_write_cache,
-    &devchange_kind_power_state,
-    &devchange_kind_hpa,
-    &devchange_kind_nvme_namespace,
+    &devchange_kind_write_cache,    &devchange_kind_power_state, &devchange_kind_hpa,
+    &devchange_kind_nvme_namespace, &devchange_kind_security,
 };
 
 const struct devchange_kind *devchange_kind(const char *name)

@@ -6,6 +6,7 @@
 #include "host/nvme_admin.h"
 #include "host/nvme_ident.h"
 #include "host/safety.h"
+#include "targets/purge_ata.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -217,16 +218,108 @@ static int discard_run(struct chain *c, struct purge_outcome *out, char *err, si
 	return discard_all(c, err, len);
 }
 
-/* In `auto` order (issue 13 point 4). The ATA rows (ata-sanitize, ata-security-erase) go
- * after nvme-format. */
+/* ---- the ATA rows (targets/purge_ata.h: the drive checked from a fresh IDENTIFY) ---- */
+
+static int ata_check(struct chain *c, const char *name, bool in_auto, char *why, size_t len)
+{
+	if (c->d->transport != PURGE_ATA) {
+		snprintf(why, len, "not a SATA drive");
+		return -EOPNOTSUPP;
+	}
+	return purge_ata_check(c->ops, c->d->fd, c->d->link, name, in_auto, why, len);
+}
+
+static int ata_block_check(struct chain *c, bool in_auto, char *why, size_t len)
+{
+	return ata_check(c, "ata-sanitize-block", in_auto, why, len);
+}
+
+static int ata_crypto_check(struct chain *c, bool in_auto, char *why, size_t len)
+{
+	/* auto wants the erase that resets every block, as for nvme-sanitize */
+	if (in_auto) {
+		snprintf(why, len, "auto takes a block erase; a crypto scramble only when named");
+		return -EOPNOTSUPP;
+	}
+	return ata_check(c, "ata-sanitize-crypto", in_auto, why, len);
+}
+
+static int ata_erase_check(struct chain *c, bool in_auto, char *why, size_t len)
+{
+	int rc = ata_check(c, "ata-security-erase", in_auto, why, len);
+
+	/* the password must be journaled before it is set: no journal, no security erase */
+	if (!rc && !c->d->change && !c->d->dry_run) {
+		snprintf(why, len, "no journal to record the security password in");
+		rc = -EOPNOTSUPP;
+	}
+	return rc;
+}
+
+static int ata_run(struct chain *c, const char *name, struct purge_outcome *out, char *err,
+		   size_t len)
+{
+	struct devchange_ctx dc = {.transport = DRIVEDB_ATA};
+	struct ata_poll poll = {0};
+	struct purge_ata_done done = {0};
+	int rc;
+
+	if (c->d->change)
+		dc = *c->d->change;
+	dc.ops = c->ops;
+	dc.fd = c->d->fd;
+	dc.dry_run = c->d->dry_run;
+	dc.dry_out = c->d->dry_out;
+	if (c->d->wait)
+		poll = (struct ata_poll){.interval_ns = c->d->wait->poll_ns,
+					 .wait = c->d->wait->sleep_ns,
+					 .progress = c->d->wait->progress,
+					 .ctx = c->d->wait->ctx};
+	snprintf(out->method, sizeof out->method, "%s", name);
+	rc = purge_ata_run(&dc, c->d->link, name, &poll, &done, err, len);
+	if (!rc && !strcmp(name, "ata-security-erase"))
+		snprintf(out->method, sizeof out->method, "ata-security-erase (%s)",
+			 done.enhanced ? "enhanced" : "normal");
+	return rc;
+}
+
+static int ata_block_run(struct chain *c, struct purge_outcome *out, char *err, size_t len)
+{
+	return ata_run(c, "ata-sanitize-block", out, err, len);
+}
+
+static int ata_crypto_run(struct chain *c, struct purge_outcome *out, char *err, size_t len)
+{
+	int rc = ata_run(c, "ata-sanitize-crypto", out, err, len);
+
+	/* a new key, the old mapping: discard it all before it counts as fresh-out-of-box */
+	if (!rc) {
+		out->discard_after = true;
+		rc = discard_all(c, err, len);
+	}
+	return rc;
+}
+
+static int ata_erase_run(struct chain *c, struct purge_outcome *out, char *err, size_t len)
+{
+	return ata_run(c, "ata-security-erase", out, err, len);
+}
+
+/* In `auto` order (issue 13 point 4): block-erase sanitize, NVMe format with user-data erase,
+ * ATA enhanced security erase, discard; ata-sanitize-crypto only when named. */
 static const struct purge_row rows[] = {
     {"nvme-sanitize", true, sanitize_check, sanitize_run},
+    {"ata-sanitize-block", true, ata_block_check, ata_block_run},
     {"nvme-format", true, format_check, format_run},
+    {"ata-security-erase", true, ata_erase_check, ata_erase_run},
     {"discard", false, discard_check, discard_run},
+    {"ata-sanitize-crypto", true, ata_crypto_check, ata_crypto_run},
 };
 #define NROWS (sizeof rows / sizeof rows[0])
 
-const char *const purge_chain_names[] = {"nvme-sanitize", "nvme-format", "discard", NULL};
+const char *const purge_chain_names[] = {
+    "nvme-sanitize", "ata-sanitize-block",  "nvme-format", "ata-security-erase",
+    "discard",	     "ata-sanitize-crypto", NULL};
 
 static void append(char *buf, size_t len, const char *name, const char *why)
 {

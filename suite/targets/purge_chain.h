@@ -2,8 +2,8 @@
 /*
  * purge_chain: the purge phase's methods for a real drive (issue 13 point 4), one row of a
  * table each, in the order `auto` tries them: a block-erase sanitize, an NVMe format with
- * user-data erase, (the ATA erases, added as rows by their module), then a full-device discard,
- * which is not a SNIA PTS purge and is flagged so. `auto` records why each earlier row was
+ * user-data erase, an ATA enhanced security erase (targets/purge_ata.h), then a full-device
+ * discard, which is not a SNIA PTS purge and is flagged so. `auto` records why each earlier row was
  * skipped; a method named in the profile runs that row alone and fails with its reason.
  *
  * Every row checks what the drive says it can do (Identify Controller OACS / FNA / SANICAP)
@@ -25,6 +25,8 @@
 #include "host/ioctl_ops.h"
 #include "host/nvme_format.h"
 
+struct devchange_ctx;
+
 /* How the drive is attached (sysfs): which rows can apply. */
 enum purge_transport { PURGE_OTHER = 0, PURGE_NVME, PURGE_ATA };
 
@@ -43,7 +45,11 @@ struct purge_drive {
 	void *ctx;
 	const struct nvme_wait *wait; /* sanitize polling (NULL: 1 s, no bound) */
 	bool dry_run;		      /* print the commands to dry_out, send nothing */
-	FILE *dry_out;		      /* NULL: stdout */
+	const char *link; /* sysfs transport ("sata", "usb"): the ATA rows refuse a USB bridge */
+	/* the journal, for what a purge sets first (an ATA security erase's password:
+	 * targets/purge_ata.h); NULL: the security erase is refused */
+	const struct devchange_ctx *change;
+	FILE *dry_out; /* NULL: stdout */
 };
 
 /* What a purge did. */

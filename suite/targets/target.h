@@ -41,6 +41,7 @@ struct json_object;
 struct target;
 struct target_queue;
 struct purge_outcome; /* targets/purge_chain.h */
+struct devchange_ctx; /* targets/devchange.h */
 
 enum target_cap {
 	TARGET_CAP_VIRTUAL_TIME = 1u << 0, /* clock is simulated; idle is instant */
@@ -186,8 +187,8 @@ struct target_ops {
 	int (*idle)(struct target *t, uint64_t ns);
 	int (*discard)(struct target *t, uint64_t offset, uint64_t len);
 	int (*purge)(struct target *t, char *method, size_t len);
-	int (*purge_method)(struct target *t, const char *want, struct purge_outcome *out,
-			    char *err, size_t errlen);
+	int (*purge_method)(struct target *t, const char *want, const struct devchange_ctx *change,
+			    struct purge_outcome *out, char *err, size_t errlen);
 	int (*snapshot)(struct target *t, struct snapshot *s);
 	int (*set_capacity)(struct target *t, uint64_t bytes);
 	int (*flush)(struct target *t);
@@ -248,8 +249,8 @@ int target_purge(struct target *t, char *method, size_t len);
 /* A real drive's purge by method want ("auto", "nvme-format", "nvme-sanitize", "discard":
  * targets/purge_chain.h) with what it did in out (the method, whether it is a PTS purge, why
  * auto skipped the earlier methods). -EOPNOTSUPP without TARGET_CAP_DRIVE_PURGE. */
-int target_purge_method(struct target *t, const char *want, struct purge_outcome *out, char *err,
-			size_t errlen);
+int target_purge_method(struct target *t, const char *want, const struct devchange_ctx *change,
+			struct purge_outcome *out, char *err, size_t errlen);
 /* Fills s; a target without counters returns 0 with s->source = "none" and no counters. */
 int target_snapshot(struct target *t, struct snapshot *s);
 int target_set_capacity(struct target *t, uint64_t bytes);

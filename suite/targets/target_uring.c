@@ -68,6 +68,7 @@ struct uring_target {
 	/* an NVMe block device: the purge commands (purge_chain.h) go through this table */
 	const struct ioctl_ops *ops;
 	enum purge_transport purge_tr;
+	char purge_link[16]; /* sysfs: "sata", "usb" (the ATA rows refuse a USB bridge) */
 };
 
 struct target_queue {
@@ -170,18 +171,24 @@ static void counters_setup(struct target *t, struct uring_target *u, const char 
 	target_add_caps(t, TARGET_CAP_COUNTERS);
 }
 
-/* A drive whose purge commands ssdlab knows (purge_chain.h): today NVMe; other block devices
- * keep the runner's own discard. */
+/* A drive whose purge commands ssdlab knows (purge_chain.h): NVMe, and SATA (also behind a USB
+ * bridge, where the ATA rows refuse with the reason and auto takes the discard); other block
+ * devices keep the runner's own discard. */
 static void drive_purge_setup(struct target *t, struct uring_target *u,
 			      const struct target_open_opts *o)
 {
 	struct devinfo_link link;
 
 	u->ops = o->ioctl_ops ? o->ioctl_ops : &ioctl_ops_real;
-	if (devinfo_link_read(NULL, u->dev, &link) || strcmp(link.transport, "nvme") ||
-	    !target_info(t)->nvme.nsid)
+	if (devinfo_link_read(NULL, u->dev, &link))
 		return;
-	u->purge_tr = PURGE_NVME;
+	snprintf(u->purge_link, sizeof u->purge_link, "%s", link.transport);
+	if (!strcmp(link.transport, "nvme") && target_info(t)->nvme.nsid)
+		u->purge_tr = PURGE_NVME;
+	else if (!strcmp(link.transport, "sata") || !strcmp(link.transport, "usb"))
+		u->purge_tr = PURGE_ATA;
+	else
+		return;
 	target_add_caps(t, TARGET_CAP_DRIVE_PURGE);
 }
 
@@ -662,7 +669,8 @@ static int purge_reach(void *ctx, const char *what, char *reason, size_t len)
 }
 
 /* The drive's purge (purge_chain.h) on the open namespace: sanitize, format or discard. */
-static int uring_purge_method(struct target *t, const char *want, struct purge_outcome *out,
+static int uring_purge_method(struct target *t, const char *want,
+			      const struct devchange_ctx *change, struct purge_outcome *out,
 			      char *err, size_t errlen)
 {
 	struct uring_target *u = target_priv(t);
@@ -674,6 +682,8 @@ static int uring_purge_method(struct target *t, const char *want, struct purge_o
 	    .discard = purge_discard_all,
 	    .reach_ok = purge_reach,
 	    .ctx = t,
+	    .link = u->purge_link,
+	    .change = change,
 	};
 
 	return purge_chain_run(&d, want, out, err, errlen);

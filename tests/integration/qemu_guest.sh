@@ -56,4 +56,6 @@ if [ "$PART" != drives ]; then
 . /tests_hpa.sh
 # The purge phase's drive methods on the NVMe (qemu_guest_purge.sh).
 . /tests_purge.sh
+# The ATA purge methods on the SATA disk (qemu_guest_atapurge.sh).
+. /tests_atapurge.sh
 fi

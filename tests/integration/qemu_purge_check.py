@@ -5,7 +5,8 @@ Checks, against what QEMU 7.2 emulates (../shared/reference/qemu-devices.md: For
 secure-erase setting works, SANICAP 0, FNA 0):
   - the run exits 0; the first purge record says method "nvme-format (user data erase)",
     pts_purge true, settle_ns 0, all_namespaces false (FNA 0: the format reaches only nsid 1),
-    and skipped "nvme-sanitize: the controller has no sanitize (SANICAP 0x0)";
+    and skipped "nvme-sanitize: the controller has no sanitize (SANICAP 0x0); ata-sanitize-block:
+    not a SATA drive" (the ATA row sits between sanitize and format in auto's order);
   - the second (method discard) says "discard", pts_purge false, settle 1 s;
   - Identify Namespace before and after: the same LBA format in use (512 B data, 0 metadata)
     and the same size (NSZE).
@@ -45,7 +46,8 @@ def main():
         return 1
     f, d = purges
     want = {"method": "nvme-format (user data erase)", "pts_purge": True, "settle_ns": 0, "all_namespaces": False,
-            "discard_after": False, "skipped": "nvme-sanitize: the controller has no sanitize (SANICAP 0x0)"}
+            "discard_after": False, "skipped": "nvme-sanitize: the controller has no sanitize (SANICAP 0x0); "
+                        "ata-sanitize-block: not a SATA drive"}
     for k, v in want.items():
         if f.get(k) != v:
             print("FAIL auto purge: %s = %r, want %r" % (k, f.get(k), v)); bad += 1

@@ -86,6 +86,7 @@ cp "$HERE/qemu_guest_ident.sh" "$R/tests_ident.sh" || fail "copy guest identity 
 cp "$HERE/qemu_guest_devchange.sh" "$R/tests_devchange.sh" || fail "copy guest devchange script"
 cp "$HERE/qemu_guest_hpa.sh" "$R/tests_hpa.sh" || fail "copy guest hpa script"
 cp "$HERE/qemu_guest_purge.sh" "$R/tests_purge.sh" || fail "copy guest purge script"
+cp "$HERE/qemu_guest_atapurge.sh" "$R/tests_atapurge.sh" || fail "copy guest ATA purge script"
 # The namespace probe (nvme_ns_probe.c), built beside the tests; its libraries are ssdlab's.
 PROBE=$(dirname "$SSDLAB")/../tests/integration/nvme_ns_probe
 [ -x "$PROBE" ] && cp "$PROBE" "$R/bin/nvme_ns_probe" || echo "qemu: no $PROBE: the namespace resize is not run"
@@ -415,5 +416,7 @@ python3 "$HERE/qemu_devchange_check.py" "$W/serial.log" || fail "write cache che
 python3 "$HERE/qemu_hpa_check.py" "$W/serial.log" "$SATA_BYTES" || fail "hpa checks failed"
 # The purge methods on the NVMe: auto's format, the discard, the LBA format kept (qemu_purge_check.py).
 python3 "$HERE/qemu_purge_check.py" "$W/serial.log" || fail "purge checks failed"
+# The ATA purge methods on the SATA disk: refused with the drive's answer, nothing left set.
+python3 "$HERE/qemu_atapurge_check.py" "$W/serial.log" || fail "ATA purge checks failed"
 fi
 echo "PASS ($PART)"

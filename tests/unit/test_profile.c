@@ -76,7 +76,8 @@ static const struct bad bad_profiles[] = {
 	 "a phase has exactly one key, its kind ('idle'); indent 'time' under it"},
 	{HDR "  - 42\n", 4, 5, "expected a phase such as '- idle: {time: 5m}', got '42'"},
 	{HDR "  - purge: {method: shred}\n", 4, 21,
-	 "expected auto, discard, sim, nvme-format or nvme-sanitize, got 'shred'"},
+	 "expected auto, discard, sim, nvme-format, nvme-sanitize, ata-sanitize-block, ata-sanitize-crypto "
+	 "or ata-security-erase, got 'shred'"},
 	/* 15: units and ranges */
 	{HDR "  - idle: {time: fast}\n", 4, 18,
 	 "expected a duration such as 60s, 5m or 24h, got 'fast'"},

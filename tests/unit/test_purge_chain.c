@@ -136,7 +136,8 @@ static void test_auto_format(void **state)
 	assert_true(o.pts_purge);
 	assert_false(o.all_namespaces);
 	assert_string_equal(o.skipped,
-			    "nvme-sanitize: the controller has no sanitize (SANICAP 0x0)");
+			    "nvme-sanitize: the controller has no sanitize (SANICAP 0x0); "
+			    "ata-sanitize-block: not a SATA drive");
 	assert_int_equal(f->rows[R_FORMAT].calls, 1);
 	assert_int_equal(f->rows[R_FORMAT].seen.nsid, 1);
 	assert_int_equal(f->reach_calls, 0); /* one namespace: the gate's own check covers it */
@@ -157,7 +158,8 @@ static void test_auto_format_all_refused(void **state)
 	(void)state;
 	f->reach_rc = -EPERM;
 	assert_int_equal(purge_chain_run(&f->d, "auto", &o, err, sizeof err), -EPERM);
-	assert_string_equal(o.skipped, "nvme-sanitize: no block-erase sanitize (SANICAP 0x1)");
+	assert_string_equal(o.skipped, "nvme-sanitize: no block-erase sanitize (SANICAP 0x1); "
+				       "ata-sanitize-block: not a SATA drive");
 	assert_true(o.all_namespaces);
 	assert_int_equal(f->reach_calls, 1);
 	assert_non_null(strstr(f->reach_what, "format"));
@@ -198,8 +200,9 @@ static void test_not_nvme_and_errors(void **state)
 	assert_int_equal(purge_chain_run(&f->d, "auto", &o, err, sizeof err), 0);
 	assert_string_equal(o.method, "discard");
 	assert_false(o.pts_purge);
-	assert_string_equal(o.skipped,
-			    "nvme-sanitize: not an NVMe drive; nvme-format: not an NVMe drive");
+	assert_string_equal(
+	    o.skipped, "nvme-sanitize: not an NVMe drive; ata-sanitize-block: not a SATA drive; "
+		       "nvme-format: not an NVMe drive; ata-security-erase: not a SATA drive");
 	assert_int_equal(f->discards, 1);
 	assert_int_equal(f->s.calls, 0);
 
@@ -214,8 +217,10 @@ static void test_not_nvme_and_errors(void **state)
 	assert_int_equal(purge_chain_run(&f->d, "auto", &o, err, sizeof err), -EOPNOTSUPP);
 	assert_string_equal(
 	    err, "no purge method applies: nvme-sanitize: the controller has no sanitize "
-		 "(SANICAP 0x0); nvme-format: the controller has no Format NVM (OACS bit 1 clear); "
-		 "discard: the device has no discard");
+		 "(SANICAP 0x0); ata-sanitize-block: not a SATA drive; nvme-format: the controller "
+		 "has no Format NVM (OACS bit 1 clear); ata-security-erase: not a SATA drive; "
+		 "discard: the device has no discard; ata-sanitize-crypto: auto takes a block "
+		 "erase; a crypto scramble only when named");
 	free(f);
 
 	/* the format came back in another LBA format: an error, not a purge */

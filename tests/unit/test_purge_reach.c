@@ -25,6 +25,7 @@ static int t_open(struct target *t, const char *spec, const struct target_open_o
 	(void)spec;
 	(void)o;
 	target_info_mut(t)->capacity = 1 << 20;
+	target_info_mut(t)->nvme.nsid = 1; /* an NVMe namespace; the SATA case clears it */
 	return 0;
 }
 static void t_close(struct target *t)
@@ -131,6 +132,15 @@ static void test_reach(void **state)
 	profile_free(p);
 
 	p = parse("discard", false);
+	snprintf(what, sizeof what, "profile 'x'");
+	cli_purge_reach(p, t, what, sizeof what, &whole);
+	assert_false(whole);
+	assert_string_equal(what, "profile 'x'");
+	profile_free(p);
+
+	/* a SATA drive (no namespace): its purges reach only the target itself */
+	target_info_mut(t)->nvme.nsid = 0;
+	p = parse("auto", false);
 	snprintf(what, sizeof what, "profile 'x'");
 	cli_purge_reach(p, t, what, sizeof what, &whole);
 	assert_false(whole);
