@@ -49,4 +49,16 @@ void headline_print_gcrate(struct json_object *summary, FILE *f);
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
 bool headline_slc_probe(struct json_object *summary, int64_t phase);
 
+/* The idle sweep (headline_sweep.c). Whether phase is a measurement after an idle of
+ * summary.json's gc_recovery (an `after` phase of an idle_sweep): its fill is the sweep's
+ * measurement, so the headline leaves out its WSAT line. */
+bool headline_sweep_after(struct json_object *summary, int64_t phase);
+
+/* The recovery entries (headline.recovery, more than one) as one table sorted by idle time:
+ * idle, the first measurement against steady state, the excess bytes of the gc_recovery point
+ * when there is one, and when it was back; in the target's times with the profile's in brackets
+ * when the run was time-scaled, said with the rule in the line above. -ENOMEM (said on stderr). */
+int headline_print_recovery_table(struct json_object *summary, struct json_object *recovery,
+				  FILE *f);
+
 #endif
