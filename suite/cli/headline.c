@@ -262,7 +262,7 @@ static void print_block(struct json_object *arr, size_t from, size_t to, int w, 
  * headline.results, a block per (phase, repeat):
  *   cells of phase 2, rounds 2-6 (steady-state window)
  *     1m write QD32  IOPS 20, 21.2 MB/s, latency mean 1.02 s, p99 1.69 s, max 1.70 s
- * A run of three or more consecutive blocks of the same cells (a sweep's steady states) shows
+ * A run of four or more consecutive blocks of the same cells (a sweep's steady states) shows
  * its first and last block and, between them, how many it leaves out:
  *   (15 more phases of the same cells, phases 7 to 49, in summary.json)
  */
@@ -301,7 +301,7 @@ static void print_results(struct json_object *h, FILE *f)
 			blocks++;
 			j = k;
 		}
-		if (blocks < 3) {
+		if (blocks < 4) {
 			print_block(arr, i, end, w, f);
 			i = end;
 			continue;

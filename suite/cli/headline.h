@@ -25,6 +25,9 @@ struct json_object;
  *   cells of phase 3, rounds 1-5 (steady-state window)
  *     4k randwrite QD32  IOPS 3263, 13.4 MB/s, latency mean 9.80 ms, p99 56.36 ms, max 67.20 ms
  * Durations are the profile's (target time divided by the run's time scale); '.' decimals.
+ * An idle sweep (headline_sweep.c) is summarized: series of one shape as a range and median,
+ * its recovery as one table in the target's times, four or more blocks of the same cells as the
+ * first and the last.
  */
 void headline_print(struct json_object *summary, FILE *f);
 
