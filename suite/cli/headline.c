@@ -527,8 +527,10 @@ void headline_print(struct json_object *summary, FILE *f)
 	    isfinite(jsonget_num(h, "wa_run")))
 		fprintf(f, "WA             %s whole run\n",
 			fmt(jsonget_num(h, "wa_run"), 2, a, sizeof(a)));
-	/* Many idles (a sweep): one table in one time base rather than a line per idle. */
-	if (json_object_object_get_ex(h, "recovery", &arr) && json_object_array_length(arr) > 1)
+	/* An idle sweep (a gc_recovery over its idles): one table in one time base rather than a
+	 * line per idle; a run with a few unrelated idles keeps its lines. */
+	if (json_object_object_get_ex(h, "recovery", &arr) && json_object_array_length(arr) > 1 &&
+	    json_object_object_get_ex(summary, "gc_recovery", &x) && x)
 		(void)headline_print_recovery_table(summary, arr, f);
 	else if (json_object_object_get_ex(h, "recovery", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {

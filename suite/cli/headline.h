@@ -57,10 +57,11 @@ bool headline_slc_probe(struct json_object *summary, int64_t phase);
  * measurement, so the headline leaves out its WSAT line. */
 bool headline_sweep_after(struct json_object *summary, int64_t phase);
 
-/* The recovery entries (headline.recovery, more than one) as one table sorted by idle time:
- * idle, the first measurement against steady state, the excess bytes of the gc_recovery point
- * when there is one, and when it was back; in the target's times with the profile's in brackets
- * when the run was time-scaled, said with the rule in the line above. -ENOMEM (said on stderr). */
+/* The recovery entries of an idle sweep (headline.recovery, more than one, with a gc_recovery)
+ * as one table sorted by idle time: idle, the first measurement against steady state, the
+ * excess bytes of the idle's gc_recovery point, and when it was back; in the target's times with
+ * the profile's in brackets when the run was time-scaled, said with the rule in the line above.
+ * -ENOMEM (said on stderr). */
 int headline_print_recovery_table(struct json_object *summary, struct json_object *recovery,
 				  FILE *f);
 

@@ -99,9 +99,10 @@ for e in ss:
         ss_groups.append((key, [e]))
 i_grp = 0
 cur_group = None
-# Many idles: the recovery lines are one table sorted by idle time (then by the idle's phase).
+# An idle sweep (with a gc_recovery): the recovery lines are one table sorted by idle time (then
+# by the idle's phase).
 rec_list = h["recovery"]
-if len(rec_list) > 1:
+if len(rec_list) > 1 and summary.get("gc_recovery"):
     rec_list = sorted(rec_list, key=lambda e: (e["idle_target_ns"], e["idle_phase"]))
 gc_points = (summary.get("gc_recovery") or {}).get("points", [])
 results = h.get("results", [])
