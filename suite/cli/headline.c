@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -128,22 +129,50 @@ static void print_flags(struct json_object *summary, FILE *f)
 	headline_print_thermal(summary, f);
 }
 
-/* "IOPS 3352", "MB/s 512.3", "p99 latency 812.4 us": a metric's value in its display unit. */
+/* How a metric is shown: "IOPS 3352", "512.3 MB/s", "lat_mean 812.4 us". */
+struct metric_unit {
+	const char *prefix, *suffix;
+	double scale;
+	int decimals;
+};
+
+static struct metric_unit metric_unit(const char *metric)
+{
+	if (!metric || !strcmp(metric, "iops"))
+		return (struct metric_unit){"IOPS ", "", 1, 0};
+	if (!strcmp(metric, "read_iops"))
+		return (struct metric_unit){"read IOPS ", "", 1, 0};
+	if (!strcmp(metric, "write_iops"))
+		return (struct metric_unit){"write IOPS ", "", 1, 0};
+	if (strstr(metric, "bw"))
+		return (struct metric_unit){"", " MB/s", 1e6, 1};
+	if (strstr(metric, "lat_"))
+		return (struct metric_unit){metric, " us", 1e3, 1};
+	return (struct metric_unit){metric, "", 1, 3};
+}
+
+/* A metric's value in its display unit; a latency or other named metric gets a space after its
+ * name (the prefixes of IOPS carry theirs). */
 static void print_metric(FILE *f, const char *metric, double v)
 {
+	struct metric_unit u = metric_unit(metric);
 	char a[48];
 
-	if (!metric || !strcmp(metric, "iops"))
-		fprintf(f, "IOPS %s", fmt(v, 0, a, sizeof(a)));
-	else if (!strcmp(metric, "read_iops") || !strcmp(metric, "write_iops"))
-		fprintf(f, "%s IOPS %s", metric[0] == 'r' ? "read" : "write",
-			fmt(v, 0, a, sizeof(a)));
-	else if (strstr(metric, "bw"))
-		fprintf(f, "%s MB/s", fmt(v / 1e6, 1, a, sizeof(a)));
-	else if (strstr(metric, "lat_"))
-		fprintf(f, "%s %s us", metric, fmt(v / 1e3, 1, a, sizeof(a)));
-	else
-		fprintf(f, "%s %s", metric, fmt(v, 3, a, sizeof(a)));
+	fprintf(f, "%s%s%s%s", u.prefix, u.prefix == metric ? " " : "",
+		fmt(v / u.scale, u.decimals, a, sizeof(a)), u.suffix);
+}
+
+/* The same for a range "lo-hi" and its median (in the same unit, without it). */
+static void print_metric_range(FILE *f, const char *metric, double lo, double hi, double med,
+			       size_t n)
+{
+	struct metric_unit u = metric_unit(metric);
+	char a[48], b[48], c[48];
+
+	fprintf(f, "%s%s%s-%s%s over %zu phases (median %s", u.prefix, u.prefix == metric ? " " : "",
+		fmt(lo / u.scale, u.decimals, a, sizeof(a)),
+		fmt(hi / u.scale, u.decimals, b, sizeof(b)), u.suffix, n,
+		fmt(med / u.scale, u.decimals, c, sizeof(c)));
 }
 
 /* A latency of the headline ("397.45 us", "1.02 s"; "-" when there is none). */
@@ -163,52 +192,126 @@ static const char *wl_label(struct json_object *e, char *buf, size_t len)
 	return buf;
 }
 
-/*
- * headline.results, a block per (phase, repeat):
- *   cells of phase 2, rounds 2-6 (steady-state window)
- *     1m write QD32  IOPS 20, 21.2 MB/s, latency mean 1.02 s, p99 1.69 s, max 1.70 s
- */
-static void print_results(struct json_object *h, FILE *f)
+/* The end of the block of results entries (one phase and repeat) that starts at i. */
+static size_t block_end(struct json_object *arr, size_t i)
 {
-	struct json_object *arr, *x;
-	int64_t cur_p = -1, cur_r = -1;
-	int w = 0;
+	size_t n = json_object_array_length(arr), j = i + 1;
+	int64_t p = -1, r = 0;
 
-	if (!json_object_object_get_ex(h, "results", &arr))
-		return;
-	/* One column for the figures: as wide as the longest workload and queue. */
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		char wl[160];
-		int n = (int)strlen(wl_label(json_object_array_get_idx(arr, i), wl, sizeof(wl)));
+	(void)jsonget_int(json_object_array_get_idx(arr, i), "phase", &p);
+	(void)jsonget_int(json_object_array_get_idx(arr, i), "repeat", &r);
+	for (; j < n; j++) {
+		int64_t q = -1, s = 0;
 
-		w = n > w ? n : w;
+		(void)jsonget_int(json_object_array_get_idx(arr, j), "phase", &q);
+		(void)jsonget_int(json_object_array_get_idx(arr, j), "repeat", &s);
+		if (q != p || s != r)
+			break;
 	}
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		struct json_object *e = json_object_array_get_idx(arr, i);
-		const char *over = S(jsonget_str(e, "over"));
-		char a[48], b[48], c[48], d[48], g[48], wl[160];
-		int64_t p = -1, r = 0, lo = 0, hi = 0;
+	return j;
+}
 
-		(void)jsonget_int(e, "phase", &p);
-		(void)jsonget_int(e, "repeat", &r);
-		if (p != cur_p || r != cur_r) {
-			(void)jsonget_int(e, "first_round", &lo);
-			(void)jsonget_int(e, "last_round", &hi);
-			fprintf(f, "cells of phase %" PRId64, p);
-			if (r)
-				fprintf(f, " (repeat %" PRId64 ")", r);
-			fprintf(f, ", rounds %" PRId64 "-%" PRId64 "%s\n", lo, hi,
-				strcmp(over, "steady_state_window") ? ""
-								    : " (steady-state window)");
-			cur_p = p;
-			cur_r = r;
-		}
+/* Whether the blocks [a, a_end) and [b, b_end) measure the same cells over the same kind of
+ * window: the phases of a sweep, each shown once would repeat the same lines. */
+static bool same_cells(struct json_object *arr, size_t a, size_t a_end, size_t b, size_t b_end)
+{
+	if (a_end - a != b_end - b)
+		return false;
+	for (size_t k = 0; k < a_end - a; k++) {
+		struct json_object *x = json_object_array_get_idx(arr, a + k),
+				   *y = json_object_array_get_idx(arr, b + k);
+		char u[160], v[160];
+
+		if (strcmp(wl_label(x, u, sizeof(u)), wl_label(y, v, sizeof(v))) ||
+		    strcmp(S(jsonget_str(x, "over")), S(jsonget_str(y, "over"))))
+			return false;
+	}
+	return true;
+}
+
+/* One block: its heading and a line per cell, the figures in a column w wide. */
+static void print_block(struct json_object *arr, size_t from, size_t to, int w, FILE *f)
+{
+	struct json_object *e0 = json_object_array_get_idx(arr, from);
+	const char *over = S(jsonget_str(e0, "over"));
+	int64_t p = -1, r = 0, lo = 0, hi = 0;
+
+	(void)jsonget_int(e0, "phase", &p);
+	(void)jsonget_int(e0, "repeat", &r);
+	(void)jsonget_int(e0, "first_round", &lo);
+	(void)jsonget_int(e0, "last_round", &hi);
+	fprintf(f, "cells of phase %" PRId64, p);
+	if (r)
+		fprintf(f, " (repeat %" PRId64 ")", r);
+	fprintf(f, ", rounds %" PRId64 "-%" PRId64 "%s\n", lo, hi,
+		strcmp(over, "steady_state_window") ? "" : " (steady-state window)");
+	for (size_t i = from; i < to; i++) {
+		struct json_object *e = json_object_array_get_idx(arr, i);
+		char a[48], b[48], c[48], d[48], g[48], wl[160];
+
 		fprintf(f, "  %-*s  IOPS %s, %s MB/s, latency mean %s, p99 %s, max %s\n", w,
 			wl_label(e, wl, sizeof(wl)), fmt(jsonget_num(e, "iops"), 0, a, sizeof(a)),
 			fmt(jsonget_num(e, "bw_bps") / 1e6, 1, b, sizeof(b)),
 			fmt_lat(jsonget_num(e, "lat_mean_ns"), c, sizeof(c)),
 			fmt_lat(jsonget_num(e, "lat_p99_ns"), d, sizeof(d)),
 			fmt_lat(jsonget_num(e, "lat_max_ns"), g, sizeof(g)));
+	}
+}
+
+/*
+ * headline.results, a block per (phase, repeat):
+ *   cells of phase 2, rounds 2-6 (steady-state window)
+ *     1m write QD32  IOPS 20, 21.2 MB/s, latency mean 1.02 s, p99 1.69 s, max 1.70 s
+ * A run of four or more consecutive blocks of the same cells (a sweep's steady states) shows
+ * its first and last block and, between them, how many it leaves out:
+ *   (15 more phases of the same cells, phases 7 to 49, in summary.json)
+ */
+static void print_results(struct json_object *h, FILE *f)
+{
+	struct json_object *arr, *x;
+	size_t n;
+	int w = 0;
+
+	if (!json_object_object_get_ex(h, "results", &arr))
+		return;
+	n = json_object_array_length(arr);
+	/* One column for the figures: as wide as the longest workload and queue. */
+	for (size_t i = 0; i < n; i++) {
+		char wl[160];
+		int k = (int)strlen(wl_label(json_object_array_get_idx(arr, i), wl, sizeof(wl)));
+
+		w = k > w ? k : w;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t end = block_end(arr, i), last = i, last_end = end, blocks = 1;
+		int64_t p_second = -1, p_before_last = -1;
+
+		/* The run of blocks of the same cells that starts here. */
+		for (size_t j = end; j < n;) {
+			size_t k = block_end(arr, j);
+
+			if (!same_cells(arr, i, end, j, k))
+				break;
+			if (blocks == 1)
+				(void)jsonget_int(json_object_array_get_idx(arr, j), "phase", &p_second);
+			(void)jsonget_int(json_object_array_get_idx(arr, last), "phase",
+					  &p_before_last);
+			last = j;
+			last_end = k;
+			blocks++;
+			j = k;
+		}
+		if (blocks < 4) {
+			print_block(arr, i, end, w, f);
+			i = end;
+			continue;
+		}
+		print_block(arr, i, end, w, f);
+		fprintf(f, "  (%zu more phases of the same cells, phases %" PRId64 " to %" PRId64
+			   ", in summary.json)\n",
+			blocks - 2, p_second, p_before_last);
+		print_block(arr, last, last_end, w, f);
+		i = last_end;
 	}
 	if (json_object_object_get_ex(h, "results_omitted", &x) && json_object_get_int64(x) > 0)
 		fprintf(f, "  (%" PRId64 " more cells in summary.json)\n",
@@ -261,6 +364,8 @@ static void print_wsat(struct json_object *summary, struct json_object *h, FILE 
 		(void)jsonget_int(e, "phase", &p);
 		if (headline_slc_probe(summary, p))
 			continue; /* its SLC cache line says what the probe found */
+		if (headline_sweep_after(summary, p))
+			continue; /* a measurement after an idle: its row of the recovery table */
 		if (json_object_object_get_ex(e, "fills", &fills))
 			nf = json_object_array_length(fills);
 		units_fmt_duration(isfinite(pn) && pn > 0 ? (uint64_t)pn : 0, c, sizeof(c));
@@ -288,6 +393,126 @@ static void print_wsat(struct json_object *summary, struct json_object *h, FILE 
 	}
 }
 
+/* The key of a series' shape: phases of the same workload, queue and metric (an idle sweep's
+ * repeated steady states) are summarized on one line. */
+static bool same_shape(struct json_object *a, struct json_object *b)
+{
+	const char *k[] = {"workload", "queue", "metric"};
+
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		const char *x = jsonget_str(a, k[i]), *y = jsonget_str(b, k[i]);
+
+		if ((x == NULL) != (y == NULL) || (x && strcmp(x, y)))
+			return false;
+	}
+	return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (sorts v); NAN for none. */
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One series: "steady state   4k randwrite IOPS 3263 (reached in rounds 1-5)" and its WA. */
+static void print_steady_one(struct json_object *h, struct json_object *s, bool several, FILE *f)
+{
+	const char *v = S(jsonget_str(s, "verdict"));
+	char a[48], b[48];
+	int64_t lo = 0, hi = 0;
+
+	(void)jsonget_int(s, "first_round", &lo);
+	(void)jsonget_int(s, "last_round", &hi);
+	fprintf(f, "steady state   %s ", S(jsonget_str(s, "workload")));
+	print_metric(f, jsonget_str(s, "metric"), jsonget_num(s, "average"));
+	if (!strcmp(v, "reached"))
+		fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo, hi);
+	else
+		fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64 ")\n", v, lo,
+			hi);
+	/* With several series the whole run's WA follows them once. */
+	if (several)
+		fprintf(f, "WA             %s in steady state\n",
+			fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)));
+	else if (isfinite(jsonget_num(s, "wa")) || isfinite(jsonget_num(h, "wa_run")))
+		fprintf(f, "WA             %s in steady state, %s whole run\n",
+			fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)),
+			fmt(jsonget_num(h, "wa_run"), 2, b, sizeof(b)));
+}
+
+/*
+ * headline.steady_state: a line per series, except that series of the same shape (an idle
+ * sweep measures the same steady state after every idle) are one line with their range and
+ * median, in the order of their first phase:
+ *   steady state   4k randwrite 65.7-71.8 MB/s over 17 phases (median 69.5; reached in all)
+ *   WA             7.54-8.33 in steady state (median 8.05)
+ */
+static void print_steady(struct json_object *h, struct json_object *arr, FILE *f)
+{
+	size_t n = json_object_array_length(arr);
+	bool *done = calloc(n ? n : 1, sizeof(*done));
+	double *avg = calloc(n ? n : 1, sizeof(*avg)), *wa = calloc(n ? n : 1, sizeof(*wa));
+
+	if (!done || !avg || !wa) {
+		fprintf(stderr, "headline: no memory for %zu steady-state series\n", n);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(arr, i);
+		double lo = INFINITY, hi = -INFINITY, wlo = INFINITY, whi = -INFINITY;
+		size_t k = 0, nw = 0, reached = 0;
+		char a[48], b[48], c[48];
+
+		if (done[i])
+			continue;
+		for (size_t j = i; j < n; j++) {
+			struct json_object *t = json_object_array_get_idx(arr, j);
+			double x = jsonget_num(t, "average"), w = jsonget_num(t, "wa");
+
+			if (done[j] || !same_shape(s, t))
+				continue;
+			done[j] = true;
+			avg[k++] = x;
+			lo = fmin(lo, x);
+			hi = fmax(hi, x);
+			if (isfinite(w)) {
+				wa[nw++] = w;
+				wlo = fmin(wlo, w);
+				whi = fmax(whi, w);
+			}
+			reached += !strcmp(S(jsonget_str(t, "verdict")), "reached");
+		}
+		if (k == 1) {
+			print_steady_one(h, s, n > 1, f);
+			continue;
+		}
+		fprintf(f, "steady state   %s ", S(jsonget_str(s, "workload")));
+		print_metric_range(f, jsonget_str(s, "metric"), lo, hi, median(avg, k), k);
+		if (reached == k)
+			fprintf(f, "; reached in all)\n");
+		else
+			fprintf(f, "; NOT reached in %zu of them)\n", k - reached);
+		if (nw)
+			fprintf(f, "WA             %s-%s in steady state (median %s)\n",
+				fmt(wlo, 2, a, sizeof(a)), fmt(whi, 2, b, sizeof(b)),
+				fmt(median(wa, nw), 2, c, sizeof(c)));
+	}
+out:
+	free(done);
+	free(avg);
+	free(wa);
+}
+
 void headline_print(struct json_object *summary, FILE *f)
 {
 	struct json_object *h, *arr, *x;
@@ -296,39 +521,18 @@ void headline_print(struct json_object *summary, FILE *f)
 	if (!json_object_object_get_ex(summary, "headline", &h))
 		return;
 	if (json_object_object_get_ex(h, "steady_state", &arr))
-		for (size_t i = 0; i < json_object_array_length(arr); i++) {
-			struct json_object *s = json_object_array_get_idx(arr, i);
-			const char *v = S(jsonget_str(s, "verdict"));
-			int64_t lo = 0, hi = 0;
-
-			(void)jsonget_int(s, "first_round", &lo);
-			(void)jsonget_int(s, "last_round", &hi);
-			fprintf(f, "steady state   %s ", S(jsonget_str(s, "workload")));
-			print_metric(f, jsonget_str(s, "metric"), jsonget_num(s, "average"));
-			if (!strcmp(v, "reached"))
-				fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo,
-					hi);
-			else
-				fprintf(f,
-					" (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64
-					")\n",
-					v, lo, hi);
-			/* With several series the whole run's WA follows them once. */
-			if (json_object_array_length(arr) > 1)
-				fprintf(f, "WA             %s in steady state\n",
-					fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)));
-			else if (isfinite(jsonget_num(s, "wa")) ||
-				 isfinite(jsonget_num(h, "wa_run")))
-				fprintf(f, "WA             %s in steady state, %s whole run\n",
-					fmt(jsonget_num(s, "wa"), 2, a, sizeof(a)),
-					fmt(jsonget_num(h, "wa_run"), 2, b, sizeof(b)));
-		}
+		print_steady(h, arr, f);
 	if ((!json_object_object_get_ex(h, "steady_state", &arr) ||
 	     json_object_array_length(arr) != 1) &&
 	    isfinite(jsonget_num(h, "wa_run")))
 		fprintf(f, "WA             %s whole run\n",
 			fmt(jsonget_num(h, "wa_run"), 2, a, sizeof(a)));
-	if (json_object_object_get_ex(h, "recovery", &arr))
+	/* An idle sweep (a gc_recovery over its idles): one table in one time base rather than a
+	 * line per idle; a run with a few unrelated idles keeps its lines. */
+	if (json_object_object_get_ex(h, "recovery", &arr) && json_object_array_length(arr) > 1 &&
+	    json_object_object_get_ex(summary, "gc_recovery", &x) && x)
+		(void)headline_print_recovery_table(summary, arr, f);
+	else if (json_object_object_get_ex(h, "recovery", &arr))
 		for (size_t i = 0; i < json_object_array_length(arr); i++) {
 			struct json_object *r = json_object_array_get_idx(arr, i);
 			double idle = jsonget_num(r, "idle_profile_ns"),

@@ -25,6 +25,9 @@ struct json_object;
  *   cells of phase 3, rounds 1-5 (steady-state window)
  *     4k randwrite QD32  IOPS 3263, 13.4 MB/s, latency mean 9.80 ms, p99 56.36 ms, max 67.20 ms
  * Durations are the profile's (target time divided by the run's time scale); '.' decimals.
+ * An idle sweep (headline_sweep.c) is summarized: series of one shape as a range and median,
+ * its recovery as one table in the target's times, four or more blocks of the same cells as the
+ * first and the last.
  */
 void headline_print(struct json_object *summary, FILE *f);
 
@@ -51,5 +54,18 @@ void headline_print_gcpasses(struct json_object *summary, FILE *f);
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
 bool headline_slc_probe(struct json_object *summary, int64_t phase);
+
+/* The idle sweep (headline_sweep.c). Whether phase is a measurement after an idle of
+ * summary.json's gc_recovery (an `after` phase of an idle_sweep): its fill is the sweep's
+ * measurement, so the headline leaves out its WSAT line. */
+bool headline_sweep_after(struct json_object *summary, int64_t phase);
+
+/* The recovery entries of an idle sweep (headline.recovery, more than one, with a gc_recovery)
+ * as one table sorted by idle time: idle, the first measurement against steady state, the
+ * excess bytes of the idle's gc_recovery point, and when it was back; in the target's times with
+ * the profile's in brackets when the run was time-scaled, said with the rule in the line above.
+ * -ENOMEM (said on stderr). */
+int headline_print_recovery_table(struct json_object *summary, struct json_object *recovery,
+				  FILE *f);
 
 #endif

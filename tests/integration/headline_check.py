@@ -12,6 +12,7 @@ headline_test.sh; reads only the results directory, never ssdlab's code.
 import json
 import math
 import re
+import statistics
 import sys
 
 name, d, block_path, run_path = sys.argv[1:5]
@@ -82,24 +83,87 @@ def metric_text(metric):
     return re.escape(metric) + r" (\S+)", 1
 
 
+DUR = r"[0-9.]+ (?:ns|us|ms|s)|\d+m\d\ds|\d+h\d\dm|\d+d\d\dh"
+
 # ---- the block, line by line -------------------------------------------------------------
 ss = h["steady_state"]
+# Series of the same workload, queue and metric (an idle sweep's steady states) are one line with
+# their range and median, in the order of their first series.
+ss_groups = []
+for e in ss:
+    key = (e.get("workload"), e.get("queue"), e.get("metric"))
+    g = next((g for g in ss_groups if g[0] == key), None)
+    if g:
+        g[1].append(e)
+    else:
+        ss_groups.append((key, [e]))
+i_grp = 0
+cur_group = None
+# An idle sweep (with a gc_recovery): the recovery lines are one table sorted by idle time (then
+# by the idle's phase).
 rec_list = h["recovery"]
+if len(rec_list) > 1 and summary.get("gc_recovery"):
+    rec_list = sorted(rec_list, key=lambda e: (e["idle_target_ns"], e["idle_phase"]))
+gc_points = (summary.get("gc_recovery") or {}).get("points", [])
 results = h.get("results", [])
 wsat = h.get("write_saturation", [])
-# SLC-cache probes print their SLC line instead of a WSAT line (suite/cli/headline.c, print_wsat)
+# SLC-cache probes print their SLC line instead of a WSAT line (suite/cli/headline.c, print_wsat),
+# and so do an idle sweep's measurements after an idle (their row of the recovery table).
 slc_phases = {x["phase"] for x in summary.get("slc_cache", [])}
-wsat_lines = [e for e in wsat if e["phase"] not in slc_phases]
+sweep_phases = {x["phase"] for x in gc_points}
+wsat_lines = [e for e in wsat if e["phase"] not in slc_phases | sweep_phases]
 i_ss = i_wa = i_rec = i_res = i_ws = 0
+table_scaled = None
 cur_res_phase = None
 figures = 0
 named = set()
 for ln in lines:
+    m = re.fullmatch(r"steady state   ()(.*) over (\d+) phases \(median (\S+); (reached in all|"
+                     r"NOT reached in (\d+) of them)\)", ln)
+    if m and i_grp < len(ss_groups):
+        key, grp = ss_groups[i_grp]
+        i_grp += 1
+        i_ss += len(grp)
+        cur_group = grp
+        pat, scale = metric_text(key[2])
+        if not m.group(2).startswith(key[0] + " ") or int(m.group(3)) != len(grp) or len(grp) < 2:
+            bad("steady-state range %r vs %d series of %r" % (ln, len(grp), key))
+            continue
+        mm = re.fullmatch(pat.replace(r"(\S+)", r"([0-9.]+)-([0-9.]+)"), m.group(2)[len(key[0]) + 1:])
+        if not mm:
+            bad("steady-state range %r does not show %r" % (ln, key))
+            continue
+        avgs = [e["average"] for e in grp]
+        near(mm.group(1), min(avgs), "steady state lowest", scale)
+        near(mm.group(2), max(avgs), "steady state highest", scale)
+        near(m.group(4), statistics.median(avgs), "steady state median", scale)
+        notr = sum(e["verdict"] != "reached" for e in grp)
+        if (notr == 0) != (m.group(5) == "reached in all") or (m.group(6) and int(m.group(6)) != notr):
+            bad("%r: %d series not reached" % (ln, notr))
+        named.update(e["phase"] for e in grp)
+        figures += 1
+        continue
+    m = re.fullmatch(r"WA             ([0-9.]+)-([0-9.]+) in steady state \(median (\S+)\)", ln)
+    if m:
+        was = [e["wa"] for e in (cur_group or []) if e.get("wa") is not None]
+        if not was or i_wa >= i_ss:
+            bad("WA range %r is not after its steady-state range" % ln)
+            continue
+        near(m.group(1), min(was), "WA lowest")
+        near(m.group(2), max(was), "WA highest")
+        near(m.group(3), statistics.median(was), "WA median")
+        i_wa = i_ss
+        figures += 1
+        continue
     m = re.fullmatch(r"steady state   (.+?) (IOPS .*|read IOPS .*|write IOPS .*|\S+ MB/s .*|"
                      r"lat_\S+ .*)", ln)
-    if m and i_ss < len(ss):
-        e = ss[i_ss]
+    if m and i_grp < len(ss_groups):
+        if len(ss_groups[i_grp][1]) != 1:
+            bad("%r: %d series of this shape are one range line" % (ln, len(ss_groups[i_grp][1])))
+        e = ss_groups[i_grp][1][0]
+        i_grp += 1
         i_ss += 1
+        cur_group = [e]
         pat, scale = metric_text(e["metric"])
         tail = (r" \(reached in rounds (\d+)-(\d+)\)" if e["verdict"] == "reached" else
                 r" \(NOT reached: " + re.escape(e["verdict"]) + r"; last window rounds (\d+)-(\d+)\)")
@@ -118,7 +182,7 @@ for ln in lines:
         if i_ss < 1 or i_wa >= i_ss:
             bad("WA line %r is not after its steady-state line" % ln)
             continue
-        near(m.group(1), ss[i_ss - 1]["wa"], "WA in steady state")
+        near(m.group(1), cur_group[-1]["wa"], "WA in steady state")
         if m.group(2):
             near(m.group(2), h["wa_run"], "WA whole run")
         i_wa = i_ss
@@ -159,6 +223,86 @@ for ln in lines:
         near(m.group(7), 100 * e["rule"]["band"], "rule band")
         named.add(e["phase"])
         figures += 1
+        continue
+    m = re.fullmatch(r"recovery after (\d+) idles, by idle time; (times are the target's \(the "
+                     r"profile's in brackets\)|times as measured)(?:; back = (\d+) rounds in a row "
+                     r"within (\d+)% of steady state)?", ln)
+    if m:
+        if int(m.group(1)) != len(rec_list) or len(rec_list) < 2:
+            bad("%r: %d recovery entries" % (ln, len(rec_list)))
+        table_scaled = m.group(2).startswith("times are")
+        # time-scaled when the two clocks differ (the virtual SSD's --time-scale)
+        if table_scaled != any(abs(e["idle_target_ns"] - e["idle_profile_ns"]) > 1 + 1e-6 * e["idle_profile_ns"]
+                               for e in rec_list):
+            bad("%r: the entries' idle times say otherwise" % ln)
+        if m.group(3):
+            near(m.group(3), rec_list[0]["rule"]["rounds"], "rule rounds")
+            near(m.group(4), 100 * rec_list[0]["rule"]["band"], "rule band")
+        continue
+    m = re.fullmatch(r"  idle +first \(vs steady\) +(excess +)?back to steady state after \(writing\)", ln)
+    if m:
+        if table_scaled is None or bool(m.group(1)) != ("gc_recovery" in summary):
+            bad("%r: not under a recovery table heading, or the excess column is wrong" % ln)
+        continue
+    m = re.fullmatch(r"  (" + DUR + r")(?: \((" + DUR + r")\))? +(.+?) \(([+-]?\d+)%\) +(?:(\S+) MB +)?"
+                     r"(?:(" + DUR + r")(?: \((" + DUR + r")\))?|(not back within the measured rounds))", ln)
+    if m and table_scaled is not None and i_rec < len(rec_list):
+        e = rec_list[i_rec]
+        i_rec += 1
+        if bool(m.group(2)) != table_scaled or (m.group(6) and bool(m.group(7)) != table_scaled):
+            bad("%r: not in the table's time base" % ln)
+        near_duration(m.group(1), e["idle_target_ns"], "idle time (target)")
+        if m.group(2):
+            near_duration(m.group(2), e["idle_profile_ns"], "idle time (profile)")
+        pat, scale = metric_text(e["metric"])
+        mm = re.fullmatch(pat, m.group(3))
+        if not mm:
+            bad("recovery figure %r" % m.group(3))
+        else:
+            near(mm.group(1), e["first"], "first after idle", scale)
+        near(m.group(4), 100 * e["first_change"], "change after idle")
+        pt = next((x for x in gc_points if (x["idle_phase"], x["idle_repeat"]) ==
+                   (e["idle_phase"], e["idle_repeat"])), None)
+        if m.group(5) is not None:
+            if not pt:
+                bad("%r: excess printed, no gc_recovery point for the idle" % ln)
+            else:
+                near(m.group(5), pt["excess_bytes"], "excess bytes", 1e6)
+        if m.group(6):
+            near_duration(m.group(6), e["back_after_target_ns"], "back after (target)")
+            if m.group(7):
+                near_duration(m.group(7), e["back_after_profile_ns"], "back after (profile)")
+            if e["verdict"] != "back":
+                bad("printed back, verdict %s" % e["verdict"])
+        elif e["verdict"] != "not_within_measured_rounds":
+            bad("printed not back, verdict %s" % e["verdict"])
+        named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"  \((\d+) more phases of the same cells, phases (\d+) to (\d+), in summary.json\)", ln)
+    if m:
+        # the blocks left out: the next N (phase, repeat) blocks, each of the cells of the last one
+        shown = [(x["workload"], x["queue"], x["over"]) for x in results[:i_res] if
+                 (x["phase"], x["repeat"]) == cur_res_phase]
+        blocks = []
+        j = i_res
+        while j < len(results) and len(blocks) < int(m.group(1)):
+            k = j
+            while k < len(results) and (results[k]["phase"], results[k]["repeat"]) == \
+                    (results[j]["phase"], results[j]["repeat"]):
+                k += 1
+            blocks.append((j, k))
+            j = k
+        if len(blocks) != int(m.group(1)) or int(m.group(1)) < 1 or \
+                results[blocks[0][0]]["phase"] != int(m.group(2)) or \
+                results[blocks[-1][0]]["phase"] != int(m.group(3)):
+            bad("%r: the next blocks are %r" % (ln, [results[b[0]]["phase"] for b in blocks]))
+            continue
+        for a, b in blocks + [(j, j + len(shown))]:
+            if [(x["workload"], x["queue"], x["over"]) for x in results[a:b]] != shown:
+                bad("%r: phase %d has other cells" % (ln, results[a]["phase"] if a < len(results) else -1))
+            named.update(x["phase"] for x in results[a:b])
+        i_res = j
         continue
     m = re.fullmatch(r"cells of phase (\d+)(?: \(repeat (\d+)\))?, rounds (\d+)-(\d+)"
                      r"( \(steady-state window\))?", ln)
@@ -362,6 +506,8 @@ for ln in lines:
         continue
     bad("unknown headline line %r" % ln)
 
+if i_grp != len(ss_groups):
+    bad("steady-state shapes printed %d/%d" % (i_grp, len(ss_groups)))
 if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat_lines):
     bad("entries not printed: steady state %d/%d, recovery %d/%d, results %d/%d, wsat %d/%d" %
         (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat_lines)))
