@@ -265,6 +265,20 @@ static int mgmt_supported(const struct devchange_ctx *c, int fd, char *err, size
 	return 0;
 }
 
+int devchange_nvme_ns_supported(const struct devchange_ctx *c, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if (c->transport != DRIVEDB_NVME || !c->nsid)
+		return errmsg_set(err, errlen, -EOPNOTSUPP, "%s is not an NVMe namespace", c->path);
+	fd = ctrl_open(c, err, errlen);
+	if (fd < 0)
+		return fd;
+	rc = mgmt_supported(c, fd, err, errlen);
+	close(fd);
+	return rc;
+}
+
 static int ns_read(const struct devchange_ctx *c, struct json_object **value, char *err,
 		   size_t errlen)
 {
