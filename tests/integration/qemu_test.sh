@@ -87,6 +87,7 @@ cp "$HERE/qemu_guest_devchange.sh" "$R/tests_devchange.sh" || fail "copy guest d
 cp "$HERE/qemu_guest_hpa.sh" "$R/tests_hpa.sh" || fail "copy guest hpa script"
 cp "$HERE/qemu_guest_purge.sh" "$R/tests_purge.sh" || fail "copy guest purge script"
 cp "$HERE/qemu_guest_atapurge.sh" "$R/tests_atapurge.sh" || fail "copy guest ATA purge script"
+cp "$HERE/qemu_guest_ns.sh" "$R/tests_ns.sh" || fail "copy guest namespace script"
 # The namespace probe (nvme_ns_probe.c), built beside the tests; its libraries are ssdlab's.
 PROBE=$(dirname "$SSDLAB")/../tests/integration/nvme_ns_probe
 [ -x "$PROBE" ] && cp "$PROBE" "$R/bin/nvme_ns_probe" || echo "qemu: no $PROBE: the namespace resize is not run"
@@ -418,5 +419,7 @@ python3 "$HERE/qemu_hpa_check.py" "$W/serial.log" "$SATA_BYTES" || fail "hpa che
 python3 "$HERE/qemu_purge_check.py" "$W/serial.log" || fail "purge checks failed"
 # The ATA purge methods on the SATA disk: refused with the drive's answer, nothing left set.
 python3 "$HERE/qemu_atapurge_check.py" "$W/serial.log" || fail "ATA purge checks failed"
+# `ssdlab namespace` on QEMU's NVMe: the layout, the refused --set (qemu_ns_check.py).
+python3 "$HERE/qemu_ns_check.py" "$W/serial.log" "$NVME_BYTES" || fail "namespace checks failed"
 fi
 echo "PASS ($PART)"
