@@ -64,9 +64,9 @@ struct ns_opts {
 static int parse(int argc, char **argv, struct ns_opts *o)
 {
 	static const struct option opts[] = {
-	    {"set", required_argument, NULL, 's'},   {"journal", required_argument, NULL, 'J'},
-	    {"dry-run", no_argument, NULL, 'n'},     {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},	     {NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'}, {"journal", required_argument, NULL, 'J'},
+	    {"dry-run", no_argument, NULL, 'n'},   {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -134,8 +134,8 @@ static bool hi_nonzero(const uint8_t *p)
 	return le64(p + 8) != 0;
 }
 
-static int probe(struct cli_drive *d, const struct devchange_ctx *c, struct ns_state *st,
-		 char *err, size_t errlen)
+static int probe(struct cli_drive *d, const struct devchange_ctx *c, struct ns_state *st, char *err,
+		 size_t errlen)
 {
 	_Alignas(4096) uint8_t page[NVME_IDENTIFY_LEN];
 	struct nvme_admin_cmd cmd;
@@ -169,8 +169,8 @@ static void text(const char *path, const struct ns_state *st)
 	printf("  %-16s %llu blocks\n", "capacity (ncap)", (unsigned long long)n->ncap);
 	printf("  %-16s %llu blocks\n", "in use (nuse)", (unsigned long long)n->nuse);
 	printf("  %-16s %u of %u: %llu-byte blocks, %u metadata bytes%s\n", "LBA format",
-	       n->lbaf_in_use, n->nlbaf, (unsigned long long)st->block,
-	       n->lbaf[n->lbaf_in_use].ms, n->extended_metadata ? " (extended)" : "");
+	       n->lbaf_in_use, n->nlbaf, (unsigned long long)st->block, n->lbaf[n->lbaf_in_use].ms,
+	       n->extended_metadata ? " (extended)" : "");
 	if (n->endgid)
 		printf("  %-16s %u\n", "endurance group", n->endgid);
 	else
@@ -230,8 +230,8 @@ static int target_bytes(const struct ns_state *st, const char *spec, uint64_t *b
 		return 0;
 	}
 	if (units_parse_size(spec, bytes)) {
-		cli_error("namespace", "--set '%s': a size such as 200g or a percentage such as 80%%",
-			  spec);
+		cli_error("namespace",
+			  "--set '%s': a size such as 200g or a percentage such as 80%%", spec);
 		return -EINVAL;
 	}
 	return 0;
@@ -301,7 +301,9 @@ static int change(const struct ns_opts *o, const char *path, struct cli_drive *d
 			  "%s: %s (journal: %s; `ssdlab restore %s` puts back whatever reached "
 			  "the drive)",
 			  path, err, dir, dir);
-		rc = ret == -EPERM ? EXIT_SAFETY : ret == -EOPNOTSUPP ? EXIT_CAPABILITY : EXIT_FAILED;
+		rc = ret == -EPERM	  ? EXIT_SAFETY
+		     : ret == -EOPNOTSUPP ? EXIT_CAPABILITY
+					  : EXIT_FAILED;
 		goto out;
 	}
 	printf("%s: namespace %u is now %s blocks of %llu bytes, read back\n", path, c->nsid,

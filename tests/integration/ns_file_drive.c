@@ -50,9 +50,10 @@ struct file_drive {
 	struct ioctl_ops ops;
 };
 
-#define FIELDS(X)                                                                                 \
-	X(exists) X(attached) X(nsze) X(ncap) X(flbas) X(dps) X(nmic) X(tnvmcap) X(oacs)        \
-	    X(effects) X(stall_op)
+#define FIELDS(X)                                                                                  \
+	X(exists)                                                                                  \
+	X(attached) X(nsze) X(ncap) X(flbas) X(dps) X(nmic) X(tnvmcap) X(oacs) X(effects)          \
+	    X(stall_op)
 
 static int load(struct file_drive *f, char *err, size_t errlen)
 {
@@ -65,7 +66,8 @@ static int load(struct file_drive *f, char *err, size_t errlen)
 		return rc;
 	}
 	if (strncmp(buf, "ns-drive 1\n", 11)) {
-		snprintf(err, errlen, "%s is not a scripted drive (no \"ns-drive 1\" line)", f->path);
+		snprintf(err, errlen, "%s is not a scripted drive (no \"ns-drive 1\" line)",
+			 f->path);
 		free(buf);
 		return -ENODEV;
 	}
@@ -77,8 +79,7 @@ static int load(struct file_drive *f, char *err, size_t errlen)
 			continue;
 		if (!strcmp(key, "transport"))
 			snprintf(f->transport, sizeof f->transport, "%.15s", val);
-#define LOAD(k)                                                                                   \
-	else if (!strcmp(key, #k)) f->s.k = strtoull(val, NULL, 0);
+#define LOAD(k) else if (!strcmp(key, #k)) f->s.k = strtoull(val, NULL, 0);
 		FIELDS(LOAD)
 #undef LOAD
 	}
@@ -127,7 +128,7 @@ static void ns_page(const struct ns_state *s, uint8_t *p)
 	p[26] = (uint8_t)s->flbas;
 	p[29] = (uint8_t)s->dps;
 	p[30] = (uint8_t)s->nmic;
-	nvme_put_le(p + 102, 1, 2);		 /* ENDGID 1 */
+	nvme_put_le(p + 102, 1, 2);	     /* ENDGID 1 */
 	nvme_put_le(p + 128, 0x00090000, 4); /* LBAF 0: LBADS 9 */
 	nvme_put_le(p + 132, 0x000c0000, 4); /* LBAF 1: LBADS 12 */
 }
