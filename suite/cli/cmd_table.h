@@ -13,3 +13,4 @@
 {"drives", cmd_drives, "list the drive database (SMART host/NAND-write counters per model) or show the entry for MODEL"},
 {"restore", cmd_restore, "put back the drive settings a run changed and did not restore (kill -9, power loss) from DIR/journal.jsonl"},
 {"hpa", cmd_hpa, "show a SATA drive's native and accessible max address (HPA/AMAC, DCO, frozen); --set/--restore with --dry-run list the commands"},
+{"namespace", cmd_namespace, "show an NVMe namespace's layout and the controller's unallocated capacity; --set over-provisions it (journaled, `restore` undoes)"},

@@ -265,6 +265,20 @@ static int mgmt_supported(const struct devchange_ctx *c, int fd, char *err, size
 	return 0;
 }
 
+int devchange_nvme_ns_supported(const struct devchange_ctx *c, char *err, size_t errlen)
+{
+	int fd, rc;
+
+	if (c->transport != DRIVEDB_NVME || !c->nsid)
+		return errmsg_set(err, errlen, -EOPNOTSUPP, "%s is not an NVMe namespace", c->path);
+	fd = ctrl_open(c, err, errlen);
+	if (fd < 0)
+		return fd;
+	rc = mgmt_supported(c, fd, err, errlen);
+	close(fd);
+	return rc;
+}
+
 static int ns_read(const struct devchange_ctx *c, struct json_object **value, char *err,
 		   size_t errlen)
 {
@@ -423,6 +437,13 @@ static bool ns_same(struct json_object *a, struct json_object *b)
 	       !memcmp(la.ctrl, lb.ctrl, sizeof la.ctrl);
 }
 
+/* A namespace's size is kept by the controller across power cycles until it is changed again. */
+static bool ns_persistent(struct json_object *to)
+{
+	(void)to;
+	return true;
+}
+
 const struct devchange_kind devchange_kind_nvme_namespace = {
     .name = "nvme_namespace",
     .id_prefix = "ns",
@@ -430,6 +451,7 @@ const struct devchange_kind devchange_kind_nvme_namespace = {
     .describe = ns_describe,
     .send = ns_send,
     .same = ns_same,
+    .persistent = ns_persistent,
 };
 
 int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, struct json_object **to,

@@ -36,4 +36,13 @@ extern const struct devchange_kind devchange_kind_nvme_namespace;
 int devchange_nvme_ns_shrunk(const struct devchange_ctx *c, uint64_t bytes, struct json_object **to,
 			     char *err, size_t errlen);
 
+/*
+ * Whether c's controller really does namespace management (OACS bit 3 and, where the drive has
+ * it, log 0x05 listing Namespace Management and Attachment): 0, or -EOPNOTSUPP with the reason
+ * (QEMU 7.2 advertises OACS bit 3 and answers a delete with Invalid Opcode), -errno. Sends only
+ * Identify and Get Log Page: `ssdlab namespace` shows it and refuses --set with it before
+ * anything that changes the drive is sent.
+ */
+int devchange_nvme_ns_supported(const struct devchange_ctx *c, char *err, size_t errlen);
+
 #endif

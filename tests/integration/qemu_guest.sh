@@ -58,4 +58,6 @@ if [ "$PART" != drives ]; then
 . /tests_purge.sh
 # The ATA purge methods on the SATA disk (qemu_guest_atapurge.sh).
 . /tests_atapurge.sh
+# `ssdlab namespace` on the NVMe (qemu_guest_ns.sh).
+. /tests_ns.sh
 fi

@@ -21,8 +21,9 @@ run purge-info-after ssdlab info /dev/nvme0n1 --json
 # the kernel's size read after each rescan (nvme_ns_probe.c).
 [ -x /bin/nvme_ns_probe ] && run ns-resize nvme_ns_probe /dev/nvme0n1 201326592
 # The safety gate sees the reach (issue 13 point 5): nvme0n2, another namespace of the same
-# controller, is active swap; a profile whose purge is an NVMe sanitize (subsystem-wide) on
-# nvme0n1 is refused before anything is sent (exit 3), naming nvme0n2.
+# controller, is MOUNTED (ext2, made on the host); a profile whose purge is an NVMe sanitize
+# (subsystem-wide) on nvme0n1 is refused before anything is sent (exit 3), naming nvme0n2's mount.
+# QEMU's FNA is 0 (a format reaches only its namespace): cmocka purge_format_mounted covers FNA 1.
 cat >/tmp/sanitize.yaml <<'YAML'
 name: qemu-sanitize
 description: a sanitize purge, which reaches every namespace of the subsystem
@@ -30,7 +31,7 @@ destructive: true
 phases:
   - purge: {method: nvme-sanitize}
 YAML
-mkswap /dev/nvme0n2 >/dev/null 2>&1 && swapon /dev/nvme0n2
-run reach-swaps cat /proc/swaps
+mkdir -p /mnt/ns2 && mount -t ext2 /dev/nvme0n2 /mnt/ns2
+run reach-mounts cat /proc/mounts
 run reach-refused ssdlab run /tmp/sanitize.yaml --target /dev/nvme0n1 --yes-destroy=SSDLABTEST01 --out /tmp/sanitize --quiet
-swapoff /dev/nvme0n2
+umount /mnt/ns2

@@ -72,6 +72,14 @@ trap 'rm -rf "$W"' EXIT
 R=$W/root
 mkdir -p "$R"/{bin,proc,sys,dev,tmp,mods,etc} || fail "mkdir"
 cp /bin/busybox "$R/bin/busybox" && cp "$CACHE"/mods/*.ko "$CACHE/mods/list" "$R/mods/" || fail "copy modules"
+# The ext4 driver (it mounts ext2) and its dependencies in load order, from the cached kernel's
+# tree (modules.dep: ext4 needs crc16, mbcache, jbd2; crc32c for checksummed filesystems), for
+# the filesystem mounted on nvme0n2 in the changes part; without them that check fails.
+KMOD=$CACHE/kern-$(cat "$CACHE/ready")/lib/modules/$(cat "$CACHE/ready")/kernel
+for m in lib/crc16 fs/mbcache fs/jbd2/jbd2 crypto/crc32c_generic fs/ext4/ext4; do
+	[ -f "$KMOD/$m.ko" ] && cp "$KMOD/$m.ko" "$R/mods/" && echo "${m##*/}.ko" >>"$R/mods/list" ||
+		echo "qemu: no $KMOD/$m.ko: nvme0n2 cannot be mounted"
+done
 cp "$SSDLAB" "$R/bin/ssdlab" || fail "copy ssdlab"
 # The loader and every library at the path ldd resolves it to, so the guest finds them unchanged.
 # A sanitizer build's libasan is among them and works the same in the guest.
@@ -87,6 +95,7 @@ cp "$HERE/qemu_guest_devchange.sh" "$R/tests_devchange.sh" || fail "copy guest d
 cp "$HERE/qemu_guest_hpa.sh" "$R/tests_hpa.sh" || fail "copy guest hpa script"
 cp "$HERE/qemu_guest_purge.sh" "$R/tests_purge.sh" || fail "copy guest purge script"
 cp "$HERE/qemu_guest_atapurge.sh" "$R/tests_atapurge.sh" || fail "copy guest ATA purge script"
+cp "$HERE/qemu_guest_ns.sh" "$R/tests_ns.sh" || fail "copy guest namespace script"
 # The namespace probe (nvme_ns_probe.c), built beside the tests; its libraries are ssdlab's.
 PROBE=$(dirname "$SSDLAB")/../tests/integration/nvme_ns_probe
 [ -x "$PROBE" ] && cp "$PROBE" "$R/bin/nvme_ns_probe" || echo "qemu: no $PROBE: the namespace resize is not run"
@@ -118,9 +127,11 @@ chmod +x "$R/init"
 (cd "$R" && find . | "${CPIO[@]}" -o -H newc 2>/dev/null | gzip -1) >"$W/initrd.gz" || fail "initramfs"
 
 truncate -s "$NVME_BYTES" "$W/nvme.img" && truncate -s "$SATA_BYTES" "$W/sata.img" || fail "images"
-# A second namespace of the same controller (16 MiB), which the guest makes active swap: the
-# safety gate must refuse a sanitize of nvme0n1 because it reaches nvme0n2 too.
+# A second namespace of the same controller (16 MiB) holding an ext2 filesystem, which the guest
+# mounts: the safety gate must refuse a sanitize of nvme0n1 because it reaches nvme0n2 too.
 truncate -s $((16 * 1024 * 1024)) "$W/nvme2.img" || fail "images"
+PATH=$PATH:/sbin:/usr/sbin mke2fs -q -F -t ext2 -L ssdlab-ns2 "$W/nvme2.img" ||
+	fail "mke2fs on the nvme0n2 image (apt-get install e2fsprogs)"
 
 start=$(date +%s.%N)
 # Bounded: a guest that hangs (TCG stalls have been seen with deep large-block jobs) is killed.
@@ -418,5 +429,7 @@ python3 "$HERE/qemu_hpa_check.py" "$W/serial.log" "$SATA_BYTES" || fail "hpa che
 python3 "$HERE/qemu_purge_check.py" "$W/serial.log" || fail "purge checks failed"
 # The ATA purge methods on the SATA disk: refused with the drive's answer, nothing left set.
 python3 "$HERE/qemu_atapurge_check.py" "$W/serial.log" || fail "ATA purge checks failed"
+# `ssdlab namespace` on QEMU's NVMe: the layout, the refused --set (qemu_ns_check.py).
+python3 "$HERE/qemu_ns_check.py" "$W/serial.log" "$NVME_BYTES" || fail "namespace checks failed"
 fi
 echo "PASS ($PART)"
