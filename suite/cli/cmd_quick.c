@@ -259,10 +259,12 @@ static int slc_verdict(const struct job_result *r, bool *in_cache, char *buf, si
 	}
 	*in_cache = !s.cache_detected;
 	if (s.cache_detected)
-		snprintf(buf, len,
-			 "dropped from %.0f to %.0f MB/s after %s (the SLC cache ran out)",
-			 s.in_cache_mbps, s.post_cache_mbps,
-			 units_fmt_size((uint64_t)s.cache_bytes, x, sizeof(x)));
+		snprintf(
+		    buf, len,
+		    "dropped from %.0f to %.0f MB/s after %s (%.0f bytes): it left a fast cache "
+		    "(on an SSD its SLC cache; on a loop device or a file maybe a layer below)",
+		    s.in_cache_mbps, s.post_cache_mbps,
+		    units_fmt_size((uint64_t)s.cache_bytes, x, sizeof(x)), s.cache_bytes);
 	else
 		snprintf(buf, len,
 			 "still in the SLC cache: the rate never dropped, so %.0f MB/s is "
@@ -480,8 +482,10 @@ int cmd_quick(int argc, char **argv)
 
 	printf("quick: %s (%s)%s%s\n", ti->path, target_kind_name(ti->kind), file[0] ? " in " : "",
 	       file[0] ? dir : "");
-	printf("  region: %s written sequentially, bound %s",
-	       units_fmt_size(region, sz, sizeof(sz)), units_fmt_size(bound, fr, sizeof(fr)));
+	printf("  region: %s (%" PRIu64 " bytes) written sequentially, bound %s (%" PRIu64
+	       " bytes)",
+	       units_fmt_size(region, sz, sizeof(sz)), region,
+	       units_fmt_size(bound, fr, sizeof(fr)), bound);
 	printf(" or %s", units_fmt_duration(scale_ns, tot, sizeof(tot)));
 	if (file[0])
 		printf(" (file system: %s free of %s before the test; 15%% kept free)",
