@@ -28,7 +28,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <linux/fs.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +41,7 @@
 #include "cli/cli.h"
 #include "cli/gate.h"
 #include "cli/options.h"
+#include "cli/quick_bound.h"
 #include "cli/runflow.h"
 #include "cli/signals.h"
 #include "engine/engine.h"
@@ -51,10 +51,6 @@
 #define CMD "quick"
 #define MIB (1024ull * 1024)
 #define SEC 1000000000ull
-/* Below this a sequential figure says more about the first few I/Os than about the drive. */
-#define QUICK_MIN_BYTES (16 * MIB)
-#define KEEP_FREE 0.15	/* share of a file system left free */
-#define FREE_SHARE 0.80 /* share of the free space (or the capacity) written at most */
 #define BTRFS_MAGIC_ 0x9123683E
 #define ZFS_MAGIC_ 0x2FC12FC1
 
@@ -157,36 +153,18 @@ static int parse_args(int argc, char **argv, struct quick_opts *o)
 	return 0;
 }
 
-/*
- * The file's size in directory dir: 80 % of the free space, no more than leaves 15 % of the
- * file system free, no more than --write-max, in whole MiB. Writes the statvfs figures into
- * *free and *total. Returns 0, or -ENOSPC when less than QUICK_MIN_BYTES fits.
- */
+/* The file's size in directory dir (quick_bound), with the statvfs figures in *free_b and
+ * *total_b. Returns 0, -ENOSPC when too little fits, or -errno of statvfs. */
 static int file_bound(const char *dir, uint64_t write_max, uint64_t *size, uint64_t *free_b,
 		      uint64_t *total_b)
 {
 	struct statvfs sv;
-	uint64_t fr, tot, keep, b;
 
 	if (statvfs(dir, &sv))
 		return -errno;
-	fr = (uint64_t)sv.f_bavail * sv.f_frsize;
-	tot = (uint64_t)sv.f_blocks * sv.f_frsize;
-	keep = (uint64_t)ceil(KEEP_FREE * (double)tot);
-	b = (uint64_t)(FREE_SHARE * (double)fr);
-	if (fr < keep)
-		b = 0;
-	else if (fr - keep < b)
-		b = fr - keep;
-	if (write_max && write_max < b)
-		b = write_max;
-	b -= b % MIB;
-	*free_b = fr;
-	*total_b = tot;
-	if (b < QUICK_MIN_BYTES)
-		return -ENOSPC;
-	*size = b;
-	return 0;
+	*free_b = (uint64_t)sv.f_bavail * sv.f_frsize;
+	*total_b = (uint64_t)sv.f_blocks * sv.f_frsize;
+	return quick_bound(*free_b, *total_b, write_max, 1, size);
 }
 
 /* What a compressing file system means for the figures: a note, or "" when it has none. */
@@ -402,11 +380,7 @@ int cmd_quick(int argc, char **argv)
 	}
 	ti = target_info(t);
 	if (!file[0]) {
-		bound = (uint64_t)(FREE_SHARE * (double)ti->capacity);
-		if (o.write_max && o.write_max < bound)
-			bound = o.write_max;
-		bound -= bound % MIB;
-		if (bound < QUICK_MIN_BYTES) {
+		if (quick_bound(ti->capacity, ti->capacity, o.write_max, 0, &bound)) {
 			cli_error(CMD, "%s: %" PRIu64 " bytes is too small for the test", o.target,
 				  ti->capacity);
 			ret = EXIT_USAGE;
