@@ -404,11 +404,12 @@ int cmd_quick(int argc, char **argv)
 	s.amount_bytes = bound;
 	s.time_ns = (uint64_t)((double)o.write_ns * scale);
 	scale_ns = s.time_ns;
-	/* 2000 samples if the time bound ends it, at most 10 ms apart so that a write the
-	 * amount ends early still gives the fit enough (it needs 16 at least) */
+	/* a sample every 1-2 ms: a write the amount ends after 0.1 s (200 MiB on a fast loop
+	 * device) still gives the fit enough samples (16 at least), and 2 min give 60000 rows,
+	 * which slc_fit's grid search costs no more than 1000 */
 	s.interval_ns = scale_ns / 2000;
-	if (s.interval_ns > 10000000)
-		s.interval_ns = 10000000;
+	if (s.interval_ns > 2000000)
+		s.interval_ns = 2000000;
 	if (s.interval_ns < 1000000)
 		s.interval_ns = 1000000;
 	ret = run_step(t, &steps[0], &s, stopf, &r, lines[0], sizeof(lines[0]));
