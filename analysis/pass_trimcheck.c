@@ -85,8 +85,8 @@ static struct json_object *entry(const struct reader_trim_check *t)
 	jsonnum_build_add(dv, "read_back", json_object_new_string(read_back(t)), &e);
 	/* zeros prove the discard only where the drive promises them (DRAT + RZAT) */
 	jsonnum_build_add(dv, "read_back_proves_discard",
-			  json_object_new_boolean(t->has_ata && t->drat && t->rzat && t->supported &&
-						  !strcmp(read_back(t), "zeros")),
+			  json_object_new_boolean(t->has_ata && t->drat && t->rzat &&
+						  t->supported && !strcmp(read_back(t), "zeros")),
 			  &e);
 	if (t->has_latency) {
 		jsonnum_build_add(dv, "qd1_read_trimmed_ns",

@@ -18,8 +18,9 @@ static struct json_object *obj(struct json_object *o, const char *k)
 {
 	struct json_object *v = NULL;
 
-	return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_object) ? v
-											       : NULL;
+	return json_object_object_get_ex(o, k, &v) && json_object_is_type(v, json_type_object)
+		   ? v
+		   : NULL;
 }
 
 static bool flag(struct json_object *o, const char *k, bool *v)
@@ -68,8 +69,7 @@ static int one(struct json_object *tc, struct reader_trim_check *t)
 	return 0;
 }
 
-int reader_trim_checks(const struct results_records *rr, struct reader_trim_check **out,
-		       size_t *n)
+int reader_trim_checks(const struct results_records *rr, struct reader_trim_check **out, size_t *n)
 {
 	struct reader_trim_check *v = NULL;
 	size_t m = 0;

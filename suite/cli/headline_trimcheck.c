@@ -65,7 +65,8 @@ static void print_one(struct json_object *e, FILE *f)
 	rat = jsonget_str(dv, "read_after_trim");
 	fprintf(f, "TRIM check: trimmed blocks read back as %s; read-after-trim %s%s",
 		rb ? rb : "?", rat ? rat : "?",
-		rat && !strncmp(rat, "deterministic", 13) ? "" : " (so the read-back proves nothing)");
+		rat && !strncmp(rat, "deterministic", 13) ? ""
+							  : " (so the read-back proves nothing)");
 	if (!isnan(jsonget_num(dv, "trimmed_over_mapped")))
 		fprintf(f, "; QD1 read of trimmed %s vs mapped %s",
 			units_fmt_double(jsonget_num(dv, "qd1_read_trimmed_ns") / 1000, 1, a,

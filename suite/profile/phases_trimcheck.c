@@ -21,8 +21,8 @@ static const struct ydoc_key trimcheck_keys[] = {
 };
 /* clang-format on */
 
-static int trimcheck_parse(const struct ydoc_node *n, void *data,
-			   const struct phase_parse_ctx *ctx, struct ydoc_error *err)
+static int trimcheck_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
+			   struct ydoc_error *err)
 {
 	struct phase_trim_check p = {.latency_samples = 32};
 	int ret = ydoc_map_read(n, "trim_check", trimcheck_keys, &p, NULL, err);
@@ -61,14 +61,14 @@ static void trimcheck_describe(const void *data, char *buf, size_t len)
 	snprintf(buf, len, "trim check (pattern, discard aligned and unaligned ranges, verify)");
 }
 
-static void trimcheck_length(const void *data, const struct phase_env *env,
-			     struct phase_length *l)
+static void trimcheck_length(const void *data, const struct phase_env *env, struct phase_length *l)
 {
 	(void)data;
 	(void)env;
 	phase_one_instance(l); /* under a megabyte of I/O: no time of its own in the plan */
 }
 
+/* clang-format off */
 const struct phase_kind phase_trim_check_kind = {
 	.name = "trim_check",
 	.type = PHASE_TRIM_CHECK,
@@ -79,3 +79,4 @@ const struct phase_kind phase_trim_check_kind = {
 	.describe = trimcheck_describe,
 	.length = trimcheck_length,
 };
+/* clang-format on */

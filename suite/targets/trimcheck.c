@@ -239,7 +239,8 @@ int trimcheck_run(struct target *t, const struct trimcheck_opts *o, struct trimc
 	const struct target_info *ti = target_info(t);
 	uint64_t seed = o->seed ? o->seed : 1, g, chunk;
 	unsigned n = o->latency_samples ? o->latency_samples : LAT_SAMPLES_DEFAULT;
-	struct trimcheck_result r = {.block = ti->logical_block_size ? ti->logical_block_size : 512};
+	struct trimcheck_result r = {.block =
+					 ti->logical_block_size ? ti->logical_block_size : 512};
 	struct target_queue *q = NULL;
 	unsigned char *buf = NULL, *want = NULL;
 	bool blk;
@@ -260,8 +261,9 @@ int trimcheck_run(struct target *t, const struct trimcheck_opts *o, struct trimc
 	layout(&r, g, r.block);
 	read_ata_bits(t, &r);
 	if (r.region > ti->capacity) {
-		snprintf(err, errlen, "trim-check: %s is smaller than the %llu bytes the check needs",
-			 ti->path, (unsigned long long)r.region);
+		snprintf(err, errlen,
+			 "trim-check: %s is smaller than the %llu bytes the check needs", ti->path,
+			 (unsigned long long)r.region);
 		return -EOPNOTSUPP;
 	}
 	chunk = r.region / SLOTS;
@@ -323,11 +325,12 @@ struct json_object *trimcheck_to_json(const struct trimcheck_result *r)
 
 		bad |= !x || json_object_array_add(rs, x);
 		if (!bad)
-			bad |= add(x, "offset", json_object_new_uint64(r->r[i].offset)) ||
-			       add(x, "bytes", json_object_new_uint64(r->r[i].len)) ||
-			       add(x, "aligned", json_object_new_boolean(r->r[i].aligned)) ||
-			       add(x, "result", json_object_new_string(r->r[i].rc ? strerror(-r->r[i].rc)
-										  : "ok"));
+			bad |=
+			    add(x, "offset", json_object_new_uint64(r->r[i].offset)) ||
+			    add(x, "bytes", json_object_new_uint64(r->r[i].len)) ||
+			    add(x, "aligned", json_object_new_boolean(r->r[i].aligned)) ||
+			    add(x, "result",
+				json_object_new_string(r->r[i].rc ? strerror(-r->r[i].rc) : "ok"));
 	}
 	if (bad)
 		goto fail;
@@ -339,8 +342,9 @@ struct json_object *trimcheck_to_json(const struct trimcheck_result *r)
 	bad |= json_object_object_add(bl, "ranges", rs);
 	rs = NULL;
 	if (r->has_limits)
-		bad |= add(bl, "discard_max_bytes", json_object_new_uint64(r->discard_max_bytes)) ||
-		       add(bl, "discard_granularity", json_object_new_uint64(r->discard_granularity));
+		bad |=
+		    add(bl, "discard_max_bytes", json_object_new_uint64(r->discard_max_bytes)) ||
+		    add(bl, "discard_granularity", json_object_new_uint64(r->discard_granularity));
 	if (r->has_stat)
 		bad |= add(bl, "stat_discard_ios", json_object_new_uint64(r->discard_ios)) ||
 		       add(bl, "stat_discard_bytes", json_object_new_uint64(r->discard_bytes));
@@ -355,7 +359,8 @@ struct json_object *trimcheck_to_json(const struct trimcheck_result *r)
 	bad |= add(nb, "blocks", json_object_new_uint64(r->neighbours)) ||
 	       add(nb, "bad", json_object_new_uint64(r->neighbours_bad)) ||
 	       add(nb, "intact", json_object_new_boolean(!r->neighbours_bad)) ||
-	       (r->neighbours_bad && add(nb, "first_bad_offset", json_object_new_uint64(r->first_bad)));
+	       (r->neighbours_bad &&
+		add(nb, "first_bad_offset", json_object_new_uint64(r->first_bad)));
 	if (bad)
 		goto fail;
 	bad |= json_object_object_add(o, "block_layer", bl);

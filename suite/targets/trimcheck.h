@@ -32,8 +32,8 @@ struct json_object;
 #define TRIMCHECK_NRANGES 3
 
 struct trimcheck_opts {
-	uint64_t seed;			  /* of the pattern; 0 means 1 */
-	unsigned latency_samples;	  /* QD1 reads of each kind; 0 means 32 */
+	uint64_t seed;			   /* of the pattern; 0 means 1 */
+	unsigned latency_samples;	   /* QD1 reads of each kind; 0 means 32 */
 	const struct devinfo_roots *roots; /* sysfs for the block-layer evidence; NULL: /sys */
 };
 
@@ -49,7 +49,7 @@ struct trimcheck_result {
 	uint64_t granularity; /* the discard granularity the ranges were laid out by */
 	struct trimcheck_range r[TRIMCHECK_NRANGES];
 	/* block layer */
-	bool supported;	 /* every discard returned 0 */
+	bool supported;	  /* every discard returned 0 */
 	char reason[160]; /* why not, when !supported */
 	bool has_limits;  /* queue/discard_max_bytes and discard_granularity were read */
 	uint64_t discard_max_bytes, discard_granularity;

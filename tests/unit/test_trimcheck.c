@@ -87,8 +87,8 @@ static int m_submit(struct target_queue *q, struct target_io *ios, unsigned n)
 	else
 		memcpy(ios->buf, m->data + ios->offset, ios->len);
 	m->now += 1000;
-	q->c = (struct target_completion){.user = ios->user, .res = (int32_t)ios->len,
-					  .done_ns = m->now};
+	q->c = (struct target_completion){
+	    .user = ios->user, .res = (int32_t)ios->len, .done_ns = m->now};
 	q->has = true;
 	return 1;
 }
@@ -121,12 +121,12 @@ static int m_discard(struct target *t, uint64_t off, uint64_t len)
 	return 0;
 }
 
-#define MEM_HOOKS                                                                                 \
-	.open = m_open, .close = m_close, .queue_open = m_queue_open,                             \
-	.queue_close = m_queue_close, .submit = m_submit, .reap = m_reap, .now = m_now,           \
+#define MEM_HOOKS                                                                                  \
+	.open = m_open, .close = m_close, .queue_open = m_queue_open,                              \
+	.queue_close = m_queue_close, .submit = m_submit, .reap = m_reap, .now = m_now,            \
 	.discard = m_discard
 static const struct target_ops mem_ops = {
-	.name = "mem", .caps = TARGET_CAP_NEEDS_DATA | TARGET_CAP_DISCARD, MEM_HOOKS};
+    .name = "mem", .caps = TARGET_CAP_NEEDS_DATA | TARGET_CAP_DISCARD, MEM_HOOKS};
 static const struct target_ops nodata_ops = {.name = "nodata", MEM_HOOKS};
 
 static struct target *open_mem(const struct target_ops *ops, struct mem *m, uint64_t size,
@@ -251,10 +251,10 @@ static void test_refusals(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_layout_and_intact),
-		cmocka_unit_test(test_corrupt_neighbour),
-		cmocka_unit_test(test_no_discard),
-		cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_layout_and_intact),
+	    cmocka_unit_test(test_corrupt_neighbour),
+	    cmocka_unit_test(test_no_discard),
+	    cmocka_unit_test(test_refusals),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
