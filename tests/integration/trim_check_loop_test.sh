@@ -11,6 +11,7 @@
 #   - a neighbour corrupted (the records edited the way a corrupting drive would make them:
 #     the unit test test_trimcheck runs the check on a scripted target that does corrupt):
 #     `ssdlab analyze` gives verdict neighbours_corrupted and a FLAG line;
+#   - the virtual SSD keeps no data: verdict no_data and a plain line, exit 0;
 #   - discard unavailable: a loop device over a file on ramfs, which has no fallocate, so the loop
 #     driver offers no discard at all (discard_max_hw_bytes 0, as behind a USB bridge that does
 #     not pass UNMAP on) and the block layer refuses BLKDISCARD with EOPNOTSUPP: the run ends
@@ -56,6 +57,14 @@ q=/sys/block/$name/queue
 	skip "$dev offers no discard (backing file system without punch-hole)"
 gran=$(cat "$q/discard_granularity")
 lbs=$(cat "$q/logical_block_size")
+
+# 0. the virtual SSD: nothing to verify, said so
+"$SSDLAB" run trim-check --target sim:client-tlc --out "$tmp/sim" >"$tmp/sim.out" 2>&1 ||
+	fail "run on the virtual SSD failed: $(cat "$tmp/sim.out")"
+grep -q "^TRIM check: the target keeps no data, nothing verified" "$tmp/sim.out" ||
+	fail "virtual SSD: no plain line: $(cat "$tmp/sim.out")"
+python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["trim_check"][0]["verdict"]; sys.exit(v!="no_data")' \
+	"$tmp/sim/summary.json" || fail "virtual SSD: verdict is not no_data"
 
 # 1. discard supported
 t0=$(date +%s.%N)
