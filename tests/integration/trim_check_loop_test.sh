@@ -11,6 +11,8 @@
 #   - a neighbour corrupted (the records edited the way a corrupting drive would make them:
 #     the unit test test_trimcheck runs the check on a scripted target that does corrupt):
 #     `ssdlab analyze` gives verdict neighbours_corrupted and a FLAG line;
+#   - a SATA drive's DRAT/RZAT bits in the record: read_after_trim and read_back_proves_discard
+#     as worked out by hand for three combinations;
 #   - the virtual SSD keeps no data: verdict no_data and a plain line, exit 0;
 #   - discard unavailable: a loop device over a file on ramfs, which has no fallocate, so the loop
 #     driver offers no discard at all (discard_max_hw_bytes 0, as behind a USB bridge that does
@@ -148,6 +150,30 @@ grep -q "^FLAG: TRIM check: 2 of [0-9]* untrimmed neighbour blocks changed (firs
 	"$tmp/bad.out" || fail "no corruption FLAG: $(cat "$tmp/bad.out")"
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["trim_check"][0]["verdict"]; sys.exit(v!="neighbours_corrupted")' \
 	"$tmp/bad/summary.json" || fail "corrupted: verdict is not neighbours_corrupted"
+
+# 2b. a SATA drive's read-after-trim bits, as its record would carry them (IDENTIFY word 69):
+# DRAT and RZAT with every trimmed block reading zeros is the one case in which the read-back
+# proves the discard; DRAT alone makes it deterministic but not zeros
+for bits in "true true deterministic_zeroes True" "true false deterministic False" \
+	"false false not_deterministic False"; do
+	set -- $bits
+	rm -rf "$tmp/ata" && cp -r "$tmp/ok" "$tmp/ata"
+	python3 - "$tmp/ata/records.jsonl" "$1" "$2" <<'PY'
+import json, sys
+p = sys.argv[1]
+out = []
+for line in open(p):
+    r = json.loads(line)
+    if r["kind"] == "trim_check":
+        r["trim_check"]["device"].update(ata_drat=sys.argv[2] == "true", ata_rzat=sys.argv[3] == "true")
+    out.append(json.dumps(r))
+open(p, "w").write("\n".join(out) + "\n")
+PY
+	"$SSDLAB" analyze "$tmp/ata" >"$tmp/ata.out" 2>&1 || fail "analyze with DRAT $1 RZAT $2 failed"
+	got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["trim_check"][0]["device"]; print(d["read_after_trim"], d["read_back_proves_discard"])' \
+		"$tmp/ata/summary.json")
+	[ "$got" = "$3 $4" ] || fail "DRAT $1 RZAT $2: read_after_trim, proves = $got, expected $3 $4"
+done
 
 # 3. discard unavailable: a loop device over a file on ramfs (no fallocate, so no discard). A
 # skip here must not hide a failure above.
