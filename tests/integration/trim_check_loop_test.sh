@@ -206,5 +206,13 @@ sys.exit(0 if ok else 1)
 PY
 echo "run without discard: $(echo "$t1 - $t0" | bc) s"
 
+# Every headline line against summary.json (headline_check.py, as for the other profiles)
+for r in ok no bad; do
+	out=$tmp/$r.out
+	grep "TRIM check" "$out" >"$tmp/$r.block"
+	python3 "$here/headline_check.py" trim-check "$tmp/$r" "$tmp/$r.block" "$out" ||
+		fail "$r: the headline does not hold (see above)"
+done
+
 [ "$fails" = 0 ] || exit 1
 echo "trim_check_loop: all checks passed"
