@@ -306,4 +306,28 @@ struct reader_gc_pass {
 int reader_gc_passes(const struct results_records *rr, const bool *is_pass, size_t nphases,
 		     struct reader_gc_pass **out, size_t *n);
 
+/* ---- trim_check steps (reader_trimcheck.c) ---- */
+
+/* A trim_check record's result (its "trim_check" object, run/runner.c; targets/trimcheck.h
+ * says what each figure is). has_* false where the record has no such figure. */
+struct reader_trim_check {
+	int64_t phase, repeat;
+	bool no_data;	      /* the target keeps no data: the record's "unsupported", no result */
+	bool supported;	      /* every discard returned 0 */
+	const char *reason;   /* why not, borrowed from the records; NULL when supported */
+	uint64_t region, granularity;
+	unsigned ranges, ranges_aligned;
+	bool has_limits, has_stat, has_ata, has_latency, has_first_bad;
+	uint64_t discard_max_bytes, discard_granularity, stat_ios, stat_bytes;
+	bool drat, rzat;
+	uint64_t read_zero, read_pattern, read_other;
+	uint64_t lat_trimmed_ns, lat_mapped_ns;
+	uint64_t neighbours, neighbours_bad, first_bad;
+};
+
+/* The trim_check steps in file order into *out (owned, free(); strings borrowed from rr) and
+ * *n; 0, -ENOMEM or -EBADMSG (a result without its figures); *out, *n untouched on failure. */
+int reader_trim_checks(const struct results_records *rr, struct reader_trim_check **out,
+		       size_t *n);
+
 #endif

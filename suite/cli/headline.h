@@ -51,6 +51,10 @@ void headline_print_gcrate(struct json_object *summary, FILE *f);
  * full-range pass, its fast region with bounds or "no drop". After the GC recovery rate. */
 void headline_print_gcpasses(struct json_object *summary, FILE *f);
 
+/* The trim check (headline_trimcheck.c) from summary.json's trim_check: per step, the neighbours
+ * (a FLAG when one changed), what the block layer sent, what the device showed. */
+void headline_print_trimcheck(struct json_object *summary, FILE *f);
+
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
 bool headline_slc_probe(struct json_object *summary, int64_t phase);

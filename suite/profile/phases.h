@@ -99,6 +99,7 @@ enum phase_type {
 	PHASE_TRIM,
 	PHASE_REPEAT,
 	PHASE_IDLE_SWEEP,
+	PHASE_TRIM_CHECK,
 	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
@@ -222,6 +223,11 @@ struct phase_idle {
 /* trim: discard `range` (default the whole device). */
 struct phase_trim {
 	struct range range;
+};
+
+/* trim_check: targets/trimcheck.h on the start of the device (docs/trim-check.md). */
+struct phase_trim_check {
+	unsigned latency_samples; /* QD1 reads of trimmed and of mapped blocks; default 32 */
 };
 
 struct profile_phase;
@@ -385,6 +391,8 @@ extern const struct phase_kind phase_idle_kind;
 extern const struct phase_kind phase_trim_kind;
 /* The idle_sweep kind's row (phases_sweep.c). */
 extern const struct phase_kind phase_idle_sweep_kind;
+/* The trim_check kind's row (phases_trimcheck.c). */
+extern const struct phase_kind phase_trim_check_kind;
 
 /* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
  * phases_common.c. */

@@ -38,6 +38,7 @@
 #include "run/replay.h"
 #include "targets/drive_capacity.h"
 #include "targets/purge_chain.h"
+#include "targets/trimcheck.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
 #include "base/units.h"
@@ -933,6 +934,47 @@ static int exec_trim(struct runner *r, const struct where *w)
 	return plain_step(r, w, "trim", act_trim);
 }
 
+/*
+ * trim_check (targets/trimcheck.h): one step whose record carries the result. A target that
+ * keeps no data (the virtual SSD) has nothing to verify: the record says so. A discard the
+ * device rejects is a result, not a failure; a corrupted neighbour is a result too (the
+ * analysis flags it), so the run goes on to its other phases.
+ */
+static int act_trim_check(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_trim_check *pc = w->ph->data;
+	const struct target_info *ti = target_info(r->t);
+	struct trimcheck_opts o = {.seed = r->o.seed ^ prng_mix64(w->phase),
+				   .latency_samples = pc->latency_samples};
+	struct trimcheck_result res;
+	char err[256];
+	int rc;
+
+	if (!rec) /* a resume's replay: the check changed nothing a later phase relies on */
+		return 0;
+	if (!(target_caps(r->t) & TARGET_CAP_NEEDS_DATA)) {
+		note(r, "trim_check: %s keeps no data; nothing to verify", ti->path);
+		return jsonnum_add(rec, "unsupported",
+				   json_object_new_string("the target keeps no data to verify"));
+	}
+	rc = trimcheck_run(r->t, &o, &res, err, sizeof(err));
+	if (rc) {
+		fail(r, "%s", err);
+		return rc;
+	}
+	if (!res.supported)
+		note(r, "trim_check: %s: %s", ti->path, res.reason);
+	if (res.neighbours_bad)
+		note(r, "trim_check: %s: %" PRIu64 " untrimmed blocks beside the discards changed",
+		     ti->path, res.neighbours_bad);
+	return jsonnum_add(rec, "trim_check", trimcheck_to_json(&res));
+}
+
+static int exec_trim_check(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "trim_check", act_trim_check);
+}
+
 static int exec_idle(struct runner *r, const struct where *w)
 {
 	return plain_step(r, w, "idle", act_idle);
@@ -1309,6 +1351,7 @@ static const exec_fn kind_exec[] = {
 	[PHASE_IDLE] = exec_idle,     [PHASE_TRIM] = exec_trim,
 	[PHASE_REPEAT] = NULL, /* walks its body: exec_body */
 	[PHASE_IDLE_SWEEP] = NULL, /* walks its body (the sweep written out): exec_body */
+	[PHASE_TRIM_CHECK] = exec_trim_check,
 };
 
 bool runner_kind_covered(const struct phase_kind *k)

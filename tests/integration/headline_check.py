@@ -492,6 +492,43 @@ for ln in lines:
     if m:
         near(m.group(1), summary["gc_passes"]["time_scale"], "GC passes time scale")
         continue
+    # The trim check (docs/trim-check.md): its lines against summary.json's trim_check entries.
+    m = re.fullmatch(r"(?:FLAG: )?TRIM check: (.*)", ln)
+    if m:
+        tcs = summary.get("trim_check") or []
+        rest = m.group(1)
+        ok = False
+        for e in tcs:
+            nb, bl, dv = e.get("neighbours", {}), e.get("block_layer", {}), e.get("device", {})
+            if rest == "the target keeps no data, nothing verified":
+                ok = e["verdict"] == "no_data"
+            elif rest.startswith("discard not sent: "):
+                ok = e["verdict"] == "discard_rejected" and bl.get("reason") == rest[18:]
+            else:
+                mm = re.fullmatch(r"all (\d+) neighbour blocks intact \((\d+) of the discarded ranges "
+                                  r"not aligned to the granularity\)", rest)
+                if mm:
+                    ok = nb.get("intact") and int(mm.group(1)) == nb["blocks"] and \
+                        int(mm.group(2)) == nb["unaligned_ranges"]
+                mm = re.fullmatch(r"(\d+) of (\d+) untrimmed neighbour blocks changed \(first at byte "
+                                  r"(\d+)\): discard corrupts data beside it", rest)
+                if mm:
+                    ok = int(mm.group(1)) == nb.get("bad") and int(mm.group(2)) == nb.get("blocks") \
+                        and int(mm.group(3)) == nb.get("first_bad_offset")
+                m2 = re.fullmatch(r"block layer sent it \((\d+) discards, .* counted\)", rest)
+                if m2:
+                    ok = int(m2.group(1)) == bl.get("stat_discard_ios")
+                m2 = re.fullmatch(r"trimmed blocks read back as (\S+); read-after-trim (\S+).*", rest)
+                if m2:
+                    ok = m2.group(1) == dv.get("read_back") and m2.group(2) == dv.get("read_after_trim")
+                if rest == "every discard returned success":
+                    ok = bl.get("sent") is True
+            if ok:
+                break
+        if not ok:
+            bad("%r: no trim_check entry of summary.json says so" % ln)
+        figures += 1
+        continue
     m = re.fullmatch(r"FLAG: .*", ln)
     if m:
         fl = summary["flags"]

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pass_trimcheck: summary.json's "trim_check", one entry per trim_check step (reader.h's
+ * reader_trim_checks), with its verdict. The order of the verdict is the order of importance:
+ * a corrupted neighbour outweighs everything (queued-TRIM corruption: the data beside a discard
+ * must survive it); a discard the device rejected is said plainly; only then does "intact"
+ * stand. What the device did with a discard is kept apart from what the block layer sent: a
+ * trimmed block read back as zeros proves the discard only on a drive that promises
+ * deterministic read-after-trim (ATA DRAT, IDENTIFY word 69 bit 14).
+ */
+#include "analysis/pass.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/jsonnum.h"
+#include "analysis/reader.h"
+
+static const char *verdict(const struct reader_trim_check *t)
+{
+	if (t->no_data)
+		return "no_data";
+	if (t->neighbours_bad)
+		return "neighbours_corrupted";
+	return t->supported ? "neighbours_intact" : "discard_rejected";
+}
+
+static const char *read_after_trim(const struct reader_trim_check *t)
+{
+	if (!t->has_ata)
+		return "unknown";
+	if (!t->drat)
+		return "not_deterministic";
+	return t->rzat ? "deterministic_zeroes" : "deterministic";
+}
+
+/* What the trimmed blocks read back as: all zeros, all the old data, or some of each. */
+static const char *read_back(const struct reader_trim_check *t)
+{
+	if (!t->read_pattern && !t->read_other)
+		return "zeros";
+	if (!t->read_zero && !t->read_other)
+		return "old_data";
+	return "mixed";
+}
+
+static struct json_object *entry(const struct reader_trim_check *t)
+{
+	struct json_object *o = json_object_new_object(), *bl, *dv, *nb;
+	int e = !o;
+
+	jsonnum_build_add(o, "phase", json_object_new_int64(t->phase), &e);
+	jsonnum_build_add(o, "repeat", json_object_new_int64(t->repeat), &e);
+	jsonnum_build_add(o, "verdict", json_object_new_string(verdict(t)), &e);
+	if (e || t->no_data)
+		goto out;
+	bl = json_object_new_object();
+	jsonnum_build_add(o, "block_layer", bl, &e);
+	dv = json_object_new_object();
+	jsonnum_build_add(o, "device", dv, &e);
+	nb = json_object_new_object();
+	jsonnum_build_add(o, "neighbours", nb, &e);
+	e |= !bl || !dv || !nb;
+	if (e)
+		goto out;
+	jsonnum_build_add(bl, "sent", json_object_new_boolean(t->supported), &e);
+	if (!t->supported)
+		jsonnum_build_add(bl, "reason", json_object_new_string(t->reason ? t->reason : "?"),
+				  &e);
+	if (t->has_limits) {
+		jsonnum_build_add(bl, "discard_max_bytes",
+				  json_object_new_uint64(t->discard_max_bytes), &e);
+		jsonnum_build_add(bl, "discard_granularity",
+				  json_object_new_uint64(t->discard_granularity), &e);
+	}
+	if (t->has_stat) {
+		jsonnum_build_add(bl, "stat_discard_ios", json_object_new_uint64(t->stat_ios), &e);
+		jsonnum_build_add(bl, "stat_discard_bytes", json_object_new_uint64(t->stat_bytes),
+				  &e);
+	}
+	jsonnum_build_add(dv, "read_after_trim", json_object_new_string(read_after_trim(t)), &e);
+	jsonnum_build_add(dv, "read_back", json_object_new_string(read_back(t)), &e);
+	/* zeros prove the discard only where the drive promises them (DRAT + RZAT) */
+	jsonnum_build_add(dv, "read_back_proves_discard",
+			  json_object_new_boolean(t->has_ata && t->drat && t->rzat &&
+						  t->supported && !strcmp(read_back(t), "zeros")),
+			  &e);
+	if (t->has_latency) {
+		jsonnum_build_add(dv, "qd1_read_trimmed_ns",
+				  json_object_new_uint64(t->lat_trimmed_ns), &e);
+		jsonnum_build_add(dv, "qd1_read_mapped_ns",
+				  json_object_new_uint64(t->lat_mapped_ns), &e);
+		if (t->lat_mapped_ns)
+			jsonnum_build_num(dv, "trimmed_over_mapped",
+					  (double)t->lat_trimmed_ns / (double)t->lat_mapped_ns, &e);
+	}
+	jsonnum_build_add(nb, "blocks", json_object_new_uint64(t->neighbours), &e);
+	jsonnum_build_add(nb, "bad", json_object_new_uint64(t->neighbours_bad), &e);
+	jsonnum_build_add(nb, "intact", json_object_new_boolean(!t->neighbours_bad), &e);
+	jsonnum_build_add(nb, "unaligned_ranges",
+			  json_object_new_uint64(t->ranges - t->ranges_aligned), &e);
+	if (t->has_first_bad)
+		jsonnum_build_add(nb, "first_bad_offset", json_object_new_uint64(t->first_bad), &e);
+out:
+	if (e) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
+int pass_trimcheck(const struct analyze_input *in, struct json_object *summary, char *err,
+		   size_t errlen)
+{
+	struct reader_trim_check *v = NULL;
+	struct json_object *a;
+	size_t n = 0;
+	int rc = reader_trim_checks(&in->records, &v, &n);
+
+	if (rc) {
+		pass_err(err, errlen, "%s/records.jsonl: a trim_check record %s", in->dir,
+			 rc == -EBADMSG ? "lacks its figures" : "could not be read");
+		return rc;
+	}
+	if (!n) /* no trim_check step: no key */
+		return 0;
+	rc = -ENOMEM;
+	a = json_object_new_array();
+	if (!a || jsonnum_add(summary, "trim_check", a))
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		if (jsonnum_push(a, entry(&v[i])))
+			goto out;
+	rc = 0;
+out:
+	free(v);
+	return rc;
+}

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * headline_trimcheck: the headline's trim-check lines (headline.h) from summary.json's
+ * trim_check (analysis/pass_trimcheck.c): the neighbours first (what matters most), then what
+ * the block layer sent and what the device showed, each said for what it is worth.
+ */
+#include "cli/headline.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/jsonget.h"
+#include "base/units.h"
+
+static struct json_object *sub(struct json_object *o, const char *k)
+{
+	struct json_object *v = NULL;
+
+	return json_object_object_get_ex(o, k, &v) ? v : NULL;
+}
+
+static void print_one(struct json_object *e, FILE *f)
+{
+	const char *v = jsonget_str(e, "verdict"), *rb, *rat;
+	struct json_object *bl = sub(e, "block_layer"), *dv = sub(e, "device");
+	struct json_object *nb = sub(e, "neighbours");
+	int64_t blocks = 0, bad = 0, unal = 0, ios = 0, bytes = 0, first = 0;
+	char a[32], b[32];
+
+	if (!v || !strcmp(v, "no_data")) {
+		fprintf(f, "TRIM check: the target keeps no data, nothing verified\n");
+		return;
+	}
+	(void)jsonget_int(nb, "blocks", &blocks);
+	(void)jsonget_int(nb, "bad", &bad);
+	(void)jsonget_int(nb, "unaligned_ranges", &unal);
+	if (bad) {
+		(void)jsonget_int(nb, "first_bad_offset", &first);
+		fprintf(f,
+			"FLAG: TRIM check: %" PRId64 " of %" PRId64 " untrimmed neighbour blocks "
+			"changed (first at byte %" PRId64 "): discard corrupts data beside it\n",
+			bad, blocks, first);
+	} else {
+		fprintf(f,
+			"TRIM check: all %" PRId64 " neighbour blocks intact (%" PRId64
+			" of the discarded ranges not aligned to the granularity)\n",
+			blocks, unal);
+	}
+	if (!strcmp(v, "discard_rejected")) {
+		fprintf(f, "TRIM check: discard not sent: %s\n",
+			jsonget_str(bl, "reason") ? jsonget_str(bl, "reason") : "?");
+		return;
+	}
+	if (!jsonget_int(bl, "stat_discard_ios", &ios) &&
+	    !jsonget_int(bl, "stat_discard_bytes", &bytes))
+		fprintf(f, "TRIM check: block layer sent it (%" PRId64 " discards, %s counted)\n",
+			ios, units_fmt_size((uint64_t)bytes, a, sizeof(a)));
+	else
+		fprintf(f, "TRIM check: every discard returned success\n");
+	rb = jsonget_str(dv, "read_back");
+	rat = jsonget_str(dv, "read_after_trim");
+	fprintf(f, "TRIM check: trimmed blocks read back as %s; read-after-trim %s%s",
+		rb ? rb : "?", rat ? rat : "?",
+		rat && !strncmp(rat, "deterministic", 13) ? ""
+							  : " (so the read-back proves nothing)");
+	if (!isnan(jsonget_num(dv, "trimmed_over_mapped")))
+		fprintf(f, "; QD1 read of trimmed %s vs mapped %s",
+			units_fmt_double(jsonget_num(dv, "qd1_read_trimmed_ns") / 1000, 1, a,
+					 sizeof(a)),
+			units_fmt_double(jsonget_num(dv, "qd1_read_mapped_ns") / 1000, 1, b,
+					 sizeof(b)));
+	fprintf(f, "%s\n", isnan(jsonget_num(dv, "trimmed_over_mapped")) ? "" : " us");
+}
+
+void headline_print_trimcheck(struct json_object *summary, FILE *f)
+{
+	struct json_object *arr;
+
+	if (!json_object_object_get_ex(summary, "trim_check", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(arr); i++)
+		print_one(json_object_array_get_idx(arr, i), f);
+}
