@@ -32,6 +32,7 @@ static const struct analyze_pass passes[] = {
     {"slc_cache", pass_slc},
     {"gc_recovery", pass_gcrate},
     {"gc_passes", pass_gcpasses},
+    {"surface", pass_surface},
     {"headline", pass_headline},
 };
 
@@ -45,7 +46,8 @@ static int check_records(const char *dir, const struct results_records *rr, char
 			 size_t errlen)
 {
 	static const char *const known[] = {"cell", "precondition", "write_until", "purge",
-					    "trim", "idle",	    "resume", "cooldown"};
+					    "trim", "idle",	    "resume", "cooldown",
+					    "surface"};
 	struct reader_key k;
 
 	for (size_t i = 0; i < rr->n; i++) {
@@ -65,7 +67,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 			pass_err(err, errlen,
 				 "%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected "
 				 "cell, "
-				 "precondition, write_until, purge, trim, idle, resume or cooldown)",
+				 "precondition, write_until, purge, trim, idle, resume, cooldown or surface)",
 				 dir, i + 1, k.kind);
 			return -EBADMSG;
 		}

@@ -64,6 +64,10 @@ int pass_gcrate(const struct analyze_input *in, struct json_object *summary, cha
 int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, char *err,
 		  size_t errlen);
 
+/* surface: the figures of each surface scan (pass_surface.c) */
+int pass_surface(const struct analyze_input *in, struct json_object *summary, char *err,
+		 size_t errlen);
+
 /* The steady-state entry (summary.json's steady_state[]) judged last before record index
  * `before` (a reached or not_reached window whose rounds come before it), or NULL
  * (pass_headline.c). Borrowed from arr. */

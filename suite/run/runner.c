@@ -36,6 +36,7 @@
 #include "run/fault.h"
 #include "run/record.h"
 #include "run/replay.h"
+#include "run/surface_step.h"
 #include "targets/drive_capacity.h"
 #include "targets/purge_chain.h"
 #include "analysis/ss.h"
@@ -938,6 +939,30 @@ static int exec_idle(struct runner *r, const struct where *w)
 	return plain_step(r, w, "idle", act_idle);
 }
 
+/* A surface scan (run/surface_step.h); its series is named as the write phases' are. */
+static void series_name(const struct where *w, const char *kind, char *buf, size_t len);
+static int act_surface(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_surface *ps = w->ph->data;
+	char series[128], err[512] = "";
+	int rc;
+
+	series_name(w, "surface", series, sizeof(series));
+	rc = surface_step_run(r->t, ps, r->res, series, rec, err, sizeof(err));
+	if (rc) {
+		fail(r, "%s", err);
+		return rc;
+	}
+	if (ps->write)
+		r->bytes_written += target_info(r->t)->capacity;
+	return 0;
+}
+
+static int exec_surface(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "surface", act_surface);
+}
+
 /* One file per phase and repeat, its chunks appended in round order; numbers zero-padded so
  * that the files sort in the order of the run. */
 static void series_name(const struct where *w, const char *kind, char *buf, size_t len)
@@ -1309,6 +1334,7 @@ static const exec_fn kind_exec[] = {
 	[PHASE_IDLE] = exec_idle,     [PHASE_TRIM] = exec_trim,
 	[PHASE_REPEAT] = NULL, /* walks its body: exec_body */
 	[PHASE_IDLE_SWEEP] = NULL, /* walks its body (the sweep written out): exec_body */
+	[PHASE_SURFACE] = exec_surface,
 };
 
 bool runner_kind_covered(const struct phase_kind *k)
