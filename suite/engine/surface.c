@@ -196,7 +196,7 @@ int surface_scan(struct target *t, const struct surface_opts *o, struct surface_
 	const struct target_info *ti = target_info(t);
 	struct scan s = {.t = t, .qd = o->qd, .bs = o->bs, .dir = o->dir, .max_lbas = o->max_error_lbas};
 	struct target_queue_opts qo = {.depth = o->qd};
-	uint64_t cap = ti->capacity, prng = 0x5eedf00dull;
+	uint64_t cap = ti->capacity, prng = 0x5eedf00dull, un0 = 0, un1 = 0, rd = 0;
 	size_t n;
 	int ret;
 
@@ -250,12 +250,18 @@ int surface_scan(struct target *t, const struct surface_opts *o, struct surface_
 		snprintf(err, errlen, "surface: %s", target_error(t));
 		goto fail;
 	}
+	/* a target that knows its map says which chunks were read without touching the flash */
+	s.r.has_unmapped = o->dir == IO_READ && !target_read_unmapped(t, &un0, &rd);
 	for (size_t i = 0; i < n; i++) {
 		struct surface_chunk *c = &s.r.chunks[i];
 
 		c->offset = (uint64_t)i * o->chunk;
 		c->bytes = cap - c->offset < o->chunk ? cap - c->offset : o->chunk;
+		if (s.r.has_unmapped)
+			(void)target_read_unmapped(t, &un0, &rd);
 		ret = scan_chunk(&s, c);
+		if (!ret && s.r.has_unmapped && !target_read_unmapped(t, &un1, &rd))
+			c->unmapped_bytes = un1 - un0;
 		if (ret) {
 			snprintf(err, errlen, "surface: chunk %zu at byte %" PRIu64 ": %s%s%s", i,
 				 c->offset, strerror(-ret), target_error(t)[0] ? ": " : "",

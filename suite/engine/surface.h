@@ -16,6 +16,7 @@
 #ifndef SSDLAB_ENGINE_SURFACE_H
 #define SSDLAB_ENGINE_SURFACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,9 @@ struct surface_chunk {
 	uint64_t ns;	     /* first submission to last completion, target time */
 	uint64_t max_lat_ns; /* the largest single-I/O latency (retries included) */
 	uint64_t errors;     /* logical blocks that failed */
+	/* bytes of the chunk's reads that hit unmapped LBAs, where the target knows its map
+	 * (target_read_unmapped(): the virtual SSD; surface_result.has_unmapped) */
+	uint64_t unmapped_bytes;
 };
 
 struct surface_result {
@@ -48,6 +52,7 @@ struct surface_result {
 	uint64_t *error_lbas; /* owned, ascending; the first max_error_lbas */
 	size_t nerror_lbas;
 	uint64_t errors_total; /* every failed logical block */
+	bool has_unmapped;     /* the chunks' unmapped_bytes are known */
 };
 
 /* A chunk's speed in MB/s (10^6 good bytes per second of target time). A chunk that took no

@@ -19,8 +19,9 @@ struct json_object;
 /*
  * Scans t as p says. With rec (a recorded step): writes series/<series>.csv through res and adds
  * the record's `surface` object (rw, chunk_bytes, bs, qd, capacity, lbs, slow_below, series,
- * chunks, errors_total, error_lbas, chunk_mbps, chunk_max_lat_ns). Without rec (a replay on the
- * virtual SSD, which only has to bring the target to the same state) only scans. Returns 0, or
+ * chunks, errors_total, error_lbas, chunk_mbps, chunk_max_lat_ns, and chunk_unmapped_bytes
+ * where the target knows its map). Without rec (a replay on the virtual SSD, which only has to
+ * bring the target to the same state) only scans. Returns 0, or
  * -errno with a reason in err (an I/O error of the device is a finding in the record, not a
  * failure).
  */

@@ -278,6 +278,10 @@ static void test_sim_half(void **state)
 	assert_int_equal(rd1 - rd0, cap);
 	assert_int_equal(un1 - un0, cap - half);
 	assert_int_equal(r.n, cap >> 20);
+	/* and chunk by chunk: the written half mapped, the other not */
+	assert_true(r.has_unmapped);
+	for (size_t i = 0; i < r.n; i++)
+		assert_int_equal(r.chunks[i].unmapped_bytes, r.chunks[i].offset >= half ? 1u << 20 : 0);
 	for (size_t i = 0; i < r.n; i++) {
 		double v = surface_chunk_mbps(&r.chunks[i]);
 
