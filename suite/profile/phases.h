@@ -262,8 +262,8 @@ struct phase_idle_sweep {
  * the analysis's slow-chunk threshold, a fraction of the median speed (analysis/surface.h).
  */
 #define PHASE_SURFACE_CHUNK_DEFAULT (256ull << 20)
-#define PHASE_SURFACE_BS_DEFAULT (1u << 20)
-#define PHASE_SURFACE_QD_DEFAULT 4u
+#define PHASE_SURFACE_BS_DEFAULT (128u << 10)
+#define PHASE_SURFACE_QD_DEFAULT 1u
 #define PHASE_SURFACE_MAX_LBAS_DEFAULT 1000u
 struct phase_surface {
 	bool write;

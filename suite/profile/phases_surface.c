@@ -3,7 +3,11 @@
  * phases_surface: the surface kind (phases.h), a full-range sequential read (or, destructive,
  * write) in fixed-size chunks, the zcav / HD Tune scan that engine/surface.h runs:
  *
- *   - surface: {rw: read, chunk: 256m, bs: 1m, qd: 4, max_error_lbas: 1000, slow_below: 50%}
+ *   - surface: {rw: read, chunk: 256m, bs: 128k, qd: 1, max_error_lbas: 1000, slow_below: 50%}
+ *
+ * (the defaults: 128 KiB at QD 1, as HD Tune reads, so that a read that has to go to the flash
+ * shows against one the controller answers from its map; at QD 4 of 1 MiB a SATA drive
+ * saturates its link either way)
  *
  * rw read (the default) leaves the data alone; rw write overwrites every LBA and makes the
  * profile destructive. chunk must be a multiple of bs, bs a multiple of 512 (the target's
