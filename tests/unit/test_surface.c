@@ -25,6 +25,7 @@
 
 #include "analysis/surface.h"
 #include "engine/surface.h"
+#include "profile/profile.h"
 #include "targets/target.h"
 #include "testutil.h"
 
@@ -58,6 +59,54 @@ static void test_stats(void **state)
 	assert_int_equal(surface_stats(v, 0, 0.5, &s), -EINVAL);
 	assert_int_equal(surface_stats(v, 8, 0, &s), -EINVAL);
 	assert_int_equal(surface_stats((const double[]){-1}, 1, 0.5, &s), -EINVAL);
+}
+
+/* ---- the phase kind ------------------------------------------------------------------------ */
+
+static void test_kind(void **state)
+{
+	static const char read_text[] = "name: t\nphases:\n  - surface\n";
+	static const char write_text[] = "name: t\ndestructive: true\nphases:\n"
+					 "  - surface: {rw: write, chunk: 64m, bs: 1m, qd: 8, "
+					 "max_error_lbas: 10, slow_below: 30%}\n";
+	static const char *const bad[] = {
+	    "name: t\nphases:\n  - surface: {chunk: 100k, bs: 64k}\n",
+	    "name: t\nphases:\n  - surface: {rw: trim}\n",
+	    "name: t\nphases:\n  - surface: {qd: 0}\n",
+	    /* a write scan in a profile that does not say it destroys */
+	    "name: t\nphases:\n  - surface: {rw: write}\n",
+	};
+	struct profile *p = NULL;
+	struct ydoc_error e;
+	const struct phase_surface *ps;
+	char line[256];
+
+	(void)state;
+	assert_int_equal(profile_parse_string(read_text, strlen(read_text), "t.yaml", NULL, 0, &p, &e), 0);
+	ps = p->phases.v[0].data;
+	assert_false(ps->write);
+	assert_int_equal(ps->chunk, 256u << 20);
+	assert_int_equal(ps->bs, 128u << 10);
+	assert_int_equal(ps->qd, 1);
+	assert_int_equal(ps->max_error_lbas, 1000);
+	assert_true(ps->slow_below == 0.5);
+	assert_false(profile_writes(p));
+	p->phases.v[0].kind->describe(ps, line, sizeof(line));
+	assert_string_equal(line, "surface read scan, 256 MiB chunks of 128 KiB I/Os at qd 1");
+	profile_free(p);
+	p = NULL;
+	assert_int_equal(profile_parse_string(write_text, strlen(write_text), "t.yaml", NULL, 0, &p, &e), 0);
+	ps = p->phases.v[0].data;
+	assert_true(ps->write && ps->chunk == 64u << 20 && ps->bs == 1u << 20 && ps->qd == 8);
+	assert_true(ps->max_error_lbas == 10 && ps->slow_below == 0.3);
+	assert_true(profile_writes(p));
+	profile_free(p);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = NULL;
+		if (profile_parse_string(bad[i], strlen(bad[i]), "t.yaml", NULL, 0, &p, &e) != -EINVAL)
+			fail_msg("bad case %zu parsed", i);
+		print_message("bad case %zu: %d:%d %s\n", i, e.line, e.col, e.msg);
+	}
 }
 
 /* ---- a scripted target that fails reads of four LBAs ---------------------------------------- */
@@ -362,6 +411,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_stats),
+	    cmocka_unit_test(test_kind),
 	    cmocka_unit_test(test_errors),
 	    cmocka_unit_test(test_sim_half),
 	    cmocka_unit_test(test_file),
