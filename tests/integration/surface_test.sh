@@ -5,7 +5,8 @@
 #   - The virtual SSD (client-tlc, 4 GiB) with its first half written once, then the read scan of
 #     the bundled surface profile (256 MiB chunks of 128 KiB reads at QD 1). The sim's own read_unmapped counters, recorded per
 #     chunk, say the second half (and only it) was read from no flash; those chunks read faster
-#     than every written one; summary.json's surface has 16 chunks and no errors, the headline
+#     than every written one, at the model's link rate alone (its interface figures, worked out
+#     in the check); summary.json's surface has 16 chunks and no errors, the headline
 #     has its line, `ssdlab analyze` reproduces summary.json.
 #   - A loop device (root; direct I/O over a file in /var/tmp): surface-write (write scan, then
 #     read scan) in 4 MiB chunks: chunk count = capacity / chunk, the CSV series' bytes add up to
@@ -16,6 +17,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
 command -v python3 >/dev/null || skip "python3 is needed to read the results"
 
+src=$(cd "$here/../.." && pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-surface-XXXXXX")
 loopdir=
 dev=
@@ -53,9 +55,10 @@ Y
 if timed sim "$SSDLAB" run "$tmp/half.yaml" --target sim:client-tlc --out "$tmp/sim"; then
 	grep "^Surface" "$tmp/sim.out"
 	grep -q "^Surface read .* no read errors" "$tmp/sim.out" || fail "sim: no surface headline line"
-	python3 - "$tmp/sim" <<'PY' || fail "sim: the scan does not match the sim's counters"
-import json, sys
+	python3 - "$tmp/sim" "$src/profiles/models/client-tlc.yaml" <<'PY' || fail "sim: the scan does not match the sim's counters"
+import json, re, sys
 d = sys.argv[1]
+model = open(sys.argv[2]).read()
 recs = [json.loads(l) for l in open(d + "/records.jsonl")]
 s = [r for r in recs if r["kind"] == "surface"][0]["surface"]
 cap, chunk = s["capacity"], s["chunk_bytes"]
@@ -69,6 +72,13 @@ mapped = [m for i, m in enumerate(mbps) if i * chunk < half]
 unmapped = [m for i, m in enumerate(mbps) if i * chunk >= half]
 print(f"sim: written half {min(mapped):.1f}-{max(mapped):.1f} MB/s, unwritten half from {min(unmapped):.1f} MB/s")
 assert min(unmapped) > max(mapped)
+# an unmapped read costs only the link: 128 KiB at the model's interface rate plus its command
+# overhead (client-tlc: 550e6 B/s, 5 us: 131072 / 243.313 us = 538.70 MB/s)
+rate = float(re.search(r"max_bytes_per_s:\s*([0-9.e]+)", model).group(1))
+ovh = float(re.search(r"command_overhead:\s*([0-9.]+)us", model).group(1)) * 1e-6
+want = 131072 / (131072 / rate + ovh) / 1e6
+print(f"sim: unmapped chunks {min(unmapped):.2f}-{max(unmapped):.2f} MB/s, the link alone {want:.2f} MB/s")
+assert all(abs(m - want) / want < 1e-3 for m in unmapped)
 summ = json.load(open(d + "/summary.json"))["surface"][0]
 assert summ["chunks"] == 16 and summ["errors_total"] == 0 and summ["error_lbas"] == []
 assert summ["max_mbps"] == max(mbps) and summ["min_mbps"] == min(mbps)
