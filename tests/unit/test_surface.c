@@ -22,10 +22,15 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
+#include "analysis/pass.h"
 #include "analysis/surface.h"
+#include "base/jsonget.h"
 #include "engine/surface.h"
 #include "profile/profile.h"
+#include "results/results.h"
+#include "run/surface_step.h"
 #include "targets/target.h"
 #include "testutil.h"
 
@@ -265,6 +270,78 @@ static void test_errors(void **state)
 	target_close(t);
 }
 
+/*
+ * The same scripted scan through the runner's step (run/surface_step.h: the series file and the
+ * record) and the analysis pass: summary.json's surface reports the four LBAs, and with
+ * slow_below 70 % (threshold 0.7 x the median 4096 = 2867.2 MB/s) chunk 7 (2645.333 MB/s) is the
+ * one slow region, bytes 7 x 65536 = 458752 to 524288.
+ */
+static void test_errors_pass(void **state)
+{
+	char *dir = tu_mkdtemp("surface");
+	char rdir[4200], path[4300], err[512] = "";
+	struct target *t = NULL;
+	struct results *res = NULL;
+	const struct phase_surface ps = {
+	    .chunk = 65536, .bs = 4096, .qd = 4, .max_error_lbas = 100, .slow_below = 0.7};
+	struct json_object *rec = json_object_new_object(), *summary = json_object_new_object();
+	struct json_object *arr, *s0, *x;
+	struct analyze_input in = {0};
+	FILE *f;
+	char line[256];
+
+	(void)state;
+	assert_non_null(dir);
+	snprintf(rdir, sizeof(rdir), "%s/run", dir);
+	assert_int_equal(results_create(rdir, &res), 0);
+	assert_int_equal(target_open_ops(&script_ops, "script", NULL, &t, err, sizeof(err)), 0);
+	/* the key fields the reader needs, as the runner's step record has them */
+	json_object_object_add(rec, "kind", json_object_new_string("surface"));
+	json_object_object_add(rec, "phase", json_object_new_int(0));
+	json_object_object_add(rec, "repeat", json_object_new_int(0));
+	json_object_object_add(rec, "round", json_object_new_int(0));
+	json_object_object_add(rec, "cell", json_object_new_string(""));
+	if (surface_step_run(t, &ps, res, "phase-00-rep-00-surface", rec, err, sizeof(err)))
+		fail_msg("%s", err);
+	/* the series: a header and 16 rows, chunk 7's with its 4 errors */
+	snprintf(path, sizeof(path), "%s/series/phase-00-rep-00-surface.csv", rdir);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	for (int i = 0; i < 9; i++)
+		assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	/* the middle of chunk 7: 7.5 x 65536 / 1 MiB = 46.875 % */
+	assert_string_equal(line, "46.875,458752,65536,2645.333,4.000,4\n");
+
+	in.dir = rdir;
+	in.records.rec = &rec;
+	in.records.n = 1;
+	assert_int_equal(pass_surface(&in, summary, err, sizeof(err)), 0);
+	assert_true(json_object_object_get_ex(summary, "surface", &arr));
+	assert_int_equal(json_object_array_length(arr), 1);
+	s0 = json_object_array_get_idx(arr, 0);
+	assert_true(jsonget_num(s0, "errors_total") == BAD_NLBA);
+	assert_true(json_object_object_get_ex(s0, "error_lbas", &x));
+	assert_int_equal(json_object_array_length(x), BAD_NLBA);
+	for (unsigned i = 0; i < BAD_NLBA; i++)
+		assert_int_equal(json_object_get_int64(json_object_array_get_idx(x, i)), BAD_LBA0 + i);
+	assert_true(jsonget_num(s0, "median_mbps") == 4096);
+	assert_true(jsonget_num(s0, "max_mbps") == 4096);
+	assert_true(fabs(jsonget_num(s0, "min_mbps") - 2645.3333) < 1e-3);
+	assert_true(jsonget_num(s0, "min_at_pct") == 7.5 * 65536 * 100 / SCRIPT_CAP);
+	assert_true(jsonget_num(s0, "max_lat_ns") == 4000);
+	assert_true(json_object_object_get_ex(s0, "slow_regions", &x));
+	assert_int_equal(json_object_array_length(x), 1);
+	assert_true(jsonget_num(json_object_array_get_idx(x, 0), "from_bytes") == 458752);
+	assert_true(jsonget_num(json_object_array_get_idx(x, 0), "to_bytes") == 524288);
+
+	json_object_put(rec);
+	json_object_put(summary);
+	results_close(res);
+	target_close(t);
+	tu_rmtree(dir);
+}
+
 /* ---- the virtual SSD, half written ---------------------------------------------------------- */
 
 static const char small_model[] = "name: tiny\n"
@@ -413,6 +490,7 @@ int main(void)
 	    cmocka_unit_test(test_stats),
 	    cmocka_unit_test(test_kind),
 	    cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_errors_pass),
 	    cmocka_unit_test(test_sim_half),
 	    cmocka_unit_test(test_file),
 	};
