@@ -53,10 +53,9 @@ static struct json_object *scan_json(const struct reader_surface_scan *s,
 	jsonnum_build_add(o, "chunk_bytes", json_object_new_uint64(s->chunk_bytes), e);
 	jsonnum_build_add(o, "chunks", json_object_new_uint64(s->n), e);
 	jsonnum_build_num(o, "min_mbps", st->min_mbps, e);
-	jsonnum_build_num(o, "min_at_pct",
-			  ((double)st->min_chunk + 0.5) * (double)s->chunk_bytes * 100 /
-			      (double)s->capacity,
-			  e);
+	jsonnum_build_num(
+	    o, "min_at_pct",
+	    ((double)st->min_chunk + 0.5) * (double)s->chunk_bytes * 100 / (double)s->capacity, e);
 	jsonnum_build_num(o, "median_mbps", st->median_mbps, e);
 	jsonnum_build_num(o, "max_mbps", st->max_mbps, e);
 	jsonnum_build_num(o, "slow_below", s->slow_below, e);

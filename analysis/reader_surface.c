@@ -33,7 +33,8 @@ static int num_array(struct json_object *o, const char *key, double **v, size_t 
 	for (size_t i = 0; i < len; i++) {
 		struct json_object *x = json_object_array_get_idx(a, i);
 
-		if (!json_object_is_type(x, json_type_int) && !json_object_is_type(x, json_type_double)) {
+		if (!json_object_is_type(x, json_type_int) &&
+		    !json_object_is_type(x, json_type_double)) {
 			free(*v);
 			*v = NULL;
 			return -EINVAL;

@@ -25,7 +25,7 @@ struct failed_io {
 struct scan {
 	struct target *t;
 	struct target_queue *q;
-	char *bufs;	/* qd buffers of bs bytes, mmap'ed (page aligned for O_DIRECT) */
+	char *bufs; /* qd buffers of bs bytes, mmap'ed (page aligned for O_DIRECT) */
 	size_t bufs_len;
 	struct target_io *ios;	      /* one per slot */
 	struct target_completion *cs; /* reap space, qd entries */
@@ -114,7 +114,8 @@ static int retry_blocks(struct scan *s, struct surface_chunk *c, uint64_t off, u
 
 static int cmp_failed(const void *a, const void *b)
 {
-	uint64_t x = ((const struct failed_io *)a)->offset, y = ((const struct failed_io *)b)->offset;
+	uint64_t x = ((const struct failed_io *)a)->offset,
+		 y = ((const struct failed_io *)b)->offset;
 
 	return (x > y) - (x < y);
 }
@@ -194,7 +195,8 @@ int surface_scan(struct target *t, const struct surface_opts *o, struct surface_
 		 char *err, size_t errlen)
 {
 	const struct target_info *ti = target_info(t);
-	struct scan s = {.t = t, .qd = o->qd, .bs = o->bs, .dir = o->dir, .max_lbas = o->max_error_lbas};
+	struct scan s = {
+	    .t = t, .qd = o->qd, .bs = o->bs, .dir = o->dir, .max_lbas = o->max_error_lbas};
 	struct target_queue_opts qo = {.depth = o->qd};
 	uint64_t cap = ti->capacity, prng = 0x5eedf00dull, un0 = 0, un1 = 0, rd = 0;
 	size_t n;
@@ -204,8 +206,9 @@ int surface_scan(struct target *t, const struct surface_opts *o, struct surface_
 	if (!s.lbs || !o->bs || o->bs % s.lbs || !o->chunk || o->chunk % o->bs || !o->qd ||
 	    o->qd > SURFACE_MAX_QD || cap % s.lbs) {
 		snprintf(err, errlen,
-			 "surface: bs %" PRIu32 " must be a multiple of the logical block size %" PRIu32
-			 ", chunk %" PRIu64 " a multiple of bs, qd 1..%d",
+			 "surface: bs %" PRIu32
+			 " must be a multiple of the logical block size %" PRIu32 ", chunk %" PRIu64
+			 " a multiple of bs, qd 1..%d",
 			 o->bs, s.lbs, o->chunk, SURFACE_MAX_QD);
 		return -EINVAL;
 	}

@@ -70,8 +70,8 @@ static int surface_parse(const struct ydoc_node *n, void *data, const struct pha
 	if (ret)
 		return ret;
 	if (!raw.chunk || !raw.bs || raw.chunk % raw.bs || raw.bs > (1u << 30))
-		return ydoc_errorf(err, n,
-				   "surface: chunk must be a non-zero multiple of bs (bs up to 1g)");
+		return ydoc_errorf(
+		    err, n, "surface: chunk must be a non-zero multiple of bs (bs up to 1g)");
 	if (!(raw.slow_below > 0 && raw.slow_below <= 1))
 		return ydoc_errorf(err, n, "surface: slow_below must be in (0%%, 100%%]");
 done:

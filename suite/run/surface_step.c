@@ -50,10 +50,11 @@ static struct json_object *surface_json(const struct phase_surface *p,
 	jsonnum_build_add(o, "chunk_mbps", mbps, &e);
 	jsonnum_build_add(o, "chunk_max_lat_ns", lat, &e);
 	if (s->has_unmapped) {
-		/* the virtual SSD's own count of what it read from no flash (target_read_unmapped) */
+		/* the virtual SSD's own count of reads from no flash (target_read_unmapped) */
 		un = json_object_new_array();
 		for (size_t i = 0; un && i < s->n; i++)
-			jsonnum_build_push(un, json_object_new_uint64(s->chunks[i].unmapped_bytes), &e);
+			jsonnum_build_push(un, json_object_new_uint64(s->chunks[i].unmapped_bytes),
+					   &e);
 		jsonnum_build_add(o, "chunk_unmapped_bytes", un, &e);
 	}
 	if (e) {

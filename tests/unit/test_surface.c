@@ -87,7 +87,8 @@ static void test_kind(void **state)
 	char line[256];
 
 	(void)state;
-	assert_int_equal(profile_parse_string(read_text, strlen(read_text), "t.yaml", NULL, 0, &p, &e), 0);
+	assert_int_equal(
+	    profile_parse_string(read_text, strlen(read_text), "t.yaml", NULL, 0, &p, &e), 0);
 	ps = p->phases.v[0].data;
 	assert_false(ps->write);
 	assert_int_equal(ps->chunk, 256u << 20);
@@ -100,7 +101,8 @@ static void test_kind(void **state)
 	assert_string_equal(line, "surface read scan, 256 MiB chunks of 128 KiB I/Os at qd 1");
 	profile_free(p);
 	p = NULL;
-	assert_int_equal(profile_parse_string(write_text, strlen(write_text), "t.yaml", NULL, 0, &p, &e), 0);
+	assert_int_equal(
+	    profile_parse_string(write_text, strlen(write_text), "t.yaml", NULL, 0, &p, &e), 0);
 	ps = p->phases.v[0].data;
 	assert_true(ps->write && ps->chunk == 64u << 20 && ps->bs == 1u << 20 && ps->qd == 8);
 	assert_true(ps->max_error_lbas == 10 && ps->slow_below == 0.3);
@@ -108,7 +110,8 @@ static void test_kind(void **state)
 	profile_free(p);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		p = NULL;
-		if (profile_parse_string(bad[i], strlen(bad[i]), "t.yaml", NULL, 0, &p, &e) != -EINVAL)
+		if (profile_parse_string(bad[i], strlen(bad[i]), "t.yaml", NULL, 0, &p, &e) !=
+		    -EINVAL)
 			fail_msg("bad case %zu parsed", i);
 		print_message("bad case %zu: %d:%d %s\n", i, e.line, e.col, e.msg);
 	}
@@ -175,12 +178,13 @@ static int script_submit(struct target_queue *q, struct target_io *ios, unsigned
 	busy_until = q->n ? q->c[q->n - 1].done_ns : script_clock;
 	for (unsigned i = 0; i < n; i++) {
 		uint64_t lba = ios[i].offset / 512, nl = ios[i].len / 512;
-		bool bad = ios[i].dir == IO_READ && lba < BAD_LBA0 + BAD_NLBA &&
-			   lba + nl > BAD_LBA0;
+		bool bad =
+		    ios[i].dir == IO_READ && lba < BAD_LBA0 + BAD_NLBA && lba + nl > BAD_LBA0;
 
 		busy_until += SCRIPT_IO_NS;
-		q->c[q->n++] = (struct target_completion){
-		    .user = ios[i].user, .res = bad ? -EIO : (int32_t)ios[i].len, .done_ns = busy_until};
+		q->c[q->n++] = (struct target_completion){.user = ios[i].user,
+							  .res = bad ? -EIO : (int32_t)ios[i].len,
+							  .done_ns = busy_until};
 	}
 	return (int)n;
 }
@@ -251,9 +255,11 @@ static void test_errors(void **state)
 
 	/* fewer LBAs kept than failed: all counted, the first kept */
 	assert_int_equal(
-	    surface_scan(t, &(struct surface_opts){.dir = IO_READ, .chunk = 65536, .bs = 4096,
-						   .qd = 4, .max_error_lbas = 2},
-			 &r, err, sizeof(err)),
+	    surface_scan(
+		t,
+		&(struct surface_opts){
+		    .dir = IO_READ, .chunk = 65536, .bs = 4096, .qd = 4, .max_error_lbas = 2},
+		&r, err, sizeof(err)),
 	    0);
 	assert_int_equal(r.errors_total, BAD_NLBA);
 	assert_int_equal(r.nerror_lbas, 2);
@@ -261,11 +267,11 @@ static void test_errors(void **state)
 	surface_result_release(&r);
 
 	/* options that do not fit */
-	assert_int_equal(surface_scan(t,
-				      &(struct surface_opts){.dir = IO_READ, .chunk = 65536,
-							     .bs = 1000, .qd = 4},
-				      &r, err, sizeof(err)),
-			 -EINVAL);
+	assert_int_equal(
+	    surface_scan(
+		t, &(struct surface_opts){.dir = IO_READ, .chunk = 65536, .bs = 1000, .qd = 4}, &r,
+		err, sizeof(err)),
+	    -EINVAL);
 	assert_true(err[0] != 0);
 	target_close(t);
 }
@@ -324,7 +330,8 @@ static void test_errors_pass(void **state)
 	assert_true(json_object_object_get_ex(s0, "error_lbas", &x));
 	assert_int_equal(json_object_array_length(x), BAD_NLBA);
 	for (unsigned i = 0; i < BAD_NLBA; i++)
-		assert_int_equal(json_object_get_int64(json_object_array_get_idx(x, i)), BAD_LBA0 + i);
+		assert_int_equal(json_object_get_int64(json_object_array_get_idx(x, i)),
+				 BAD_LBA0 + i);
 	assert_true(jsonget_num(s0, "median_mbps") == 4096);
 	assert_true(jsonget_num(s0, "max_mbps") == 4096);
 	assert_true(fabs(jsonget_num(s0, "min_mbps") - 2645.3333) < 1e-3);
@@ -394,11 +401,11 @@ static void test_sim_half(void **state)
 	target_queue_close(t, q);
 
 	assert_int_equal(target_read_unmapped(t, &un0, &rd0), 0);
-	assert_int_equal(surface_scan(t,
-				      &(struct surface_opts){.dir = IO_READ, .chunk = 1u << 20,
-							     .bs = 131072, .qd = 8},
-				      &r, err, sizeof(err)),
-			 0);
+	assert_int_equal(
+	    surface_scan(
+		t, &(struct surface_opts){.dir = IO_READ, .chunk = 1u << 20, .bs = 131072, .qd = 8},
+		&r, err, sizeof(err)),
+	    0);
 	assert_int_equal(target_read_unmapped(t, &un1, &rd1), 0);
 	/* the sim says: the scan read the capacity, and exactly the unwritten half was unmapped */
 	assert_int_equal(rd1 - rd0, cap);
@@ -407,7 +414,8 @@ static void test_sim_half(void **state)
 	/* and chunk by chunk: the written half mapped, the other not */
 	assert_true(r.has_unmapped);
 	for (size_t i = 0; i < r.n; i++)
-		assert_int_equal(r.chunks[i].unmapped_bytes, r.chunks[i].offset >= half ? 1u << 20 : 0);
+		assert_int_equal(r.chunks[i].unmapped_bytes,
+				 r.chunks[i].offset >= half ? 1u << 20 : 0);
 	for (size_t i = 0; i < r.n; i++) {
 		double v = surface_chunk_mbps(&r.chunks[i]);
 
@@ -442,21 +450,24 @@ static void test_file(void **state)
 	(void)state;
 	assert_non_null(dir);
 	snprintf(path, sizeof(path), "%s/scan.img", dir);
-	ret = target_open(path, &(struct target_open_opts){.writable = true, .create = true, .size = cap},
+	ret = target_open(path,
+			  &(struct target_open_opts){.writable = true, .create = true, .size = cap},
 			  &t, err, sizeof(err));
 	if (ret) {
 		tu_rmtree(dir);
-		print_message("skip: cannot open a file with O_DIRECT and io_uring here: %s\n", err);
+		print_message("skip: cannot open a file with O_DIRECT and io_uring here: %s\n",
+			      err);
 		skip();
 	}
 	assert_int_equal(target_info(t)->capacity, cap);
 	for (int dir_i = IO_WRITE; dir_i >= IO_READ; dir_i--) {
 		uint64_t sum = 0;
 
-		ret = surface_scan(t,
-				   &(struct surface_opts){.dir = (enum io_dir)dir_i, .chunk = chunk,
-							  .bs = 65536, .qd = 4},
-				   &r, err, sizeof(err));
+		ret = surface_scan(
+		    t,
+		    &(struct surface_opts){
+			.dir = (enum io_dir)dir_i, .chunk = chunk, .bs = 65536, .qd = 4},
+		    &r, err, sizeof(err));
 		if (ret)
 			fail_msg("%s", err);
 		assert_int_equal(r.n, cap / chunk);
@@ -474,7 +485,8 @@ static void test_file(void **state)
 		for (size_t i = 0; i < textlen; i++)
 			lines += text[i] == '\n';
 		assert_int_equal(lines, r.n + 1);
-		assert_non_null(strstr(text, "\n3.125,0,262144,")); /* chunk 0's middle: 128k / 4m */
+		assert_non_null(
+		    strstr(text, "\n3.125,0,262144,")); /* chunk 0's middle: 128k / 4m */
 		free(text);
 		text = NULL;
 		lines = 0;
@@ -487,12 +499,9 @@ static void test_file(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_stats),
-	    cmocka_unit_test(test_kind),
-	    cmocka_unit_test(test_errors),
-	    cmocka_unit_test(test_errors_pass),
-	    cmocka_unit_test(test_sim_half),
-	    cmocka_unit_test(test_file),
+	    cmocka_unit_test(test_stats),    cmocka_unit_test(test_kind),
+	    cmocka_unit_test(test_errors),   cmocka_unit_test(test_errors_pass),
+	    cmocka_unit_test(test_sim_half), cmocka_unit_test(test_file),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
