@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 #
 # surface_test: the surface scan end to end (docs/surface.md).
-#   - The virtual SSD (client-tlc, 4 GiB) with its first half written once, then the read scan of
-#     the bundled surface profile (256 MiB chunks of 128 KiB reads at QD 1). The sim's own read_unmapped counters, recorded per
-#     chunk, say the second half (and only it) was read from no flash; those chunks read faster
-#     than every written one, at the model's link rate alone (its interface figures, worked out
-#     in the check); summary.json's surface has 16 chunks and no errors, the headline
-#     has its line, `ssdlab analyze` reproduces summary.json.
+#   - The virtual SSD (client-tlc, 4 GiB) with its first half written once, then the read scan
+#     of the bundled surface profile (256 MiB chunks of 128 KiB reads at QD 1). The sim's own
+#     read_unmapped counters, recorded per chunk, say the second half (and only it) was read from
+#     no flash; those chunks read faster than every written one, at the model's link rate alone
+#     (its interface figures, worked out in the check); summary.json's surface has 16 chunks and
+#     no errors, the headline has its line, `ssdlab analyze` reproduces summary.json.
 #   - A loop device (root; direct I/O over a file in /var/tmp): surface-write (write scan, then
 #     read scan) in 4 MiB chunks: chunk count = capacity / chunk, the CSV series' bytes add up to
 #     the capacity (blockdev --getsize64), one row per chunk, no errors.
@@ -55,7 +55,8 @@ Y
 if timed sim "$SSDLAB" run "$tmp/half.yaml" --target sim:client-tlc --out "$tmp/sim"; then
 	grep "^Surface" "$tmp/sim.out"
 	grep -q "^Surface read .* no read errors" "$tmp/sim.out" || fail "sim: no surface headline line"
-	python3 - "$tmp/sim" "$src/profiles/models/client-tlc.yaml" <<'PY' || fail "sim: the scan does not match the sim's counters"
+	model=$src/profiles/models/client-tlc.yaml
+	python3 - "$tmp/sim" "$model" <<'PY' || fail "sim: the scan does not match the sim's counters"
 import json, re, sys
 d = sys.argv[1]
 model = open(sys.argv[2]).read()
