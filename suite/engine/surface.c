@@ -260,6 +260,11 @@ int surface_scan(struct target *t, const struct surface_opts *o, struct surface_
 
 		c->offset = (uint64_t)i * o->chunk;
 		c->bytes = cap - c->offset < o->chunk ? cap - c->offset : o->chunk;
+		if (o->stop && *o->stop) {
+			ret = -EINTR;
+			snprintf(err, errlen, "surface: stopped at chunk %zu of %zu", i, n);
+			goto fail;
+		}
 		if (s.r.has_unmapped)
 			(void)target_read_unmapped(t, &un0, &rd);
 		ret = scan_chunk(&s, c);

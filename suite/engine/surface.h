@@ -16,6 +16,7 @@
 #ifndef SSDLAB_ENGINE_SURFACE_H
 #define SSDLAB_ENGINE_SURFACE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +30,9 @@ struct surface_opts {
 	uint32_t bs;	 /* bytes per I/O, a multiple of the logical block size */
 	unsigned qd;	 /* I/Os in flight within a chunk, 1 .. 256 */
 	size_t max_error_lbas; /* error LBAs kept (more are counted in errors_total) */
+	/* checked between chunks (a scan of a large disk takes hours): when it points at a true
+	 * value the scan stops with -EINTR; NULL = never */
+	volatile sig_atomic_t *stop;
 };
 
 struct surface_chunk {
@@ -62,8 +66,8 @@ double surface_chunk_mbps(const struct surface_chunk *c);
 /*
  * Scans all of t's visible capacity. Returns 0 with *out filled (release it with
  * surface_result_release()), or -errno with a reason in err: -EINVAL for options that do not fit
- * the target, -ENOMEM, or a queue failure (an I/O error is a finding, not a failure). On
- * failure *out is untouched.
+ * the target, -ENOMEM, -EINTR when o->stop was raised, or a queue failure (an I/O error is a
+ * finding, not a failure). On failure *out is untouched.
  */
 int surface_scan(struct target *t, const struct surface_opts *o, struct surface_result *out,
 		 char *err, size_t errlen);

@@ -948,7 +948,9 @@ static int act_surface(struct runner *r, const struct where *w, struct json_obje
 	int rc;
 
 	series_name(w, "surface", series, sizeof(series));
-	rc = surface_step_run(r->t, ps, r->res, series, rec, err, sizeof(err));
+	rc = surface_step_run(r->t, ps, r->res, series, rec, r->o.stop, err, sizeof(err));
+	if (rc == -EINTR)
+		return rc; /* not recorded: a resume scans again from the start */
 	if (rc) {
 		fail(r, "%s", err);
 		return rc;

@@ -65,13 +65,15 @@ static struct json_object *surface_json(const struct phase_surface *p,
 }
 
 int surface_step_run(struct target *t, const struct phase_surface *p, struct results *res,
-		     const char *series, struct json_object *rec, char *err, size_t errlen)
+		     const char *series, struct json_object *rec, volatile sig_atomic_t *stop,
+		     char *err, size_t errlen)
 {
 	struct surface_opts o = {.dir = p->write ? IO_WRITE : IO_READ,
 				 .chunk = p->chunk,
 				 .bs = p->bs,
 				 .qd = p->qd,
-				 .max_error_lbas = p->max_error_lbas};
+				 .max_error_lbas = p->max_error_lbas,
+				 .stop = stop};
 	struct surface_result s = {0};
 	struct json_object *j = NULL;
 	char *text = NULL;

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -266,6 +267,21 @@ static void test_errors(void **state)
 	assert_int_equal(r.error_lbas[1], BAD_LBA0 + 1);
 	surface_result_release(&r);
 
+	/* a raised stop flag ends the scan between chunks, with nothing handed out */
+	{
+		volatile sig_atomic_t stop = 1;
+		struct surface_result untouched = {.n = 12345};
+
+		assert_int_equal(
+		    surface_scan(
+			t,
+			&(struct surface_opts){
+			    .dir = IO_READ, .chunk = 65536, .bs = 4096, .qd = 4, .stop = &stop},
+			&untouched, err, sizeof(err)),
+		    -EINTR);
+		assert_int_equal(untouched.n, 12345);
+	}
+
 	/* options that do not fit */
 	assert_int_equal(
 	    surface_scan(
@@ -307,7 +323,7 @@ static void test_errors_pass(void **state)
 	json_object_object_add(rec, "repeat", json_object_new_int(0));
 	json_object_object_add(rec, "round", json_object_new_int(0));
 	json_object_object_add(rec, "cell", json_object_new_string(""));
-	if (surface_step_run(t, &ps, res, "phase-00-rep-00-surface", rec, err, sizeof(err)))
+	if (surface_step_run(t, &ps, res, "phase-00-rep-00-surface", rec, NULL, err, sizeof(err)))
 		fail_msg("%s", err);
 	/* the series: a header and 16 rows, chunk 7's with its 4 errors */
 	snprintf(path, sizeof(path), "%s/series/phase-00-rep-00-surface.csv", rdir);
