@@ -134,6 +134,27 @@ static void surface_length(const void *data, const struct phase_env *env, struct
 	l->bytes = env->capacity;
 }
 
+/* The scan as a workload, for the planner's speed probe: one sequential pass of bs at qd. */
+static int surface_jobs(const void *data, struct phase_job **jobs, size_t *n)
+{
+	const struct phase_surface *p = data;
+	struct phase_job *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return -ENOMEM;
+	j->w.spec.rw = p->write ? RW_WRITE : RW_READ;
+	j->w.spec.bs[0] = (struct bs_split){.bs = p->bs, .weight = 1};
+	j->w.spec.nbs = 1;
+	j->w.spec.qd = p->qd;
+	j->w.spec.threads = 1;
+	j->w.range = (struct range){.percent = true, .lo = 0, .hi = 1};
+	j->w.length = (struct amount){.kind = AMOUNT_NONE};
+	snprintf(j->key, sizeof(j->key), "surface");
+	*jobs = j;
+	*n = 1;
+	return 0;
+}
+
 /* clang-format off */
 const struct phase_kind phase_surface_kind = {
 	.name = "surface",
@@ -145,5 +166,6 @@ const struct phase_kind phase_surface_kind = {
 	.describe = surface_describe,
 	.bytes = surface_bytes,
 	.length = surface_length,
+	.jobs = surface_jobs,
 };
 /* clang-format on */
