@@ -363,6 +363,7 @@ static void test_errors_pass(void **state)
 	results_close(res);
 	target_close(t);
 	tu_rmtree(dir);
+	free(dir);
 }
 
 /* ---- the virtual SSD, half written ---------------------------------------------------------- */
@@ -447,6 +448,7 @@ static void test_sim_half(void **state)
 	surface_result_release(&r);
 	target_close(t);
 	tu_rmtree(dir);
+	free(dir);
 }
 
 /* ---- a file through io_uring: the block-device path ----------------------------------------- */
@@ -471,6 +473,7 @@ static void test_file(void **state)
 			  &t, err, sizeof(err));
 	if (ret) {
 		tu_rmtree(dir);
+		free(dir);
 		print_message("skip: cannot open a file with O_DIRECT and io_uring here: %s\n",
 			      err);
 		skip();
@@ -510,6 +513,7 @@ static void test_file(void **state)
 	}
 	target_close(t);
 	tu_rmtree(dir);
+	free(dir);
 }
 
 int main(void)
