@@ -67,7 +67,8 @@ static int check_records(const char *dir, const struct results_records *rr, char
 			pass_err(err, errlen,
 				 "%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected "
 				 "cell, "
-				 "precondition, write_until, purge, trim, idle, resume, cooldown or surface)",
+				 "precondition, write_until, purge, trim, idle, resume, cooldown or "
+				 "surface)",
 				 dir, i + 1, k.kind);
 			return -EBADMSG;
 		}

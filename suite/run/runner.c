@@ -939,8 +939,14 @@ static int exec_idle(struct runner *r, const struct where *w)
 	return plain_step(r, w, "idle", act_idle);
 }
 
+/* One file per phase and repeat, its chunks appended in round order; numbers zero-padded so
+ * that the files sort in the order of the run. */
+static void series_name(const struct where *w, const char *kind, char *buf, size_t len)
+{
+	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
+}
+
 /* A surface scan (run/surface_step.h); its series is named as the write phases' are. */
-static void series_name(const struct where *w, const char *kind, char *buf, size_t len);
 static int act_surface(struct runner *r, const struct where *w, struct json_object *rec)
 {
 	const struct phase_surface *ps = w->ph->data;
@@ -963,13 +969,6 @@ static int act_surface(struct runner *r, const struct where *w, struct json_obje
 static int exec_surface(struct runner *r, const struct where *w)
 {
 	return plain_step(r, w, "surface", act_surface);
-}
-
-/* One file per phase and repeat, its chunks appended in round order; numbers zero-padded so
- * that the files sort in the order of the run. */
-static void series_name(const struct where *w, const char *kind, char *buf, size_t len)
-{
-	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
 }
 
 /*
