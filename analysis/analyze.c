@@ -33,6 +33,7 @@ static const struct analyze_pass passes[] = {
     {"gc_recovery", pass_gcrate},
     {"gc_passes", pass_gcpasses},
     {"trim_check", pass_trimcheck},
+    {"surface", pass_surface},
     {"headline", pass_headline},
 };
 
@@ -47,7 +48,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 {
 	static const char *const known[] = {"cell", "precondition", "write_until", "purge",
 					    "trim", "idle",	    "resume", "cooldown",
-					    "trim_check"};
+					    "trim_check", "surface"};
 	struct reader_key k;
 
 	for (size_t i = 0; i < rr->n; i++) {
@@ -67,8 +68,8 @@ static int check_records(const char *dir, const struct results_records *rr, char
 			pass_err(err, errlen,
 				 "%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected "
 				 "cell, "
-				 "precondition, write_until, purge, trim, idle, resume, cooldown or "
-				 "trim_check)",
+				 "precondition, write_until, purge, trim, idle, resume, cooldown, "
+				 "trim_check or surface)",
 				 dir, i + 1, k.kind);
 			return -EBADMSG;
 		}

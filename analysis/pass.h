@@ -67,6 +67,9 @@ int pass_gcpasses(const struct analyze_input *in, struct json_object *summary, c
 /* trim_check: each trim_check step's evidence and verdict (pass_trimcheck.c) */
 int pass_trimcheck(const struct analyze_input *in, struct json_object *summary, char *err,
 		   size_t errlen);
+/* surface: the figures of each surface scan (pass_surface.c) */
+int pass_surface(const struct analyze_input *in, struct json_object *summary, char *err,
+		 size_t errlen);
 
 /* The steady-state entry (summary.json's steady_state[]) judged last before record index
  * `before` (a reached or not_reached window whose rounds come before it), or NULL

@@ -329,5 +329,24 @@ struct reader_trim_check {
  * *n; 0, -ENOMEM or -EBADMSG (a result without its figures); *out, *n untouched on failure. */
 int reader_trim_checks(const struct results_records *rr, struct reader_trim_check **out,
 		       size_t *n);
+/* One surface scan's record (reader_surface.c; run/surface_step.h writes it). Arrays owned;
+ * series points into the record (valid while the records live). */
+struct reader_surface_scan {
+	int64_t phase, repeat;
+	bool write;
+	uint64_t chunk_bytes, capacity, lbs, errors_total;
+	double slow_below;
+	const char *series;
+	double *mbps, *max_lat_ns; /* n each, per chunk */
+	size_t n;
+	double *error_lbas; /* nerror_lbas, ascending (exact up to 2^53) */
+	size_t nerror_lbas;
+};
+
+/* The surface records in file order: 0 with *out (reader_surface_free()) and *n, -EINVAL for a
+ * surface record without its figures, or -ENOMEM. */
+int reader_surface_scans(const struct results_records *rr, struct reader_surface_scan **out,
+			 size_t *n);
+void reader_surface_free(struct reader_surface_scan *v, size_t n); /* accepts NULL */
 
 #endif

@@ -513,6 +513,56 @@ out:
 	free(wa);
 }
 
+/* summary.json's surface (analysis/pass_surface.c): one line per scan, its speeds along the
+ * LBAs, up to three slow regions and up to five failed LBAs (the rest are in summary.json). */
+static void print_surface(struct json_object *summary, FILE *f)
+{
+	struct json_object *arr, *regs, *lbas;
+	char a[48], b[48], c[48], d[48];
+
+	if (!json_object_object_get_ex(summary, "surface", &arr) || !arr)
+		return;
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		struct json_object *s = json_object_array_get_idx(arr, i);
+		const char *rw = jsonget_str(s, "rw");
+		double nreg = jsonget_num(s, "slow_regions_total");
+		double errs = jsonget_num(s, "errors_total");
+		size_t nl;
+
+		fprintf(f, "Surface %-5s  %s MB/s median (min %s at %s%%, max %s)",
+			rw ? rw : "?", fmt(jsonget_num(s, "median_mbps"), 1, a, sizeof(a)),
+			fmt(jsonget_num(s, "min_mbps"), 1, b, sizeof(b)),
+			fmt(jsonget_num(s, "min_at_pct"), 0, c, sizeof(c)),
+			fmt(jsonget_num(s, "max_mbps"), 1, d, sizeof(d)));
+		if (isfinite(nreg) && nreg > 0 && json_object_object_get_ex(s, "slow_regions", &regs)) {
+			fprintf(f, "; %s slow region%s below %s MB/s:", fmt(nreg, 0, a, sizeof(a)),
+				nreg == 1 ? "" : "s",
+				fmt(jsonget_num(s, "slow_threshold_mbps"), 1, b, sizeof(b)));
+			for (size_t j = 0; j < json_object_array_length(regs) && j < 3; j++) {
+				struct json_object *r = json_object_array_get_idx(regs, j);
+
+				fprintf(f, "%s %s-%s%% at %s", j ? "," : "",
+					fmt(jsonget_num(r, "from_pct"), 0, a, sizeof(a)),
+					fmt(jsonget_num(r, "to_pct"), 0, b, sizeof(b)),
+					fmt(jsonget_num(r, "mean_mbps"), 1, c, sizeof(c)));
+			}
+			if (nreg > 3)
+				fprintf(f, ", ...");
+		}
+		if (!isfinite(errs) || errs <= 0) {
+			fprintf(f, "; no %s errors\n", rw ? rw : "I/O");
+			continue;
+		}
+		fprintf(f, "; %s failed LBA%s:", fmt(errs, 0, a, sizeof(a)), errs == 1 ? "" : "s");
+		nl = json_object_object_get_ex(s, "error_lbas", &lbas) ? json_object_array_length(lbas) : 0;
+		for (size_t j = 0; j < nl && j < 5; j++)
+			fprintf(f, " %s",
+				fmt(json_object_get_double(json_object_array_get_idx(lbas, j)), 0, a,
+				    sizeof(a)));
+		fprintf(f, "%s\n", errs > 5 ? " ..." : "");
+	}
+}
+
 void headline_print(struct json_object *summary, FILE *f)
 {
 	struct json_object *h, *arr, *x;
@@ -565,6 +615,7 @@ void headline_print(struct json_object *summary, FILE *f)
 	headline_print_gcrate(summary, f);
 	headline_print_gcpasses(summary, f);
 	headline_print_trimcheck(summary, f);
+	print_surface(summary, f);
 	print_results(h, f);
 	print_wsat(summary, h, f);
 	headline_print_slc(summary, f);

@@ -39,6 +39,7 @@
  *   repeat        PHASE_REPEAT        struct phase_repeat  (nested phase list, run `count` times)
  *   idle_sweep    PHASE_IDLE_SWEEP    struct phase_idle_sweep (idles, each followed by a list;
  *                                     phases_sweep.c)
+ *   surface       PHASE_SURFACE       struct phase_surface (phases_surface.c)
  */
 #ifndef SSDLAB_PHASES_H
 #define SSDLAB_PHASES_H
@@ -100,6 +101,7 @@ enum phase_type {
 	PHASE_REPEAT,
 	PHASE_IDLE_SWEEP,
 	PHASE_TRIM_CHECK,
+	PHASE_SURFACE,
 	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
@@ -259,6 +261,24 @@ struct phase_idle_sweep {
 	struct phase_list body; /* owned */
 };
 
+/*
+ * surface: a full-range sequential read (or, `rw: write`, destructive write) in `chunk`-sized
+ * chunks of `bs` I/Os at `qd`, the zcav / HD Tune scan (engine/surface.h): speed, largest
+ * latency and failed LBAs per chunk (at most max_error_lbas LBAs kept, all counted). slow_below:
+ * the analysis's slow-chunk threshold, a fraction of the median speed (analysis/surface.h).
+ */
+#define PHASE_SURFACE_CHUNK_DEFAULT (256ull << 20)
+#define PHASE_SURFACE_BS_DEFAULT (128u << 10)
+#define PHASE_SURFACE_QD_DEFAULT 1u
+#define PHASE_SURFACE_MAX_LBAS_DEFAULT 1000u
+struct phase_surface {
+	bool write;
+	uint64_t chunk;
+	uint32_t bs;
+	unsigned qd, max_error_lbas;
+	double slow_below;
+};
+
 /* ---- cells ---------------------------------------------------------------------------------- */
 
 struct profile_cell {
@@ -393,6 +413,8 @@ extern const struct phase_kind phase_trim_kind;
 extern const struct phase_kind phase_idle_sweep_kind;
 /* The trim_check kind's row (phases_trimcheck.c). */
 extern const struct phase_kind phase_trim_check_kind;
+/* The surface kind's row (phases_surface.c). */
+extern const struct phase_kind phase_surface_kind;
 
 /* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
  * phases_common.c. */

@@ -163,6 +163,12 @@ int results_append_series(struct results *r, const char *name, unsigned round,
 			  uint64_t bytes_off);
 
 /*
+ * Writes series/<name>.csv atomically with text as it is: a series whose columns are not a
+ * time series' (a surface scan's per-chunk rows, engine/surface.h). 0 or -errno.
+ */
+int results_write_series_text(struct results *r, const char *name, const char *text, size_t len);
+
+/*
  * Writes snapshots/NNNN-<label>.json atomically, NNNN being the next sequence number in the
  * directory (so files sort in the order taken, across resumes): snapshot_to_json(s) plus
  * "phase", "repeat" and "seq". Pass phase -1 for a snapshot outside any phase (run start/end).

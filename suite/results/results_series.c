@@ -147,6 +147,21 @@ int results_write_series(struct results *r, const char *name, const struct serie
 	return rc;
 }
 
+int results_write_series_text(struct results *r, const char *name, const char *text, size_t len)
+{
+	char *path;
+	int rc;
+
+	if (!r || !name || (len && !text))
+		return -EINVAL;
+	path = series_path(r, name, &rc);
+	if (!path)
+		return rc;
+	rc = files_atomic_write(path, text, len);
+	free(path);
+	return rc;
+}
+
 /* The round (last field) of the CSV line [l, e); -1 when it has none (a header, a torn line). */
 static long line_round(const char *l, const char *e)
 {

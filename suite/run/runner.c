@@ -36,6 +36,7 @@
 #include "run/fault.h"
 #include "run/record.h"
 #include "run/replay.h"
+#include "run/surface_step.h"
 #include "targets/drive_capacity.h"
 #include "targets/purge_chain.h"
 #include "targets/trimcheck.h"
@@ -987,6 +988,31 @@ static void series_name(const struct where *w, const char *kind, char *buf, size
 	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
 }
 
+/* A surface scan (run/surface_step.h); its series is named as the write phases' are. */
+static int act_surface(struct runner *r, const struct where *w, struct json_object *rec)
+{
+	const struct phase_surface *ps = w->ph->data;
+	char series[128], err[512] = "";
+	int rc;
+
+	series_name(w, "surface", series, sizeof(series));
+	rc = surface_step_run(r->t, ps, r->res, series, rec, r->o.stop, err, sizeof(err));
+	if (rc == -EINTR)
+		return rc; /* not recorded: a resume scans again from the start */
+	if (rc) {
+		fail(r, "%s", err);
+		return rc;
+	}
+	if (ps->write)
+		r->bytes_written += target_info(r->t)->capacity;
+	return 0;
+}
+
+static int exec_surface(struct runner *r, const struct where *w)
+{
+	return plain_step(r, w, "surface", act_surface);
+}
+
 /*
  * precondition and write_until, in chunks, each a step of its own (round = chunk number), so a
  * crash loses at most the chunk in flight and the walk goes on from the chunks found in K: a
@@ -1352,6 +1378,7 @@ static const exec_fn kind_exec[] = {
 	[PHASE_REPEAT] = NULL, /* walks its body: exec_body */
 	[PHASE_IDLE_SWEEP] = NULL, /* walks its body (the sweep written out): exec_body */
 	[PHASE_TRIM_CHECK] = exec_trim_check,
+	[PHASE_SURFACE] = exec_surface,
 };
 
 bool runner_kind_covered(const struct phase_kind *k)

@@ -117,6 +117,7 @@ table_scaled = None
 cur_res_phase = None
 figures = 0
 named = set()
+i_surf = 0
 for ln in lines:
     m = re.fullmatch(r"steady state   ()(.*) over (\d+) phases \(median (\S+); (reached in all|"
                      r"NOT reached in (\d+) of them)\)", ln)
@@ -529,6 +530,32 @@ for ln in lines:
             bad("%r: no trim_check entry of summary.json says so" % ln)
         figures += 1
         continue
+    # The surface scans (docs/surface.md): one line per summary.json surface entry, in order.
+    m = re.fullmatch(r"Surface (read|write) +(\S+) MB/s median \(min (\S+) at (\S+)%, max (\S+)\)"
+                     r"(?:; (\d+) slow regions? below (\S+) MB/s:(.*?))?"
+                     r"; (?:no (?:read|write) errors|(\d+) failed LBAs?:((?: \d+)+)(?: \.\.\.)?)", ln)
+    if m:
+        sv = summary.get("surface", [])
+        if i_surf >= len(sv):
+            bad("%r: summary has %d surface scans" % (ln, len(sv)))
+            continue
+        e = sv[i_surf]
+        i_surf += 1
+        if m.group(1) != e["rw"]:
+            bad("%r: summary says %s" % (ln, e["rw"]))
+        for g, key in ((2, "median_mbps"), (3, "min_mbps"), (4, "min_at_pct"), (5, "max_mbps")):
+            near(m.group(g), e[key], "surface " + key)
+        if int(m.group(6) or 0) != e["slow_regions_total"]:
+            bad("%r: summary has %d slow regions" % (ln, e["slow_regions_total"]))
+        if m.group(7):
+            near(m.group(7), e["slow_threshold_mbps"], "surface slow threshold")
+        if int(m.group(9) or 0) != e["errors_total"]:
+            bad("%r: summary has %d errors" % (ln, e["errors_total"]))
+        if m.group(10) and [int(x) for x in m.group(10).split()] != e["error_lbas"][:5]:
+            bad("%r: summary's error LBAs are %r" % (ln, e["error_lbas"][:5]))
+        named.add(e["phase"])
+        figures += 1
+        continue
     m = re.fullmatch(r"FLAG: .*", ln)
     if m:
         fl = summary["flags"]
@@ -548,6 +575,8 @@ if i_grp != len(ss_groups):
 if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat_lines):
     bad("entries not printed: steady state %d/%d, recovery %d/%d, results %d/%d, wsat %d/%d" %
         (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat_lines)))
+if i_surf != len(summary.get("surface", [])):
+    bad("surface scans not printed: %d/%d" % (i_surf, len(summary.get("surface", []))))
 if not figures:
     bad("the headline carries no figure")
 if sum("whole run" in ln for ln in lines) > 1:

@@ -69,6 +69,7 @@ static void test_registry_flags(void **state)
 		{"repeat", 0},
 		{"idle_sweep", 0},
 		{"trim_check", 0},
+		{"surface", 0},
 	};
 
 	(void)state;

@@ -71,7 +71,7 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - prge: {}\n", 4, 5, "unknown phase kind 'prge' (did you mean 'purge'?)"},
 	{HDR "  - frobnicate: {}\n", 4, 5,
 	 "unknown phase kind 'frobnicate' (expected one of: purge, precondition, write_until, "
-	 "rounds, idle, trim, repeat, idle_sweep, trim_check)"},
+	 "rounds, idle, trim, repeat, idle_sweep, trim_check, surface)"},
 	{HDR "  - idle:\n    time: 5m\n", 5, 5,
 	 "a phase has exactly one key, its kind ('idle'); indent 'time' under it"},
 	{HDR "  - 42\n", 4, 5, "expected a phase such as '- idle: {time: 5m}', got '42'"},
@@ -649,7 +649,9 @@ static void test_bundled(void **state)
 	for (size_t i = 0; i < n; i++) {
 		assert_null(strstr(list[i].description, "(invalid"));
 		assert_true(list[i].valid);
-		assert_true(list[i].destructive == (strcmp(list[i].name, "readonly") != 0));
+		/* the read-only ones: readonly and the surface read scan */
+		assert_true(list[i].destructive == (strcmp(list[i].name, "readonly") != 0 &&
+						    strcmp(list[i].name, "surface") != 0));
 		if (i)
 			assert_true(strcmp(list[i - 1].name, list[i].name) < 0);
 	}
@@ -754,7 +756,7 @@ static void test_registry(void **state)
 {
 	static const char *const kinds[] = {"purge", "precondition", "write_until", "rounds",
 					    "idle",  "trim",	     "repeat",	    "idle_sweep",
-					    "trim_check"};
+					    "trim_check", "surface"};
 	size_t i;
 
 	(void)state;

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# surface_test: the surface scan end to end (docs/surface.md).
+#   - The virtual SSD (client-tlc, 4 GiB) with its first half written once, then the read scan
+#     of the bundled surface profile (256 MiB chunks of 128 KiB reads at QD 1). The sim's own
+#     read_unmapped counters, recorded per chunk, say the second half (and only it) was read from
+#     no flash; those chunks read faster than every written one, at the model's link rate alone
+#     (its interface figures, worked out in the check); summary.json's surface has 16 chunks and
+#     no errors, the headline has its line, `ssdlab analyze` reproduces summary.json.
+#   - A loop device (root; direct I/O over a file in /var/tmp): surface-write (write scan, then
+#     read scan) in 4 MiB chunks: chunk count = capacity / chunk, the CSV series' bytes add up to
+#     the capacity (blockdev --getsize64), one row per chunk, no errors.
+# Each run must take under 60 s; the wall times are printed.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/run_lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to read the results"
+
+src=$(cd "$here/../.." && pwd)
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-surface-XXXXXX")
+loopdir=
+dev=
+cleanup() {
+	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	[ -n "$loopdir" ] && rm -rf "$loopdir"
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# timed NAME CMD...: runs CMD with its output in $tmp/NAME.out, fails over 60 s
+timed() {
+	local name=$1 t0 t1
+	shift
+	t0=$(date +%s.%N)
+	if ! "$@" >"$tmp/$name.out" 2>&1; then
+		tail -20 "$tmp/$name.out" >&2
+		fail "$name: $* failed"
+		return 1
+	fi
+	t1=$(date +%s.%N)
+	echo "$name: $(python3 -c "print('%.2f' % ($t1 - $t0))") s wall"
+	python3 -c "import sys; sys.exit(0 if $t1 - $t0 < 60 else 1)" || fail "$name: over 60 s"
+}
+
+# ---- the virtual SSD, half written -----------------------------------------------------------
+cat >"$tmp/half.yaml" <<'Y'
+name: surface-half
+description: the first half written once, then the read scan
+destructive: true
+phases:
+  - precondition: {rw: write, bs: 128k, range: 0-50%, amount: 0.5x, queue: {threads: 1, depth: 32}}
+  - surface: {rw: read, chunk: 256m, bs: 128k, qd: 1}
+Y
+if timed sim "$SSDLAB" run "$tmp/half.yaml" --target sim:client-tlc --out "$tmp/sim"; then
+	grep "^Surface" "$tmp/sim.out"
+	grep -q "^Surface read .* no read errors" "$tmp/sim.out" || fail "sim: no surface headline line"
+	model=$src/profiles/models/client-tlc.yaml
+	python3 - "$tmp/sim" "$model" <<'PY' || fail "sim: the scan does not match the sim's counters"
+import json, re, sys
+d = sys.argv[1]
+model = open(sys.argv[2]).read()
+recs = [json.loads(l) for l in open(d + "/records.jsonl")]
+s = [r for r in recs if r["kind"] == "surface"][0]["surface"]
+cap, chunk = s["capacity"], s["chunk_bytes"]
+assert cap == 4 * 2**30 and s["chunks"] == cap // chunk == 16, (cap, s["chunks"])
+un, mbps = s["chunk_unmapped_bytes"], s["chunk_mbps"]
+half = cap // 2
+for i, u in enumerate(un):
+    want = chunk if i * chunk >= half else 0
+    assert u == want, f"chunk {i}: {u} unmapped bytes, the sim wrote {'nothing' if want else 'all'} there"
+mapped = [m for i, m in enumerate(mbps) if i * chunk < half]
+unmapped = [m for i, m in enumerate(mbps) if i * chunk >= half]
+print(f"sim: written half {min(mapped):.1f}-{max(mapped):.1f} MB/s, unwritten half from {min(unmapped):.1f} MB/s")
+assert min(unmapped) > max(mapped)
+# an unmapped read costs only the link: 128 KiB at the model's interface rate plus its command
+# overhead (client-tlc: 550e6 B/s, 5 us: 131072 / 243.313 us = 538.70 MB/s)
+rate = float(re.search(r"max_bytes_per_s:\s*([0-9.e]+)", model).group(1))
+ovh = float(re.search(r"command_overhead:\s*([0-9.]+)us", model).group(1)) * 1e-6
+want = 131072 / (131072 / rate + ovh) / 1e6
+print(f"sim: unmapped chunks {min(unmapped):.2f}-{max(unmapped):.2f} MB/s, the link alone {want:.2f} MB/s")
+assert all(abs(m - want) / want < 1e-3 for m in unmapped)
+summ = json.load(open(d + "/summary.json"))["surface"][0]
+assert summ["chunks"] == 16 and summ["errors_total"] == 0 and summ["error_lbas"] == []
+assert summ["max_mbps"] == max(mbps) and summ["min_mbps"] == min(mbps)
+rows = open(d + "/series/" + s["series"] + ".csv").read().splitlines()
+assert rows[0] == "position_pct,offset_bytes,bytes,mbps,max_lat_us,errors" and len(rows) == 17
+PY
+	check_analyze "$tmp/sim" sim
+fi
+
+# ---- a loop device: write and read scans ----------------------------------------------------
+if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null; then
+	echo "SKIP part: the loop-device scans need root and losetup"
+	exit $((fails > 0))
+fi
+loopdir=$(mktemp -d /var/tmp/ssdlab-surface.XXXXXX) || {
+	echo "SKIP part: cannot create a dir in /var/tmp"
+	exit $((fails > 0))
+}
+truncate -s 64M "$loopdir/disk.img"
+dev=$(losetup --find --show --direct-io=on "$loopdir/disk.img") || {
+	dev=
+	echo "SKIP part: cannot attach a loop device"
+	exit $((fails > 0))
+}
+cap=$(blockdev --getsize64 "$dev")
+if timed loop "$SSDLAB" run surface-write --target "$dev" --yes-destroy="$dev" --out "$tmp/loop" \
+	--set phases.0.surface.chunk=4m --set phases.1.surface.chunk=4m; then
+	grep "^Surface" "$tmp/loop.out"
+	python3 - "$tmp/loop" "$cap" <<'PY' || fail "loop: the scans do not cover the capacity"
+import csv, json, sys
+d, cap = sys.argv[1], int(sys.argv[2])
+recs = [json.loads(l) for l in open(d + "/records.jsonl")]
+scans = [r["surface"] for r in recs if r["kind"] == "surface"]
+assert [s["rw"] for s in scans] == ["write", "read"], [s["rw"] for s in scans]
+for s in scans:
+    assert s["capacity"] == cap and s["chunk_bytes"] == 4 * 2**20
+    assert s["chunks"] == cap // s["chunk_bytes"] == 16, s["chunks"]
+    rows = list(csv.DictReader(open(d + "/series/" + s["series"] + ".csv")))
+    assert len(rows) == s["chunks"]
+    assert sum(int(r["bytes"]) for r in rows) == cap
+    assert [int(r["offset_bytes"]) for r in rows] == [i * s["chunk_bytes"] for i in range(16)]
+    assert all(float(r["mbps"]) > 0 and r["errors"] == "0" for r in rows)
+    assert s["errors_total"] == 0
+    print(f"loop {s['rw']}: {min(s['chunk_mbps']):.0f}-{max(s['chunk_mbps']):.0f} MB/s over {len(rows)} chunks")
+PY
+fi
+exit $((fails > 0))
