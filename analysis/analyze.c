@@ -32,6 +32,7 @@ static const struct analyze_pass passes[] = {
     {"slc_cache", pass_slc},
     {"gc_recovery", pass_gcrate},
     {"gc_passes", pass_gcpasses},
+    {"op_variants", pass_opvariants},
     {"headline", pass_headline},
 };
 

@@ -306,4 +306,10 @@ struct reader_gc_pass {
 int reader_gc_passes(const struct results_records *rr, const bool *is_pass, size_t nphases,
 		     struct reader_gc_pass **out, size_t *n);
 
+/* ---- op variants (reader_opvariants.c) ---- */
+/* The measurements of (phase, repeat) summed into *out (cells_sum_init'ed here; none: n 0).
+ * 0, -ENOMEM or -EBADMSG (a malformed record; *out then partial). */
+int reader_phase_sum(const struct results_records *rr, int64_t phase, int64_t repeat,
+		     struct cells_sum *out);
+
 #endif

@@ -39,6 +39,8 @@
  *   repeat        PHASE_REPEAT        struct phase_repeat  (nested phase list, run `count` times)
  *   idle_sweep    PHASE_IDLE_SWEEP    struct phase_idle_sweep (idles, each followed by a list;
  *                                     phases_sweep.c)
+ *   variants      PHASE_VARIANTS      struct phase_variants (nested list, once per capacity
+ *                                     fraction; phases_variants.c)
  */
 #ifndef SSDLAB_PHASES_H
 #define SSDLAB_PHASES_H
@@ -99,6 +101,7 @@ enum phase_type {
 	PHASE_TRIM,
 	PHASE_REPEAT,
 	PHASE_IDLE_SWEEP,
+	PHASE_VARIANTS,
 	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
@@ -253,6 +256,26 @@ struct phase_idle_sweep {
 	struct phase_list body; /* owned */
 };
 
+/*
+ * variants: run `phases` once per user-capacity fraction (default 100%, 87.5%, 75%), in order.
+ * How the capacity shrinks (run/variants.h): sim = the virtual SSD's capacity setting (its
+ * visible capacity changes, its tail is unmapped); trim-tail = the visible capacity stays, the
+ * tail past the fraction is discarded and never written (on a page-mapped FTL an unwritten LBA
+ * is spare); auto = sim where the target can set its capacity, else trim-tail. The original
+ * capacity comes back at the end whatever happens. The body is walked like a repeat's: variant
+ * i runs as repeat i (for a top-level variants phase).
+ */
+#define PHASE_MAX_VARIANTS 16
+enum variant_method { VARIANT_AUTO = 0, VARIANT_SIM, VARIANT_TRIM_TAIL };
+/* The method's name as profiles spell it ("auto", "sim", "trim-tail"). */
+const char *phase_variant_method_name(enum variant_method m);
+struct phase_variants {
+	enum variant_method method;
+	unsigned n;
+	double fraction[PHASE_MAX_VARIANTS]; /* of the visible capacity, in (0, 1] */
+	struct phase_list phases;
+};
+
 /* ---- cells ---------------------------------------------------------------------------------- */
 
 struct profile_cell {
@@ -385,6 +408,8 @@ extern const struct phase_kind phase_idle_kind;
 extern const struct phase_kind phase_trim_kind;
 /* The idle_sweep kind's row (phases_sweep.c). */
 extern const struct phase_kind phase_idle_sweep_kind;
+/* The variants kind's row (phases_variants.c). */
+extern const struct phase_kind phase_variants_kind;
 
 /* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
  * phases_common.c. */

@@ -135,6 +135,7 @@ static const struct phase_kind repeat_kind = {
 static const struct phase_kind *const kinds[] = {
 	&phase_purge_kind, &phase_precondition_kind, &phase_write_until_kind, &phase_rounds_kind,
 	&phase_idle_kind, &phase_trim_kind, &repeat_kind, &phase_idle_sweep_kind,
+	&phase_variants_kind,
 };
 /* clang-format on */
 
