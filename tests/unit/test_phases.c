@@ -68,6 +68,7 @@ static void test_registry_flags(void **state)
 		{"trim", 0},
 		{"repeat", 0},
 		{"idle_sweep", 0},
+		{"variants", 0},
 	};
 
 	(void)state;
