@@ -896,7 +896,7 @@ static int act_trim(struct runner *r, const struct where *w, struct json_object 
 	uint64_t start, end;
 	int rc;
 
-	rc = range_resolve(&pt->range, ti->capacity, ti->logical_block_size, &start, &end);
+	rc = range_resolve(&pt->range, work_capacity(r), ti->logical_block_size, &start, &end);
 	if (rc) {
 		fail(r, "trim: range does not fit the capacity of %s", ti->path);
 		return rc;
