@@ -5,7 +5,7 @@
 # checked against the model files, the greedy theory computed here (Desnoyers, SYSTOR 2012,
 # Eq. 12, with our own Lambert W by Newton's method, not analysis/theory.c) and the simulator's
 # counters, never against analysis/:
-#   - greedy-ref (greedy GC, no SLC cache): three variants at 100%, 87.5%, 75%; the user capacity
+#   - greedy-ref (tests/integration/greedy-ref.yaml: greedy GC, no SLC cache): three variants at 100%, 87.5%, 75%; the user capacity
 #     of each floor(C x f / 1 MiB) MiB, the spare added C minus that; WA measured from the
 #     counters of the measured (rounds) phase's start and end snapshots equals summary.json's;
 #     it falls as spare grows and is within 5% of the greedy model with alpha = (physical blocks
@@ -25,8 +25,10 @@ trap 'rm -rf "$tmp"' EXIT
 models="$here/../../profiles/models"
 
 for m in greedy-ref client-tlc; do
+	mf="$models/$m.yaml" spec="sim:$m"
+	[ "$m" = greedy-ref ] && mf="$here/greedy-ref.yaml" spec="sim:$here/greedy-ref.yaml"
 	t0=$(date +%s.%N)
-	if ! "$SSDLAB" run op-variants --target "sim:$m" --out "$tmp/$m" >"$tmp/$m.out" 2>&1; then
+	if ! "$SSDLAB" run op-variants --target "$spec" --out "$tmp/$m" >"$tmp/$m.out" 2>&1; then
 		fail "$m: ssdlab run op-variants failed:"
 		tail -20 "$tmp/$m.out" >&2
 		continue
@@ -36,7 +38,7 @@ for m in greedy-ref client-tlc; do
 	python3 -c "import sys; sys.exit(0 if $t1 - $t0 < 60 else 1)" || fail "$m: over 60 s"
 	n=$(grep -c '^OP variant' "$tmp/$m.out")
 	[ "$n" = 3 ] || fail "$m: $n OP variant headline lines, want 3"
-	python3 - "$tmp/$m" "$models/$m.yaml" "$m" <<'PY' || fail "$m: op_variants check"
+	python3 - "$tmp/$m" "$mf" "$m" <<'PY' || fail "$m: op_variants check"
 import glob, json, math, re, sys
 
 d, model_file, name = sys.argv[1:4]
