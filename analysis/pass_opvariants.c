@@ -73,8 +73,8 @@ static size_t find_variants(struct json_object *phases, struct opv_phase *v, siz
 			struct opv_phase *o = &v[n++];
 			int64_t k = me + 1;
 
-			*o = (struct opv_phase){.phase = me, .measured = -1,
-						.method = jsonget_str(st, "method")};
+			*o = (struct opv_phase){
+			    .phase = me, .measured = -1, .method = jsonget_str(st, "method")};
 			json_object_object_get_ex(st, "fractions", &o->fractions);
 			for (size_t j = 0; j < json_object_array_length(kids); j++) {
 				struct json_object *c = json_object_array_get_idx(kids, j), *cs,
@@ -118,8 +118,7 @@ static double phase_wa(struct json_object *summary, int64_t phase, int64_t repea
 }
 
 /* The model as run, from the last snapshot of (phase, repeat) that has a raw part; NULL if none. */
-static struct json_object *model_raw(const struct analyze_input *in, int64_t phase,
-				     int64_t repeat)
+static struct json_object *model_raw(const struct analyze_input *in, int64_t phase, int64_t repeat)
 {
 	struct json_object *raw = NULL;
 
@@ -180,9 +179,9 @@ static void add_or_null(struct json_object *o, const char *key, struct json_obje
 		*e = -ENOMEM;
 }
 
-static struct json_object *variant_json(const struct analyze_input *in,
-					struct json_object *summary, const struct opv_phase *v,
-					size_t i, uint64_t capacity, struct cells_sum *sum, int *e)
+static struct json_object *variant_json(const struct analyze_input *in, struct json_object *summary,
+					const struct opv_phase *v, size_t i, uint64_t capacity,
+					struct cells_sum *sum, int *e)
 {
 	struct json_object *o = json_object_new_object(), *lat = NULL, *g = NULL;
 	double f = json_object_get_double(json_object_array_get_idx(v->fractions, i));
@@ -236,8 +235,7 @@ static struct json_object *variant_json(const struct analyze_input *in,
 	}
 	add_or_null(o, "measured_kind",
 		    v->measured_kind ? json_object_new_string(v->measured_kind) : NULL, e);
-	jsonnum_build_add(o, "ios", json_object_new_int64((int64_t)(sum->ios[0] + sum->ios[1])),
-			  e);
+	jsonnum_build_add(o, "ios", json_object_new_int64((int64_t)(sum->ios[0] + sum->ios[1])), e);
 	jsonnum_build_num(o, "iops", iops, e);
 	add_or_null(o, "write_lat_ns", lat, e);
 	jsonnum_build_num(o, "wa", wa, e);
@@ -278,8 +276,9 @@ int pass_opvariants(const struct analyze_input *in, struct json_object *summary,
 
 		for (size_t i = 0; i < nf && !e; i++) {
 			cells_sum_init(sum);
-			jsonnum_build_push(arr, variant_json(in, summary, &v[k], i,
-							     cap > 0 ? (uint64_t)cap : 0, sum, &e),
+			jsonnum_build_push(arr,
+					   variant_json(in, summary, &v[k], i,
+							cap > 0 ? (uint64_t)cap : 0, sum, &e),
 					   &e);
 		}
 	}

@@ -19,8 +19,8 @@ static const char *const variant_methods[] = {"auto", "sim", "trim-tail", NULL};
 const char *phase_variant_method_name(enum variant_method m)
 {
 	return (unsigned)m < sizeof(variant_methods) / sizeof(variant_methods[0]) - 1
-		       ? variant_methods[m]
-		       : "?";
+		   ? variant_methods[m]
+		   : "?";
 }
 
 struct variants_raw {
@@ -48,8 +48,8 @@ static const struct ydoc_key fraction_key = {
 /* The default: the whole device, then 1/8 and 1/4 of it left unused. */
 static const double default_fractions[] = {1.0, 0.875, 0.75};
 
-static int variants_parse(const struct ydoc_node *n, void *data,
-			  const struct phase_parse_ctx *ctx, struct ydoc_error *err)
+static int variants_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
+			  struct ydoc_error *err)
 {
 	struct phase_variants *p = data;
 	struct variants_raw raw = {0};
@@ -126,7 +126,8 @@ static struct json_object *variants_json(const void *data)
 static void variants_describe(const void *data, char *buf, size_t len)
 {
 	const struct phase_variants *p = data;
-	size_t l = (size_t)snprintf(buf, len, "variants (%s) at", phase_variant_method_name(p->method));
+	size_t l =
+	    (size_t)snprintf(buf, len, "variants (%s) at", phase_variant_method_name(p->method));
 
 	for (unsigned i = 0; i < p->n && l < len; i++)
 		l += (size_t)snprintf(buf + l, len - l, "%s %.4g%%", i ? "," : "",
@@ -144,8 +145,8 @@ static int variants_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 	/* each variant's body on its own share of the capacity */
 	for (unsigned i = 0; i < p->n; i++) {
 		uint64_t b = 0;
-		int r = profile_phase_list_bytes(&p->phases, (uint64_t)(capacity * p->fraction[i]),
-						 &b);
+		int r =
+		    profile_phase_list_bytes(&p->phases, (uint64_t)(capacity * p->fraction[i]), &b);
 
 		if (r && r != -ENODATA)
 			return r;

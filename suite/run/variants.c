@@ -20,8 +20,9 @@ int variants_begin(struct target *t, const struct phase_variants *v, struct vari
 	if (m == VARIANT_AUTO)
 		m = caps & TARGET_CAP_SET_CAPACITY ? VARIANT_SIM : VARIANT_TRIM_TAIL;
 	if (m == VARIANT_SIM && !(caps & TARGET_CAP_SET_CAPACITY)) {
-		snprintf(err, len, "variants: method sim needs a target that sets its capacity "
-				   "(the virtual SSD)");
+		snprintf(err, len,
+			 "variants: method sim needs a target that sets its capacity "
+			 "(the virtual SSD)");
 		return -EOPNOTSUPP;
 	}
 	if (m == VARIANT_TRIM_TAIL && !(caps & TARGET_CAP_DISCARD)) {
@@ -29,9 +30,9 @@ int variants_begin(struct target *t, const struct phase_variants *v, struct vari
 		return -EOPNOTSUPP;
 	}
 	*s = (struct variants_state){
-		.method = m,
-		.orig_capacity = target_info(t)->capacity,
-		.size = target_info(t)->capacity,
+	    .method = m,
+	    .orig_capacity = target_info(t)->capacity,
+	    .size = target_info(t)->capacity,
 	};
 	return 0;
 }
@@ -64,7 +65,8 @@ int variants_apply(struct target *t, const struct phase_variants *v, unsigned i,
 		if (size < s->orig_capacity) {
 			rc = target_discard(t, size, s->orig_capacity - size);
 			if (rc) {
-				snprintf(err, len, "variants: discarding the tail past %llu bytes: %s",
+				snprintf(err, len,
+					 "variants: discarding the tail past %llu bytes: %s",
 					 (unsigned long long)size, target_error(t));
 				return rc;
 			}
