@@ -34,6 +34,7 @@ static const struct analyze_pass passes[] = {
     {"gc_passes", pass_gcpasses},
     {"trim_check", pass_trimcheck},
     {"surface", pass_surface},
+    {"op_variants", pass_opvariants},
     {"headline", pass_headline},
 };
 

@@ -51,6 +51,10 @@ int pass_thermal(const struct analyze_input *in, struct json_object *summary, ch
 		 size_t errlen);
 /* slc: the SLC-cache probes' fits (pass_slc.c) */
 int pass_slc(const struct analyze_input *in, struct json_object *summary, char *err, size_t errlen);
+/* op_variants: per variant of a variants phase, spare added, IOPS, latency, WA and the greedy
+ * model's WA (pass_opvariants.c); runs after wa, whose phase entries it reports */
+int pass_opvariants(const struct analyze_input *in, struct json_object *summary, char *err,
+		    size_t errlen);
 int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
 		  size_t errlen);
 

@@ -348,5 +348,10 @@ struct reader_surface_scan {
 int reader_surface_scans(const struct results_records *rr, struct reader_surface_scan **out,
 			 size_t *n);
 void reader_surface_free(struct reader_surface_scan *v, size_t n); /* accepts NULL */
+/* ---- op variants (reader_opvariants.c) ---- */
+/* The measurements of (phase, repeat) summed into *out (cells_sum_init'ed here; none: n 0).
+ * 0, -ENOMEM or -EBADMSG (a malformed record; *out then partial). */
+int reader_phase_sum(const struct results_records *rr, int64_t phase, int64_t repeat,
+		     struct cells_sum *out);
 
 #endif

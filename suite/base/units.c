@@ -671,3 +671,12 @@ double units_kelvin_to_celsius(double kelvin)
 {
 	return round((kelvin - UNITS_KELVIN_OFFSET) * 100.0) / 100.0;
 }
+
+uint64_t units_fraction_floor(uint64_t total, double f, uint64_t align)
+{
+	if (f >= 1.0)
+		return total;
+	if (f <= 0.0 || !align)
+		return 0;
+	return (uint64_t)((double)total * f) / align * align;
+}

@@ -24,6 +24,11 @@ int units_parse_duration(const char *s, uint64_t *ns);
 int units_parse_percent(const char *s, double *fraction);
 int units_parse_u64(const char *s, uint64_t *v);
 int units_parse_double(const char *s, double *v); /* locale-independent strtod */
+/* A fraction f of total rounded down to a multiple of align (total itself when f >= 1): the
+ * user capacity of an op-variants variant (run/variants.h), which the analysis recomputes. */
+uint64_t units_fraction_floor(uint64_t total, double f, uint64_t align);
+/* The alignment of those capacities: every model's mapping unit and every block size divide it. */
+#define UNITS_VARIANT_ALIGN (1ull << 20)
 
 /* An amount of work: bytes ("10g"), a multiple of the target capacity ("2x", "0.5x") or a time ("60s"). */
 enum amount_kind { AMOUNT_NONE = 0, AMOUNT_BYTES, AMOUNT_CAPACITY, AMOUNT_TIME };

@@ -616,6 +616,7 @@ void headline_print(struct json_object *summary, FILE *f)
 	headline_print_gcpasses(summary, f);
 	headline_print_trimcheck(summary, f);
 	print_surface(summary, f);
+	headline_print_opvariants(summary, f);
 	print_results(h, f);
 	print_wsat(summary, h, f);
 	headline_print_slc(summary, f);

@@ -50,6 +50,9 @@ void headline_print_gcrate(struct json_object *summary, FILE *f);
 /* The gc-passes experiment (headline_gcpasses.c) from summary.json's gc_passes: one line per
  * full-range pass, its fast region with bounds or "no drop". After the GC recovery rate. */
 void headline_print_gcpasses(struct json_object *summary, FILE *f);
+/* Over-provisioning variants (headline_opvariants.c) from summary.json's op_variants: one line
+ * per variant, its spare added, IOPS, p99, WA and the greedy model's WA where there is one. */
+void headline_print_opvariants(struct json_object *summary, FILE *f);
 
 /* The trim check (headline_trimcheck.c) from summary.json's trim_check: per step, the neighbours
  * (a FLAG when one changed), what the block layer sent, what the device showed. */

@@ -40,6 +40,8 @@
  *   idle_sweep    PHASE_IDLE_SWEEP    struct phase_idle_sweep (idles, each followed by a list;
  *                                     phases_sweep.c)
  *   surface       PHASE_SURFACE       struct phase_surface (phases_surface.c)
+ *   variants      PHASE_VARIANTS      struct phase_variants (nested list, once per capacity
+ *                                     fraction; phases_variants.c)
  */
 #ifndef SSDLAB_PHASES_H
 #define SSDLAB_PHASES_H
@@ -102,6 +104,7 @@ enum phase_type {
 	PHASE_IDLE_SWEEP,
 	PHASE_TRIM_CHECK,
 	PHASE_SURFACE,
+	PHASE_VARIANTS,
 	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
@@ -279,6 +282,26 @@ struct phase_surface {
 	double slow_below;
 };
 
+/*
+ * variants: run `phases` once per user-capacity fraction (default 100%, 87.5%, 75%), in order.
+ * How the capacity shrinks (run/variants.h): sim = the virtual SSD's capacity setting (its
+ * visible capacity changes, its tail is unmapped); trim-tail = the visible capacity stays, the
+ * tail past the fraction is discarded and never written (on a page-mapped FTL an unwritten LBA
+ * is spare); auto = sim where the target can set its capacity, else trim-tail. The original
+ * capacity comes back at the end whatever happens. The body is walked like a repeat's: variant
+ * i runs as repeat i (for a top-level variants phase).
+ */
+#define PHASE_MAX_VARIANTS 16
+enum variant_method { VARIANT_AUTO = 0, VARIANT_SIM, VARIANT_TRIM_TAIL };
+/* The method's name as profiles spell it ("auto", "sim", "trim-tail"). */
+const char *phase_variant_method_name(enum variant_method m);
+struct phase_variants {
+	enum variant_method method;
+	unsigned n;
+	double fraction[PHASE_MAX_VARIANTS]; /* of the visible capacity, in (0, 1] */
+	struct phase_list phases;
+};
+
 /* ---- cells ---------------------------------------------------------------------------------- */
 
 struct profile_cell {
@@ -415,6 +438,8 @@ extern const struct phase_kind phase_idle_sweep_kind;
 extern const struct phase_kind phase_trim_check_kind;
 /* The surface kind's row (phases_surface.c). */
 extern const struct phase_kind phase_surface_kind;
+/* The variants kind's row (phases_variants.c). */
+extern const struct phase_kind phase_variants_kind;
 
 /* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
  * phases_common.c. */

@@ -137,6 +137,7 @@ static const struct phase_kind *const kinds[] = {
 	&phase_idle_kind, &phase_trim_kind, &repeat_kind, &phase_idle_sweep_kind,
 	&phase_trim_check_kind,
 	&phase_surface_kind,
+	&phase_variants_kind,
 };
 /* clang-format on */
 

@@ -38,6 +38,7 @@
 #include "run/replay.h"
 #include "run/surface_step.h"
 #include "targets/drive_capacity.h"
+#include "run/variants.h"
 #include "targets/purge_chain.h"
 #include "targets/trimcheck.h"
 #include "analysis/ss.h"
@@ -106,12 +107,22 @@ struct runner {
 
 	bool cooldown_noted; /* the note that the target cannot take the gate was given */
 
+	/* A variants phase's trimmed tail (run/variants.h): workloads resolve against this
+	 * capacity instead of the visible one; 0 = none. */
+	uint64_t cap_limit;
+
 	char *err;
 	size_t errlen;
 };
 
 static int walk_list(struct runner *r, const struct phase_list *l, int *next_phase,
 		     unsigned repeat);
+
+/* The capacity workloads resolve against: the visible one, or a variant's trimmed tail's. */
+static uint64_t work_capacity(const struct runner *r)
+{
+	return r->cap_limit ? r->cap_limit : target_info(r->t)->capacity;
+}
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
@@ -597,7 +608,7 @@ static int resolve(struct runner *r, const struct profile_workload *pw, const ch
 	char e[256] = "";
 	int rc;
 
-	rc = profile_workload_resolve(pw, ti->capacity, ti->logical_block_size, r->scale, spec, e,
+	rc = profile_workload_resolve(pw, work_capacity(r), ti->logical_block_size, r->scale, spec, e,
 				      sizeof(e));
 	if (rc) {
 		fail(r, "%s: %s", key, e[0] ? e : strerror(-rc));
@@ -887,7 +898,7 @@ static int act_trim(struct runner *r, const struct where *w, struct json_object 
 	uint64_t start, end;
 	int rc;
 
-	rc = range_resolve(&pt->range, ti->capacity, ti->logical_block_size, &start, &end);
+	rc = range_resolve(&pt->range, work_capacity(r), ti->logical_block_size, &start, &end);
 	if (rc) {
 		fail(r, "trim: range does not fit the capacity of %s", ti->path);
 		return rc;
@@ -1031,7 +1042,6 @@ static int exec_write(struct runner *r, const struct where *w)
 {
 	const struct phase_write *pw = w->ph->data;
 	const char *kind = w->ph->kind->type == PHASE_PRECONDITION ? "precondition" : "write_until";
-	const struct target_info *ti = target_info(r->t);
 	uint64_t total_bytes, total_ns, max_ns, done_bytes = 0, done_ns = 0, done_elapsed = 0;
 	uint64_t seq_next = 0, chunk_ns = 0, cbytes = 0;
 	char key[KEY_MAX], series[128];
@@ -1046,7 +1056,7 @@ static int exec_write(struct runner *r, const struct where *w)
 	rc = resolve(r, &pw->w, key, &spec);
 	if (rc)
 		return rc;
-	total_bytes = amount_bytes(&pw->w.length, ti->capacity);
+	total_bytes = amount_bytes(&pw->w.length, work_capacity(r));
 	total_ns = pw->w.length.kind == AMOUNT_TIME ? scale_ns(r, pw->w.length.ns) : 0;
 	max_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
 	if (w->ph->kind->type == PHASE_WRITE_UNTIL && pw->round_time_ns)
@@ -1056,7 +1066,7 @@ static int exec_write(struct runner *r, const struct where *w)
 	else
 		cbytes = runner_chunk_bytes(r->t, &r->o);
 	if (has_stop) {
-		uint64_t fb = amount_bytes(&pw->stop_for, ti->capacity);
+		uint64_t fb = amount_bytes(&pw->stop_for, work_capacity(r));
 
 		runner_stop_init(&stop, pw->stop_below_peak, fb);
 		if (cbytes)
@@ -1238,7 +1248,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 		char e[256];
 
 		if (cells[c].w.length.kind == AMOUNT_TIME && scale_ns(r, cells[c].w.length.ns) &&
-		    !profile_workload_resolve(&cells[c].w, ti->capacity, ti->logical_block_size,
+		    !profile_workload_resolve(&cells[c].w, work_capacity(r), ti->logical_block_size,
 					      r->scale, &s, e, sizeof(e)))
 			drains[c] = plan_assumed_drain_ns(&s);
 	}
@@ -1354,6 +1364,45 @@ out:
 	return rc;
 }
 
+/* A variants phase (run/variants.h): its body once per capacity fraction, each walked as a
+ * repeat's iteration; the original capacity comes back whatever happened. */
+static int exec_variants(struct runner *r, const struct where *w, int *next_phase)
+{
+	const struct phase_variants *v = w->ph->data;
+	struct variants_state s;
+	char e[512] = "";
+	int first = *next_phase;
+	int rc, rrc;
+
+	rc = variants_begin(r->t, v, &s, e, sizeof(e));
+	if (rc) {
+		fail(r, "%s", e);
+		return rc;
+	}
+	for (unsigned i = 0; i < v->n && !rc; i++) {
+		rc = variants_apply(r->t, v, i, &s, e, sizeof(e));
+		if (rc) {
+			fail(r, "%s", e);
+			break;
+		}
+		r->cap_limit = s.limit;
+		note(r, "variant %u of %u (%s): user capacity %llu of %llu bytes, spare added %llu",
+		     i + 1, v->n, phase_variant_method_name(s.method), (unsigned long long)s.size,
+		     (unsigned long long)s.orig_capacity,
+		     (unsigned long long)variants_spare_added(&s));
+		*next_phase = first;
+		rc = walk_list(r, &v->phases, next_phase, w->repeat * v->n + i);
+	}
+	r->cap_limit = 0;
+	rrc = variants_restore(r->t, &s, e, sizeof(e));
+	if (rrc) {
+		fail(r, "%s", e);
+		if (!rc)
+			rc = rrc;
+	}
+	return rc;
+}
+
 /* A kind with a body (repeat): its list, count times, numbered once (profile/plan.h). */
 static int exec_body(struct runner *r, const struct where *w, int *next_phase)
 {
@@ -1362,6 +1411,8 @@ static int exec_body(struct runner *r, const struct where *w, int *next_phase)
 	int first = *next_phase;
 	int rc = 0;
 
+	if (w->ph->kind->type == PHASE_VARIANTS)
+		return exec_variants(r, w, next_phase);
 	for (unsigned i = 0; i < count && !rc; i++) {
 		*next_phase = first;
 		rc = walk_list(r, body, next_phase, w->repeat * count + i);
@@ -1379,6 +1430,7 @@ static const exec_fn kind_exec[] = {
 	[PHASE_IDLE_SWEEP] = NULL, /* walks its body (the sweep written out): exec_body */
 	[PHASE_TRIM_CHECK] = exec_trim_check,
 	[PHASE_SURFACE] = exec_surface,
+	[PHASE_VARIANTS] = NULL, /* walks its body per capacity: exec_body -> exec_variants */
 };
 
 bool runner_kind_covered(const struct phase_kind *k)

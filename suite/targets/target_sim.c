@@ -322,6 +322,14 @@ static struct json_object *raw_model(const struct sim_target *st, const struct s
 			json_object_new_boolean(c->power_loss_protection)) ||
 	    jsonnum_add(o, "gc_policy", json_object_new_string(sim_gc_policy_name(c->gc_policy))) ||
 	    jsonnum_add(o, "physical_blocks", json_object_new_int64((int64_t)k->physical_blocks)) ||
+	    /* what the greedy WA model needs (analysis/theory.h; the op-variants pass) */
+	    jsonnum_add(o, "capacity", json_object_new_int64((int64_t)sim_capacity(st->ssd))) ||
+	    jsonnum_add(o, "block_bytes",
+			json_object_new_int64((int64_t)c->page_size * c->pages_per_block)) ||
+	    jsonnum_add(o, "mapping_unit", json_object_new_int64((int64_t)c->mapping_unit)) ||
+	    jsonnum_add(o, "gc_reserve_blocks",
+			json_object_new_int64((int64_t)sim_config_watermark(c))) ||
+	    jsonnum_add(o, "slc_cache_bytes", json_object_new_int64((int64_t)c->slc.size)) ||
 	    jsonnum_add(o, "seed", json_object_new_int64((int64_t)c->seed))) {
 		json_object_put(o);
 		return NULL;

@@ -556,6 +556,26 @@ for ln in lines:
         named.add(e["phase"])
         figures += 1
         continue
+    # Over-provisioning variants (docs/op-variants.md): one line per op_variants entry, in order.
+    m = re.fullmatch(r"OP variant (\d+) +(\S+)% of capacity \(spare \+(.+?)\): IOPS (\S+), p99 (\S+) ms, "
+                     r"WA (\S+)(?: \(greedy model (\S+)\))?", ln)
+    if m:
+        vs = summary.get("op_variants") or []
+        k = int(m.group(1))
+        if not 1 <= k <= len(vs):
+            bad("%r: summary has %d variants" % (ln, len(vs)))
+            continue
+        e = vs[k - 1]
+        near(m.group(2), e["fraction"], "OP variant fraction", 0.01)
+        near(m.group(4), e["iops"], "OP variant iops")
+        near(m.group(5), (e["write_lat_ns"] or {}).get("p99"), "OP variant p99", 1e6)
+        near(m.group(6), e["wa"], "OP variant wa")
+        if (m.group(7) is None) != (e["greedy_model"] is None):
+            bad("%r: summary's greedy_model is %r" % (ln, e["greedy_model"]))
+        elif m.group(7):
+            near(m.group(7), e["greedy_model"]["wa"], "OP variant greedy model")
+        figures += 1
+        continue
     m = re.fullmatch(r"FLAG: .*", ln)
     if m:
         fl = summary["flags"]

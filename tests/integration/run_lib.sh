@@ -79,3 +79,26 @@ gc:
   policy: greedy
 YAML
 }
+
+# loop_release_dir DIR: detach the loop devices whose backing file lies under DIR (ours only).
+loop_release_dir() {
+	local dev back
+	while read -r dev back; do
+		case "$back" in "$1"/*) losetup -d "$dev" 2>/dev/null ;; esac
+	done < <(losetup -ln -O NAME,BACK-FILE 2>/dev/null)
+}
+
+# loop_sweep BASE TAG: the leftovers of a killed earlier run (dirs BASE/TAG.*); a dir whose test
+# is still alive (another build dir running the suite at the same time) holds that test's pid and
+# is left alone.
+loop_sweep() {
+	local old
+	for old in "$1/$2".*; do
+		[ -d "$old" ] || continue
+		if [ -f "$old/pid" ] && kill -0 "$(cat "$old/pid")" 2>/dev/null; then
+			continue
+		fi
+		loop_release_dir "$old"
+		rm -rf "$old"
+	done
+}

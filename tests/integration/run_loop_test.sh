@@ -25,27 +25,11 @@ BASE=/var/tmp
 command -v losetup >/dev/null || skip "no losetup"
 command -v python3 >/dev/null || skip "python3 is needed to read the records"
 
-# Detach the loop devices whose backing file lies under dir $1 (ours only).
-release_dir() {
-	local dev back
-	while read -r dev back; do
-		case "$back" in "$1"/*) losetup -d "$dev" 2>/dev/null ;; esac
-	done < <(losetup -ln -O NAME,BACK-FILE 2>/dev/null)
-}
-# Leftovers of a killed earlier run; a dir whose test is still alive (another build dir running
-# the suite at the same time) holds that test's pid and is left alone.
-for old in "$BASE/$TAG".*; do
-	[ -d "$old" ] || continue
-	if [ -f "$old/pid" ] && kill -0 "$(cat "$old/pid")" 2>/dev/null; then
-		continue
-	fi
-	release_dir "$old"
-	rm -rf "$old"
-done
+loop_sweep "$BASE" "$TAG"
 
 tmp=$(mktemp -d "$BASE/$TAG.XXXXXX") || skip "cannot create a temp dir in $BASE"
 echo $$ >"$tmp/pid"
-trap 'release_dir "$tmp"; rm -rf "$tmp"' EXIT
+trap 'loop_release_dir "$tmp"; rm -rf "$tmp"' EXIT
 truncate -s 64M "$tmp/disk.img"
 dev=$(losetup --find --show --direct-io=on "$tmp/disk.img") || skip "cannot attach a loop device"
 name=${dev#/dev/}

@@ -31,6 +31,7 @@
 #include "base/jsonnum.h"
 #include "profile/profile.h"
 #include "results/results.h"
+#include "results/snapshot.h"
 #include "run/runner.h"
 #include "targets/target.h"
 #include "testutil.h"
@@ -1011,6 +1012,63 @@ static void test_progress_written(void **state)
 			 seen.min, seen.max);
 }
 
+/*
+ * A variants phase gives the capacity back whatever happens: its second variant (50%) fails
+ * (a trim of 0-75% of the capacity does not fit it), the run fails, and the target's visible
+ * capacity is the original one after it, in the target's info and, on the virtual SSD, in the
+ * simulator's own (its snapshot's raw part). On the file (trim-tail) nothing was changed.
+ */
+static void test_variants_restore(void **state)
+{
+	struct fixture *f = *state;
+	struct profile *p = NULL;
+	struct ydoc_error yerr;
+	struct runner_opts o;
+	struct results *res = NULL;
+	struct runner *r = NULL;
+	struct json_object *m, *c;
+	struct snapshot snap;
+	char text[512], dir[4200], err[512] = "";
+	uint64_t cap;
+	int rc;
+
+	reopen_target(f);
+	cap = target_info(f->t)->capacity;
+	snprintf(text, sizeof(text),
+		 "name: vfail\n"
+		 "destructive: true\n"
+		 "phases:\n"
+		 "  - variants:\n"
+		 "      fractions: [100%%, 50%%]\n"
+		 "      phases:\n"
+		 "        - trim: {range: 0-%llu}\n",
+		 (unsigned long long)(cap / 4 * 3));
+	o = opts_for(f);
+	memset(&yerr, 0, sizeof(yerr));
+	assert_int_equal(profile_parse_string(text, strlen(text), "vfail", NULL, 0, &p, &yerr), 0);
+	snprintf(dir, sizeof(dir), "%s/vfail", f->tmp);
+	assert_int_equal(results_create(dir, &res), 0);
+	m = runner_manifest_new(p, f->target, f->t, &o);
+	assert_non_null(m);
+	assert_int_equal(results_write_manifest(res, m, NULL), 0);
+	json_object_put(m);
+	assert_int_equal(runner_new(p, f->t, res, &o, NULL, false, &r, err, sizeof(err)), 0);
+	rc = runner_execute(r, err, sizeof(err));
+	assert_true(rc < 0);
+	if (!strstr(err, "trim: range does not fit"))
+		fail_msg("the failure: %s", err);
+	runner_free(r);
+	results_close(res);
+	assert_int_equal(target_info(f->t)->capacity, cap);
+	if (target_caps(f->t) & TARGET_CAP_SET_CAPACITY) {
+		assert_int_equal(target_snapshot(f->t, &snap), 0);
+		assert_true(json_object_object_get_ex(snap.raw, "capacity", &c));
+		assert_int_equal((uint64_t)json_object_get_int64(c), cap);
+		snapshot_release(&snap);
+	}
+	profile_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest file_tests[] = {
@@ -1022,6 +1080,7 @@ int main(void)
 		cmocka_unit_test(test_foreign_records),
 		cmocka_unit_test(test_old_single_precondition),
 		cmocka_unit_test(test_manifest_tracks),
+		cmocka_unit_test(test_variants_restore),
 	};
 	const struct CMUnitTest sim_tests[] = {
 		cmocka_unit_test(test_fresh_run),
@@ -1031,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(test_progress_written),
 		cmocka_unit_test(test_time_chunks),
 		cmocka_unit_test(test_stop_flag),
+		cmocka_unit_test(test_variants_restore),
 	};
 	int rc = cmocka_run_group_tests_name("runner on a file", file_tests, setup_file, teardown);
 

@@ -70,6 +70,7 @@ static void test_registry_flags(void **state)
 		{"idle_sweep", 0},
 		{"trim_check", 0},
 		{"surface", 0},
+		{"variants", 0},
 	};
 
 	(void)state;

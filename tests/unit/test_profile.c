@@ -71,7 +71,7 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - prge: {}\n", 4, 5, "unknown phase kind 'prge' (did you mean 'purge'?)"},
 	{HDR "  - frobnicate: {}\n", 4, 5,
 	 "unknown phase kind 'frobnicate' (expected one of: purge, precondition, write_until, "
-	 "rounds, idle, trim, repeat, idle_sweep, trim_check, surface)"},
+	 "rounds, idle, trim, repeat, idle_sweep, trim_check, surface, variants)"},
 	{HDR "  - idle:\n    time: 5m\n", 5, 5,
 	 "a phase has exactly one key, its kind ('idle'); indent 'time' under it"},
 	{HDR "  - 42\n", 4, 5, "expected a phase such as '- idle: {time: 5m}', got '42'"},
@@ -710,6 +710,61 @@ static void sweep_order(int seed, uint64_t *order)
 	profile_free(p);
 }
 
+/*
+ * variants: the fractions as written (percent or bare numbers meaning percent, in order), the
+ * issue's default 100 / 87.5 / 75 % without the key, the method, the body; always destructive
+ * (it changes the capacity or discards the tail); bad fractions and a missing body refused at
+ * their line.
+ */
+static void test_variants(void **state)
+{
+	struct profile *p;
+	struct ydoc_error e;
+	const struct phase_variants *v;
+	char buf[256];
+	static const char *const bad[] = {
+	    HDR "  - variants: {fractions: [100%, 0%], phases: [purge]}\n",
+	    HDR "  - variants: {fractions: [150%], phases: [purge]}\n",
+	    HDR "  - variants: {fractions: [], phases: [purge]}\n",
+	    HDR "  - variants: {method: hpa, phases: [purge]}\n",
+	    HDR "  - variants: {fractions: [50%]}\n",
+	};
+
+	(void)state;
+	p = parse_ok(HDR "  - variants:\n"
+			 "      method: trim-tail\n"
+			 "      fractions: [90%, 60]\n"
+			 "      phases:\n"
+			 "        - purge\n"
+			 "        - idle: {time: 1s}\n",
+		     NULL, 0);
+	assert_int_equal(p->phases.v[0].kind->type, PHASE_VARIANTS);
+	assert_true(p->destructive);
+	v = p->phases.v[0].data;
+	assert_int_equal(v->method, VARIANT_TRIM_TAIL);
+	assert_int_equal(v->n, 2);
+	assert_true(fabs(v->fraction[0] - 0.9) < 1e-12 && fabs(v->fraction[1] - 0.6) < 1e-12);
+	assert_int_equal(v->phases.n, 2);
+	assert_int_equal(v->phases.v[1].kind->type, PHASE_IDLE);
+	p->phases.v[0].kind->describe(v, buf, sizeof(buf));
+	assert_string_equal(buf, "variants (trim-tail) at 90%, 60% of the capacity");
+	profile_free(p);
+
+	p = parse_ok(HDR "  - variants: {phases: [purge]}\n", NULL, 0);
+	v = p->phases.v[0].data;
+	assert_int_equal(v->method, VARIANT_AUTO);
+	assert_int_equal(v->n, 3);
+	assert_true(v->fraction[0] == 1.0 && v->fraction[1] == 0.875 && v->fraction[2] == 0.75);
+	profile_free(p);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(
+		    profile_parse_string(bad[i], strlen(bad[i]), "b.yaml", NULL, 0, &p, &e),
+		    -EINVAL);
+		assert_int_equal(e.line, 4);
+	}
+}
+
 static void test_idle_sweep(void **state)
 {
 	static const uint64_t want_ms[8] = {5000, 14973, 44841, 134283, 402135, 1204267, 3606394,
@@ -756,7 +811,7 @@ static void test_registry(void **state)
 {
 	static const char *const kinds[] = {"purge", "precondition", "write_until", "rounds",
 					    "idle",  "trim",	     "repeat",	    "idle_sweep",
-					    "trim_check", "surface"};
+					    "trim_check", "surface", "variants"};
 	size_t i;
 
 	(void)state;
@@ -772,7 +827,7 @@ static void test_registry(void **state)
 	assert_int_equal(i, sizeof(kinds) / sizeof(kinds[0]));
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
 		assert_non_null(phase_kind_find(kinds[i]));
-	assert_null(phase_kind_find("variants"));
+	assert_null(phase_kind_find("hir"));
 }
 
 /* Every metric of the table (results/records.h) is a profile's track metric: it parses to its
@@ -949,6 +1004,7 @@ int main(void)
 	    cmocka_unit_test(test_bundled),
 	    cmocka_unit_test(test_registry),
 	    cmocka_unit_test(test_idle_sweep),
+	    cmocka_unit_test(test_variants),
 	    cmocka_unit_test(test_track_metrics),
 	    cmocka_unit_test(test_repeat_bytes),
 	    cmocka_unit_test(test_doc_examples),

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * variants: how the runner shrinks a target's user capacity for one variant of a `variants`
+ * phase (profile/phases.h) and gives it back afterwards. Two methods today:
+ *   sim        the virtual SSD's capacity setting (target_set_capacity): the visible capacity
+ *              changes and the simulator unmaps the tail; restored to the original at the end.
+ *   trim-tail  any target that discards: the tail past the fraction is discarded and the
+ *              workloads are confined below it (the runner resolves them against `limit`);
+ *              nothing to restore, since the target itself was not changed.
+ * HPA and NVMe namespace resizes (targets/devchange.h, journaled) are not offered yet.
+ *
+ * Sizes are rounded down to VARIANTS_ALIGN so that every model's mapping unit and every block
+ * size divides them; the full fraction (1.0) is the original capacity exactly.
+ */
+#ifndef SSDLAB_RUN_VARIANTS_H
+#define SSDLAB_RUN_VARIANTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/units.h"
+#include "profile/phases.h"
+
+struct target;
+
+/* analysis/pass_opvariants.c recomputes the sizes with the same rule and alignment */
+#define VARIANTS_ALIGN UNITS_VARIANT_ALIGN
+
+struct variants_state {
+	enum variant_method method; /* resolved: VARIANT_SIM or VARIANT_TRIM_TAIL */
+	uint64_t orig_capacity;	    /* visible capacity before the first variant */
+	uint64_t size;		    /* user capacity of the variant in effect */
+	uint64_t limit;		    /* trim-tail: the workloads' capacity; 0 = the visible one */
+	bool changed;		    /* the target's capacity differs from orig_capacity */
+};
+
+/*
+ * Resolves v's method for t (auto: sim where the target sets its capacity, else trim-tail) and
+ * notes the original capacity in *s. 0, or -EOPNOTSUPP with the reason in err when the target
+ * cannot do the method; *s untouched on failure.
+ */
+int variants_begin(struct target *t, const struct phase_variants *v, struct variants_state *s,
+		   char *err, size_t len);
+
+/*
+ * Puts variant i (0 <= i < v->n) in effect: sets s->size and s->limit, changes the target's
+ * capacity (sim) or discards the tail (trim-tail). 0, or -errno with the reason in err (the
+ * target's error); -EINVAL when the fraction leaves less than VARIANTS_ALIGN.
+ */
+int variants_apply(struct target *t, const struct phase_variants *v, unsigned i,
+		   struct variants_state *s, char *err, size_t len);
+
+/* Gives the original capacity back where it was changed (sim); trim-tail has nothing to undo.
+ * 0 or -errno with the reason in err. Safe to call after a failed variants_apply(). */
+int variants_restore(struct target *t, struct variants_state *s, char *err, size_t len);
+
+/* Bytes of user capacity the variant in effect leaves unused: the spare it added. */
+uint64_t variants_spare_added(const struct variants_state *s);
+
+#endif
