@@ -17,6 +17,7 @@
 #     (stat), chunks x chunk = that size, the CSV bytes add up to it; the loop device's own
 #     /sys/block/X/stat saw at least the file's size read (and written) in each run, so the
 #     scans went past the page cache to the device (O_DIRECT on the file).
+#   - The progress line of a scan says "chunk n/n" at its end (the chunk counts worked out above).
 # Each run must take under 60 s; the wall times are printed.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -61,6 +62,8 @@ Y
 if timed sim "$SSDLAB" run "$tmp/half.yaml" --target sim:client-tlc --out "$tmp/sim"; then
 	grep "^Surface" "$tmp/sim.out"
 	grep -q "^Surface read .* no read errors" "$tmp/sim.out" || fail "sim: no surface headline line"
+	# the progress line (stderr is no terminal: the phase's last state): 4 GiB / 256 MiB chunks
+	grep -q '^\[2/2\] surface chunk 16/16 ' "$tmp/sim.out" || fail "sim: no 'chunk 16/16' progress line"
 	model=$src/profiles/models/client-tlc.yaml
 	python3 - "$tmp/sim" "$model" <<'PY' || fail "sim: the scan does not match the sim's counters"
 import json, re, sys
@@ -152,6 +155,8 @@ if [ -n "$fsdev" ] && ext4_mount "$fsdev" "$loopdir/mnt"; then
 	if timed ext4-read "$SSDLAB" run surface --target "$file" --out "$tmp/fr" \
 		--set phases.0.surface.chunk=4m; then
 		grep "^Surface" "$tmp/ext4-read.out"
+		grep -q '^\[1/1\] surface chunk 10/10 ' "$tmp/ext4-read.out" ||
+			fail "ext4 read: no 'chunk 10/10' progress line (40 MiB / 4 MiB)"
 		r1=$(sect 3)
 		[ $(((r1 - r0) * 512)) -ge "$fsize" ] ||
 			fail "ext4 read: the device read $(((r1 - r0) * 512)) bytes, less than the file's $fsize"
@@ -161,6 +166,10 @@ if [ -n "$fsdev" ] && ext4_mount "$fsdev" "$loopdir/mnt"; then
 	if timed ext4-write "$SSDLAB" run surface-write --target "$file" --yes-destroy="$file" \
 		--out "$tmp/fw" --set phases.0.surface.chunk=4m --set phases.1.surface.chunk=4m; then
 		grep "^Surface" "$tmp/ext4-write.out"
+		for ph in 1 2; do
+			grep -q "^\\[$ph/2\\] surface chunk 10/10 " "$tmp/ext4-write.out" ||
+				fail "ext4 write: no 'chunk 10/10' progress line for phase $ph"
+		done
 		w1=$(sect 7)
 		r1=$(sect 3)
 		# the read scan after the write scan: buffered writes would have left it in the cache
