@@ -277,6 +277,8 @@ int surface_scan(struct target *t, const struct surface_opts *o, struct surface_
 			goto fail;
 		}
 		s.r.n = i + 1;
+		if (o->on_chunk)
+			o->on_chunk(i + 1, n, o->arg);
 	}
 	*out = s.r;
 	s.r = (struct surface_result){0};

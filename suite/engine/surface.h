@@ -33,6 +33,10 @@ struct surface_opts {
 	/* checked between chunks (a scan of a large disk takes hours): when it points at a true
 	 * value the scan stops with -EINTR; NULL = never */
 	volatile sig_atomic_t *stop;
+	/* called after each chunk (done of n), so a scan of hours can show where it is; may be
+	 * NULL */
+	void (*on_chunk)(size_t done, size_t n, void *arg);
+	void *arg;
 };
 
 struct surface_chunk {

@@ -999,15 +999,35 @@ static void series_name(const struct where *w, const char *kind, char *buf, size
 	snprintf(buf, len, "phase-%02d-rep-%02u-%s", w->phase, w->repeat, kind);
 }
 
+struct surface_where {
+	struct runner *r;
+	const struct where *w;
+};
+
+/* After each chunk of a scan: the progress line says "chunk i/n" (a scan of a large disk
+ * takes hours, one step the runner cannot otherwise see into). */
+static void surface_chunk_done(size_t done, size_t n, void *arg)
+{
+	struct surface_where *sw = arg;
+
+	sw->r->in_chunks = true;
+	sw->r->nchunks = (unsigned)n;
+	sw->r->nchunks_at_most = false;
+	progress_step(sw->r, sw->w, (unsigned)done, NULL);
+	sw->r->in_chunks = false;
+}
+
 /* A surface scan (run/surface_step.h); its series is named as the write phases' are. */
 static int act_surface(struct runner *r, const struct where *w, struct json_object *rec)
 {
 	const struct phase_surface *ps = w->ph->data;
+	struct surface_where sw = {r, w};
 	char series[128], err[512] = "";
 	int rc;
 
 	series_name(w, "surface", series, sizeof(series));
-	rc = surface_step_run(r->t, ps, r->res, series, rec, r->o.stop, err, sizeof(err));
+	rc = surface_step_run(r->t, ps, r->res, series, rec, r->o.stop, surface_chunk_done, &sw,
+			      err, sizeof(err));
 	if (rc == -EINTR)
 		return rc; /* not recorded: a resume scans again from the start */
 	if (rc) {

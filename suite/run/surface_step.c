@@ -66,14 +66,17 @@ static struct json_object *surface_json(const struct phase_surface *p,
 
 int surface_step_run(struct target *t, const struct phase_surface *p, struct results *res,
 		     const char *series, struct json_object *rec, volatile sig_atomic_t *stop,
-		     char *err, size_t errlen)
+		     void (*on_chunk)(size_t done, size_t n, void *arg), void *arg, char *err,
+		     size_t errlen)
 {
 	struct surface_opts o = {.dir = p->write ? IO_WRITE : IO_READ,
 				 .chunk = p->chunk,
 				 .bs = p->bs,
 				 .qd = p->qd,
 				 .max_error_lbas = p->max_error_lbas,
-				 .stop = stop};
+				 .stop = stop,
+				 .on_chunk = on_chunk,
+				 .arg = arg};
 	struct surface_result s = {0};
 	struct json_object *j = NULL;
 	char *text = NULL;

@@ -24,10 +24,11 @@ struct json_object;
  * where the target knows its map). Without rec (a replay on the virtual SSD, which only has to
  * bring the target to the same state) only scans. stop: engine/surface.h's (-EINTR between
  * chunks). Returns 0, or -errno with a reason in err (an I/O error of the device is a finding
- * in the record, not a failure).
+ * in the record, not a failure). on_chunk and arg: engine/surface.h's progress hook (NULL: none).
  */
 int surface_step_run(struct target *t, const struct phase_surface *p, struct results *res,
 		     const char *series, struct json_object *rec, volatile sig_atomic_t *stop,
-		     char *err, size_t errlen);
+		     void (*on_chunk)(size_t done, size_t n, void *arg), void *arg, char *err,
+		     size_t errlen);
 
 #endif

@@ -102,3 +102,34 @@ loop_sweep() {
 		rm -rf "$old"
 	done
 }
+
+# Loop devices and file systems a test makes for itself (quick_test.sh's pattern, shared):
+# loop_attach and ext4_mount note what they made, loop_cleanup (from the test's EXIT trap)
+# unmounts and detaches it all, whatever failed on the way.
+loop_devs=()
+loop_mnts=()
+
+# loop_attach FILE VAR: attaches FILE with direct I/O (the page cache of the backing file stays
+# out of the figures) and sets VAR to the device; no subshell, so the device is remembered.
+loop_attach() {
+	local d
+	d=$(losetup --find --show --direct-io=on "$1") || return 1
+	loop_devs+=("$d")
+	printf -v "$2" '%s' "$d"
+}
+
+# ext4_mount DEV DIR: a fresh ext4 on DEV, mounted on DIR (made here).
+ext4_mount() {
+	mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1
+	mkdir -p "$2" || return 1
+	mount "$1" "$2" || return 1
+	loop_mnts+=("$2")
+}
+
+loop_cleanup() {
+	local m d
+	for m in "${loop_mnts[@]}"; do umount "$m" 2>/dev/null; done
+	for d in "${loop_devs[@]}"; do losetup -d "$d" 2>/dev/null; done
+	loop_mnts=()
+	loop_devs=()
+}

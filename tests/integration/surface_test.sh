@@ -11,6 +11,13 @@
 #   - A loop device (root; direct I/O over a file in /var/tmp): surface-write (write scan, then
 #     read scan) in 4 MiB chunks: chunk count = capacity / chunk, the CSV series' bytes add up to
 #     the capacity (blockdev --getsize64), one row per chunk, no errors.
+#   - A file on ext4 that the test makes on its own loop device and mounts (root, mkfs.ext4),
+#     written fully first (an unwritten extent reads as zeros without touching the device): the
+#     read scan of the file (surface), then surface-write on it. The capacity is the file's size
+#     (stat), chunks x chunk = that size, the CSV bytes add up to it; the loop device's own
+#     /sys/block/X/stat saw at least the file's size read (and written) in each run, so the
+#     scans went past the page cache to the device (O_DIRECT on the file).
+#   - The progress line of a scan says "chunk n/n" at its end (the chunk counts worked out above).
 # Each run must take under 60 s; the wall times are printed.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -22,7 +29,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-surface-XXXXXX")
 loopdir=
 dev=
 cleanup() {
-	[ -n "$dev" ] && losetup -d "$dev" 2>/dev/null
+	loop_cleanup
 	[ -n "$loopdir" ] && rm -rf "$loopdir"
 	rm -rf "$tmp"
 }
@@ -55,6 +62,8 @@ Y
 if timed sim "$SSDLAB" run "$tmp/half.yaml" --target sim:client-tlc --out "$tmp/sim"; then
 	grep "^Surface" "$tmp/sim.out"
 	grep -q "^Surface read .* no read errors" "$tmp/sim.out" || fail "sim: no surface headline line"
+	# the progress line (stderr is no terminal: the phase's last state): 4 GiB / 256 MiB chunks
+	grep -q '^\[2/2\] surface chunk 16/16 ' "$tmp/sim.out" || fail "sim: no 'chunk 16/16' progress line"
 	model=$src/profiles/models/client-tlc.yaml
 	python3 - "$tmp/sim" "$model" <<'PY' || fail "sim: the scan does not match the sim's counters"
 import json, re, sys
@@ -99,7 +108,7 @@ loopdir=$(mktemp -d /var/tmp/ssdlab-surface.XXXXXX) || {
 	exit $((fails > 0))
 }
 truncate -s 64M "$loopdir/disk.img"
-dev=$(losetup --find --show --direct-io=on "$loopdir/disk.img") || {
+loop_attach "$loopdir/disk.img" dev || {
 	dev=
 	echo "SKIP part: cannot attach a loop device"
 	exit $((fails > 0))
@@ -126,4 +135,73 @@ for s in scans:
     print(f"loop {s['rw']}: {min(s['chunk_mbps']):.0f}-{max(s['chunk_mbps']):.0f} MB/s over {len(rows)} chunks")
 PY
 fi
+
+# ---- a file on ext4 on its own loop device: read scan, then write scan ------------------------
+if ! command -v mkfs.ext4 >/dev/null; then
+	echo "SKIP part: the ext4 file scans need mkfs.ext4"
+	exit $((fails > 0))
+fi
+truncate -s 128M "$loopdir/fs.img"
+fsdev=
+loop_attach "$loopdir/fs.img" fsdev || fail "cannot attach the file-system image"
+if [ -n "$fsdev" ] && ext4_mount "$fsdev" "$loopdir/mnt"; then
+	file=$loopdir/mnt/scan.img
+	# written fully, past the page cache: every extent is on the device, none unwritten
+	dd if=/dev/urandom of="$file" bs=1M count=40 oflag=direct status=none || fail "dd the file"
+	fsize=$(stat -c %s "$file")
+	# sectors read and written by the loop device (fields 3 and 7 of its stat, 512-byte units)
+	sect() { awk -v f="$1" '{print $f}' "/sys/block/${fsdev#/dev/}/stat"; }
+	r0=$(sect 3)
+	if timed ext4-read "$SSDLAB" run surface --target "$file" --out "$tmp/fr" \
+		--set phases.0.surface.chunk=4m; then
+		grep "^Surface" "$tmp/ext4-read.out"
+		grep -q '^\[1/1\] surface chunk 10/10 ' "$tmp/ext4-read.out" ||
+			fail "ext4 read: no 'chunk 10/10' progress line (40 MiB / 4 MiB)"
+		r1=$(sect 3)
+		[ $(((r1 - r0) * 512)) -ge "$fsize" ] ||
+			fail "ext4 read: the device read $(((r1 - r0) * 512)) bytes, less than the file's $fsize"
+	fi
+	w0=$(sect 7)
+	r0=$(sect 3)
+	if timed ext4-write "$SSDLAB" run surface-write --target "$file" --yes-destroy="$file" \
+		--out "$tmp/fw" --set phases.0.surface.chunk=4m --set phases.1.surface.chunk=4m; then
+		grep "^Surface" "$tmp/ext4-write.out"
+		for ph in 1 2; do
+			grep -q "^\\[$ph/2\\] surface chunk 10/10 " "$tmp/ext4-write.out" ||
+				fail "ext4 write: no 'chunk 10/10' progress line for phase $ph"
+		done
+		w1=$(sect 7)
+		r1=$(sect 3)
+		# the read scan after the write scan: buffered writes would have left it in the cache
+		[ $(((w1 - w0) * 512)) -ge "$fsize" ] ||
+			fail "ext4 write: the device saw $(((w1 - w0) * 512)) bytes written, less than $fsize"
+		[ $(((r1 - r0) * 512)) -ge "$fsize" ] ||
+			fail "ext4 write: the device read $(((r1 - r0) * 512)) bytes, less than $fsize"
+	fi
+	[ "$(stat -c %s "$file")" = "$fsize" ] || fail "ext4: the scans changed the file's size"
+	python3 - "$tmp/fr" "$tmp/fw" "$fsize" <<'PY' || fail "ext4: the scans do not cover the file"
+import csv, json, os, sys
+fr, fw, size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+chunk = 4 * 2**20
+for d, rws in ((fr, ["read"]), (fw, ["write", "read"])):
+    if not os.path.exists(d + "/records.jsonl"):
+        continue  # that run failed, already reported
+    recs = [json.loads(l) for l in open(d + "/records.jsonl")]
+    scans = [r["surface"] for r in recs if r["kind"] == "surface"]
+    assert [s["rw"] for s in scans] == rws, [s["rw"] for s in scans]
+    for s in scans:
+        assert s["capacity"] == size, (s["capacity"], size)
+        assert s["chunk_bytes"] == chunk and s["chunks"] * chunk == size == 10 * chunk, s["chunks"]
+        rows = list(csv.DictReader(open(d + "/series/" + s["series"] + ".csv")))
+        assert len(rows) == s["chunks"]
+        assert sum(int(r["bytes"]) for r in rows) == size
+        assert [int(r["offset_bytes"]) for r in rows] == [i * chunk for i in range(10)]
+        assert all(float(r["mbps"]) > 0 and r["errors"] == "0" for r in rows)
+        assert s["errors_total"] == 0
+        print(f"ext4 file {s['rw']}: {min(s['chunk_mbps']):.0f}-{max(s['chunk_mbps']):.0f} MB/s over {len(rows)} chunks")
+PY
+else
+	fail "cannot make or mount ext4 on ${fsdev:-the image}"
+fi
+loop_cleanup
 exit $((fails > 0))

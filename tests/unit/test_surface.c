@@ -221,20 +221,47 @@ static const struct target_ops script_ops = {
     .now = script_now,
 };
 
+struct chunk_calls {
+	size_t calls, last_done, n;
+	bool in_order;
+};
+
+/* the progress hook: counts the calls and checks they come once per chunk, in order */
+static void count_chunk(size_t done, size_t n, void *arg)
+{
+	struct chunk_calls *c = arg;
+
+	c->calls++;
+	if (done != c->last_done + 1)
+		c->in_order = false;
+	c->last_done = done;
+	c->n = n;
+}
+
 static void test_errors(void **state)
 {
 	struct target *t = NULL;
 	struct surface_result r;
 	char err[512] = "";
+	struct chunk_calls calls = {.in_order = true};
 	/* 64 KiB chunks of 4 KiB I/Os at QD 4: LBAs 1000-1003 (bytes 512000-514047) are in chunk
 	 * 512000 / 65536 = 7, in the I/O at 512000 - 512000 % 4096 = 510976 (LBAs 998-1005) */
-	const struct surface_opts o = {
-	    .dir = IO_READ, .chunk = 65536, .bs = 4096, .qd = 4, .max_error_lbas = 100};
+	const struct surface_opts o = {.dir = IO_READ,
+				       .chunk = 65536,
+				       .bs = 4096,
+				       .qd = 4,
+				       .max_error_lbas = 100,
+				       .on_chunk = count_chunk,
+				       .arg = &calls};
 
 	(void)state;
 	assert_int_equal(target_open_ops(&script_ops, "script", NULL, &t, err, sizeof(err)), 0);
 	assert_int_equal(surface_scan(t, &o, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.n, SCRIPT_CAP / 65536);
+	/* the hook saw every chunk once, 1 .. n of n */
+	assert_int_equal(calls.calls, SCRIPT_CAP / 65536);
+	assert_true(calls.in_order);
+	assert_int_equal(calls.n, SCRIPT_CAP / 65536);
 	assert_int_equal(r.errors_total, BAD_NLBA);
 	assert_int_equal(r.nerror_lbas, BAD_NLBA);
 	for (unsigned i = 0; i < BAD_NLBA; i++)
@@ -323,7 +350,8 @@ static void test_errors_pass(void **state)
 	json_object_object_add(rec, "repeat", json_object_new_int(0));
 	json_object_object_add(rec, "round", json_object_new_int(0));
 	json_object_object_add(rec, "cell", json_object_new_string(""));
-	if (surface_step_run(t, &ps, res, "phase-00-rep-00-surface", rec, NULL, err, sizeof(err)))
+	if (surface_step_run(t, &ps, res, "phase-00-rep-00-surface", rec, NULL, NULL, NULL, err,
+			     sizeof(err)))
 		fail_msg("%s", err);
 	/* the series: a header and 16 rows, chunk 7's with its 4 errors */
 	snprintf(path, sizeof(path), "%s/series/phase-00-rep-00-surface.csv", rdir);
