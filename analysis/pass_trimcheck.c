@@ -28,8 +28,15 @@ static const char *verdict(const struct reader_trim_check *t)
 	return t->supported ? "neighbours_intact" : "discard_rejected";
 }
 
+/* ATA's DRAT/RZAT, or on NVMe DLFEAT bits 2:0: deallocated blocks read as zeroes or ones. */
 static const char *read_after_trim(const struct reader_trim_check *t)
 {
+	const char *d = t->read_after_deallocate;
+
+	if (!t->has_ata && d && !strcmp(d, "zeroes"))
+		return "deterministic_zeroes";
+	if (!t->has_ata && d && !strcmp(d, "ones"))
+		return "deterministic";
 	if (!t->has_ata)
 		return "unknown";
 	if (!t->drat)
@@ -83,11 +90,28 @@ static struct json_object *entry(const struct reader_trim_check *t)
 	}
 	jsonnum_build_add(dv, "read_after_trim", json_object_new_string(read_after_trim(t)), &e);
 	jsonnum_build_add(dv, "read_back", json_object_new_string(read_back(t)), &e);
-	/* zeros prove the discard only where the drive promises them (DRAT + RZAT) */
+	/* zeros prove the discard only where the drive promises them (DRAT + RZAT, DLFEAT 001) */
 	jsonnum_build_add(dv, "read_back_proves_discard",
-			  json_object_new_boolean(t->has_ata && t->drat && t->rzat &&
+			  json_object_new_boolean(!strcmp(read_after_trim(t), "deterministic_zeroes") &&
 						  t->supported && !strcmp(read_back(t), "zeros")),
 			  &e);
+	if (t->has_nvme) {
+		jsonnum_build_add(dv, "nvme_nsze", json_object_new_uint64(t->nsze), &e);
+		jsonnum_build_add(dv, "nvme_nuse_before", json_object_new_uint64(t->nuse_before),
+				  &e);
+		if (t->has_nuse_after) {
+			jsonnum_build_add(dv, "nvme_nuse_after",
+					  json_object_new_uint64(t->nuse_after), &e);
+			/* a namespace that is not thin reports NUSE = NSZE always: no evidence */
+			jsonnum_build_add(dv, "nvme_nuse_fell",
+					  json_object_new_boolean(t->nuse_after < t->nuse_before),
+					  &e);
+		}
+		jsonnum_build_add(
+		    dv, "nvme_read_after_deallocate",
+		    json_object_new_string(t->read_after_deallocate ? t->read_after_deallocate : "?"),
+		    &e);
+	}
 	if (t->has_latency) {
 		jsonnum_build_add(dv, "qd1_read_trimmed_ns",
 				  json_object_new_uint64(t->lat_trimmed_ns), &e);

@@ -323,6 +323,10 @@ struct reader_trim_check {
 	uint64_t read_zero, read_pattern, read_other;
 	uint64_t lat_trimmed_ns, lat_mapped_ns;
 	uint64_t neighbours, neighbours_bad, first_bad;
+	/* NVMe Identify Namespace: NSZE, NUSE around the discards, DLFEAT (bits 2:0 in words) */
+	bool has_nvme, has_nuse_after;
+	uint64_t nsze, nuse_before, nuse_after;
+	const char *read_after_deallocate; /* borrowed; NULL without has_nvme */
 };
 
 /* The trim_check steps in file order into *out (owned, free(); strings borrowed from rr) and

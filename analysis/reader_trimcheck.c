@@ -66,6 +66,10 @@ static int one(struct json_object *tc, struct reader_trim_check *t)
 	t->has_latency = !jsonnum_get_u64(dv, "qd1_read_trimmed_ns", &t->lat_trimmed_ns) &&
 			 !jsonnum_get_u64(dv, "qd1_read_mapped_ns", &t->lat_mapped_ns);
 	t->has_first_bad = !jsonnum_get_u64(nb, "first_bad_offset", &t->first_bad);
+	t->has_nvme = !jsonnum_get_u64(dv, "nvme_nsze", &t->nsze) &&
+		      !jsonnum_get_u64(dv, "nvme_nuse_before", &t->nuse_before);
+	t->has_nuse_after = t->has_nvme && !jsonnum_get_u64(dv, "nvme_nuse_after", &t->nuse_after);
+	t->read_after_deallocate = t->has_nvme ? jsonget_str(dv, "nvme_read_after_deallocate") : NULL;
 	return 0;
 }
 

@@ -23,6 +23,29 @@ static struct json_object *sub(struct json_object *o, const char *k)
 	return json_object_object_get_ex(o, k, &v) ? v : NULL;
 }
 
+/* The NVMe namespace's own word: NUSE around the discards (equal to NSZE on a namespace that is
+ * not thin, which then proves nothing) and DLFEAT's read-after-deallocate. */
+static void print_nvme(struct json_object *dv, FILE *f)
+{
+	int64_t nsze = 0, before = 0, after = 0;
+	const char *rd = jsonget_str(dv, "nvme_read_after_deallocate");
+
+	if (jsonget_int(dv, "nvme_nsze", &nsze) || jsonget_int(dv, "nvme_nuse_before", &before))
+		return;
+	if (!jsonget_int(dv, "nvme_nuse_after", &after))
+		fprintf(f,
+			"TRIM check: NVMe utilisation %" PRId64 " -> %" PRId64 " of %" PRId64
+			" blocks%s",
+			before, after, nsze,
+			after < before	  ? " (fell: the device deallocated)"
+			: before == nsze ? " (NUSE = NSZE: not reported, proves nothing)"
+					  : " (did not fall)");
+	else
+		fprintf(f, "TRIM check: NVMe utilisation %" PRId64 " of %" PRId64 " blocks before",
+			before, nsze);
+	fprintf(f, "; deallocated blocks read as %s (DLFEAT)\n", rd ? rd : "?");
+}
+
 static void print_one(struct json_object *e, FILE *f)
 {
 	const char *v = jsonget_str(e, "verdict"), *rb, *rat;
@@ -74,6 +97,7 @@ static void print_one(struct json_object *e, FILE *f)
 			units_fmt_double(jsonget_num(dv, "qd1_read_mapped_ns") / 1000, 1, b,
 					 sizeof(b)));
 	fprintf(f, "%s\n", isnan(jsonget_num(dv, "trimmed_over_mapped")) ? "" : " us");
+	print_nvme(dv, f);
 }
 
 void headline_print_trimcheck(struct json_object *summary, FILE *f)

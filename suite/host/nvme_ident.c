@@ -51,7 +51,9 @@ struct nvme_id_ns_raw {
 	uint8_t nsfeat;			   /* 24 */
 	uint8_t nlbaf;			   /* 25, zero-based */
 	uint8_t flbas;			   /* 26 */
-	uint8_t rsvd27[21];		   /* MC .. NOIOB */
+	uint8_t rsvd27[6];		   /* MC .. FPI */
+	uint8_t dlfeat;			   /* 33 */
+	uint8_t rsvd34[14];		   /* NAWUN .. NOIOB */
 	uint8_t nvmcap[16];		   /* 48 */
 	uint8_t rsvd64[38];		   /* NPWG .. NVMSETID */
 	uint8_t endgid[2];		   /* 102 */
@@ -61,6 +63,7 @@ struct nvme_id_ns_raw {
 };
 _Static_assert(sizeof(struct nvme_id_ns_raw) == NVME_IDENTIFY_LEN, "Identify Namespace is 4096 bytes");
 _Static_assert(offsetof(struct nvme_id_ns_raw, flbas) == 26, "FLBAS at 26");
+_Static_assert(offsetof(struct nvme_id_ns_raw, dlfeat) == 33, "DLFEAT at 33");
 _Static_assert(offsetof(struct nvme_id_ns_raw, nvmcap) == 48, "NVMCAP at 48");
 _Static_assert(offsetof(struct nvme_id_ns_raw, endgid) == 102, "ENDGID at 102");
 _Static_assert(offsetof(struct nvme_id_ns_raw, lbaf) == 128, "LBAF0 at 128");
@@ -125,6 +128,7 @@ void nvme_id_ns_decode(const uint8_t page[NVME_IDENTIFY_LEN], struct nvme_id_ns 
 	out->nuse = nvme_le(r->nuse, 8);
 	out->nlbaf = (uint8_t)(r->nlbaf + 1 > 64 ? 64 : r->nlbaf + 1);
 	out->flbas = r->flbas;
+	out->dlfeat = r->dlfeat;
 	/* the format index: bits 3:0, and 6:5 as its high bits when there are more than 16 */
 	out->lbaf_in_use = (uint8_t)((r->flbas & 0x0f) | (out->nlbaf > 16 ? (r->flbas >> 5 & 3) << 4 : 0));
 	out->extended_metadata = r->flbas & 0x10;

@@ -23,6 +23,12 @@
 /* Get Features APST returns the 32-entry power state transition table, 8 bytes an entry. */
 #define NVME_APST_TABLE_LEN 256
 
+/* DLFEAT bits 2:0: what a read of a deallocated block returns (0: not reported, values 3..7
+ * reserved); bit 3: Write Zeroes may deallocate. */
+#define NVME_DLFEAT_READ_MASK 0x07u
+#define NVME_DLFEAT_READ_ZEROES 0x01u
+#define NVME_DLFEAT_READ_ONES 0x02u
+
 /* OACS (Optional Admin Command Support) bits. */
 #define NVME_OACS_SECURITY (1u << 0) /* Security Send / Receive */
 #define NVME_OACS_FORMAT (1u << 1)
@@ -62,6 +68,7 @@ struct nvme_id_ns {
 	uint64_t nsze, ncap, nuse;	/* in logical blocks */
 	uint8_t nlbaf;			/* number of LBA formats (the field + 1) */
 	uint8_t flbas;
+	uint8_t dlfeat;			/* byte 33; bits 2:0 NVME_DLFEAT_READ_* */
 	uint8_t lbaf_in_use;		/* index from FLBAS bits 3:0 and 6:5 */
 	bool extended_metadata;		/* FLBAS bit 4 */
 	uint16_t endgid;		/* 0: no endurance group named */

@@ -11,15 +11,18 @@
  * (b = the logical block). The mapped [0, 2S) is also where the QD1 reads of mapped blocks go.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
 #include "base/jsonnum.h"
 #include "base/prng.h"
+#include "host/nvme_ident.h"
 #include "targets/trimcheck.h"
 
 #define SLOT_MIN (64u * 1024u)
@@ -129,6 +132,45 @@ static void read_ata_bits(const struct target *t, struct trimcheck_result *r)
 		r->drat = ti->drive.ata.id.trim_drat;
 		r->rzat = ti->drive.ata.id.trim_rzat;
 	}
+}
+
+/*
+ * NVMe Identify Namespace of the target's namespace: NSZE, NUSE and DLFEAT (after false) or NUSE
+ * alone (after true). A failure is evidence missing, not a failed check: it goes into nvme_error.
+ * The node is opened read-only for the admin ioctl alone (the target's own fd is its engine's).
+ */
+static void read_nvme(const struct target *t, const struct trimcheck_opts *o, bool after,
+		      struct trimcheck_result *r)
+{
+	const struct target_info *ti = target_info(t);
+	const struct ioctl_ops *ops = o->ops ? o->ops : &ioctl_ops_real;
+	struct nvme_id_ns ns;
+	char err[160];
+	int fd, rc;
+
+	if (!ti->nvme.ns[0] || !ti->nvme.nsid || (after && !r->has_nvme))
+		return;
+	fd = open(ti->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(r->nvme_error, sizeof(r->nvme_error), "%.100s: %s", ti->path,
+			 strerror(errno));
+		return;
+	}
+	rc = nvme_id_ns_read(ops, fd, ti->nvme.nsid, &ns, err, sizeof(err));
+	close(fd);
+	if (rc) {
+		snprintf(r->nvme_error, sizeof(r->nvme_error), "%s", err);
+		return;
+	}
+	if (after) {
+		r->has_nuse_after = true;
+		r->nuse_after = ns.nuse;
+		return;
+	}
+	r->has_nvme = true;
+	r->nsze = ns.nsze;
+	r->nuse_before = ns.nuse;
+	r->dlfeat = ns.dlfeat;
 }
 
 static void layout(struct trimcheck_result *r, uint64_t g, uint32_t b)
@@ -290,7 +332,9 @@ int trimcheck_run(struct target *t, const struct trimcheck_opts *o, struct trimc
 		snprintf(err, errlen, "trim-check: flush failed: %s", strerror(-rc));
 		goto out;
 	}
+	read_nvme(t, o, false, &r);
 	discard_ranges(t, o, blk, dev, &r);
+	read_nvme(t, o, true, &r);
 	rc = verify(t, q, seed, buf, want, chunk, &r, err, errlen);
 	if (!rc)
 		rc = latency(t, q, buf, n, &r, err, errlen);
@@ -306,6 +350,39 @@ out:
 static int add(struct json_object *o, const char *k, struct json_object *v)
 {
 	return jsonnum_add(o, k, v);
+}
+
+/* DLFEAT bits 2:0 in words; NULL for the reserved values. */
+static const char *dlfeat_read(uint8_t dlfeat)
+{
+	switch (dlfeat & NVME_DLFEAT_READ_MASK) {
+	case 0:
+		return "not reported";
+	case NVME_DLFEAT_READ_ZEROES:
+		return "zeroes";
+	case NVME_DLFEAT_READ_ONES:
+		return "ones";
+	default:
+		return NULL;
+	}
+}
+
+static int add_nvme(struct json_object *dv, const struct trimcheck_result *r)
+{
+	const char *rd = dlfeat_read(r->dlfeat);
+
+	if (!r->has_nvme)
+		return r->nvme_error[0] ? add(dv, "nvme_error", json_object_new_string(r->nvme_error))
+					: 0;
+	return add(dv, "nvme_nsze", json_object_new_uint64(r->nsze)) ||
+	       add(dv, "nvme_nuse_before", json_object_new_uint64(r->nuse_before)) ||
+	       (r->has_nuse_after &&
+		add(dv, "nvme_nuse_after", json_object_new_uint64(r->nuse_after))) ||
+	       (!r->has_nuse_after && r->nvme_error[0] &&
+		add(dv, "nvme_error", json_object_new_string(r->nvme_error))) ||
+	       add(dv, "nvme_dlfeat", json_object_new_int(r->dlfeat)) ||
+	       add(dv, "nvme_read_after_deallocate",
+		   json_object_new_string(rd ? rd : "reserved value"));
 }
 
 static struct json_object *tri(int v)
@@ -350,6 +427,7 @@ struct json_object *trimcheck_to_json(const struct trimcheck_result *r)
 		       add(bl, "stat_discard_bytes", json_object_new_uint64(r->discard_bytes));
 	if (r->drat >= 0)
 		bad |= add(dv, "ata_drat", tri(r->drat)) || add(dv, "ata_rzat", tri(r->rzat));
+	bad |= add_nvme(dv, r);
 	bad |= add(dv, "trimmed_read_zero", json_object_new_uint64(r->trimmed_zero)) ||
 	       add(dv, "trimmed_read_pattern", json_object_new_uint64(r->trimmed_pattern)) ||
 	       add(dv, "trimmed_read_other", json_object_new_uint64(r->trimmed_other));

@@ -10,7 +10,9 @@
  * Evidence at two levels, kept apart in the result:
  *   - the block layer sent it: each discard's return, the queue's discard limits and the
  *     discard counters of /sys/block/X/stat (fields 12-15) before and after;
- *   - the device acted on it: ATA DRAT/RZAT (IDENTIFY word 69) where the drive answered,
+ *   - the device acted on it: ATA DRAT/RZAT (IDENTIFY word 69) where the drive answered; on
+ *     an NVMe namespace its utilisation (Identify Namespace NUSE) before and after the discards
+ *     and DLFEAT (what a read of a deallocated block returns);
  *     what the trimmed blocks read back as, and the QD1 read latency of trimmed against mapped
  *     blocks. Without deterministic read-after-trim the read-back proves nothing.
  *
@@ -25,6 +27,7 @@
 #include <stdint.h>
 
 #include "host/devinfo.h"
+#include "host/ioctl_ops.h"
 #include "targets/target.h"
 
 struct json_object;
@@ -35,6 +38,9 @@ struct trimcheck_opts {
 	uint64_t seed;			   /* of the pattern; 0 means 1 */
 	unsigned latency_samples;	   /* QD1 reads of each kind; 0 means 32 */
 	const struct devinfo_roots *roots; /* sysfs for the block-layer evidence; NULL: /sys */
+	/* the NVMe Identify Namespace reads (target_info.nvme names the namespace); NULL: the
+	 * kernel's (ioctl_ops_real) */
+	const struct ioctl_ops *ops;
 };
 
 struct trimcheck_range {
@@ -57,6 +63,12 @@ struct trimcheck_result {
 	uint64_t discard_ios, discard_bytes;
 	/* device */
 	int drat, rzat; /* ATA IDENTIFY word 69 bits 14 and 5: 1, 0, -1 unknown */
+	/* NVMe: Identify Namespace before the discards (and NUSE again after them); has_nvme false
+	 * when the target is no NVMe namespace or the first read failed (nvme_error says why) */
+	bool has_nvme, has_nuse_after;
+	uint64_t nsze, nuse_before, nuse_after; /* logical blocks */
+	uint8_t dlfeat;				/* byte 33 as read */
+	char nvme_error[160];
 	uint64_t trimmed_zero, trimmed_pattern, trimmed_other; /* blocks inside the ranges */
 	bool has_latency;
 	uint64_t lat_trimmed_ns, lat_mapped_ns; /* medians of the QD1 reads */

@@ -519,9 +519,16 @@ for ln in lines:
                 m2 = re.fullmatch(r"block layer sent it \((\d+) discards, .* counted\)", rest)
                 if m2:
                     ok = int(m2.group(1)) == bl.get("stat_discard_ios")
-                m2 = re.fullmatch(r"trimmed blocks read back as (\S+); read-after-trim (\S+).*", rest)
+                m2 = re.fullmatch(r"trimmed blocks read back as (\S+); read-after-trim ([^\s;]+).*", rest)
                 if m2:
                     ok = m2.group(1) == dv.get("read_back") and m2.group(2) == dv.get("read_after_trim")
+                m2 = re.fullmatch(r"NVMe utilisation (\d+)(?: -> (\d+))? of (\d+) blocks.*; deallocated "
+                                  r"blocks read as (.+) \(DLFEAT\)", rest)
+                if m2:
+                    ok = int(m2.group(1)) == dv.get("nvme_nuse_before") and \
+                        (m2.group(2) is None or int(m2.group(2)) == dv.get("nvme_nuse_after")) and \
+                        int(m2.group(3)) == dv.get("nvme_nsze") and \
+                        m2.group(4) == dv.get("nvme_read_after_deallocate")
                 if rest == "every discard returned success":
                     ok = bl.get("sent") is True
             if ok:

@@ -58,6 +58,19 @@ if [ "$PART" != drives ]; then
 . /tests_purge.sh
 # The ATA purge methods on the SATA disk (qemu_guest_atapurge.sh).
 . /tests_atapurge.sh
+# trim-check on the NVMe (issue 14 point 2; qemu_trimcheck_check.py): NUSE around the discards,
+# DLFEAT, the neighbours verified; the records and summary for the host.
+# (the bundled profile's phases: the guest has no profiles directory)
+cat >/tmp/trim-check.yaml <<'YAML'
+name: trim-check
+description: TRIM check (pattern, aligned and unaligned discards, neighbours verified)
+destructive: true
+phases:
+  - trim_check: {}
+YAML
+run trim-run ssdlab run /tmp/trim-check.yaml --target /dev/nvme0n1 --yes-destroy=SSDLABTEST01 --out /tmp/trim
+run trim-records cat /tmp/trim/records.jsonl
+run trim-summary cat /tmp/trim/summary.json
 # `ssdlab namespace` on the NVMe (qemu_guest_ns.sh).
 . /tests_ns.sh
 fi

@@ -429,6 +429,8 @@ python3 "$HERE/qemu_hpa_check.py" "$W/serial.log" "$SATA_BYTES" || fail "hpa che
 python3 "$HERE/qemu_purge_check.py" "$W/serial.log" || fail "purge checks failed"
 # The ATA purge methods on the SATA disk: refused with the drive's answer, nothing left set.
 python3 "$HERE/qemu_atapurge_check.py" "$W/serial.log" || fail "ATA purge checks failed"
+# trim-check on QEMU's NVMe: NUSE (= NSZE: QEMU is not thin), DLFEAT 1, neighbours intact.
+python3 "$HERE/qemu_trimcheck_check.py" "$W/serial.log" "$NVME_BYTES" || fail "trim-check checks failed"
 # `ssdlab namespace` on QEMU's NVMe: the layout, the refused --set (qemu_ns_check.py).
 python3 "$HERE/qemu_ns_check.py" "$W/serial.log" "$NVME_BYTES" || fail "namespace checks failed"
 fi

@@ -175,6 +175,38 @@ PY
 	[ "$got" = "$3 $4" ] || fail "DRAT $1 RZAT $2: read_after_trim, proves = $got, expected $3 $4"
 done
 
+# An NVMe namespace's evidence (the figures a scripted Identify gives in test_trimcheck.c), put
+# into the record: NUSE falling and DLFEAT 001 (reads zeroes) make the zeros a proof; NUSE equal
+# to NSZE throughout (a namespace that is not thin, as QEMU's) proves nothing by itself.
+for case in "32768 32381 zeroes deterministic_zeroes True True" \
+	"32768 32768 not_reported unknown False False"; do
+	set -- $case
+	rm -rf "$tmp/nvme" && cp -r "$tmp/ok" "$tmp/nvme"
+	python3 - "$tmp/nvme/records.jsonl" "$1" "$2" "$3" <<'PY'
+import json, sys
+p = sys.argv[1]
+out = []
+for line in open(p):
+    r = json.loads(line)
+    if r["kind"] == "trim_check":
+        r["trim_check"]["device"].update(nvme_nsze=32768, nvme_nuse_before=int(sys.argv[2]),
+                                         nvme_nuse_after=int(sys.argv[3]),
+                                         nvme_dlfeat=1 if sys.argv[4] == "zeroes" else 0,
+                                         nvme_read_after_deallocate=sys.argv[4].replace("_", " "))
+    out.append(json.dumps(r))
+open(p, "w").write("\n".join(out) + "\n")
+PY
+	"$SSDLAB" analyze "$tmp/nvme" >"$tmp/nvme.out" 2>&1 || fail "analyze with NVMe $case failed"
+	got=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["trim_check"][0]["device"]; print(d["read_after_trim"], d["read_back_proves_discard"], d["nvme_nuse_fell"])' \
+		"$tmp/nvme/summary.json")
+	[ "$got" = "$4 $5 $6" ] || fail "NVMe $case: read_after_trim, proves, fell = $got"
+	grep -q "^TRIM check: NVMe utilisation $1 -> $2 of 32768 blocks" "$tmp/nvme.out" ||
+		fail "NVMe $case: no NVMe headline line: $(cat "$tmp/nvme.out")"
+	grep "TRIM check" "$tmp/nvme.out" >"$tmp/nvme.block"
+	python3 "$here/headline_check.py" trim-check "$tmp/nvme" "$tmp/nvme.block" "$tmp/nvme.out" ||
+		fail "NVMe $case: the headline does not hold (see above)"
+done
+
 # 3. discard unavailable: a loop device over a file on ramfs (no fallocate, so no discard). A
 # skip here must not hide a failure above.
 late_skip() {

@@ -86,8 +86,11 @@ static void test_identify_namespace(void **state)
 	char err[128] = "";
 
 	build_ns();
+	ns_page[33] = 0x09; /* DLFEAT: Write Zeroes may deallocate (bit 3), reads zeroes (001) */
 	assert_int_equal(nvme_id_ns_read(&ops, 3, 1, &ns, err, sizeof err), 0);
 	assert_int_equal(rows[0].seen.nsid, 1);
+	assert_int_equal(ns.dlfeat, 0x09);
+	assert_int_equal(ns.dlfeat & NVME_DLFEAT_READ_MASK, NVME_DLFEAT_READ_ZEROES);
 	assert_true(ns.nsze == 1953525168ull);
 	assert_true(ns.nuse == 1000);
 	assert_int_equal(ns.nlbaf, 2);

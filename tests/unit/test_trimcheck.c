@@ -6,7 +6,11 @@
  *   - a discard that also corrupts the block just past each range (the queued-TRIM bug): the
  *     check fails, names the first bad block;
  *   - a target that rejects discard: a result saying so, the neighbours still verified;
- *   - a target that keeps no data, and one too small: -EOPNOTSUPP with a reason.
+ *   - a target that keeps no data, and one too small: -EOPNOTSUPP with a reason;
+ *   - an NVMe namespace through a scripted admin table: Identify Namespace (opcode 0x06, CNS 0,
+ *     the namespace's nsid) before and after the discards, NUSE falling by the blocks the
+ *     script deallocated (387, worked out below), DLFEAT 0x09 (bit 3 + bits 2:0 = 001, zeroes);
+ *     a failing Identify is a missing figure with its reason, the check still done.
  *
  * Hand-worked layout for 512-byte blocks and no queue limits (a scripted target has no sysfs):
  * granularity 4096 (the fallback), slot S = 64 KiB, region 12 S = 786432 bytes = 1536 blocks;
@@ -25,6 +29,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "host/nvme_ident.h"
 #include "targets/trimcheck.h"
 
 enum mem_mode { MEM_OK, MEM_CORRUPT, MEM_NODISCARD };
@@ -35,6 +40,7 @@ struct mem {
 	enum mem_mode mode;
 	uint64_t now;
 	unsigned discards;
+	uint64_t discarded; /* bytes, for the scripted NUSE */
 };
 
 struct target_queue {
@@ -116,6 +122,7 @@ static int m_discard(struct target *t, uint64_t off, uint64_t len)
 	if (m->mode == MEM_NODISCARD)
 		return -EOPNOTSUPP;
 	memset(m->data + off, 0, len);
+	m->discarded += len;
 	if (m->mode == MEM_CORRUPT && off + len < m->size)
 		m->data[off + len + 7] ^= 0x40; /* one bit of the next block */
 	return 0;
@@ -248,6 +255,118 @@ static void test_refusals(void **state)
 	free(m2.data);
 }
 
+/* The scripted controller: NSZE 2048 blocks, NUSE 2048 less what was discarded, DLFEAT 0x09. */
+struct script {
+	struct mem *m;
+	unsigned calls;
+	int status; /* nonzero: every command fails with it */
+};
+
+static void le64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static int s_admin(void *ctx, int fd, struct nvme_admin_cmd *cmd)
+{
+	struct script *s = ctx;
+	uint8_t *page = (uint8_t *)(uintptr_t)cmd->addr;
+
+	(void)fd;
+	s->calls++;
+	assert_int_equal(cmd->opcode, 0x06);
+	assert_int_equal(cmd->cdw10, 0x00); /* CNS 0: Identify Namespace */
+	assert_int_equal(cmd->nsid, 3);
+	assert_int_equal(cmd->data_len, 4096);
+	if (s->status)
+		return s->status;
+	memset(page, 0, 4096);
+	le64(page, 2048);			      /* NSZE */
+	le64(page + 8, 2048);			      /* NCAP */
+	le64(page + 16, 2048 - s->m->discarded / 512); /* NUSE */
+	page[33] = 0x09;			      /* DLFEAT */
+	return 0;
+}
+
+static struct json_object *dev_of(struct json_object *o)
+{
+	struct json_object *dv = NULL;
+
+	assert_true(json_object_object_get_ex(o, "device", &dv));
+	return dv;
+}
+
+static void run_nvme(struct script *sc, struct trimcheck_result *r)
+{
+	struct mem m = {0};
+	struct target *t = open_mem(&mem_ops, &m, 1u << 20, MEM_OK);
+	struct ioctl_ops ops = {.admin = s_admin, .ctx = sc};
+	struct target_info *ti = target_info_mut(t);
+	char err[256] = "";
+
+	sc->m = &m;
+	/* any node opens for the admin fd; the script answers in its place */
+	snprintf(ti->path, sizeof(ti->path), "/dev/null");
+	snprintf(ti->nvme.ns, sizeof(ti->nvme.ns), "nvme0n3");
+	ti->nvme.nsid = 3;
+	assert_int_equal(trimcheck_run(t, &(struct trimcheck_opts){.seed = 5, .ops = &ops}, r, err,
+				       sizeof(err)),
+			 0);
+	target_close(t);
+	free(m.data);
+}
+
+static void test_nvme_evidence(void **state)
+{
+	struct script sc = {0};
+	struct trimcheck_result r;
+	struct json_object *o, *dv, *x;
+
+	(void)state;
+	run_nvme(&sc, &r);
+	assert_int_equal(sc.calls, 2);
+	assert_true(r.has_nvme);
+	assert_true(r.has_nuse_after);
+	assert_int_equal(r.nsze, 2048);
+	assert_int_equal(r.nuse_before, 2048);
+	assert_int_equal(r.nuse_after, 2048 - 387);
+	assert_int_equal(r.dlfeat, 0x09);
+	assert_int_equal(r.neighbours_bad, 0);
+	o = trimcheck_to_json(&r);
+	assert_non_null(o);
+	dv = dev_of(o);
+	assert_true(json_object_object_get_ex(dv, "nvme_nuse_after", &x));
+	assert_int_equal(json_object_get_int64(x), 1661);
+	assert_true(json_object_object_get_ex(dv, "nvme_dlfeat", &x));
+	assert_int_equal(json_object_get_int(x), 9);
+	assert_true(json_object_object_get_ex(dv, "nvme_read_after_deallocate", &x));
+	assert_string_equal(json_object_get_string(x), "zeroes");
+	assert_false(json_object_object_get_ex(dv, "nvme_error", &x));
+	json_object_put(o);
+}
+
+static void test_nvme_identify_fails(void **state)
+{
+	struct script sc = {.status = 0x4002}; /* Invalid Field in Command, DNR */
+	struct trimcheck_result r;
+	struct json_object *o, *dv, *x;
+
+	(void)state;
+	run_nvme(&sc, &r);
+	assert_int_equal(sc.calls, 1); /* no second read without the first */
+	assert_false(r.has_nvme);
+	assert_true(r.supported);
+	assert_int_equal(r.neighbours, 1149);
+	o = trimcheck_to_json(&r);
+	assert_non_null(o);
+	dv = dev_of(o);
+	assert_false(json_object_object_get_ex(dv, "nvme_nuse_before", &x));
+	assert_true(json_object_object_get_ex(dv, "nvme_error", &x));
+	assert_non_null(strstr(json_object_get_string(x), "Identify Namespace"));
+	json_object_put(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -255,6 +374,8 @@ int main(void)
 	    cmocka_unit_test(test_corrupt_neighbour),
 	    cmocka_unit_test(test_no_discard),
 	    cmocka_unit_test(test_refusals),
+	    cmocka_unit_test(test_nvme_evidence),
+	    cmocka_unit_test(test_nvme_identify_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
