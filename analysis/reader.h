@@ -323,6 +323,12 @@ struct reader_trim_check {
 	uint64_t read_zero, read_pattern, read_other;
 	uint64_t lat_trimmed_ns, lat_mapped_ns;
 	uint64_t neighbours, neighbours_bad, first_bad;
+	/* the record's "fresh" (run/trim_fresh.h): 4 KiB random writes before and after
+	 * discarding a region; counters where the target had them (the virtual SSD) */
+	bool has_fresh, has_fresh_counters;
+	uint64_t fresh_offset, fresh_bytes, fresh_time_ns;
+	double fresh_iops[2], fresh_mbps[2], fresh_p99_ns[2]; /* [0] before, [1] after */
+	double fresh_valid[2], fresh_free[2];
 };
 
 /* The trim_check steps in file order into *out (owned, free(); strings borrowed from rr) and
