@@ -70,16 +70,21 @@ static bool counters(struct target *t, double *valid, double *freeb)
 {
 	const struct counter *v, *f;
 	struct snapshot s;
+	bool ok = false;
 
+	snapshot_init(&s, "none"); /* target_snapshot releases what it finds: it must be valid */
 	if (target_snapshot(t, &s))
-		return false;
+		goto out;
 	v = snapshot_get(&s, "valid_bytes");
 	f = snapshot_get(&s, "free_blocks");
 	if (!v || !f)
-		return false;
+		goto out;
 	*valid = v->value;
 	*freeb = f->value;
-	return true;
+	ok = true;
+out:
+	snapshot_release(&s);
+	return ok;
 }
 
 int trim_fresh_run(struct target *t, uint64_t offset, uint64_t len, uint64_t time_ns,
