@@ -94,7 +94,8 @@ static void print_fresh(struct json_object *e, FILE *f)
 	if (!isnan(jsonget_num(fr, "unmapped_bytes")))
 		fprintf(f, "; the discard unmapped %s, free blocks %.0f -> %.0f",
 			units_fmt_size((uint64_t)jsonget_num(fr, "unmapped_bytes"), a, sizeof(a)),
-			jsonget_num(fr, "free_blocks_before"), jsonget_num(fr, "free_blocks_after"));
+			jsonget_num(fr, "free_blocks_before"),
+			jsonget_num(fr, "free_blocks_after"));
 	fprintf(f, "\n");
 }
 
@@ -105,8 +106,7 @@ void headline_print_trimcheck(struct json_object *summary, FILE *f)
 	if (!json_object_object_get_ex(summary, "trim_check", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(arr); i++)
-	{
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
 		print_one(json_object_array_get_idx(arr, i), f);
 		print_fresh(json_object_array_get_idx(arr, i), f);
 	}

@@ -35,9 +35,10 @@ static int trimcheck_parse(const struct ydoc_node *n, void *data, const struct p
 	if (ret)
 		return ret;
 	if (p.fresh.kind == AMOUNT_TIME || !p.fresh_time_ns) {
-		return ydoc_errorf(err, n,
-				   "trim_check: fresh is a size or a capacity multiple (\"256m\", "
-				   "\"0.5x\") and fresh_time longer than 0");
+		return ydoc_errorf(
+		    err, n,
+		    "trim_check: fresh is a size or a capacity multiple (\"256MiB\", "
+		    "\"0.5x\") and fresh_time longer than 0");
 	}
 	*(struct phase_trim_check *)data = p;
 	return 0;
@@ -74,7 +75,8 @@ static void trimcheck_describe(const void *data, char *buf, size_t len)
 	char a[32];
 
 	snprintf(buf, len, "trim check (pattern, discard aligned and unaligned ranges, verify)%s%s",
-		 p->fresh.kind != AMOUNT_NONE ? ", 4k random writes before and after discarding " : "",
+		 p->fresh.kind != AMOUNT_NONE ? ", 4k random writes before and after discarding "
+					      : "",
 		 p->fresh.kind != AMOUNT_NONE ? phase_amount_text(&p->fresh, a, sizeof(a)) : "");
 }
 

@@ -16,9 +16,9 @@
 #include "results/snapshot.h"
 
 /* One timed job of 4 KiB random writes at QD32 over the region into *sd. */
-static int measure(struct target *t, uint64_t off, uint64_t len, uint64_t time_ns,
-		   uint64_t seed, volatile sig_atomic_t *stop, const char *when,
-		   struct trim_fresh_side *sd, char *err, size_t errlen)
+static int measure(struct target *t, uint64_t off, uint64_t len, uint64_t time_ns, uint64_t seed,
+		   volatile sig_atomic_t *stop, const char *when, struct trim_fresh_side *sd,
+		   char *err, size_t errlen)
 {
 	struct engine_hooks h = {.stop = stop};
 	struct job_result r;
@@ -50,8 +50,7 @@ static int measure(struct target *t, uint64_t off, uint64_t len, uint64_t time_n
 	else if (!rc && r.error)
 		rc = r.error < 0 ? r.error : -EIO;
 	if (rc) {
-		snprintf(err, errlen, "fresh %s: %s", when,
-			 r.errmsg[0] ? r.errmsg : strerror(-rc));
+		snprintf(err, errlen, "fresh %s: %s", when, r.errmsg[0] ? r.errmsg : strerror(-rc));
 		goto out;
 	}
 	sd->iops = job_iops(&r);
@@ -87,9 +86,8 @@ out:
 	return ok;
 }
 
-int trim_fresh_run(struct target *t, uint64_t offset, uint64_t len, uint64_t time_ns,
-		   uint64_t seed, volatile sig_atomic_t *stop, struct trim_fresh *out, char *err,
-		   size_t errlen)
+int trim_fresh_run(struct target *t, uint64_t offset, uint64_t len, uint64_t time_ns, uint64_t seed,
+		   volatile sig_atomic_t *stop, struct trim_fresh *out, char *err, size_t errlen)
 {
 	struct trim_fresh f = {.offset = offset, .len = len, .time_ns = time_ns};
 	int rc;

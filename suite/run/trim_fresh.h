@@ -45,9 +45,8 @@ struct trim_fresh {
  * inside the capacity) with jobs of time_ns each (already scaled). 0 and *out; -EINTR when stop
  * was raised; -errno with a reason in err (a discard the target rejects: -EOPNOTSUPP).
  */
-int trim_fresh_run(struct target *t, uint64_t offset, uint64_t len, uint64_t time_ns,
-		   uint64_t seed, volatile sig_atomic_t *stop, struct trim_fresh *out, char *err,
-		   size_t errlen);
+int trim_fresh_run(struct target *t, uint64_t offset, uint64_t len, uint64_t time_ns, uint64_t seed,
+		   volatile sig_atomic_t *stop, struct trim_fresh *out, char *err, size_t errlen);
 
 /* The record's trim_check "fresh" object (docs/results-format.md), NULL on ENOMEM. */
 struct json_object *trim_fresh_to_json(const struct trim_fresh *f);
