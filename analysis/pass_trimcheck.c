@@ -11,6 +11,7 @@
 #include "analysis/pass.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,36 @@ static const char *read_back(const struct reader_trim_check *t)
 	return "mixed";
 }
 
+/* What the discard of a region brought back: the same 4 KiB random-write job before and after
+ * it, and on the virtual SSD what the discard unmapped and freed at once. */
+static struct json_object *fresh(const struct reader_trim_check *t)
+{
+	struct json_object *o = json_object_new_object();
+	int e = 0;
+
+	jsonnum_build_num(o, "offset", (double)t->fresh_offset, &e);
+	jsonnum_build_num(o, "bytes", (double)t->fresh_bytes, &e);
+	jsonnum_build_num(o, "time_ns", (double)t->fresh_time_ns, &e);
+	jsonnum_build_num(o, "iops_before", t->fresh_iops[0], &e);
+	jsonnum_build_num(o, "iops_after", t->fresh_iops[1], &e);
+	jsonnum_build_num(o, "mbps_before", t->fresh_mbps[0], &e);
+	jsonnum_build_num(o, "mbps_after", t->fresh_mbps[1], &e);
+	jsonnum_build_num(o, "p99_ns_before", t->fresh_p99_ns[0], &e);
+	jsonnum_build_num(o, "p99_ns_after", t->fresh_p99_ns[1], &e);
+	jsonnum_build_num(o, "iops_after_over_before",
+			  t->fresh_iops[0] > 0 ? t->fresh_iops[1] / t->fresh_iops[0] : NAN, &e);
+	if (t->has_fresh_counters) {
+		jsonnum_build_num(o, "unmapped_bytes", t->fresh_valid[0] - t->fresh_valid[1], &e);
+		jsonnum_build_num(o, "free_blocks_before", t->fresh_free[0], &e);
+		jsonnum_build_num(o, "free_blocks_after", t->fresh_free[1], &e);
+	}
+	if (e) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static struct json_object *entry(const struct reader_trim_check *t)
 {
 	struct json_object *o = json_object_new_object(), *bl, *dv, *nb;
@@ -62,6 +93,8 @@ static struct json_object *entry(const struct reader_trim_check *t)
 	jsonnum_build_add(o, "phase", json_object_new_int64(t->phase), &e);
 	jsonnum_build_add(o, "repeat", json_object_new_int64(t->repeat), &e);
 	jsonnum_build_add(o, "verdict", json_object_new_string(verdict(t)), &e);
+	if (t->has_fresh)
+		jsonnum_build_add(o, "fresh", fresh(t), &e);
 	if (e || t->no_data)
 		goto out;
 	bl = json_object_new_object();

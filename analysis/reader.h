@@ -327,6 +327,12 @@ struct reader_trim_check {
 	bool has_nvme, has_nuse_after;
 	uint64_t nsze, nuse_before, nuse_after;
 	const char *read_after_deallocate; /* borrowed; NULL without has_nvme */
+	/* the record's "fresh" (run/trim_fresh.h): 4 KiB random writes before and after
+	 * discarding a region; counters where the target had them (the virtual SSD) */
+	bool has_fresh, has_fresh_counters;
+	uint64_t fresh_offset, fresh_bytes, fresh_time_ns;
+	double fresh_iops[2], fresh_mbps[2], fresh_p99_ns[2]; /* [0] before, [1] after */
+	double fresh_valid[2], fresh_free[2];
 };
 
 /* The trim_check steps in file order into *out (owned, free(); strings borrowed from rr) and

@@ -33,6 +33,33 @@ static bool flag(struct json_object *o, const char *k, bool *v)
 	return true;
 }
 
+/* The record's "fresh" object, when there is one; -EBADMSG when it lacks its figures. */
+static int fresh(struct json_object *f, struct reader_trim_check *t)
+{
+	static const char *const side[2] = {"before", "after"};
+
+	if (!f)
+		return 0;
+	if (jsonnum_get_u64(f, "offset", &t->fresh_offset) ||
+	    jsonnum_get_u64(f, "bytes", &t->fresh_bytes) ||
+	    jsonnum_get_u64(f, "time_ns", &t->fresh_time_ns))
+		return -EBADMSG;
+	for (int i = 0; i < 2; i++) {
+		struct json_object *s = obj(f, side[i]);
+
+		if (!s || jsonnum_get(s, "iops", &t->fresh_iops[i]) ||
+		    jsonnum_get(s, "mbps", &t->fresh_mbps[i]) ||
+		    jsonnum_get(s, "p99_ns", &t->fresh_p99_ns[i]))
+			return -EBADMSG;
+	}
+	t->has_fresh_counters = !jsonnum_get(f, "valid_bytes_before", &t->fresh_valid[0]) &&
+				!jsonnum_get(f, "valid_bytes_after", &t->fresh_valid[1]) &&
+				!jsonnum_get(f, "free_blocks_before", &t->fresh_free[0]) &&
+				!jsonnum_get(f, "free_blocks_after", &t->fresh_free[1]);
+	t->has_fresh = true;
+	return 0;
+}
+
 static int one(struct json_object *tc, struct reader_trim_check *t)
 {
 	struct json_object *bl = obj(tc, "block_layer"), *dv = obj(tc, "device");
@@ -100,6 +127,8 @@ int reader_trim_checks(const struct results_records *rr, struct reader_trim_chec
 			rc = one(tc, &v[m]);
 		else
 			v[m].no_data = true;
+		if (!rc)
+			rc = fresh(obj(rr->rec[i], "fresh"), &v[m]);
 		m++;
 	}
 	if (rc) {

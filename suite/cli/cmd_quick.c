@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "analysis/slc.h"
 #include "cli/cli.h"
 #include "cli/gate.h"
@@ -46,6 +49,7 @@
 #include "cli/signals.h"
 #include "engine/engine.h"
 #include "targets/target.h"
+#include "base/jsonnum.h"
 #include "base/units.h"
 
 #define CMD "quick"
@@ -58,6 +62,20 @@ struct quick_opts {
 	const char *target;
 	uint64_t write_ns, write_max, test_ns;
 	const char *yes_destroy;
+	bool json;
+};
+
+/* One step's figures, kept as numbers so that the text line and the JSON object (--json) are
+ * printed from the same values. */
+struct step_fig {
+	double iops, mbps;
+	uint64_t bytes, elapsed_ns;
+	uint64_t lat_ns[4]; /* p50, p99, p99.9, max */
+};
+
+/* The sequential write's SLC fit, for --json (the text has it in the verdict line). */
+struct slc_fig {
+	double cache_bytes, in_cache_mbps, post_cache_mbps, level0_mbps;
 };
 
 struct step {
@@ -89,19 +107,21 @@ static void usage(FILE *f)
 	    "  --time DURATION        each random test (10s); on sim:MODEL both durations are\n"
 	    "                         scaled like every profile's (the model's time scale)\n"
 	    "  --yes-destroy=ID       confirm writing to a block device (its serial, or its path)\n"
+	    "  --json                 the same figures as one JSON object on stdout\n"
 	    "\n"
 	    "exit codes: 0 ok, 1 I/O error, 2 bad usage, 3 refused (safety, file system too "
 	    "full),\n"
 	    "            4 not supported (no O_DIRECT), 130 interrupted\n");
 }
 
-enum { OPT_WTIME = 256, OPT_WMAX, OPT_TIME, OPT_YES, OPT_HELP };
+enum { OPT_WTIME = 256, OPT_WMAX, OPT_TIME, OPT_YES, OPT_JSON, OPT_HELP };
 
 static const struct option long_opts[] = {
     {"write-time", required_argument, NULL, OPT_WTIME},
     {"write-max", required_argument, NULL, OPT_WMAX},
     {"time", required_argument, NULL, OPT_TIME},
     {"yes-destroy", required_argument, NULL, OPT_YES},
+    {"json", no_argument, NULL, OPT_JSON},
     {"help", no_argument, NULL, OPT_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -131,6 +151,9 @@ static int parse_args(int argc, char **argv, struct quick_opts *o)
 			break;
 		case OPT_YES:
 			o->yes_destroy = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
 			break;
 		case OPT_HELP:
 		case 'h':
@@ -196,20 +219,21 @@ static void compression_note(const char *dir, const char *file, char *buf, size_
 			 compr ? " (compression is set on the file)" : "");
 }
 
-static void fmt_lat(const struct hist *h, char *buf, size_t len)
+static void fmt_lat(const uint64_t lat_ns[4], char *buf, size_t len)
 {
 	char a[24], b[24], c[24], d[24];
 
-	units_fmt_duration(hist_percentile(h, 50), a, sizeof(a));
-	units_fmt_duration(hist_percentile(h, 99), b, sizeof(b));
-	units_fmt_duration(hist_percentile(h, 99.9), c, sizeof(c));
-	units_fmt_duration(h->max, d, sizeof(d));
+	units_fmt_duration(lat_ns[0], a, sizeof(a));
+	units_fmt_duration(lat_ns[1], b, sizeof(b));
+	units_fmt_duration(lat_ns[2], c, sizeof(c));
+	units_fmt_duration(lat_ns[3], d, sizeof(d));
 	snprintf(buf, len, "p50 %s, p99 %s, p99.9 %s, max %s", a, b, c, d);
 }
 
 /* The SLC verdict of the sequential write from its series: a line into buf; *in_cache true
  * when the fit found no drop. Returns 0, or -EINVAL when the series is too short to tell. */
-static int slc_verdict(const struct job_result *r, bool *in_cache, char *buf, size_t len)
+static int slc_verdict(const struct job_result *r, bool *in_cache, struct slc_fig *f, char *buf,
+		       size_t len)
 {
 	uint64_t *t = calloc(r->nseries + 1, sizeof(*t)), *b = calloc(r->nseries + 1, sizeof(*b));
 	uint64_t cum = 0;
@@ -236,6 +260,10 @@ static int slc_verdict(const struct job_result *r, bool *in_cache, char *buf, si
 		goto out;
 	}
 	*in_cache = !s.cache_detected;
+	f->cache_bytes = s.cache_detected ? s.cache_bytes : NAN;
+	f->in_cache_mbps = s.cache_detected ? s.in_cache_mbps : NAN;
+	f->post_cache_mbps = s.cache_detected ? s.post_cache_mbps : NAN;
+	f->level0_mbps = s.level[0].mbps;
 	if (s.cache_detected)
 		snprintf(
 		    buf, len,
@@ -256,7 +284,8 @@ out:
 
 /* One job; prints its line. Returns 0, or an exit code (with the message printed). */
 static int run_step(struct target *t, const struct step *st, struct job_spec *s,
-		    volatile sig_atomic_t *stop, struct job_result *r, char *line, size_t len)
+		    volatile sig_atomic_t *stop, struct job_result *r, struct step_fig *f,
+		    char *line, size_t len)
 {
 	struct engine_hooks h = {.stop = stop};
 	const struct dir_stats *d;
@@ -290,11 +319,93 @@ static int run_step(struct target *t, const struct step *st, struct job_spec *s,
 		return EXIT_FAILED;
 	}
 	d = &r->d[st->rw == RW_READ || st->rw == RW_RANDREAD ? IO_READ : IO_WRITE];
-	fmt_lat(&d->lat, lat, sizeof(lat));
+	f->iops = job_iops(r);
+	f->mbps = job_bw(r) / 1e6;
+	f->bytes = d->bytes;
+	f->elapsed_ns = r->elapsed_ns;
+	f->lat_ns[0] = hist_percentile(&d->lat, 50);
+	f->lat_ns[1] = hist_percentile(&d->lat, 99);
+	f->lat_ns[2] = hist_percentile(&d->lat, 99.9);
+	f->lat_ns[3] = d->lat.max;
+	fmt_lat(f->lat_ns, lat, sizeof(lat));
 	snprintf(line, len, "  %-22s %9.0f IOPS %8.1f MB/s  %s in %.1f s; latency %s\n", st->name,
-		 job_iops(r), job_bw(r) / 1e6, units_fmt_size(d->bytes, amt, sizeof(amt)),
-		 (double)r->elapsed_ns / 1e9, lat);
+		 f->iops, f->mbps, units_fmt_size(f->bytes, amt, sizeof(amt)),
+		 (double)f->elapsed_ns / 1e9, lat);
 	return 0;
+}
+
+static const char *cache_word(bool have_verdict, bool in_cache)
+{
+	return have_verdict ? (in_cache ? "STILL IN THE SLC CACHE" : "past the SLC cache")
+			    : "cache unknown";
+}
+
+/* Adds key: v, where v NULL is a JSON null (not applicable here) and not, as for
+ * jsonnum_build_add, an allocation failure; the first error stays in *e. */
+static void add_opt(struct json_object *o, const char *key, struct json_object *v, int *e)
+{
+	if (*e) {
+		json_object_put(v);
+		return;
+	}
+	*e = jsonnum_add(o, key, v);
+}
+
+/* --json: the text's figures as one object on stdout, numbers unrounded (the text rounds them);
+ * docs/quick.md lists the keys. Returns an exit code. */
+static int print_json(const struct target_info *ti, const char *dir, const struct step *steps,
+		      const struct step_fig *figs, size_t nsteps, uint64_t region, uint64_t bound,
+		      uint64_t write_ns, uint64_t free_b, uint64_t total_b, bool have_verdict,
+		      bool in_cache, const struct slc_fig *sf, const char *verdict,
+		      const char *note)
+{
+	static const char *const pk[4] = {"p50", "p99", "p99.9", "max"};
+	struct json_object *j = json_object_new_object(), *a = json_object_new_array(), *x, *l, *v;
+	int e = 0;
+
+	jsonnum_build_add(j, "target", json_object_new_string(ti->path), &e);
+	jsonnum_build_add(j, "kind", json_object_new_string(target_kind_name(ti->kind)), &e);
+	add_opt(j, "dir", dir ? json_object_new_string(dir) : NULL, &e);
+	jsonnum_build_num(j, "region_bytes", (double)region, &e);
+	jsonnum_build_num(j, "bound_bytes", (double)bound, &e);
+	jsonnum_build_num(j, "write_time_ns", (double)write_ns, &e);
+	add_opt(j, "fs_free_bytes", dir ? jsonnum_new((double)free_b) : NULL, &e);
+	add_opt(j, "fs_total_bytes", dir ? jsonnum_new((double)total_b) : NULL, &e);
+	for (size_t i = 0; i < nsteps; i++) {
+		x = json_object_new_object();
+		l = json_object_new_object();
+		jsonnum_build_add(x, "name", json_object_new_string(steps[i].name), &e);
+		jsonnum_build_num(x, "iops", figs[i].iops, &e);
+		jsonnum_build_num(x, "mbps", figs[i].mbps, &e);
+		jsonnum_build_num(x, "bytes", (double)figs[i].bytes, &e);
+		jsonnum_build_num(x, "elapsed_ns", (double)figs[i].elapsed_ns, &e);
+		for (int k = 0; k < 4; k++)
+			jsonnum_build_num(l, pk[k], (double)figs[i].lat_ns[k], &e);
+		jsonnum_build_add(x, "latency_ns", l, &e);
+		jsonnum_build_push(a, x, &e);
+	}
+	jsonnum_build_add(j, "steps", a, &e);
+	v = json_object_new_object();
+	jsonnum_build_add(v, "known", json_object_new_boolean(have_verdict), &e);
+	add_opt(v, "in_cache", have_verdict ? json_object_new_boolean(in_cache) : NULL, &e);
+	jsonnum_build_num(v, "cache_bytes", sf->cache_bytes, &e);
+	jsonnum_build_num(v, "in_cache_mbps", sf->in_cache_mbps, &e);
+	jsonnum_build_num(v, "post_cache_mbps", sf->post_cache_mbps, &e);
+	jsonnum_build_num(v, "first_level_mbps", sf->level0_mbps, &e);
+	jsonnum_build_add(v, "text", json_object_new_string(verdict), &e);
+	jsonnum_build_add(j, "seq_write_verdict", v, &e);
+	add_opt(j, "note", note[0] ? json_object_new_string(note) : NULL, &e);
+	jsonnum_build_add(j, "headline", json_object_new_string(cache_word(have_verdict, in_cache)),
+			  &e);
+	if (e) {
+		json_object_put(j);
+		cli_error(CMD, "building the JSON: %s", strerror(-e));
+		return EXIT_FAILED;
+	}
+	printf("%s\n", json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(j);
+	return EXIT_OK;
 }
 
 int cmd_quick(int argc, char **argv)
@@ -320,6 +431,8 @@ int cmd_quick(int argc, char **argv)
 	struct job_result r;
 	struct job_spec s;
 	struct stat st;
+	struct step_fig figs[6];
+	struct slc_fig sf = {NAN, NAN, NAN, NAN};
 	uint64_t bound = 0, region, free_b = 0, total_b = 0, scale_ns;
 	bool in_cache = false, have_verdict = false;
 	double scale;
@@ -412,13 +525,13 @@ int cmd_quick(int argc, char **argv)
 		s.interval_ns = 2000000;
 	if (s.interval_ns < 1000000)
 		s.interval_ns = 1000000;
-	ret = run_step(t, &steps[0], &s, stopf, &r, lines[0], sizeof(lines[0]));
+	ret = run_step(t, &steps[0], &s, stopf, &r, &figs[0], lines[0], sizeof(lines[0]));
 	if (ret) {
 		job_result_release(&r);
 		goto out;
 	}
 	region = r.d[IO_WRITE].bytes - r.d[IO_WRITE].bytes % MIB;
-	have_verdict = !slc_verdict(&r, &in_cache, verdict, sizeof(verdict));
+	have_verdict = !slc_verdict(&r, &in_cache, &sf, verdict, sizeof(verdict));
 	if (!have_verdict && !verdict[0])
 		snprintf(verdict, sizeof(verdict), "out of memory fitting the series");
 	job_result_release(&r);
@@ -447,7 +560,7 @@ int cmd_quick(int argc, char **argv)
 		s.time_ns = (uint64_t)((double)o.test_ns * scale);
 		if (steps[i].rw == RW_READ)
 			s.amount_bytes = region; /* one pass at most */
-		ret = run_step(t, &steps[i], &s, stopf, &r, lines[i], sizeof(lines[i]));
+		ret = run_step(t, &steps[i], &s, stopf, &r, &figs[i], lines[i], sizeof(lines[i]));
 		job_result_release(&r);
 		if (ret)
 			goto out;
@@ -455,6 +568,12 @@ int cmd_quick(int argc, char **argv)
 	if (file[0])
 		compression_note(dir, file, note, sizeof(note));
 
+	if (o.json) {
+		ret = print_json(ti, dir, steps, figs, sizeof(steps) / sizeof(steps[0]), region,
+				 bound, scale_ns, free_b, total_b, have_verdict, in_cache, &sf,
+				 verdict, note);
+		goto out;
+	}
 	printf("quick: %s (%s)%s%s\n", ti->path, target_kind_name(ti->kind), file[0] ? " in " : "",
 	       file[0] ? dir : "");
 	printf("  region: %s (%" PRIu64 " bytes) written sequentially, bound %s (%" PRIu64
@@ -476,8 +595,7 @@ int cmd_quick(int argc, char **argv)
 		printf("  note: %s\n", note);
 	/* headline: one line a reader can quote, with the caveat attached */
 	printf("\nQuick          seq write %s%s, 4k rand read qd1/qd32 and write qd1/qd32 above\n",
-	       have_verdict ? (in_cache ? "STILL IN THE SLC CACHE" : "past the SLC cache")
-			    : "cache unknown",
+	       cache_word(have_verdict, in_cache),
 	       have_verdict && in_cache ? " (not the sustained speed)" : "");
 	ret = EXIT_OK;
 out:

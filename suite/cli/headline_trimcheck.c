@@ -100,6 +100,29 @@ static void print_one(struct json_object *e, FILE *f)
 	print_nvme(dv, f);
 }
 
+/* The fresh-behaviour line: the same 4 KiB random writes before and after the discard. */
+static void print_fresh(struct json_object *e, FILE *f)
+{
+	struct json_object *fr = sub(e, "fresh");
+	char a[32];
+
+	if (!fr)
+		return;
+	fprintf(f,
+		"TRIM check: 4k random writes over the %s discarded: %.0f IOPS before, %.0f after "
+		"(x%.2f), p99 %.2f ms before, %.2f ms after",
+		units_fmt_size((uint64_t)jsonget_num(fr, "bytes"), a, sizeof(a)),
+		jsonget_num(fr, "iops_before"), jsonget_num(fr, "iops_after"),
+		jsonget_num(fr, "iops_after_over_before"), jsonget_num(fr, "p99_ns_before") / 1e6,
+		jsonget_num(fr, "p99_ns_after") / 1e6);
+	if (!isnan(jsonget_num(fr, "unmapped_bytes")))
+		fprintf(f, "; the discard unmapped %s, free blocks %.0f -> %.0f",
+			units_fmt_size((uint64_t)jsonget_num(fr, "unmapped_bytes"), a, sizeof(a)),
+			jsonget_num(fr, "free_blocks_before"),
+			jsonget_num(fr, "free_blocks_after"));
+	fprintf(f, "\n");
+}
+
 void headline_print_trimcheck(struct json_object *summary, FILE *f)
 {
 	struct json_object *arr;
@@ -107,6 +130,8 @@ void headline_print_trimcheck(struct json_object *summary, FILE *f)
 	if (!json_object_object_get_ex(summary, "trim_check", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
 		return;
-	for (size_t i = 0; i < json_object_array_length(arr); i++)
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
 		print_one(json_object_array_get_idx(arr, i), f);
+		print_fresh(json_object_array_get_idx(arr, i), f);
+	}
 }

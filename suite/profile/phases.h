@@ -233,6 +233,11 @@ struct phase_trim {
 /* trim_check: targets/trimcheck.h on the start of the device (docs/trim-check.md). */
 struct phase_trim_check {
 	unsigned latency_samples; /* QD1 reads of trimmed and of mapped blocks; default 32 */
+	/* the fresh-behaviour measurement (run/trim_fresh.h): 4 KiB random writes over `fresh`
+	 * (bytes or a capacity multiple; AMOUNT_NONE: not measured) for fresh_time before and
+	 * after discarding it; fresh_time default 10 s, scaled like every duration */
+	struct amount fresh;
+	uint64_t fresh_time_ns;
 };
 
 struct profile_phase;

@@ -17,6 +17,10 @@ static const struct ydoc_key trimcheck_keys[] = {
 	{.name = "latency_samples", .kind = YK_UINT,
 	 .offset = offsetof(struct phase_trim_check, latency_samples), .bounded = true, .min = 1,
 	 .max = 4096},
+	{.name = "fresh", .kind = YK_AMOUNT, .offset = offsetof(struct phase_trim_check, fresh),
+	 .align = 1024 * 1024},
+	{.name = "fresh_time", .kind = YK_DURATION,
+	 .offset = offsetof(struct phase_trim_check, fresh_time_ns)},
 	{0},
 };
 /* clang-format on */
@@ -24,12 +28,18 @@ static const struct ydoc_key trimcheck_keys[] = {
 static int trimcheck_parse(const struct ydoc_node *n, void *data, const struct phase_parse_ctx *ctx,
 			   struct ydoc_error *err)
 {
-	struct phase_trim_check p = {.latency_samples = 32};
+	struct phase_trim_check p = {.latency_samples = 32, .fresh_time_ns = 10000000000ull};
 	int ret = ydoc_map_read(n, "trim_check", trimcheck_keys, &p, NULL, err);
 
 	(void)ctx;
 	if (ret)
 		return ret;
+	if (p.fresh.kind == AMOUNT_TIME || !p.fresh_time_ns) {
+		return ydoc_errorf(
+		    err, n,
+		    "trim_check: fresh is a size or a capacity multiple (\"256MiB\", "
+		    "\"0.5x\") and fresh_time longer than 0");
+	}
 	*(struct phase_trim_check *)data = p;
 	return 0;
 }
@@ -48,7 +58,11 @@ static struct json_object *trimcheck_json(const void *data)
 
 	if (!o)
 		return NULL;
-	if (phase_json_add(o, "latency_samples", json_object_new_uint64(p->latency_samples))) {
+	if (phase_json_add(o, "latency_samples", json_object_new_uint64(p->latency_samples)) ||
+	    (p->fresh.kind != AMOUNT_NONE &&
+	     (phase_json_add(o, "fresh_bytes", json_object_new_uint64(p->fresh.bytes)) ||
+	      phase_json_add(o, "fresh_multiple", json_object_new_double(p->fresh.multiple)) ||
+	      phase_json_add(o, "fresh_time_ns", json_object_new_uint64(p->fresh_time_ns))))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -57,15 +71,22 @@ static struct json_object *trimcheck_json(const void *data)
 
 static void trimcheck_describe(const void *data, char *buf, size_t len)
 {
-	(void)data;
-	snprintf(buf, len, "trim check (pattern, discard aligned and unaligned ranges, verify)");
+	const struct phase_trim_check *p = data;
+	char a[32];
+
+	snprintf(buf, len, "trim check (pattern, discard aligned and unaligned ranges, verify)%s%s",
+		 p->fresh.kind != AMOUNT_NONE ? ", 4k random writes before and after discarding "
+					      : "",
+		 p->fresh.kind != AMOUNT_NONE ? phase_amount_text(&p->fresh, a, sizeof(a)) : "");
 }
 
 static void trimcheck_length(const void *data, const struct phase_env *env, struct phase_length *l)
 {
-	(void)data;
-	(void)env;
-	phase_one_instance(l); /* under a megabyte of I/O: no time of its own in the plan */
+	const struct phase_trim_check *p = data;
+
+	phase_one_instance(l); /* the check: under a megabyte of I/O, no time of its own */
+	if (p->fresh.kind != AMOUNT_NONE) /* the fresh measurement: two timed jobs */
+		l->ns += 2 * phase_scale_ns(env, p->fresh_time_ns);
 }
 
 /* clang-format off */

@@ -37,6 +37,7 @@
 #include "run/record.h"
 #include "run/replay.h"
 #include "run/surface_step.h"
+#include "run/trim_fresh.h"
 #include "targets/drive_capacity.h"
 #include "run/variants.h"
 #include "targets/purge_chain.h"
@@ -952,6 +953,44 @@ static int exec_trim(struct runner *r, const struct where *w)
  * device rejects is a result, not a failure; a corrupted neighbour is a result too (the
  * analysis flags it), so the run goes on to its other phases.
  */
+#define MIB_ (1024ull * 1024)
+
+/* trim_check's `fresh` part (run/trim_fresh.h) after the check's region (from; 0 where no check
+ * ran), its result as the record's "fresh" (rec NULL: a replay, not recorded). 0 when not asked
+ * for. */
+static int trim_check_fresh(struct runner *r, const struct where *w, uint64_t from,
+			    struct json_object *rec)
+{
+	const struct phase_trim_check *pc = w->ph->data;
+	uint64_t cap = work_capacity(r), off = (from + MIB_ - 1) / MIB_ * MIB_, len;
+	struct trim_fresh f;
+	char err[320], a[32];
+	int rc;
+
+	if (pc->fresh.kind == AMOUNT_NONE)
+		return 0;
+	len = amount_bytes(&pc->fresh, cap);
+	if (off < cap && len > cap - off) /* "1x" means what is left after the check's region */
+		len = cap - off;
+	len -= len % MIB_;
+	if (off >= cap || !len) {
+		fail(r, "trim_check: fresh %s leaves no whole MiB after the check's region",
+		     phase_amount_text(&pc->fresh, a, sizeof(a)));
+		return -EINVAL;
+	}
+	rc = trim_fresh_run(r->t, off, len, scale_ns(r, pc->fresh_time_ns),
+			    r->o.seed ^ prng_mix64((uint64_t)w->phase + 0x66726573ull), r->o.stop,
+			    &f, err, sizeof(err));
+	r->bytes_written += f.before.bytes + f.after.bytes;
+	if (rc == -EINTR)
+		return rc;
+	if (rc) {
+		fail(r, "trim_check: %s", err);
+		return rc;
+	}
+	return rec ? jsonnum_add(rec, "fresh", trim_fresh_to_json(&f)) : 0;
+}
+
 static int act_trim_check(struct runner *r, const struct where *w, struct json_object *rec)
 {
 	const struct phase_trim_check *pc = w->ph->data;
@@ -962,12 +1001,17 @@ static int act_trim_check(struct runner *r, const struct where *w, struct json_o
 	char err[256];
 	int rc;
 
-	if (!rec) /* a resume's replay: the check changed nothing a later phase relies on */
-		return 0;
+	/* a resume's replay (only on the virtual SSD): the check changed nothing a later phase
+	 * relies on, but the fresh part wrote and discarded; the same again gives the same state
+	 * (the sim is deterministic, and there the check's region is empty: from 0) */
+	if (!rec)
+		return trim_check_fresh(r, w, 0, NULL);
 	if (!(target_caps(r->t) & TARGET_CAP_NEEDS_DATA)) {
 		note(r, "trim_check: %s keeps no data; nothing to verify", ti->path);
-		return jsonnum_add(rec, "unsupported",
-				   json_object_new_string("the target keeps no data to verify"));
+		rc = jsonnum_add(rec, "unsupported",
+				 json_object_new_string("the target keeps no data to verify"));
+		/* the fresh part needs no data kept: the virtual SSD knows discard */
+		return rc ? rc : trim_check_fresh(r, w, 0, rec);
 	}
 	rc = trimcheck_run(r->t, &o, &res, err, sizeof(err));
 	if (rc) {
@@ -979,7 +1023,8 @@ static int act_trim_check(struct runner *r, const struct where *w, struct json_o
 	if (res.neighbours_bad)
 		note(r, "trim_check: %s: %" PRIu64 " untrimmed blocks beside the discards changed",
 		     ti->path, res.neighbours_bad);
-	return jsonnum_add(rec, "trim_check", trimcheck_to_json(&res));
+	rc = jsonnum_add(rec, "trim_check", trimcheck_to_json(&res));
+	return rc ? rc : trim_check_fresh(r, w, res.region, rec);
 }
 
 static int exec_trim_check(struct runner *r, const struct where *w)

@@ -531,6 +531,19 @@ for ln in lines:
                         m2.group(4) == dv.get("nvme_read_after_deallocate")
                 if rest == "every discard returned success":
                     ok = bl.get("sent") is True
+                fr = e.get("fresh")
+                m2 = re.fullmatch(r"4k random writes over the .* discarded: (\d+) IOPS before, (\d+) after "
+                                  r"\(x(\S+)\), p99 (\S+) ms before, (\S+) ms after"
+                                  r"(?:; the discard unmapped .*, free blocks (\d+) -> (\d+))?", rest)
+                if m2 and fr:
+                    ok = abs(int(m2.group(1)) - fr["iops_before"]) <= 0.5 and \
+                        abs(int(m2.group(2)) - fr["iops_after"]) <= 0.5 and \
+                        abs(float(m2.group(3)) - fr["iops_after_over_before"]) <= 0.005 and \
+                        abs(float(m2.group(4)) - fr["p99_ns_before"] / 1e6) <= 0.005 and \
+                        abs(float(m2.group(5)) - fr["p99_ns_after"] / 1e6) <= 0.005 and \
+                        (m2.group(6) is None) == ("free_blocks_before" not in fr) and \
+                        (m2.group(6) is None or (int(m2.group(6)) == fr["free_blocks_before"]
+                                                 and int(m2.group(7)) == fr["free_blocks_after"]))
             if ok:
                 break
         if not ok:

@@ -41,6 +41,72 @@ for s in 'seq read 128k qd32' 'rand read 4k qd32' 'rand write 4k qd1' 'rand writ
 	grep -q "^  $s " "$tmp/big.out" || fail "sim: no '$s' line"
 done
 
+# --json: the same figures as the text, one object. The virtual SSD is deterministic (virtual
+# time, seed 1), so a second run with --json must give what the text printed: each text figure
+# equals the JSON's number rounded as the text prints it (to its last printed digit).
+"$SSDLAB" quick sim:static-slc --write-max 400m --time 1s --json >"$tmp/big.json" 2>"$tmp/json.err" ||
+	fail "sim --json: exit $? $(cat "$tmp/json.err")"
+python3 - "$tmp/big.out" "$tmp/big.json" <<'PY' || fail "sim --json: text and JSON differ"
+import json, re, sys
+text = open(sys.argv[1]).read().splitlines()
+j = json.load(open(sys.argv[2]))
+bad = []
+def same(what, shown, exact, unit=1.0):
+    # shown: the text's figure as printed; half its last digit is the rounding allowed
+    d = shown.split(".")[1] if "." in shown else ""
+    tol = 0.5 * 10 ** -len(d) * unit
+    if abs(float(shown) * unit - exact) > tol * 1.0001:
+        bad.append(f"{what}: text {shown} x{unit}, json {exact}")
+U = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "B": 1, "KiB": 2**10, "MiB": 2**20, "GiB": 2**30}
+m = re.match(r"quick: (\S+) \((\w+)\)", text[0])
+if not m or m.group(1) != j["target"] or m.group(2) != j["kind"]:
+    bad.append(f"target line {text[0]!r} vs {j['target']} {j['kind']}")
+m = re.match(r"  region: .* \((\d+) bytes\) written sequentially, bound .* \((\d+) bytes\)", text[1])
+if not m or int(m.group(1)) != j["region_bytes"] or int(m.group(2)) != j["bound_bytes"]:
+    bad.append(f"region line {text[1]!r}")
+steps = {s["name"]: s for s in j["steps"]}
+n = 0
+for line in text:
+    m = re.match(r"  (.+?) +(\d+) IOPS +([\d.]+) MB/s  ([\d.]+) (\w+) in ([\d.]+) s; latency "
+                 r"p50 ([\d.]+) (\w+), p99 ([\d.]+) (\w+), p99.9 ([\d.]+) (\w+), max ([\d.]+) (\w+)$", line)
+    if not m:
+        continue
+    n += 1
+    s = steps.pop(m.group(1), None)
+    if s is None:
+        bad.append(f"no JSON step {m.group(1)!r}")
+        continue
+    g = m.groups()
+    same(g[0] + " iops", g[1], s["iops"])
+    same(g[0] + " mbps", g[2], s["mbps"])
+    same(g[0] + " bytes", g[3], s["bytes"], U[g[4]])
+    same(g[0] + " seconds", g[5], s["elapsed_ns"], 1e9)
+    for k, i in (("p50", 6), ("p99", 8), ("p99.9", 10), ("max", 12)):
+        same(g[0] + " " + k, g[i], s["latency_ns"][k], U[g[i + 1]])
+if n != 6 or steps:
+    bad.append(f"{n} step lines in the text, JSON steps left over: {list(steps)}")
+v = j["seq_write_verdict"]
+m = [l for l in text if l.startswith("  seq write: ")]
+if not m or m[0][len("  seq write: "):] != v["text"]:
+    bad.append("verdict text differs")
+else:
+    c = re.search(r"dropped from (\d+) to (\d+) MB/s after .* \((\d+) bytes\)", v["text"])
+    if not c or v["in_cache"] is not False:
+        bad.append("verdict: no drop in the text or in_cache not false")
+    else:
+        same("in-cache MB/s", c.group(1), v["in_cache_mbps"])
+        same("post-cache MB/s", c.group(2), v["post_cache_mbps"])
+        same("cache bytes", c.group(3), v["cache_bytes"])
+h = [l for l in text if l.startswith("Quick ")]
+if not h or ("seq write " + j["headline"]) not in h[0]:
+    bad.append(f"headline {h} vs {j['headline']!r}")
+if j["note"] is not None or j["dir"] is not None:
+    bad.append("note/dir not null on sim")
+for b in bad:
+    print("quick --json:", b)
+sys.exit(1 if bad else 0)
+PY
+
 # --- loop devices (root) -----------------------------------------------------------------
 if [ "$(id -u)" != 0 ] || ! command -v losetup >/dev/null || ! command -v mkfs.ext4 >/dev/null; then
 	echo "the loop-device and ext4 parts need root, losetup and mkfs.ext4: only the sim part ran"

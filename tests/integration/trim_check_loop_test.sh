@@ -68,6 +68,36 @@ grep -q "^TRIM check: the target keeps no data, nothing verified" "$tmp/sim.out"
 python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))["trim_check"][0]["verdict"]; sys.exit(v!="no_data")' \
 	"$tmp/sim/summary.json" || fail "virtual SSD: verdict is not no_data"
 
+# 0b. the fresh part on the virtual SSD, aged first (a sequential fill, then 1x of 4 KiB random
+# writes: every block holds valid data of both halves): the same 4 KiB random writes over the
+# first half before and after discarding it. The sim's own counters say what the discard did:
+# valid_bytes falls by the half, 0.5 x user_capacity 4g (profiles/models/client-tlc.yaml) =
+# 2147483648 bytes by hand; and with half the drive unmapped GC moves less, so IOPS rise.
+cat >"$tmp/fresh.yaml" <<'EOF'
+name: fresh
+description: aged, then the trim check with its fresh part
+destructive: true
+phases:
+  - precondition: {rw: write, bs: 128k, amount: 1x, queue: {threads: 1, depth: 32}}
+  - precondition: {rw: randwrite, bs: 4k, amount: 1x, queue: {threads: 1, depth: 32}}
+  - trim_check: {fresh: 0.5x, fresh_time: 60s}
+EOF
+"$SSDLAB" run "$tmp/fresh.yaml" --target sim:client-tlc --out "$tmp/simf" >"$tmp/simf.out" 2>&1 ||
+	fail "fresh run on the virtual SSD failed: $(cat "$tmp/simf.out")"
+python3 - "$tmp/simf/summary.json" <<'PY' || fail "virtual SSD fresh: see above"
+import json, sys
+e = json.load(open(sys.argv[1]))["trim_check"][0]
+f = e.get("fresh") or {}
+ok = (e["verdict"] == "no_data" and f.get("offset") == 0 and f.get("bytes") == 2147483648
+      and f.get("unmapped_bytes") == 2147483648 and f["iops_after"] > 1.5 * f["iops_before"] > 0
+      and f["free_blocks_after"] >= f["free_blocks_before"] >= 0)
+print("virtual SSD fresh:", {k: f.get(k) for k in ("iops_before", "iops_after", "unmapped_bytes",
+      "free_blocks_before", "free_blocks_after")})
+sys.exit(0 if ok else 1)
+PY
+grep -Eq "^TRIM check: 4k random writes over the 2 GiB discarded: [0-9]+ IOPS before, [0-9]+ after .*; the discard unmapped 2 GiB" \
+	"$tmp/simf.out" || fail "virtual SSD fresh: no headline line: $(cat "$tmp/simf.out")"
+
 # 1. discard supported
 t0=$(date +%s.%N)
 "$SSDLAB" run trim-check --target "$dev" --yes-destroy="$dev" --out "$tmp/ok" --seed 7 \
@@ -130,6 +160,35 @@ print("supported: %d neighbours checked in the backing file, %d bytes trimmed" %
 sys.exit(1 if bad else 0)
 PY
 echo "run with discard: $(echo "$t1 - $t0" | bc) s"
+
+# 1b. the fresh part on the loop device: only that it is reported. Its region starts at the
+# check's region rounded up to 1 MiB (786432 bytes -> 1 MiB) and is 8 MiB; the device's own
+# discard counter (/sys/block/X/stat field 13, sectors) must rise by at least the check's three
+# ranges plus the 8 MiB.
+cat >"$tmp/fresh-loop.yaml" <<'EOF'
+name: fresh-loop
+description: the trim check with its fresh part
+destructive: true
+phases:
+  - trim_check: {fresh: 8MiB, fresh_time: 1s}
+EOF
+d0=$(awk '{print $14}' "/sys/block/$name/stat")
+"$SSDLAB" run "$tmp/fresh-loop.yaml" --target "$dev" --yes-destroy="$dev" --out "$tmp/okf" \
+	--seed 7 >"$tmp/okf.out" 2>&1 || fail "fresh run on $dev failed: $(cat "$tmp/okf.out")"
+d1=$(awk '{print $14}' "/sys/block/$name/stat")
+python3 - "$tmp/okf/summary.json" "$d0" "$d1" <<'PY' || fail "loop fresh: see above"
+import json, sys
+e = json.load(open(sys.argv[1]))["trim_check"][0]
+f = e.get("fresh") or {}
+sect = (int(sys.argv[3]) - int(sys.argv[2])) * 512
+ok = (e["verdict"] == "neighbours_intact" and f.get("offset") == 2**20 and f.get("bytes") == 8 * 2**20
+      and f["iops_before"] > 0 and f["iops_after"] > 0 and "unmapped_bytes" not in f
+      and sect >= 8 * 2**20 + e["block_layer"]["stat_discard_bytes"])
+print("loop fresh:", f.get("iops_before"), f.get("iops_after"), "discarded bytes:", sect)
+sys.exit(0 if ok else 1)
+PY
+grep -Eq "^TRIM check: 4k random writes over the 8 MiB discarded: [0-9]+ IOPS before" "$tmp/okf.out" ||
+	fail "loop fresh: no headline line: $(cat "$tmp/okf.out")"
 
 # 2. a corrupted neighbour, as a corrupting drive's record would say it
 cp -r "$tmp/ok" "$tmp/bad"
@@ -239,7 +298,7 @@ PY
 echo "run without discard: $(echo "$t1 - $t0" | bc) s"
 
 # Every headline line against summary.json (headline_check.py, as for the other profiles)
-for r in ok no bad; do
+for r in ok no bad simf okf; do
 	out=$tmp/$r.out
 	grep "TRIM check" "$out" >"$tmp/$r.block"
 	python3 "$here/headline_check.py" trim-check "$tmp/$r" "$tmp/$r.block" "$out" ||
