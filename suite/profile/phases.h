@@ -295,7 +295,13 @@ struct phase_surface {
  * i runs as repeat i (for a top-level variants phase).
  */
 #define PHASE_MAX_VARIANTS 16
-enum variant_method { VARIANT_AUTO = 0, VARIANT_SIM, VARIANT_TRIM_TAIL, VARIANT_HPA, VARIANT_NAMESPACE };
+enum variant_method {
+	VARIANT_AUTO = 0,
+	VARIANT_SIM,
+	VARIANT_TRIM_TAIL,
+	VARIANT_HPA,
+	VARIANT_NAMESPACE
+};
 /* The method's name as profiles spell it ("auto", "sim", "trim-tail", "hpa", "namespace"). */
 const char *phase_variant_method_name(enum variant_method m);
 struct phase_variants {

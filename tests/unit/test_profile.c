@@ -713,8 +713,8 @@ static void sweep_order(int seed, uint64_t *order)
 /*
  * variants: the fractions as written (percent or bare numbers meaning percent, in order), the
  * issue's default 100 / 87.5 / 75 % without the key, the method, the body; always destructive
- * (it changes the capacity or discards the tail); bad fractions, an unknown method and a missing body refused at
- * their line.
+ * (it changes the capacity or discards the tail); bad fractions, an unknown method and a
+ * missing body refused at their line.
  */
 static void test_variants(void **state)
 {

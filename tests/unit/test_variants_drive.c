@@ -350,8 +350,8 @@ static void test_hpa_fails(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_hpa_order),
-		cmocka_unit_test(test_hpa_fails),
+	    cmocka_unit_test(test_hpa_order),
+	    cmocka_unit_test(test_hpa_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
