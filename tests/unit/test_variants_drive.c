@@ -7,7 +7,8 @@
  * alignment leaves it as is). Shown: the journal's change and done lines of the set come before
  * the variant's body (its trim) and the restored line after it; the whole device is discarded
  * before each variant; the drive's max is back at 131071 at the end, also when the body of the
- * shrunk variant fails.
+ * shrunk variant fails. The same for method namespace over the scripted NVMe controller
+ * (nvme_ns_ctrl.h), and auto's fall to the trimmed tail on a controller like QEMU 7.2's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,12 +32,15 @@
 #include "targets/target.h"
 
 #include "hpa_drive.h"
+#include "nvme_ns_ctrl.h"
 
 #define NATIVE_MAX 131071ull /* 64 MiB - 1 sector */
 
 struct fx {
 	char dir[64], jpath[256];
+	bool nvme; /* the drive: the NVMe controller n, else the SATA drive d */
 	struct hpa_drive d;
+	struct nvme_ns_ctrl n;
 	struct ioctl_ops ops;
 	/* each discard: offset, length, and how many journal lines existed when it came */
 	uint64_t off[16], len[16];
@@ -81,6 +85,26 @@ static int sd_open(struct target *t, const char *spec, const struct target_open_
 	ti->drive.read = true;
 	snprintf(ti->drive.serial, sizeof(ti->drive.serial), "HPA0001");
 	snprintf(ti->drive.transport, sizeof(ti->drive.transport), "sata");
+	return 0;
+}
+
+/* The scripted NVMe drive: namespace 1 of 256 MiB in 512-byte blocks (nvme_ns_ctrl.h). */
+static int nv_open(struct target *t, const char *spec, const struct target_open_opts *o)
+{
+	struct target_info *ti = target_info_mut(t);
+
+	(void)o;
+	ti->kind = TARGET_KIND_BLOCKDEV;
+	snprintf(ti->path, sizeof(ti->path), "%s", spec);
+	snprintf(ti->serial, sizeof(ti->serial), "S1");
+	ti->capacity = 256ull << 20;
+	ti->logical_block_size = 512;
+	ti->has_drive = true;
+	ti->drive.kind = DRIVE_IDENT_NVME;
+	ti->drive.read = true;
+	ti->drive.nsid = 1;
+	snprintf(ti->drive.serial, sizeof(ti->drive.serial), "S1");
+	snprintf(ti->drive.transport, sizeof(ti->drive.transport), "nvme");
 	return 0;
 }
 
@@ -130,7 +154,8 @@ static int sd_discard(struct target *t, uint64_t off, uint64_t len)
 	struct fx *cur = target_priv(t);
 
 	/* the drive refuses what lies past its accessible max, as a real one would */
-	if ((off + len) / 512 > cur->d.current_max_lba + 1)
+	if ((off + len) / 512 >
+	    (cur->nvme ? (cur->n.exists ? cur->n.nsze : 0) : cur->d.current_max_lba + 1))
 		return -EIO;
 	if (cur->ndiscard < 16) {
 		cur->off[cur->ndiscard] = off;
@@ -145,6 +170,20 @@ static const struct target_ops sd_ops = {
     .name = "scripted-sata",
     .caps = TARGET_CAP_DISCARD,
     .open = sd_open,
+    .close = sd_close,
+    .queue_open = sd_queue_open,
+    .queue_close = sd_queue_close,
+    .submit = sd_submit,
+    .reap = sd_reap,
+    .now = sd_now,
+    .idle = sd_idle,
+    .discard = sd_discard,
+};
+
+static const struct target_ops nv_ops = {
+    .name = "scripted-nvme",
+    .caps = TARGET_CAP_DISCARD,
+    .open = nv_open,
     .close = sd_close,
     .queue_open = sd_queue_open,
     .queue_close = sd_queue_close,
@@ -183,9 +222,12 @@ static int run(struct fx *f, const char *yaml, char *err, size_t errlen)
 	close(fd);
 	memset(&perr, 0, sizeof(perr));
 	assert_int_equal(profile_parse_string(yaml, strlen(yaml), "v.yaml", NULL, 0, &p, &perr), 0);
-	assert_int_equal(target_open_ops(&sd_ops, dev, NULL, &t, err, errlen), 0);
+	assert_int_equal(target_open_ops(f->nvme ? &nv_ops : &sd_ops, dev, NULL, &t, err, errlen),
+			 0);
 	target_set_priv(t, f); /* the discard hook's fixture */
 	assert_int_equal(results_create(rdir, &res), 0);
+	if (f->nvme)
+		f->ops = (struct ioctl_ops){.admin = nvme_ns_ctrl_admin, .ctx = &f->n};
 	assert_int_equal(drive_settings_open(t, rdir, p, wall, &f->ops, &ds, err, errlen), 0);
 	o.settings = ds;
 	o.note = on_note;
@@ -201,7 +243,7 @@ static int run(struct fx *f, const char *yaml, char *err, size_t errlen)
 	/* the run's end restores whatever is left: nothing, when the phase did its job */
 	assert_int_equal(drive_settings_restore(ds, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "");
-	assert_int_equal(target_info(t)->capacity, (NATIVE_MAX + 1) * 512);
+	assert_int_equal(target_info(t)->capacity, f->nvme ? 256ull << 20 : (NATIVE_MAX + 1) * 512);
 	drive_settings_free(ds);
 	results_close(res);
 	target_close(t);
@@ -233,7 +275,7 @@ static int journal_events(const char *path, char ev[][64], int max)
 	return n;
 }
 
-static struct fx *fx_new(void)
+static struct fx *fx_new(bool nvme)
 {
 	struct fx *f = calloc(1, sizeof(*f));
 
@@ -242,6 +284,14 @@ static struct fx *fx_new(void)
 	assert_non_null(mkdtemp(f->dir));
 	f->d = (struct hpa_drive){.native_max_lba = NATIVE_MAX, .current_max_lba = NATIVE_MAX};
 	f->ops = (struct ioctl_ops){.sg_io = hpa_drive_sg_io, .ctx = &f->d};
+	f->nvme = nvme;
+	/* QEMU's test namespace: 256 MiB = 524288 blocks; a controller that really manages them */
+	f->n = (struct nvme_ns_ctrl){.exists = true,
+				     .attached = true,
+				     .nsze = 524288,
+				     .ncap = 524288,
+				     .oacs = 0x000a,
+				     .effects = 1};
 	return f;
 }
 
@@ -307,7 +357,7 @@ static void test_hpa_order(void **state)
 	(void)state;
 	for (unsigned i = 0; i < 2; i++) {
 		char yaml[512], err[1024] = "";
-		struct fx *f = fx_new();
+		struct fx *f = fx_new(false);
 
 		snprintf(yaml, sizeof(yaml),
 			 "name: v\ndestructive: true\nphases:\n  - variants:\n"
@@ -331,7 +381,7 @@ static void test_hpa_order(void **state)
 static void test_hpa_fails(void **state)
 {
 	char err[1024] = "";
-	struct fx *f = fx_new();
+	struct fx *f = fx_new(false);
 
 	(void)state;
 	if (!run(f,
@@ -347,11 +397,82 @@ static void test_hpa_fails(void **state)
 	fx_free(f);
 }
 
+/*
+ * The namespace method (and auto, which picks it first on a controller that manages
+ * namespaces): 75% of 256 MiB = 192 MiB = 393216 blocks created, the 524288 back at the end;
+ * the journal's change and done lines before the shrunk variant's body, restored after it.
+ * On a controller like QEMU 7.2's (the effects log does not list Namespace Management) auto
+ * says why it passed namespace by and falls to the trimmed tail, journaling nothing.
+ */
+static void test_namespace(void **state)
+{
+	static const char *const methods[] = {"namespace", "auto", "auto"};
+
+	(void)state;
+	for (unsigned i = 0; i < 3; i++) {
+		char yaml[512], err[1024] = "", ev[16][64];
+		struct fx *f = fx_new(true);
+		int n;
+
+		if (i == 2)
+			f->n.effects = 2;
+		snprintf(yaml, sizeof(yaml),
+			 "name: v\ndestructive: true\nphases:\n  - variants:\n"
+			 "      method: %s\n      fractions: [100%%, 75%%]\n"
+			 "      phases:\n        - trim: {range: 0-1048576}\n",
+			 methods[i]);
+		if (run(f, yaml, err, sizeof(err)))
+			fail_msg("%s: %s", methods[i], err);
+		assert_true(f->n.exists && f->n.attached);
+		assert_int_equal(f->n.nsze, 524288);
+		assert_int_equal(f->n.ncap, 524288);
+		/* trim-tail: no whole-device discard of its own (the body's purge does that), the
+		 * tail past 192 MiB discarded before the second variant */
+		assert_int_equal(f->ndiscard, i == 2 ? 3 : 4);
+		if (i == 2) {
+			if (!strstr(f->notes, "variants (trim-tail): passed by sim: not a virtual "
+					      "SSD; namespace: ") ||
+			    !strstr(f->notes, "; hpa: not a SATA drive\n"))
+				fail_msg("the notes: %s", f->notes);
+			assert_int_equal(count_lines(f->jpath), 0);
+			assert_int_equal(f->off[1], 192ull << 20);
+			assert_int_equal(f->len[1], 64ull << 20);
+			fx_free(f);
+			continue;
+		}
+		n = journal_events(f->jpath, ev, 16);
+		assert_int_equal(n, 3);
+		assert_string_equal(ev[0], "change nvme_namespace ns-1");
+		assert_string_equal(ev[1], "done - ns-1");
+		assert_string_equal(ev[2], "restored - ns-1");
+		/* the creates the controller saw: 393216 blocks, then 524288 */
+		{
+			uint64_t sz[4];
+			int nc = 0;
+
+			for (int k = 0; k < f->n.n && nc < 4; k++)
+				if (f->n.log[k].opcode == 0x0d && f->n.log[k].cdw10 == 0)
+					sz[nc++] = nvme_le(f->n.log[k].data, 8);
+			assert_int_equal(nc, 2);
+			assert_int_equal(sz[0], 393216);
+			assert_int_equal(sz[1], 524288);
+		}
+		/* whole device, body, whole device (before the set), body after change + done */
+		assert_int_equal(f->len[0], 256ull << 20);
+		assert_int_equal(f->len[2], 256ull << 20);
+		assert_int_equal(f->lines[2], 0);
+		assert_int_equal(f->lines[3], 2);
+		assert_int_equal(f->len[3], 1ull << 20);
+		fx_free(f);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_hpa_order),
 	    cmocka_unit_test(test_hpa_fails),
+	    cmocka_unit_test(test_namespace),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
