@@ -48,11 +48,11 @@ static int setup(void **state)
 	if (!x)
 		return -1;
 	x->f = (struct nvme_ns_ctrl){.exists = true,
-			     .attached = true,
-			     .nsze = 524288,
-			     .ncap = 524288,
-			     .oacs = 0x000a,
-			     .effects = 1};
+				     .attached = true,
+				     .nsze = 524288,
+				     .ncap = 524288,
+				     .oacs = 0x000a,
+				     .effects = 1};
 	x->ops = (struct ioctl_ops){.admin = nvme_ns_ctrl_admin, .ctx = &x->f};
 	x->fd = open("/dev/null", O_RDONLY);
 	x->c = (struct devchange_ctx){.ops = &x->ops,
