@@ -292,13 +292,22 @@ struct phase_surface {
  * How the capacity shrinks (run/variants.h): sim = the virtual SSD's capacity setting (its
  * visible capacity changes, its tail is unmapped); trim-tail = the visible capacity stays, the
  * tail past the fraction is discarded and never written (on a page-mapped FTL an unwritten LBA
- * is spare); auto = sim where the target can set its capacity, else trim-tail. The original
+ * is spare); namespace = an NVMe namespace deleted and created smaller, hpa = a SATA drive's
+ * accessible max LBA (both journaled devchange kinds); auto = sim where the target can set its
+ * capacity, else namespace where the controller really manages namespaces, else hpa where the
+ * drive has it, else trim-tail (why each was passed by goes in the log). The original
  * capacity comes back at the end whatever happens. The body is walked like a repeat's: variant
  * i runs as repeat i (for a top-level variants phase).
  */
 #define PHASE_MAX_VARIANTS 16
-enum variant_method { VARIANT_AUTO = 0, VARIANT_SIM, VARIANT_TRIM_TAIL };
-/* The method's name as profiles spell it ("auto", "sim", "trim-tail"). */
+enum variant_method {
+	VARIANT_AUTO = 0,
+	VARIANT_SIM,
+	VARIANT_TRIM_TAIL,
+	VARIANT_HPA,
+	VARIANT_NAMESPACE
+};
+/* The method's name as profiles spell it ("auto", "sim", "trim-tail", "hpa", "namespace"). */
 const char *phase_variant_method_name(enum variant_method m);
 struct phase_variants {
 	enum variant_method method;

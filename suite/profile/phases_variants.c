@@ -14,7 +14,7 @@
 #include "base/jsonnum.h"
 #include "profile/phases.h"
 
-static const char *const variant_methods[] = {"auto", "sim", "trim-tail", NULL};
+static const char *const variant_methods[] = {"auto", "sim", "trim-tail", "hpa", "namespace", NULL};
 
 const char *phase_variant_method_name(enum variant_method m)
 {

@@ -293,6 +293,12 @@ int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen,
 
 int drive_settings_restore(struct drive_settings *s, char *msg, size_t msglen)
 {
+	return drive_settings_restore_kind(s, NULL, msg, msglen);
+}
+
+int drive_settings_restore_kind(struct drive_settings *s, const char *kind, char *msg,
+				size_t msglen)
+{
 	struct journal_entry *e = NULL;
 	struct devchange_restore_result *res = NULL;
 	size_t n = 0, nres = 0, len = 0;
@@ -308,6 +314,11 @@ int drive_settings_restore(struct drive_settings *s, char *msg, size_t msglen)
 		snprintf(msg, msglen, "reading the journal: %s", err);
 		return rc;
 	}
+	/* other kinds stay for the run's end (the pinned settings hold until then): they are
+	 * taken as restored in this in-memory copy only, so devchange_restore passes them by */
+	for (size_t i = 0; kind && i < n; i++)
+		if (strcmp(e[i].kind, kind))
+			e[i].restored_ok = true;
 	if (!journal_outstanding(e, n)) {
 		journal_entries_free(e, n);
 		return 0;

@@ -52,6 +52,10 @@ int drive_settings_recheck(struct drive_settings *s, char *note, size_t notelen,
  * for nothing), -EIO when any did not (msg says which and why).
  */
 int drive_settings_restore(struct drive_settings *s, char *msg, size_t msglen);
+/* The same for the changes of one kind only ("hpa": a variants phase gives the capacity back
+ * before the next phase; the pinned settings stay until the run's end). NULL kind: all. */
+int drive_settings_restore_kind(struct drive_settings *s, const char *kind, char *msg,
+				size_t msglen);
 
 /* The devchange context of the drive with the journal open (opened here on first use), for a
  * change made outside the pinned settings (an ATA security erase's password, run by the purge

@@ -1439,11 +1439,14 @@ static int exec_variants(struct runner *r, const struct where *w, int *next_phas
 	int first = *next_phase;
 	int rc, rrc;
 
-	rc = variants_begin(r->t, v, &s, e, sizeof(e));
+	rc = variants_begin(r->t, r->o.settings, v, &s, e, sizeof(e));
 	if (rc) {
 		fail(r, "%s", e);
 		return rc;
 	}
+	if (s.skipped[0])
+		note(r, "variants (%s): passed by %s", phase_variant_method_name(s.method),
+		     s.skipped);
 	for (unsigned i = 0; i < v->n && !rc; i++) {
 		rc = variants_apply(r->t, v, i, &s, e, sizeof(e));
 		if (rc) {

@@ -7,7 +7,14 @@
  *   trim-tail  any target that discards: the tail past the fraction is discarded and the
  *              workloads are confined below it (the runner resolves them against `limit`);
  *              nothing to restore, since the target itself was not changed.
- * HPA and NVMe namespace resizes (targets/devchange.h, journaled) are not offered yet.
+ *   namespace  an NVMe drive whose controller really manages namespaces: the namespace deleted
+ *              and created at the variant's size (devchange kind nvme_namespace);
+ *   hpa        a SATA drive with HPA or AMAC: its accessible max LBA set volatile (kind hpa).
+ *              Both go through devchange_set (journaled before the command); the workloads are
+ *              confined below the size too (`limit`), since the kernel's idea of the block
+ *              device's size is not re-read. The whole device is discarded before each variant
+ *              (shrinking does not free LBAs written before), and the journal's restore path
+ *              (drive_settings_restore_kind) gives the original back at the end.
  *
  * Sizes are rounded down to VARIANTS_ALIGN so that every model's mapping unit and every block
  * size divides them; the full fraction (1.0) is the original capacity exactly.
@@ -23,12 +30,15 @@
 #include "profile/phases.h"
 
 struct target;
+struct drive_settings;
 
 /* analysis/pass_opvariants.c recomputes the sizes with the same rule and alignment */
 #define VARIANTS_ALIGN UNITS_VARIANT_ALIGN
 
 struct variants_state {
-	enum variant_method method; /* resolved: VARIANT_SIM or VARIANT_TRIM_TAIL */
+	enum variant_method method; /* resolved: not VARIANT_AUTO */
+	struct drive_settings *ds;  /* hpa, namespace: the run's journal (borrowed) */
+	char skipped[512];	    /* auto: the methods passed by and why ("" none) */
 	uint64_t orig_capacity;	    /* visible capacity before the first variant */
 	uint64_t size;		    /* user capacity of the variant in effect */
 	uint64_t limit;		    /* trim-tail: the workloads' capacity; 0 = the visible one */
@@ -36,12 +46,13 @@ struct variants_state {
 };
 
 /*
- * Resolves v's method for t (auto: sim where the target sets its capacity, else trim-tail) and
- * notes the original capacity in *s. 0, or -EOPNOTSUPP with the reason in err when the target
- * cannot do the method; *s untouched on failure.
+ * Resolves v's method for t (auto: sim, namespace, hpa, trim-tail: the first t can do, the
+ * others' reasons in s->skipped) and notes the original capacity in *s. ds: the run's drive
+ * settings (NULL: no drive, so neither hpa nor namespace). 0, or -EOPNOTSUPP with the reason in
+ * err when the target cannot do the method; *s untouched on failure.
  */
-int variants_begin(struct target *t, const struct phase_variants *v, struct variants_state *s,
-		   char *err, size_t len);
+int variants_begin(struct target *t, struct drive_settings *ds, const struct phase_variants *v,
+		   struct variants_state *s, char *err, size_t len);
 
 /*
  * Puts variant i (0 <= i < v->n) in effect: sets s->size and s->limit, changes the target's
@@ -51,7 +62,8 @@ int variants_begin(struct target *t, const struct phase_variants *v, struct vari
 int variants_apply(struct target *t, const struct phase_variants *v, unsigned i,
 		   struct variants_state *s, char *err, size_t len);
 
-/* Gives the original capacity back where it was changed (sim); trim-tail has nothing to undo.
+/* Gives the original capacity back where it was changed (sim; hpa and namespace through the
+ * journal's restore of that kind); trim-tail has nothing to undo.
  * 0 or -errno with the reason in err. Safe to call after a failed variants_apply(). */
 int variants_restore(struct target *t, struct variants_state *s, char *err, size_t len);
 

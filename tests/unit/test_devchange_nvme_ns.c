@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test_devchange_nvme_ns: the nvme_namespace devchange kind against a scripted controller that
- * keeps its namespace's state (a tiny fake: one namespace, nsid 1, one controller CNTLID 0x41).
+ * keeps its namespace's state (nvme_ns_ctrl.h: one namespace, nsid 1, one controller CNTLID 0x41).
  * Expected bytes from NVMe Base Specification 2.0:
  *   - before anything: Identify Controller (cdw10 1) for OACS bit 3 (namespace management), and
  *     the Commands Supported and Effects log (Get Log Page 0x05, 4096 bytes: NUMD 1023 -> cdw10
@@ -30,104 +30,12 @@
 #include <json-c/json.h>
 
 #include "host/nvme_admin.h"
+#include "nvme_ns_ctrl.h"
 #include "nvme_script.h"
 #include "targets/devchange_nvme_ns.h"
 
-struct sent {
-	uint8_t opcode;
-	uint32_t nsid, cdw10;
-	uint8_t data[32];
-};
-
-struct fake {
-	bool exists, attached;
-	uint64_t nsze, ncap;
-	uint8_t flbas, dps, nmic;
-	int fail_create; /* answer the next create with this status */
-	int effects;	 /* the log 0x05: 0 absent (Invalid Field), 1 lists 0x0D/0x15, 2 does not
-			    (QEMU 7.2) */
-	uint16_t oacs;
-	struct sent log[32];
-	int n;
-};
-
-static int fake_admin(void *ctx, int fd, struct nvme_admin_cmd *cmd)
-{
-	struct fake *f = ctx;
-	uint8_t *p = (uint8_t *)(uintptr_t)cmd->addr;
-	struct sent *s = &f->log[f->n < 32 ? f->n++ : 31];
-
-	(void)fd;
-	*s = (struct sent){.opcode = cmd->opcode, .nsid = cmd->nsid, .cdw10 = cmd->cdw10};
-	if (p && cmd->data_len)
-		memcpy(s->data, p, sizeof s->data);
-	switch (cmd->opcode) {
-	case 0x02:
-		if (cmd->cdw10 != 0x03ff0005 || !f->effects)
-			return 0x4002;
-		memset(p, 0, cmd->data_len);
-		p[4 * 0x15] = 1;
-		if (f->effects == 1)
-			p[4 * 0x0d] = 1;
-		return 0;
-	case 0x06:
-		memset(p, 0, cmd->data_len);
-		if (cmd->cdw10 == 1) {
-			nvme_put_le(p + 256, f->oacs, 2);
-			return 0;
-		}
-		if (cmd->cdw10 == 0x11) {
-			if (!f->exists || cmd->nsid != 1)
-				return 0x400b; /* Invalid Namespace or Format, DNR */
-			nvme_put_le(p, f->nsze, 8);
-			nvme_put_le(p + 8, f->ncap, 8);
-			p[25] = 1; /* two LBA formats: 512 B and 4096 B */
-			p[26] = f->flbas;
-			p[29] = f->dps;
-			p[30] = f->nmic;
-			nvme_put_le(p + 128, 0x00090000, 4);
-			nvme_put_le(p + 132, 0x000c0000, 4);
-			return 0;
-		}
-		if (cmd->cdw10 == 0x12) {
-			if (f->attached) {
-				p[0] = 1;
-				p[2] = 0x41;
-			}
-			return 0;
-		}
-		return 0x4002;
-	case 0x15:
-		if (cmd->nsid != 1 || p[0] != 1 || p[2] != 0x41)
-			return 0x4002;
-		f->attached = cmd->cdw10 == 0;
-		return 0;
-	case 0x0d:
-		if (cmd->cdw10 == 1) {
-			if (!f->exists || cmd->nsid != 1)
-				return 0x400b;
-			f->exists = f->attached = false;
-			return 0;
-		}
-		if (f->fail_create) {
-			int st = f->fail_create;
-			f->fail_create = 0;
-			return st;
-		}
-		f->exists = true;
-		f->nsze = nvme_le(p, 8);
-		f->ncap = nvme_le(p + 8, 8);
-		f->flbas = p[26];
-		f->dps = p[29];
-		f->nmic = p[30];
-		cmd->result = 1;
-		return 0;
-	}
-	return 0x4001;
-}
-
 struct fx {
-	struct fake f;
+	struct nvme_ns_ctrl f;
 	struct ioctl_ops ops;
 	struct devchange_ctx c;
 	int fd;
@@ -139,13 +47,13 @@ static int setup(void **state)
 
 	if (!x)
 		return -1;
-	x->f = (struct fake){.exists = true,
-			     .attached = true,
-			     .nsze = 524288,
-			     .ncap = 524288,
-			     .oacs = 0x000a,
-			     .effects = 1};
-	x->ops = (struct ioctl_ops){.admin = fake_admin, .ctx = &x->f};
+	x->f = (struct nvme_ns_ctrl){.exists = true,
+				     .attached = true,
+				     .nsze = 524288,
+				     .ncap = 524288,
+				     .oacs = 0x000a,
+				     .effects = 1};
+	x->ops = (struct ioctl_ops){.admin = nvme_ns_ctrl_admin, .ctx = &x->f};
 	x->fd = open("/dev/null", O_RDONLY);
 	x->c = (struct devchange_ctx){.ops = &x->ops,
 				      .fd = x->fd,

@@ -713,8 +713,8 @@ static void sweep_order(int seed, uint64_t *order)
 /*
  * variants: the fractions as written (percent or bare numbers meaning percent, in order), the
  * issue's default 100 / 87.5 / 75 % without the key, the method, the body; always destructive
- * (it changes the capacity or discards the tail); bad fractions and a missing body refused at
- * their line.
+ * (it changes the capacity or discards the tail); bad fractions, an unknown method and a
+ * missing body refused at their line.
  */
 static void test_variants(void **state)
 {
@@ -726,7 +726,7 @@ static void test_variants(void **state)
 	    HDR "  - variants: {fractions: [100%, 0%], phases: [purge]}\n",
 	    HDR "  - variants: {fractions: [150%], phases: [purge]}\n",
 	    HDR "  - variants: {fractions: [], phases: [purge]}\n",
-	    HDR "  - variants: {method: hpa, phases: [purge]}\n",
+	    HDR "  - variants: {method: dco, phases: [purge]}\n",
 	    HDR "  - variants: {fractions: [50%]}\n",
 	};
 
@@ -755,6 +755,16 @@ static void test_variants(void **state)
 	assert_int_equal(v->method, VARIANT_AUTO);
 	assert_int_equal(v->n, 3);
 	assert_true(v->fraction[0] == 1.0 && v->fraction[1] == 0.875 && v->fraction[2] == 0.75);
+	profile_free(p);
+
+	p = parse_ok(HDR "  - variants: {method: hpa, phases: [purge]}\n", NULL, 0);
+	assert_int_equal(((const struct phase_variants *)p->phases.v[0].data)->method, VARIANT_HPA);
+	profile_free(p);
+	p = parse_ok(HDR "  - variants: {method: namespace, phases: [purge]}\n", NULL, 0);
+	v = p->phases.v[0].data;
+	assert_int_equal(v->method, VARIANT_NAMESPACE);
+	p->phases.v[0].kind->describe(v, buf, sizeof(buf));
+	assert_string_equal(buf, "variants (namespace) at 100%, 87.5%, 75% of the capacity");
 	profile_free(p);
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
