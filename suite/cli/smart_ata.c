@@ -6,6 +6,7 @@
  * no block for.
  */
 #include "cli/smart_ata.h"
+#include "cli/smart_print.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,25 +19,6 @@
 #include "cli/cli.h"
 #include "host/ata_live.h"
 #include "targets/drive_snapshot.h"
-
-#define DEVSTAT_PREFIX "ata:devstat."
-
-int smart_ata_devstat_json(struct json_object *raw, const struct devcounters *dc, const char *note)
-{
-	struct json_object *o = json_object_new_object();
-	int e = 0;
-
-	if (!o)
-		return -ENOMEM;
-	for (size_t i = 0; i < dc->n && !e; i++)
-		if (!strncmp(dc->c[i].key, DEVSTAT_PREFIX, strlen(DEVSTAT_PREFIX)))
-			/* 48-bit values: exact in a double */
-			jsonnum_build_num(o, dc->c[i].key + strlen(DEVSTAT_PREFIX), (double)dc->c[i].value, &e);
-	jsonnum_build_add(raw, "device_statistics", o, &e);
-	if (!e)
-		e = jsonnum_add(raw, "device_statistics_note", note && *note ? json_object_new_string(note) : NULL);
-	return e;
-}
 
 /* The drive database's entry for model (NULL: none, or no database: the mapping then says
  * "no entry", which is still a snapshot). Loaded through drive_snapshot_open so that the path
