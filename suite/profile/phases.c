@@ -384,7 +384,7 @@ static int idle_parse(const struct ydoc_node *n, void *data, const struct phase_
 	return 0;
 }
 
-static bool never(const void *data)
+static bool never_destructive(const void *data)
 {
 	(void)data;
 	return false;
@@ -532,7 +532,7 @@ const struct phase_kind phase_idle_kind = {
 	.flags = PHASE_KIND_WAIT,
 	.size = sizeof(struct phase_idle),
 	.parse = idle_parse,
-	.destructive = never,
+	.destructive = never_destructive,
 	.to_json = idle_json,
 	.describe = idle_describe,
 	.length = idle_length,

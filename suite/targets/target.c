@@ -241,11 +241,11 @@ int target_purge(struct target *t, char *method, size_t len)
 int target_purge_method(struct target *t, const char *want, const struct devchange_ctx *change,
 			struct purge_outcome *out, char *err, size_t errlen)
 {
-	if (!t->ops->purge_method || !(target_caps(t) & TARGET_CAP_DRIVE_PURGE)) {
+	if (!t->ops->drive_purge || !(target_caps(t) & TARGET_CAP_DRIVE_PURGE)) {
 		snprintf(err, errlen, "%s has no drive purge commands", t->info.path);
 		return -EOPNOTSUPP;
 	}
-	return t->ops->purge_method(t, want, change, out, err, errlen);
+	return t->ops->drive_purge(t, want, change, out, err, errlen);
 }
 
 int target_snapshot(struct target *t, struct snapshot *s)

@@ -187,7 +187,7 @@ struct target_ops {
 	int (*idle)(struct target *t, uint64_t ns);
 	int (*discard)(struct target *t, uint64_t offset, uint64_t len);
 	int (*purge)(struct target *t, char *method, size_t len);
-	int (*purge_method)(struct target *t, const char *want, const struct devchange_ctx *change,
+	int (*drive_purge)(struct target *t, const char *want, const struct devchange_ctx *change,
 			    struct purge_outcome *out, char *err, size_t errlen);
 	int (*snapshot)(struct target *t, struct snapshot *s);
 	int (*set_capacity)(struct target *t, uint64_t bytes);
