@@ -10,7 +10,6 @@
  * after a kill -9 or a power loss. The drive is reached through cli/drive_open.h.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "cli/devcmd_opts.h"
 #include "cli/clock.h"
 #include "cli/drive_open.h"
 #include "cli/hpa_report.h"
@@ -56,60 +56,13 @@ static void usage(FILE *f)
 	fputs(text, f);
 }
 
-struct hpa_opts {
-	const char *set, *journal;
-	bool restore, persistent, dry, json;
-};
-
 /* 0: go on; -1: --help printed; else the exit code of a usage error */
-static int parse(int argc, char **argv, struct hpa_opts *o)
+static int parse(int argc, char **argv, struct devcmd_opts *o)
 {
-	static const struct option opts[] = {
-	    {"set", required_argument, NULL, 's'},
-	    {"restore", no_argument, NULL, 'r'},
-	    {"persistent", no_argument, NULL, 'p'},
-	    {"journal", required_argument, NULL, 'J'},
-	    {"dry-run", no_argument, NULL, 'n'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	int c;
+	int ret = devcmd_opts_parse("hpa", argc, argv, DEVCMD_RESTORE | DEVCMD_PERSISTENT, usage, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->set = optarg;
-			break;
-		case 'r':
-			o->restore = true;
-			break;
-		case 'p':
-			o->persistent = true;
-			break;
-		case 'J':
-			o->journal = optarg;
-			break;
-		case 'n':
-			o->dry = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1; /* done: exit 0 */
-		default:
-			return cli_opt_reject("hpa", c, argv);
-		}
-	}
-	if (optind + 1 != argc) {
-		cli_error("hpa", optind == argc ? "missing DEV" : "unexpected argument '%s'",
-			  argv[optind + (optind != argc)]);
-		return EXIT_USAGE;
-	}
+	if (ret)
+		return ret;
 	if (o->set && o->restore) {
 		cli_error("hpa", "--set and --restore exclude each other");
 		return EXIT_USAGE;
@@ -130,7 +83,7 @@ static int parse(int argc, char **argv, struct hpa_opts *o)
 }
 
 /* What the change leaves, once sent (or, with --dry-run, once it would be). */
-static void change_note(const struct hpa_opts *o, bool vol)
+static void change_note(const struct devcmd_opts *o, bool vol)
 {
 	if (o->restore)
 		printf("the restore is non-volatile: it also undoes a persistent change (one "
@@ -147,7 +100,7 @@ static void change_note(const struct hpa_opts *o, bool vol)
 
 /* Sends the change through the device-change journal (devchange_set: read, journal, send,
  * read back, journal), in o->journal or a new results/hpa-<dev>-<time>/. */
-static int journaled(const struct hpa_opts *o, const char *path, struct cli_drive *d,
+static int journaled(const struct devcmd_opts *o, const char *path, struct cli_drive *d,
 		     const struct ata_hpa_state *st, uint64_t new_max, bool vol)
 {
 	struct json_object *to = NULL;
@@ -209,7 +162,7 @@ out:
 }
 
 /* Refuses, prints (--dry-run) or makes the change; the refusals come before any journal. */
-static int change(const struct hpa_opts *o, const char *path, struct cli_drive *d,
+static int change(const struct devcmd_opts *o, const char *path, struct cli_drive *d,
 		  const struct ata_hpa_state *st, bool usb)
 {
 	uint64_t new_max = st->native_max_lba;
@@ -264,7 +217,7 @@ static int change(const struct hpa_opts *o, const char *path, struct cli_drive *
 
 int cmd_hpa(int argc, char **argv)
 {
-	struct hpa_opts o = {0};
+	struct devcmd_opts o = {0};
 	struct ata_hpa_state st;
 	struct cli_drive d;
 	const char *path;
@@ -274,7 +227,7 @@ int cmd_hpa(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	path = argv[optind];
+	path = o.dev;
 	ret = cli_drive_open(path, &d, err, sizeof err);
 	if (ret == -ENOTBLK) {
 		cli_error("hpa", "%s (HPA is a SATA drive's setting)", err);

@@ -9,7 +9,6 @@
  * a kill -9 between the delete and the create. The drive is reached through cli/drive_open.h.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 
 #include "base/units.h"
 #include "cli/cli.h"
+#include "cli/devcmd_opts.h"
 #include "cli/clock.h"
 #include "cli/drive_open.h"
 #include "cli/options.h"
@@ -55,49 +55,13 @@ static void usage(FILE *f)
 	fputs(text, f);
 }
 
-struct ns_opts {
-	const char *set, *journal;
-	bool dry, json;
-};
-
 /* 0: go on; -1: --help printed; else the exit code of a usage error */
-static int parse(int argc, char **argv, struct ns_opts *o)
+static int parse(int argc, char **argv, struct devcmd_opts *o)
 {
-	static const struct option opts[] = {
-	    {"set", required_argument, NULL, 's'}, {"journal", required_argument, NULL, 'J'},
-	    {"dry-run", no_argument, NULL, 'n'},   {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},	   {NULL, 0, NULL, 0},
-	};
-	int c;
+	int ret = devcmd_opts_parse("namespace", argc, argv, 0, usage, o);
 
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			o->set = optarg;
-			break;
-		case 'J':
-			o->journal = optarg;
-			break;
-		case 'n':
-			o->dry = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return -1;
-		default:
-			return cli_opt_reject("namespace", c, argv);
-		}
-	}
-	if (optind + 1 != argc) {
-		cli_error("namespace", optind == argc ? "missing DEV" : "unexpected argument '%s'",
-			  argv[optind + (optind != argc)]);
-		return EXIT_USAGE;
-	}
+	if (ret)
+		return ret;
 	if ((o->journal || o->dry) && !o->set) {
 		cli_error("namespace", "--journal and --dry-run go with --set");
 		return EXIT_USAGE;
@@ -237,7 +201,7 @@ static int target_bytes(const struct ns_state *st, const char *spec, uint64_t *b
 	return 0;
 }
 
-static int change(const struct ns_opts *o, const char *path, struct cli_drive *d,
+static int change(const struct devcmd_opts *o, const char *path, struct cli_drive *d,
 		  struct devchange_ctx *c, const struct ns_state *st)
 {
 	struct json_object *to = NULL;
@@ -320,7 +284,7 @@ out:
 
 int cmd_namespace(int argc, char **argv)
 {
-	struct ns_opts o = {0};
+	struct devcmd_opts o = {0};
 	struct devchange_ctx c;
 	struct ns_state st;
 	struct cli_drive d;
@@ -331,7 +295,7 @@ int cmd_namespace(int argc, char **argv)
 	ret = parse(argc, argv, &o);
 	if (ret)
 		return ret < 0 ? EXIT_OK : ret;
-	path = argv[optind];
+	path = o.dev;
 	ret = cli_drive_open(path, &d, err, sizeof err);
 	if (ret) {
 		cli_error("namespace", "%s", err);

@@ -195,6 +195,20 @@ else
 	pass=$((pass + 1))
 fi
 
+# hpa and namespace share one option parser (cli/devcmd_opts.c): the same answers to a missing
+# DEV, a second argument and an option only the other command takes; --help exits 0.
+check "hpa no DEV" 2 "$ssdlab" hpa --json
+contains "hpa no DEV" "$tmp/err" "ssdlab hpa: missing DEV"
+check "namespace two DEVs" 2 "$ssdlab" namespace /dev/null /dev/zero
+contains "namespace two DEVs" "$tmp/err" "ssdlab namespace: unexpected argument '/dev/zero'"
+check "namespace --restore" 2 "$ssdlab" namespace --restore /dev/null
+contains "namespace --restore" "$tmp/err" "unknown option '--restore' (see ssdlab namespace --help)"
+check "hpa --persistent alone" 2 "$ssdlab" hpa --persistent /dev/null
+contains "hpa --persistent alone" "$tmp/err" "--persistent goes with --set"
+check "namespace --help" 0 "$ssdlab" namespace --help
+check "hpa --set value missing" 2 "$ssdlab" hpa /dev/null --set
+contains "hpa --set value missing" "$tmp/err" "--set needs a value"
+
 # Every model's sources are printed whole (as the YAML folds them) and cite no file outside the
 # project (a path in them must exist in the source tree).
 for m in $("$ssdlab" models | awk 'NR > 1 && /^[a-z0-9-]+ +[0-9]/ {print $1}'); do
