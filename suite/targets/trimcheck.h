@@ -12,7 +12,10 @@
  *     discard counters of /sys/block/X/stat (fields 12-15) before and after;
  *   - the device acted on it: ATA DRAT/RZAT (IDENTIFY word 69) where the drive answered; on
  *     an NVMe namespace its utilisation (Identify Namespace NUSE) before and after the discards
- *     and DLFEAT (what a read of a deallocated block returns);
+ *     and DLFEAT (what a read of a deallocated block returns); and, where Identify Controller
+ *     sets OACS bit 9, Get LBA Status over each discarded range (host/nvme_lba_status.h):
+ *     the blocks the drive still reports allocated (ATYPE 02h) and those it tracks as
+ *     potentially unrecoverable (ATYPE 11h);
  *     what the trimmed blocks read back as, and the QD1 read latency of trimmed against mapped
  *     blocks. Without deterministic read-after-trim the read-back proves nothing.
  *
@@ -49,6 +52,15 @@ struct trimcheck_range {
 	int rc;	      /* the discard's return: 0 or -errno */
 };
 
+/* One Get LBA Status action type summed over the discarded ranges. */
+struct trimcheck_lbas {
+	int rc;			/* 0, or the first range's -errno (error says why) */
+	uint64_t blocks;	/* blocks of the ranges inside a descriptor */
+	uint32_t descriptors, commands;
+	uint8_t status_or;	/* the descriptors' Status bytes ORed */
+	char error[160];
+};
+
 struct trimcheck_result {
 	uint64_t region;      /* bytes written and verified, from offset 0 */
 	uint32_t block;	      /* the verification unit: the logical block size */
@@ -69,6 +81,12 @@ struct trimcheck_result {
 	uint64_t nsze, nuse_before, nuse_after; /* logical blocks */
 	uint8_t dlfeat;				/* byte 33 as read */
 	char nvme_error[160];
+	/* Get LBA Status, asked after the discards on an NVMe namespace (has_lbas); lbas_supported
+	 * false with lbas_reason when OACS bit 9 is clear or Identify Controller failed */
+	bool has_lbas, lbas_supported;
+	char lbas_reason[160];
+	uint64_t lbas_range_blocks; /* the discarded ranges in logical blocks */
+	struct trimcheck_lbas lbas_alloc, lbas_unrec; /* ATYPE 02h, ATYPE 11h */
 	uint64_t trimmed_zero, trimmed_pattern, trimmed_other; /* blocks inside the ranges */
 	bool has_latency;
 	uint64_t lat_trimmed_ns, lat_mapped_ns; /* medians of the QD1 reads */
