@@ -85,6 +85,47 @@ static struct json_object *fresh(const struct reader_trim_check *t)
 	return o;
 }
 
+/* The drive's own word on the discarded blocks (Get LBA Status): none still allocated is the
+ * drive saying it deallocated them; "not_reported" where the allocated query failed. */
+static struct json_object *lba_status(const struct reader_trim_check *t)
+{
+	struct json_object *o = json_object_new_object();
+	int e = !o;
+
+	jsonnum_build_add(o, "supported", json_object_new_boolean(t->lbas_supported), &e);
+	if (!t->lbas_supported) {
+		jsonnum_build_add(o, "reason",
+				  json_object_new_string(t->lbas_reason ? t->lbas_reason : "?"), &e);
+		goto out;
+	}
+	jsonnum_build_add(o, "discarded_blocks", json_object_new_uint64(t->lbas_range_blocks), &e);
+	if (t->has_lbas_alloc)
+		jsonnum_build_add(o, "allocated_blocks", json_object_new_uint64(t->lbas_alloc_blocks),
+				  &e);
+	else
+		jsonnum_build_add(
+		    o, "allocated_error",
+		    json_object_new_string(t->lbas_alloc_error ? t->lbas_alloc_error : "?"), &e);
+	if (t->has_lbas_unrec)
+		jsonnum_build_add(o, "unrecoverable_blocks",
+				  json_object_new_uint64(t->lbas_unrec_blocks), &e);
+	else
+		jsonnum_build_add(
+		    o, "unrecoverable_error",
+		    json_object_new_string(t->lbas_unrec_error ? t->lbas_unrec_error : "?"), &e);
+	jsonnum_build_add(o, "says",
+			  json_object_new_string(!t->has_lbas_alloc	     ? "not_reported"
+						 : t->lbas_alloc_blocks ? "still_allocated"
+									: "deallocated"),
+			  &e);
+out:
+	if (e) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static struct json_object *entry(const struct reader_trim_check *t)
 {
 	struct json_object *o = json_object_new_object(), *bl, *dv, *nb;
@@ -145,6 +186,8 @@ static struct json_object *entry(const struct reader_trim_check *t)
 		    json_object_new_string(t->read_after_deallocate ? t->read_after_deallocate : "?"),
 		    &e);
 	}
+	if (t->has_lbas)
+		jsonnum_build_add(dv, "nvme_get_lba_status", lba_status(t), &e);
 	if (t->has_latency) {
 		jsonnum_build_add(dv, "qd1_read_trimmed_ns",
 				  json_object_new_uint64(t->lat_trimmed_ns), &e);

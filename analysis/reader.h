@@ -327,6 +327,12 @@ struct reader_trim_check {
 	bool has_nvme, has_nuse_after;
 	uint64_t nsze, nuse_before, nuse_after;
 	const char *read_after_deallocate; /* borrowed; NULL without has_nvme */
+	/* NVMe Get LBA Status over the discarded ranges ("nvme_get_lba_status"): has_lbas when
+	 * asked; without lbas_supported, lbas_reason says why; per action type (allocated 02h,
+	 * tracked unrecoverable 11h) its blocks (has_*) or its error (borrowed strings) */
+	bool has_lbas, lbas_supported, has_lbas_alloc, has_lbas_unrec;
+	const char *lbas_reason, *lbas_alloc_error, *lbas_unrec_error;
+	uint64_t lbas_range_blocks, lbas_alloc_blocks, lbas_unrec_blocks;
 	/* the record's "fresh" (run/trim_fresh.h): 4 KiB random writes before and after
 	 * discarding a region; counters where the target had them (the virtual SSD) */
 	bool has_fresh, has_fresh_counters;

@@ -60,6 +60,27 @@ static int fresh(struct json_object *f, struct reader_trim_check *t)
 	return 0;
 }
 
+/* The device's "nvme_get_lba_status" (targets/trimcheck.c), where it was asked. */
+static void lba_status(struct json_object *dv, struct reader_trim_check *t)
+{
+	struct json_object *g = obj(dv, "nvme_get_lba_status"), *a, *u;
+
+	if (!g || !flag(g, "supported", &t->lbas_supported))
+		return;
+	t->has_lbas = true;
+	if (!t->lbas_supported) {
+		t->lbas_reason = jsonget_str(g, "reason");
+		return;
+	}
+	(void)jsonnum_get_u64(g, "range_blocks", &t->lbas_range_blocks);
+	a = obj(g, "allocated");
+	u = obj(g, "unrecoverable");
+	t->has_lbas_alloc = a && !jsonnum_get_u64(a, "blocks", &t->lbas_alloc_blocks);
+	t->lbas_alloc_error = a && !t->has_lbas_alloc ? jsonget_str(a, "error") : NULL;
+	t->has_lbas_unrec = u && !jsonnum_get_u64(u, "blocks", &t->lbas_unrec_blocks);
+	t->lbas_unrec_error = u && !t->has_lbas_unrec ? jsonget_str(u, "error") : NULL;
+}
+
 static int one(struct json_object *tc, struct reader_trim_check *t)
 {
 	struct json_object *bl = obj(tc, "block_layer"), *dv = obj(tc, "device");
@@ -97,6 +118,7 @@ static int one(struct json_object *tc, struct reader_trim_check *t)
 		      !jsonnum_get_u64(dv, "nvme_nuse_before", &t->nuse_before);
 	t->has_nuse_after = t->has_nvme && !jsonnum_get_u64(dv, "nvme_nuse_after", &t->nuse_after);
 	t->read_after_deallocate = t->has_nvme ? jsonget_str(dv, "nvme_read_after_deallocate") : NULL;
+	lba_status(dv, t);
 	return 0;
 }
 

@@ -46,6 +46,37 @@ static void print_nvme(struct json_object *dv, FILE *f)
 	fprintf(f, "; deallocated blocks read as %s (DLFEAT)\n", rd ? rd : "?");
 }
 
+/* Get LBA Status over the discarded blocks: the drive's own word on whether it deallocated them
+ * (allocated blocks left, ATYPE 02h) and on any it now tracks as unreadable (ATYPE 11h). */
+static void print_lba_status(struct json_object *dv, FILE *f)
+{
+	struct json_object *g = sub(dv, "nvme_get_lba_status");
+	int64_t n = 0, a = 0, u = 0;
+	const char *says = jsonget_str(g, "says"), *r;
+
+	if (!g)
+		return;
+	if (!says) {
+		r = jsonget_str(g, "reason");
+		fprintf(f, "TRIM check: NVMe Get LBA Status not supported: %s\n", r ? r : "?");
+		return;
+	}
+	(void)jsonget_int(g, "discarded_blocks", &n);
+	fprintf(f, "TRIM check: NVMe Get LBA Status over the %" PRId64 " discarded blocks: ", n);
+	if (!jsonget_int(g, "allocated_blocks", &a))
+		fprintf(f, "%" PRId64 " still allocated (%s)", a,
+			a ? "the drive kept them mapped" : "the drive reports them deallocated");
+	else
+		fprintf(f, "allocated not reported (%s)",
+			jsonget_str(g, "allocated_error") ? jsonget_str(g, "allocated_error") : "?");
+	if (!jsonget_int(g, "unrecoverable_blocks", &u))
+		fprintf(f, "; %" PRId64 " potentially unrecoverable\n", u);
+	else
+		fprintf(f, "; potentially unrecoverable not reported (%s)\n",
+			jsonget_str(g, "unrecoverable_error") ? jsonget_str(g, "unrecoverable_error")
+							      : "?");
+}
+
 static void print_one(struct json_object *e, FILE *f)
 {
 	const char *v = jsonget_str(e, "verdict"), *rb, *rat;
@@ -98,6 +129,7 @@ static void print_one(struct json_object *e, FILE *f)
 					 sizeof(b)));
 	fprintf(f, "%s\n", isnan(jsonget_num(dv, "trimmed_over_mapped")) ? "" : " us");
 	print_nvme(dv, f);
+	print_lba_status(dv, f);
 }
 
 /* The fresh-behaviour line: the same 4 KiB random writes before and after the discard. */

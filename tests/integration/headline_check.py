@@ -529,6 +529,18 @@ for ln in lines:
                         (m2.group(2) is None or int(m2.group(2)) == dv.get("nvme_nuse_after")) and \
                         int(m2.group(3)) == dv.get("nvme_nsze") and \
                         m2.group(4) == dv.get("nvme_read_after_deallocate")
+                gl = dv.get("nvme_get_lba_status") or {}
+                if rest.startswith("NVMe Get LBA Status not supported: "):
+                    ok = gl.get("supported") is False and gl.get("reason") == rest[35:]
+                m2 = re.fullmatch(r"NVMe Get LBA Status over the (\d+) discarded blocks: (?:(\d+) still allocated "
+                                  r"\(.*\)|allocated not reported \((.*)\)); (?:(\d+) potentially unrecoverable|"
+                                  r"potentially unrecoverable not reported \((.*)\))", rest)
+                if m2:
+                    ok = int(m2.group(1)) == gl.get("discarded_blocks") and \
+                        (m2.group(2) is None or int(m2.group(2)) == gl.get("allocated_blocks")) and \
+                        (m2.group(3) is None or m2.group(3) == gl.get("allocated_error")) and \
+                        (m2.group(4) is None or int(m2.group(4)) == gl.get("unrecoverable_blocks")) and \
+                        (m2.group(5) is None or m2.group(5) == gl.get("unrecoverable_error"))
                 if rest == "every discard returned success":
                     ok = bl.get("sent") is True
                 fr = e.get("fresh")

@@ -13,6 +13,8 @@
 #     `ssdlab analyze` gives verdict neighbours_corrupted and a FLAG line;
 #   - a SATA drive's DRAT/RZAT bits in the record: read_after_trim and read_back_proves_discard
 #     as worked out by hand for three combinations;
+#   - NVMe Get LBA Status in the record (deallocated, one block still allocated, not reported,
+#     not supported): the summary's nvme_get_lba_status and the headline line as worked here;
 #   - the virtual SSD keeps no data: verdict no_data and a plain line, exit 0;
 #   - discard unavailable: a loop device over a file on ramfs, which has no fallocate, so the loop
 #     driver offers no discard at all (discard_max_hw_bytes 0, as behind a USB bridge that does
@@ -264,6 +266,56 @@ PY
 	grep "TRIM check" "$tmp/nvme.out" >"$tmp/nvme.block"
 	python3 "$here/headline_check.py" trim-check "$tmp/nvme" "$tmp/nvme.block" "$tmp/nvme.out" ||
 		fail "NVMe $case: the headline does not hold (see above)"
+done
+
+# NVMe Get LBA Status over the discarded ranges (targets/trimcheck.c's "nvme_get_lba_status",
+# the figures test_trimcheck.c's scripted controller gives: 387 blocks in the three ranges), put
+# into the record: none still allocated (the drive says it deallocated them); one (a drive that
+# drops a discard smaller than its page); ATYPE 02h refused by a 1.4 controller (not reported);
+# and QEMU 7.2's controller, OACS 0x010a with bit 9 clear (not supported, the reason said).
+ALLOC='{"blocks": 0, "descriptors": 0, "commands": 3, "status_bits": 0}'
+ONE='{"blocks": 1, "descriptors": 1, "commands": 3, "status_bits": 0}'
+REFUSED='{"error": "Get LBA Status (ATYPE 02h): NVMe status 0x4002 (Invalid Field: not supported)"}'
+QEMU_REASON='the controller does not support Get LBA Status (Identify Controller OACS 0x010a, bit 9 clear)'
+for case in "deallocated|$ALLOC|0 still allocated (the drive reports them deallocated); 0 potentially unrecoverable" \
+	"still_allocated|$ONE|1 still allocated (the drive kept them mapped); 0 potentially unrecoverable" \
+	"not_reported|$REFUSED|allocated not reported (Get LBA Status (ATYPE 02h): NVMe status 0x4002 (Invalid Field: not supported)); 0 potentially unrecoverable" \
+	"unsupported||"; do
+	IFS='|' read -r says alloc line <<<"$case"
+	rm -rf "$tmp/lbas" && cp -r "$tmp/ok" "$tmp/lbas"
+	python3 - "$tmp/lbas/records.jsonl" "$says" "$alloc" "$QEMU_REASON" <<'PY'
+import json, sys
+p, says, alloc, reason = sys.argv[1:5]
+g = {"supported": False, "reason": reason} if says == "unsupported" else \
+    {"supported": True, "range_blocks": 387, "allocated": json.loads(alloc),
+     "unrecoverable": {"blocks": 0, "descriptors": 0, "commands": 3, "status_bits": 0}}
+out = []
+for ln in open(p):
+    r = json.loads(ln)
+    if r["kind"] == "trim_check":
+        r["trim_check"]["device"]["nvme_get_lba_status"] = g
+    out.append(json.dumps(r))
+open(p, "w").write("\n".join(out) + "\n")
+PY
+	"$SSDLAB" analyze "$tmp/lbas" >"$tmp/lbas.out" 2>&1 || fail "analyze with Get LBA Status $says failed"
+	got=$(python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))["trim_check"][0]["device"]["nvme_get_lba_status"]; print(g.get("says", "-"), g.get("discarded_blocks", "-"), g.get("allocated_blocks", "-"), g.get("unrecoverable_blocks", "-"))' \
+		"$tmp/lbas/summary.json")
+	case $says in
+	deallocated) want="deallocated 387 0 0" ;;
+	still_allocated) want="still_allocated 387 1 0" ;;
+	not_reported) want="not_reported 387 - 0" ;;
+	unsupported) want="- - - -" ;;
+	esac
+	[ "$got" = "$want" ] || fail "Get LBA Status $says: says, discarded, allocated, unrecoverable = $got, expected $want"
+	if [ "$says" = unsupported ]; then
+		line="TRIM check: NVMe Get LBA Status not supported: $QEMU_REASON"
+	else
+		line="TRIM check: NVMe Get LBA Status over the 387 discarded blocks: $line"
+	fi
+	grep -qxF "$line" "$tmp/lbas.out" || fail "Get LBA Status $says: no line '$line' in: $(cat "$tmp/lbas.out")"
+	grep "TRIM check" "$tmp/lbas.out" >"$tmp/lbas.block"
+	python3 "$here/headline_check.py" trim-check "$tmp/lbas" "$tmp/lbas.block" "$tmp/lbas.out" ||
+		fail "Get LBA Status $says: the headline does not hold (see above)"
 done
 
 # 3. discard unavailable: a loop device over a file on ramfs (no fallocate, so no discard). A
