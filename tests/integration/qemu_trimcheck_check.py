@@ -5,6 +5,9 @@
 Expected from QEMU's hw/nvme/ns.c (7.2 as today): nvme_ns_init_format() sets NSZE to the image's
 blocks and NCAP = NUSE = NSZE ("no thin provisioning"), so NUSE does not fall after a discard and
 proves nothing there; nvme_ns_init() sets DLFEAT = 0x1 (deallocated blocks read as zeroes).
+Get LBA Status: QEMU 7.2's Identify Controller OACS is 0x10a (qemu_test.sh's drives part checks
+it), bit 9 clear, so trim-check does not send it and says why, in the record, the summary and the
+headline.
 Usage: qemu_trimcheck_check.py SERIAL_LOG NVME_BYTES
 """
 import json
@@ -55,6 +58,13 @@ for k, v in want.items():
         fail("device.%s %r, QEMU reports %r" % (k, dv.get(k), v))
 if "nvme_error" in dv:
     fail("nvme_error %r" % dv["nvme_error"])
+reason = "the controller does not support Get LBA Status (Identify Controller OACS 0x010a, bit 9 clear)"
+if dv.get("nvme_get_lba_status") != {"supported": False, "reason": reason}:
+    fail("device.nvme_get_lba_status %r, expected not supported: %r" % (dv.get("nvme_get_lba_status"), reason))
+if summ["device"].get("nvme_get_lba_status") != {"supported": False, "reason": reason}:
+    fail("summary device.nvme_get_lba_status %r" % summ["device"].get("nvme_get_lba_status"))
+if "TRIM check: NVMe Get LBA Status not supported: " + reason not in blocks["trim-run"][0].splitlines():
+    fail("no Get LBA Status line in:\n%s" % blocks["trim-run"][0])
 sd = summ["device"]
 if sd.get("nvme_nuse_fell") is not False or sd.get("read_after_trim") != "deterministic_zeroes":
     fail("summary device %r" % sd)
