@@ -527,8 +527,22 @@ const char *profile_summary(const struct profile *p, char *buf, size_t len)
 
 	if (!len)
 		return buf;
-	pos += (size_t)snprintf(buf, len, "%s: %s%s%s, %zu phase%s: ", p->name, p->description,
-				*p->description ? ". " : "",
+	pos += (size_t)snprintf(buf, len, "%s: %s%s", p->name, p->description,
+				*p->description ? ". " : "");
+	if (pos < len && p->pts.set) {
+		char ar[32];
+
+		/* what the pts: variant decided, which the phases below show only in part */
+		pos += (size_t)snprintf(
+		    buf + pos, len - pos,
+		    "SNIA PTS %s, %s variant (%s): write cache %s, ActiveRange %s%%%s. ",
+		    pts_test_name(p->pts.test), pts_variant_name(p->pts.variant), p->pts.spec,
+		    profile_drive_setting_name(p->write_cache),
+		    units_fmt_double(p->pts.active_range * 100, 1, ar, sizeof(ar)),
+		    p->pts.amount ? " with an ActiveRange Amount in segments" : "");
+	}
+	if (pos < len)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s, %zu phase%s: ",
 				p->destructive ? "Destructive (writes the target)"
 					       : "Non-destructive (writes nothing)",
 				p->phases.n, p->phases.n == 1 ? "" : "s");

@@ -142,6 +142,16 @@ static void test_variants(void **state)
 	assert_true(pc->w.range.percent && pc->w.range.hi == 0.75 && pc->w.range.lo == 0);
 	assert_true(rc->base.range.hi == 0.75 && wc->w.range.hi == 0.375);
 	assert_int_equal(rc->base.ar_amount, 0);
+	{
+		char buf[2048];
+
+		assert_non_null(strstr(profile_summary(c, buf, sizeof(buf)),
+				       "SNIA PTS iops, client variant (PTS-E 1.1): write cache on, "
+				       "ActiveRange 75.0%."));
+		assert_non_null(strstr(profile_summary(e, buf, sizeof(buf)),
+				       "enterprise variant (PTS-E 1.1): write cache off, "
+				       "ActiveRange 100.0%."));
+	}
 	profile_free(e);
 	profile_free(c);
 
