@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -233,45 +234,62 @@ static void test_extends(void **state)
 	profile_free(c);
 }
 
+/* A file written into dir; when `bad` is set, loading it must fail at errfile:line:col with msg. */
+struct bad_case {
+	const char *file, *text;
+	bool bad;
+	const char *errfile;
+	int line, col;
+	const char *msg;
+};
+
+static const struct bad_case bad_cases[] = {
+	{"unknown.yaml", "name: u\nextends: no-such-parent\n", true, "unknown.yaml", 2, 10,
+	 "no such profile"},
+	{"self.yaml", "name: s\nextends: self\n", true, "self.yaml", 2, 10, "circle"},
+	{"b.yaml", "name: b\nextends: a\n"},
+	{"a.yaml", "name: a\nextends: b\n", true, "b.yaml", 2, 10, "circle"},
+	{"path.yaml", "name: p\nextends: par\nset:\n  pts.variant: client\n  phases.9.idle.time: 1s\n",
+	 true, "path.yaml", 5, 3, "indexes 0 to 3"},
+	{"nokey.yaml", "name: p\nextends: par\nset: {pts.varient.x: client}\n", true, "nokey.yaml",
+	 3, 7, "no key 'varient'"},
+	{"extra.yaml", "name: p\nextends: par\nphases: []\n", true, "extra.yaml", 3, 1,
+	 "beside extends"},
+	{"noext.yaml", "name: p\nset: {name: q}\nphases: [{idle: {time: 1s}}]\n", true,
+	 "noext.yaml", 2, 1, "give extends"},
+	/* a bad value set by a child is reported in the child's file, where it was written */
+	{"val.yaml", "name: p\nextends: par\nset:\n  phases.1.rounds.cell_time: fast\n", true,
+	 "val.yaml", 4, 30, "duration"},
+	{"var.yaml", "name: p\nextends: par\nset: {pts.variant: consumer}\n", true, "var.yaml", 3,
+	 20, "enterprise"},
+	/* pts errors */
+	{"test.yaml",
+	 "name: t\ndestructive: true\npts: {test: hir, spec: x}\nphases: [{idle: {time: 1s}}]\n",
+	 true, "test.yaml", 3, 13, "iops"},
+	{"cond.yaml", "name: t\nphases:\n  - idle: {time: 1s}\n    pts_variant: client\n", true,
+	 "cond.yaml", 4, 5, "needs a top-level pts"},
+	{"all.yaml",
+	 "name: t\npts: {test: wsat, spec: x, variant: client}\nphases:\n"
+	 "  - idle: {time: 1s}\n    pts_variant: enterprise\n",
+	 true, "all.yaml", 4, 3, "no phase runs"},
+	{"seg.yaml", "name: t\npts: {test: wsat, spec: x, segments: 64}\nphases: [{idle: {time: 1s}}]\n",
+	 true, "seg.yaml", 2, 28, "active_range_amount"},
+	{"pat.yaml",
+	 "name: t\npts: {test: wsat, spec: x, data_pattern: zeros}\nphases: [{idle: {time: 1s}}]\n",
+	 true, "pat.yaml", 2, 42, "random"},
+};
+
 static void test_errors(void **state)
 {
 	(void)state;
 	put("par.yaml", parent);
-	put("unknown.yaml", "name: u\nextends: no-such-parent\n");
-	load_bad("unknown.yaml", "unknown.yaml", 2, 10, "no such profile");
-	put("self.yaml", "name: s\nextends: self\n");
-	load_bad("self.yaml", "self.yaml", 2, 10, "circle");
-	put("a.yaml", "name: a\nextends: b\n");
-	put("b.yaml", "name: b\nextends: a\n");
-	load_bad("a.yaml", "b.yaml", 2, 10, "circle");
-	put("path.yaml", "name: p\nextends: par\nset:\n  pts.variant: client\n  phases.9.idle.time: 1s\n");
-	load_bad("path.yaml", "path.yaml", 5, 3, "indexes 0 to 3");
-	put("nokey.yaml", "name: p\nextends: par\nset: {pts.varient.x: client}\n");
-	load_bad("nokey.yaml", "nokey.yaml", 3, 7, "no key 'varient'");
-	put("extra.yaml", "name: p\nextends: par\nphases: []\n");
-	load_bad("extra.yaml", "extra.yaml", 3, 1, "beside extends");
-	put("noext.yaml", "name: p\nset: {name: q}\nphases: [{idle: {time: 1s}}]\n");
-	load_bad("noext.yaml", "noext.yaml", 2, 1, "give extends");
-	/* a bad value set by a child is reported in the child's file, where it was written */
-	put("val.yaml", "name: p\nextends: par\nset:\n  phases.1.rounds.cell_time: fast\n");
-	load_bad("val.yaml", "val.yaml", 4, 30, "duration");
-	put("var.yaml", "name: p\nextends: par\nset: {pts.variant: consumer}\n");
-	load_bad("var.yaml", "var.yaml", 3, 20, "enterprise");
-	/* pts errors */
-	put("test.yaml", "name: t\ndestructive: true\npts: {test: hir, spec: x}\n"
-			 "phases: [{idle: {time: 1s}}]\n");
-	load_bad("test.yaml", "test.yaml", 3, 13, "iops");
-	put("cond.yaml", "name: t\nphases:\n  - idle: {time: 1s}\n    pts_variant: client\n");
-	load_bad("cond.yaml", "cond.yaml", 4, 5, "needs a top-level pts");
-	put("all.yaml", "name: t\npts: {test: wsat, spec: x, variant: client}\nphases:\n"
-			"  - idle: {time: 1s}\n    pts_variant: enterprise\n");
-	load_bad("all.yaml", "all.yaml", 4, 3, "no phase runs");
-	put("seg.yaml", "name: t\npts: {test: wsat, spec: x, segments: 64}\n"
-			"phases: [{idle: {time: 1s}}]\n");
-	load_bad("seg.yaml", "seg.yaml", 2, 28, "active_range_amount");
-	put("pat.yaml", "name: t\npts: {test: wsat, spec: x, data_pattern: zeros}\n"
-			"phases: [{idle: {time: 1s}}]\n");
-	load_bad("pat.yaml", "pat.yaml", 2, 42, "random");
+	for (size_t i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+
+		put(c->file, c->text);
+		if (c->bad)
+			load_bad(c->file, c->errfile, c->line, c->col, c->msg);
+	}
 }
 
 int main(void)
