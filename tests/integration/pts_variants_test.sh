@@ -8,7 +8,9 @@
 # TC x QD, ActiveRange, the throughput block sizes) applied by the checker's own hand-written
 # rules, the manifests' "pts" objects hold the settings, the write cache as the virtual SSD's
 # snapshots read it, and the sim's mapped bytes stay inside the ActiveRange. Then snia-wsat-client
-# with an ActiveRange Amount: the mapped bytes stay inside the Amount.
+# with an ActiveRange Amount: the mapped bytes stay inside the Amount. Last, on a file (no write
+# cache to set) a pts profile runs with the cache as found and says why, while an explicit
+# `write_cache: off` is refused.
 #
 # The model: client-tlc shrunk to 1 GiB, as headline_test.sh does; a run refused for cells
 # shorter than their drain is rerun at the --time-scale the refusal suggests.
@@ -70,6 +72,26 @@ done
 run snia-wsat-client amount --set pts.active_range_amount=64m --set pts.segments=64 &&
 	{ python3 "$here/pts_variants_check.py" amount "$tmp/amount" ||
 		fail "snia-wsat-client with an ActiveRange Amount (see above)"; }
+
+# A file cannot have its write cache set: the variant's request is left as found, with the reason
+# in the manifest (SNIA: "where the target allows it"), while an explicit write_cache: refuses.
+printf 'name: soft\npts: {test: latency, spec: x}\nphases: [{idle: {time: 100ms}}]\n' >"$tmp/soft.yaml"
+printf 'name: hard\nwrite_cache: off\nphases: [{idle: {time: 100ms}}]\n' >"$tmp/hard.yaml"
+truncate -s 64M "$tmp/f.img"
+if "$SSDLAB" run "$tmp/soft.yaml" --target "$tmp/f.img" --out "$tmp/soft" >/dev/null 2>"$tmp/soft.err"; then
+	python3 - "$tmp/soft/manifest.json" <<'PY' || fail "soft: the manifest's pts.write_cache"
+import json, sys
+wc = json.load(open(sys.argv[1]))["pts"]["write_cache"]
+ok = wc["requested"] == "off" and wc["read_back"] is None and "cannot set" in (wc["note"] or "")
+print("file target: pts.write_cache", wc)
+sys.exit(0 if ok else 1)
+PY
+else
+	fail "a pts profile on a file did not run"
+	cat "$tmp/soft.err" >&2
+fi
+"$SSDLAB" run "$tmp/hard.yaml" --target "$tmp/f.img" --out "$tmp/hard" >/dev/null 2>&1 &&
+	fail "write_cache: off on a file ran"
 
 [ "$fails" = 0 ] || exit 1
 echo "ok: the Client variants differ from the Enterprise profiles exactly in the PTS-C settings"
