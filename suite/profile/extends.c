@@ -46,6 +46,10 @@ int extends_read(const struct ydoc *doc, const struct ydoc_node **parent, struct
 				   k->text, k->text, near ? " (did you mean '" : "",
 				   near ? near : "", near ? "'?)" : "");
 	}
+	if (!ydoc_map_get(root, "name"))
+		return ydoc_errorf(err, root,
+				   "a profile made from another needs a name of its own (results "
+				   "directories and manifests carry it)");
 	if (set && set->type != YDOC_MAPPING && !(set->type == YDOC_SCALAR && !set->quoted &&
 						  !*set->text))
 		return ydoc_errorf(err, set,

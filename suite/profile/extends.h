@@ -26,7 +26,7 @@
  * Whether doc extends another: 0 when it does not, 1 with *parent the `extends:` value node
  * (a scalar: the parent's name or path) when it does. -EINVAL with err at the node: a key
  * other than name, description, extends and set beside extends; extends not a name; set not a
- * mapping; set without extends.
+ * mapping; set without extends; no name of the child's own.
  */
 int extends_read(const struct ydoc *doc, const struct ydoc_node **parent, struct ydoc_error *err);
 

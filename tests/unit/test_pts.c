@@ -255,6 +255,7 @@ static const struct bad_case bad_cases[] = {
 	 3, 7, "no key 'varient'"},
 	{"extra.yaml", "name: p\nextends: par\nphases: []\n", true, "extra.yaml", 3, 1,
 	 "beside extends"},
+	{"noname.yaml", "extends: par\n", true, "noname.yaml", 1, 1, "name of its own"},
 	{"noext.yaml", "name: p\nset: {name: q}\nphases: [{idle: {time: 1s}}]\n", true,
 	 "noext.yaml", 2, 1, "give extends"},
 	/* a bad value set by a child is reported in the child's file, where it was written */
