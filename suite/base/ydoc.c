@@ -502,12 +502,87 @@ static int scalar_new(const struct ydoc *doc, const char *text, const struct ydo
 	return 0;
 }
 
-/* The replacement node: a flow collection ("[4k, 8k]", "{threads: 2}") or a plain scalar. */
-static int make_value(const struct ydoc *doc, const char *value, const struct ydoc_node *at,
-		      struct ydoc_node **out, struct ydoc_error *err)
+int ydoc_node_copy(const struct ydoc_node *n, struct ydoc_node **out)
+{
+	struct ydoc_node *c = calloc(1, sizeof(*c));
+	int ret = -ENOMEM;
+
+	if (!c)
+		return -ENOMEM;
+	*c = (struct ydoc_node){.type = n->type, .line = n->line, .col = n->col, .file = n->file,
+				.quoted = n->quoted};
+	if (n->text && !(c->text = strdup(n->text)))
+		goto fail;
+	if (n->type == YDOC_SEQUENCE && n->n) {
+		c->items = calloc(n->n, sizeof(*c->items));
+		if (!c->items)
+			goto fail;
+		for (size_t i = 0; i < n->n; i++, c->n++)
+			if ((ret = ydoc_node_copy(n->items[i], &c->items[i])))
+				goto fail;
+	} else if (n->type == YDOC_MAPPING && n->n) {
+		c->pairs = calloc(n->n, sizeof(*c->pairs));
+		if (!c->pairs)
+			goto fail;
+		for (size_t i = 0; i < n->n; i++) {
+			ret = ydoc_node_copy(n->pairs[i].key, &c->pairs[i].key);
+			if (!ret)
+				ret = ydoc_node_copy(n->pairs[i].value, &c->pairs[i].value);
+			if (ret) {
+				node_free(c->pairs[i].key);
+				goto fail;
+			}
+			c->n++;
+		}
+	}
+	*out = c;
+	return 0;
+fail:
+	node_free(c);
+	return ret ? ret : -ENOMEM;
+}
+
+void ydoc_node_free(struct ydoc_node *n)
+{
+	node_free(n);
+}
+
+int ydoc_seq_remove(struct ydoc_node *seq, size_t i)
+{
+	if (!seq || seq->type != YDOC_SEQUENCE || i >= seq->n)
+		return -EINVAL;
+	node_free(seq->items[i]);
+	memmove(&seq->items[i], &seq->items[i + 1], (seq->n - i - 1) * sizeof(*seq->items));
+	seq->n--;
+	return 0;
+}
+
+int ydoc_map_remove(struct ydoc_node *map, const char *key)
+{
+	if (!map || map->type != YDOC_MAPPING)
+		return -EINVAL;
+	for (size_t i = 0; i < map->n; i++) {
+		if (strcmp(map->pairs[i].key->text, key))
+			continue;
+		node_free(map->pairs[i].key);
+		node_free(map->pairs[i].value);
+		memmove(&map->pairs[i], &map->pairs[i + 1], (map->n - i - 1) * sizeof(*map->pairs));
+		map->n--;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+/* The replacement node: a copy of `node` when given (a profile's `set:` value, keeping its
+ * position), else from the text: a flow collection ("[4k, 8k]", "{threads: 2}") or a plain
+ * scalar. */
+static int make_value(const struct ydoc *doc, const char *value, const struct ydoc_node *node,
+		      const struct ydoc_node *at, struct ydoc_node **out, struct ydoc_error *err)
 {
 	struct ydoc_node *n;
 
+	if (node)
+		return ydoc_node_copy(node, out);
 	if (value[0] == '[' || value[0] == '{') {
 		struct ydoc *sub;
 		struct ydoc_error e;
@@ -542,7 +617,9 @@ static bool parse_index(const char *s, size_t *idx)
 	return true;
 }
 
-int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct ydoc_error *err)
+/* ydoc_set_path() and ydoc_set_node(): the value is `node` when not NULL, else `value`. */
+static int set_path(struct ydoc *doc, const char *path, const char *value,
+		    const struct ydoc_node *node, struct ydoc_error *err)
 {
 	char buf[512], walked[512] = "";
 	char *comp, *next;
@@ -601,7 +678,7 @@ int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct 
 				ret = scalar_new(doc, comp, cur, &k);
 				if (ret)
 					return ret;
-				ret = make_value(doc, value, cur, &nv, err);
+				ret = make_value(doc, value, node, cur, &nv, err);
 				if (ret) {
 					node_free(k);
 					return ret;
@@ -627,12 +704,23 @@ int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct 
 			strcat(walked, comp);
 		}
 	}
-	ret = make_value(doc, value, cur, &nv, err);
+	ret = make_value(doc, value, node, cur, &nv, err);
 	if (ret)
 		return ret;
 	node_free(*slot);
 	*slot = nv;
 	return 0;
+}
+
+int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct ydoc_error *err)
+{
+	return set_path(doc, path, value, NULL, err);
+}
+
+int ydoc_set_node(struct ydoc *doc, const char *path, const struct ydoc_node *value,
+		  struct ydoc_error *err)
+{
+	return set_path(doc, path, NULL, value, err);
 }
 
 int ydoc_set_assignment(struct ydoc *doc, const char *assignment, struct ydoc_error *err)

@@ -125,6 +125,25 @@ int ydoc_verrorf(struct ydoc_error *err, const struct ydoc_node *at, const char 
  */
 int ydoc_set_path(struct ydoc *doc, const char *path, const char *value, struct ydoc_error *err);
 
+/*
+ * The same with a node as the value (a profile's `set: {PATH: VALUE}`, where VALUE may be a
+ * mapping or a list): a deep copy of `value` replaces the node at `path` (or is added as the
+ * last key), keeping value's positions and file name, so the copy must not outlive the
+ * document `value` came from. Errors as ydoc_set_path()'s.
+ */
+int ydoc_set_node(struct ydoc *doc, const char *path, const struct ydoc_node *value,
+		  struct ydoc_error *err);
+
+/* A deep copy of n (positions and the file name pointer kept). 0 or -ENOMEM. */
+int ydoc_node_copy(const struct ydoc_node *n, struct ydoc_node **out);
+/* Frees a node made by ydoc_node_copy() (or detached from a document); accepts NULL. */
+void ydoc_node_free(struct ydoc_node *n);
+/* Removes (and frees) item i of a list: 0, or -EINVAL when seq is no list or i is past it. */
+int ydoc_seq_remove(struct ydoc_node *seq, size_t i);
+/* Removes (and frees) `key` and its value from a mapping: 0, -ENOENT when absent, -EINVAL when
+ * map is no mapping. */
+int ydoc_map_remove(struct ydoc_node *map, const char *key);
+
 /* Splits "KEY=VALUE" and calls ydoc_set_path(). -EINVAL with err filled when there is no '='. */
 int ydoc_set_assignment(struct ydoc *doc, const char *assignment, struct ydoc_error *err);
 

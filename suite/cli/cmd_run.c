@@ -321,7 +321,8 @@ int cmd_run(int argc, char **argv)
 	manifest = runner_manifest_new(p, target_spec, t,
 				       &(struct runner_opts){.time_scale = cr.time_scale,
 							     .seed = cr.seed,
-							     .chunk_bytes = cr.chunk_bytes});
+							     .chunk_bytes = cr.chunk_bytes,
+							     .settings = settings});
 	/* the drive's rated endurance and the user's warning level, for the analysis
 	 * (pass_thermal) and the reader of the manifest */
 	cli_rated_endurance(target_info(t), tbw, &rated);

@@ -64,6 +64,11 @@ struct job_spec {
 	enum data_pattern pattern;
 	unsigned compressibility; /* percent, 0 = incompressible */
 
+	/* SNIA PTS-C ActiveRange Amount: random offsets fall only in `segments` equal segments of
+	 * segment_bytes spread evenly over the range (engine/workload.h); 0 = the whole range */
+	unsigned segments;
+	uint64_t segment_bytes;
+
 	uint64_t interval_ns; /* time-series interval; 0 = 1 s */
 	bool sqpoll;
 	bool hipri;

@@ -40,6 +40,11 @@ struct workload {
 	unsigned nzones;
 	struct wl_zone zones[JOB_MAX_ZONES];
 	uint64_t start, end;
+	/* ActiveRange Amount: random offsets in nseg segments of seg_bytes, the first at
+	 * seg_base, each seg_stride after the last; nseg 0 = none */
+	unsigned nseg;
+	uint64_t seg_base, seg_stride, seg_bytes;
+	uint64_t seg_slots[JOB_MAX_BS]; /* aligned slots of each block size in one segment */
 	enum data_pattern pattern;
 	unsigned compressibility;
 	_Atomic uint64_t seq_cursor; /* next sequential offset */
@@ -180,6 +185,40 @@ static int build_zones(struct workload *w, const struct job_spec *s, char *err, 
 	return 0;
 }
 
+/*
+ * SNIA PTS-C ActiveRange Amount: `segments` segments of segment_bytes spread evenly over the
+ * range. Their starts are aligned to the largest alignment of the job's block sizes, so that
+ * every segment holds the same whole slots of each size; they are seg_stride apart, the range
+ * (from its first aligned byte) divided by the count and aligned down. E.g. a 64 MiB range, 1
+ * MiB in 8 segments: 128 KiB at 0, 8, 16, ..., 56 MiB from the start.
+ */
+static int build_segments(struct workload *w, const struct job_spec *s, char *err, size_t len)
+{
+	uint64_t a = w->lbs, span;
+
+	if (s->dist == DIST_ZONED)
+		return fail(err, len, "an ActiveRange Amount and a zoned distribution do not mix");
+	for (unsigned i = 0; i < w->nbs; i++)
+		if (w->align[i] > a)
+			a = w->align[i];
+	w->seg_base = round_up(w->start, a);
+	span = w->seg_base < w->end ? w->end - w->seg_base : 0;
+	w->seg_stride = span / s->segments / a * a;
+	w->seg_bytes = s->segment_bytes;
+	if (s->segment_bytes % w->lbs || s->segment_bytes < w->max_bs ||
+	    s->segment_bytes > w->seg_stride)
+		return fail(err, len,
+			    "%u segments of %" PRIu64 " B do not fit in the LBA range [%" PRIu64
+			    ", %" PRIu64 ") with a %" PRIu32 " B block in each (segments start "
+			    "%" PRIu64 " B apart)",
+			    s->segments, s->segment_bytes, w->start, w->end, w->max_bs,
+			    w->seg_stride);
+	for (unsigned i = 0; i < w->nbs; i++)
+		w->seg_slots[i] = (w->seg_bytes - w->bs[i]) / w->align[i] + 1;
+	w->nseg = s->segments;
+	return 0;
+}
+
 int workload_create(const struct job_spec *s, uint32_t lbs, struct workload **out, char *err,
 		    size_t errlen)
 {
@@ -222,6 +261,8 @@ int workload_create(const struct job_spec *s, uint32_t lbs, struct workload **ou
 		goto fail;
 	}
 	rc = build_zones(w, s, err, errlen);
+	if (!rc && s->segments && !w->sequential)
+		rc = build_segments(w, s, err, errlen);
 	if (rc)
 		goto fail;
 	atomic_init(&w->seq_cursor, s->seq_start ? s->seq_start : s->range_start);
@@ -289,6 +330,13 @@ void workload_next(struct workload_stream *st, struct target_io *io)
 	}
 	if (w->sequential) {
 		io->offset = seq_offset(w, io->len);
+		return;
+	}
+	if (w->nseg) {
+		uint64_t r = prng_below(&st->rng, w->nseg * w->seg_slots[b]);
+
+		io->offset = w->seg_base + r / w->seg_slots[b] * w->seg_stride +
+			     r % w->seg_slots[b] * w->align[b];
 		return;
 	}
 	if (w->nzones > 1) {

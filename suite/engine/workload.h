@@ -19,6 +19,10 @@
  *     128k), never below the logical block size; with DIST_ZONED a zone is drawn by its I/O
  *     share first, then a slot uniformly inside the zone's part of the range (JESD219 style:
  *     e.g. 50% of I/Os to the first 5% of the range). Sequential modes ignore zones.
+ *   - random with `segments` (SNIA PTS-C ActiveRange Amount, e.g. 16 GiB in 2048 segments):
+ *     uniform over the aligned slots of `segments` equal segments of segment_bytes spread
+ *     evenly over the range (starts aligned to the largest block alignment); sequential modes
+ *     (preconditioning) still walk the whole range; zones and segments do not mix.
  * Directions: read/write modes are fixed; mixed modes draw a read with probability rwmix_read%.
  *
  * Data (TARGET_CAP_NEEDS_DATA targets): buffers are filled once at setup with random bytes

@@ -199,6 +199,10 @@ static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 	if (until) {
 		p.w.spec.rw = RW_RANDWRITE;
 		p.w.spec.bs[0] = (struct bs_split){4096, 1};
+		if (ctx->pts) { /* the PTS variant's TC x QD, unless the phase gives its queue */
+			p.w.spec.qd = ctx->pts->measured_qd;
+			p.w.spec.threads = ctx->pts->measured_threads;
+		}
 	} else {
 		/* SNIA WIPC: 2x the user capacity in 128 KiB sequential writes. */
 		p.w.spec.rw = RW_WRITE;

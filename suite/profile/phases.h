@@ -78,6 +78,10 @@ struct profile_workload {
 	struct range range;
 	struct amount length;
 	struct amount ramp;
+	/* SNIA PTS-C ActiveRange Amount (profile/pts.h): random offsets only inside ar_segments
+	 * equal segments of ar_amount / ar_segments bytes spread over the range; 0 = none */
+	uint64_t ar_amount;
+	unsigned ar_segments;
 };
 
 /*
@@ -344,9 +348,19 @@ struct profile_defaults {
 	unsigned compressibility;  /* default 0 */
 };
 
+/* What a profile's `pts:` block (profile/pts.h) gives every workload it parses. */
+struct phase_pts_settings {
+	/* TC x QD of a measured phase (rounds, write_until) that gives no queue; 0 = defaults */
+	unsigned measured_threads, measured_qd;
+	double active_range;	/* ActiveRange: a fraction range's ends are scaled by it */
+	uint64_t amount;	/* ActiveRange Amount in bytes, 0 = none */
+	unsigned segments;	/* and its segment count */
+};
+
 struct phase_parse_ctx {
 	const struct profile_defaults *defaults;
 	int depth; /* 0 at top level; repeat bodies are depth + 1 */
+	const struct phase_pts_settings *pts; /* NULL: the profile has no pts: block */
 };
 
 /*

@@ -270,6 +270,17 @@ int profile_parse_workload(const struct ydoc_node *map, const char *ctx,
 	}
 	if (seen & (1u << WK_RANGE))
 		out.range = raw.range;
+	if (pctx->pts && out.range.percent) {
+		/* SNIA PTS ActiveRange: every workload stays inside the first active_range of the
+		 * LBAs (a range in bytes names LBAs itself and is left as written); the random
+		 * ones only in the ActiveRange Amount's segments (resolved with the capacity). */
+		out.range.lo *= pctx->pts->active_range;
+		out.range.hi *= pctx->pts->active_range;
+	}
+	if (pctx->pts && pctx->pts->amount) {
+		out.ar_amount = pctx->pts->amount;
+		out.ar_segments = pctx->pts->segments;
+	}
 	if (seen & (1u << WK_DIST))
 		out.spec.dist = (enum rand_dist)raw.dist;
 	if (seen & (1u << WK_ZONES)) {
@@ -405,6 +416,13 @@ struct json_object *profile_workload_to_json(const struct profile_workload *w)
 	bad |= phase_json_add(o, "qd", json_object_new_int((int)s->qd));
 	bad |= phase_json_add(o, "threads", json_object_new_int((int)s->threads));
 	bad |= phase_json_add(o, "range", range_to_json(&w->range));
+	if (w->ar_amount) {
+		struct json_object *a = json_object_new_object();
+
+		bad |= phase_json_add(a, "bytes", json_object_new_uint64(w->ar_amount));
+		bad |= phase_json_add(a, "segments", json_object_new_int((int)w->ar_segments));
+		bad |= phase_json_add(o, "active_range_amount", a);
+	}
 	bad |= add_amount(o, "length", &w->length);
 	bad |= add_amount(o, "ramp", &w->ramp);
 	bad |= phase_json_add(o, "seed", json_object_new_uint64(s->seed));
@@ -457,7 +475,7 @@ int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity
 {
 	struct job_spec s = w->spec;
 	uint64_t align = lbs ? lbs : 512, maxbs = 0;
-	char a[32];
+	char a[32], r_buf[16];
 	int ret;
 
 	if (!(time_scale > 0))
@@ -487,6 +505,21 @@ int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity
 	if (s.range_end - s.range_start < maxbs) {
 		snprintf(err, len, "range is smaller than the block size");
 		return -ERANGE;
+	}
+	if (w->ar_amount && w->ar_segments && !rw_is_seq(s.rw)) {
+		/* ActiveRange Amount: a sequential pass (preconditioning) writes the whole active
+		 * range; random offsets keep to the segments (engine/workload.h). */
+		s.segments = w->ar_segments;
+		s.segment_bytes = w->ar_amount / w->ar_segments / align * align;
+		if (w->ar_amount > s.range_end - s.range_start || s.segment_bytes < maxbs) {
+			snprintf(err, len,
+				 "ActiveRange Amount %s does not fit %u segments in the active range "
+				 "(%s) with a %s block in each",
+				 units_fmt_size(w->ar_amount, a, sizeof(a)), w->ar_segments,
+				 units_fmt_size(s.range_end - s.range_start, a + 16, sizeof(a) - 16),
+				 units_fmt_size(maxbs, r_buf, sizeof(r_buf)));
+			return -ERANGE;
+		}
 	}
 	amount_resolve(&w->length, capacity, time_scale, &s.time_ns, &s.amount_bytes);
 	amount_resolve(&w->ramp, capacity, time_scale, &s.ramp_ns, &s.ramp_bytes);

@@ -415,6 +415,10 @@ static int rounds_parse(const struct ydoc_node *n, void *data, const struct phas
 	int ret;
 
 	r->base.spec.rw = RW_RANDRW;
+	if (ctx->pts) { /* the PTS variant's TC x QD, unless the phase gives its queue */
+		r->base.spec.qd = ctx->pts->measured_qd;
+		r->base.spec.threads = ctx->pts->measured_threads;
+	}
 	ret = profile_parse_workload(n, "rounds", ctx, &r->base, rounds_keys, &x, &present, err);
 	if (ret)
 		return ret;

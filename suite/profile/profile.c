@@ -20,13 +20,14 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "profile/extends.h"
 
 /* ---- profiles ------------------------------------------------------------------------------- */
 
 struct top_raw {
 	const char *name, *description;
 	bool destructive;
-	const struct ydoc_node *defaults, *phases, *cooldown;
+	const struct ydoc_node *defaults, *phases, *cooldown, *pts;
 	int write_cache, power_states;
 };
 
@@ -48,6 +49,8 @@ static const struct ydoc_key top_keys[] = {
 	 .enum_names = drive_setting_names},
 	{.name = "power_states", .kind = YK_ENUM, .offset = offsetof(struct top_raw, power_states),
 	 .enum_names = power_setting_names},
+	/* read by pts_prepare() before the phases (profile/pts.h) */
+	{.name = "pts", .kind = YK_MAPPING, .offset = offsetof(struct top_raw, pts)},
 	{0},
 };
 /* clang-format on */
@@ -79,19 +82,125 @@ bool profile_writes(const struct profile *p)
 	return phase_list_first_writer(&p->phases) != NULL;
 }
 
-int profile_parse_string(const char *text, size_t len, const char *file, const char *const *sets,
-			 size_t nsets, struct profile **out, struct ydoc_error *err)
+static bool looks_like_path(const char *s);
+
+/* ---- extends ------------------------------------------------------------------------------- */
+
+/* The documents of a chain of extends, the profile's own first: all stay alive until the
+ * profile is parsed (set: values copied into an ancestor point at their child's file name). */
+struct doc_chain {
+	struct ydoc *docs[EXTENDS_MAX_DEPTH + 1];
+	char *real[EXTENDS_MAX_DEPTH + 1]; /* realpath of each (NULL for a string) */
+	size_t n;
+};
+
+static void chain_release(struct doc_chain *c)
 {
-	struct ydoc *doc = NULL;
+	for (size_t i = 0; i < c->n; i++) {
+		ydoc_free(c->docs[i]);
+		free(c->real[i]);
+	}
+	c->n = 0;
+}
+
+static int chain_push(struct doc_chain *c, struct ydoc *doc)
+{
+	char buf[PATH_MAX];
+
+	c->docs[c->n] = doc;
+	c->real[c->n] = NULL;
+	if (realpath(doc->file, buf) && !(c->real[c->n] = strdup(buf))) {
+		c->n++;
+		return -ENOMEM;
+	}
+	c->n++;
+	return 0;
+}
+
+/* The parent named at node `at` by the document `child`: NAME.yaml beside the child first (a
+ * user's pair of profiles), then profile_find()'s search path. */
+static int find_parent(const struct ydoc_node *at, const char *child, const char *user_dir,
+		       char *path, size_t len, struct ydoc_error *err)
+{
+	const char *name = at->text, *slash = strrchr(child, '/');
+	struct stat st;
+	struct ydoc_error e;
+
+	if (slash && !looks_like_path(name) &&
+	    (size_t)snprintf(path, len, "%.*s/%s.yaml", (int)(slash - child), child, name) < len &&
+	    stat(path, &st) == 0 && S_ISREG(st.st_mode))
+		return 0;
+	if (profile_find(name, user_dir, path, len, &e))
+		return ydoc_errorf(err, at, "extends: %s", e.msg);
+	return 0;
+}
+
+/*
+ * Resolves the extends of the chain's last document: *out is the document the profile is read
+ * from (the last one itself when it extends nothing, else its resolved parent changed by its
+ * set:). Every document read is pushed on the chain.
+ */
+static int resolve_extends(struct doc_chain *c, const char *user_dir, struct ydoc **out,
+			   struct ydoc_error *err)
+{
+	struct ydoc *doc = c->docs[c->n - 1], *pdoc, *resolved;
+	const struct ydoc_node *at;
+	char path[PATH_MAX], buf[PATH_MAX];
+	int ret = extends_read(doc, &at, err);
+
+	if (ret <= 0) {
+		if (!ret)
+			*out = doc;
+		return ret;
+	}
+	if (c->n > EXTENDS_MAX_DEPTH)
+		return ydoc_errorf(err, at, "extends: more than %d profiles in a chain",
+				   EXTENDS_MAX_DEPTH);
+	ret = find_parent(at, doc->file, user_dir, path, sizeof(path), err);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < c->n && realpath(path, buf); i++)
+		if (c->real[i] && !strcmp(c->real[i], buf))
+			return ydoc_errorf(err, at,
+					   "extends: %s is %s, which the chain already holds: "
+					   "profiles may not extend themselves in a circle",
+					   at->text, path);
+	ret = ydoc_parse_file(path, &pdoc, NULL, NULL, err);
+	if (ret)
+		return ret;
+	ret = chain_push(c, pdoc);
+	if (!ret)
+		ret = resolve_extends(c, user_dir, &resolved, err);
+	if (!ret)
+		ret = extends_apply(resolved, doc, err);
+	if (!ret)
+		*out = resolved;
+	return ret;
+}
+
+/* ---- parsing -------------------------------------------------------------------------------- */
+
+static int parse_string_in(const char *text, size_t len, const char *file, const char *user_dir,
+			   const char *const *sets, size_t nsets, struct profile **out,
+			   struct ydoc_error *err)
+{
+	struct doc_chain chain = {0};
+	struct ydoc *doc = NULL, *own;
 	struct profile *p = NULL;
 	struct top_raw raw = {0};
 	struct phase_parse_ctx pctx;
+	struct profile_pts pts;
 	const struct profile_phase *w;
 	int ret;
 
-	ret = ydoc_parse_string(text, len, file, &doc, err);
+	ret = ydoc_parse_string(text, len, file, &own, err);
 	if (ret)
 		return ret;
+	ret = chain_push(&chain, own);
+	if (!ret)
+		ret = resolve_extends(&chain, user_dir, &doc, err);
+	if (ret)
+		goto out;
 	for (size_t i = 0; i < nsets; i++) {
 		ret = ydoc_set_assignment(doc, sets[i], err);
 		if (ret)
@@ -103,6 +212,9 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 		snprintf(err->file, sizeof(err->file), "%s", doc->file);
 		goto out;
 	}
+	ret = pts_prepare(doc, &pts, err);
+	if (ret)
+		goto out;
 	ret = ydoc_map_read(doc->root, "the profile", top_keys, &raw, NULL, err);
 	if (ret)
 		goto out;
@@ -125,12 +237,19 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 		if (ret)
 			goto out;
 	}
-	pctx = (struct phase_parse_ctx){.defaults = &p->defaults, .depth = 0};
+	p->pts = pts;
+	pctx = (struct phase_parse_ctx){
+	    .defaults = &p->defaults, .depth = 0, .pts = pts.set ? &p->pts.settings : NULL};
 	ret = profile_parse_phase_list(raw.phases, "phases", &pctx, &p->phases, err);
 	if (ret)
 		goto out;
 	p->destructive = raw.destructive;
 	p->write_cache = (enum profile_drive_setting)raw.write_cache;
+	if (pts.set && !ydoc_map_get(doc->root, "write_cache")) {
+		/* the variant's, where the profile does not say (PTS-E off, PTS-C on) */
+		p->write_cache = pts.write_cache_on ? PROFILE_ON : PROFILE_OFF;
+		p->write_cache_from_pts = true;
+	}
 	p->power_states = raw.power_states ? PROFILE_OFF : PROFILE_AS_FOUND;
 	w = phase_list_first_writer(&p->phases);
 	if (w && !p->destructive) {
@@ -144,7 +263,7 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 	}
 	p->name = strdup(raw.name);
 	p->description = strdup(raw.description ? raw.description : "");
-	p->path = strdup(doc->file);
+	p->path = strdup(own->file);
 	p->text = malloc(len + 1);
 	if (!p->name || !p->description || !p->path || !p->text) {
 		ret = -ENOMEM;
@@ -157,8 +276,14 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
 	p = NULL;
 out:
 	profile_free(p);
-	ydoc_free(doc);
+	chain_release(&chain);
 	return ret;
+}
+
+int profile_parse_string(const char *text, size_t len, const char *file, const char *const *sets,
+			 size_t nsets, struct profile **out, struct ydoc_error *err)
+{
+	return parse_string_in(text, len, file, NULL, sets, nsets, out, err);
 }
 
 void profile_free(struct profile *p)
@@ -258,7 +383,7 @@ int profile_load(const char *name_or_path, const char *user_dir, const char *con
 	if (ret)
 		return ret;
 	ydoc_free(doc);
-	ret = profile_parse_string(text, len, path, sets, nsets, out, err);
+	ret = parse_string_in(text, len, path, user_dir, sets, nsets, out, err);
 	free(text);
 	return ret;
 }
@@ -365,7 +490,8 @@ struct json_object *profile_to_json(const struct profile *p)
 			    json_object_new_string(profile_drive_setting_name(p->write_cache)))) ||
 	    (p->power_states != PROFILE_AS_FOUND &&
 	     phase_json_add(o, "power_states",
-			    json_object_new_string(profile_drive_setting_name(p->power_states))))) {
+			    json_object_new_string(profile_drive_setting_name(p->power_states)))) ||
+	    (p->pts.set && phase_json_add(o, "pts", pts_to_json(&p->pts)))) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -401,8 +527,22 @@ const char *profile_summary(const struct profile *p, char *buf, size_t len)
 
 	if (!len)
 		return buf;
-	pos += (size_t)snprintf(buf, len, "%s: %s%s%s, %zu phase%s: ", p->name, p->description,
-				*p->description ? ". " : "",
+	pos += (size_t)snprintf(buf, len, "%s: %s%s", p->name, p->description,
+				*p->description ? ". " : "");
+	if (pos < len && p->pts.set) {
+		char ar[32];
+
+		/* what the pts: variant decided, which the phases below show only in part */
+		pos += (size_t)snprintf(
+		    buf + pos, len - pos,
+		    "SNIA PTS %s, %s variant (%s): write cache %s, ActiveRange %s%%%s. ",
+		    pts_test_name(p->pts.test), pts_variant_name(p->pts.variant), p->pts.spec,
+		    profile_drive_setting_name(p->write_cache),
+		    units_fmt_double(p->pts.active_range * 100, 1, ar, sizeof(ar)),
+		    p->pts.amount ? " with an ActiveRange Amount in segments" : "");
+	}
+	if (pos < len)
+		pos += (size_t)snprintf(buf + pos, len - pos, "%s, %zu phase%s: ",
 				p->destructive ? "Destructive (writes the target)"
 					       : "Non-destructive (writes nothing)",
 				p->phases.n, p->phases.n == 1 ? "" : "s");

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "profile/phases.h"
+#include "profile/pts.h"
 #include "base/ydoc.h"
 
 struct json_object;
@@ -45,6 +46,12 @@ struct profile {
 	/* `write_cache:` at the top level: the drive's volatile write cache for the run (SNIA PTS
 	 * Enterprise: off, Client: on); as-found when absent */
 	enum profile_drive_setting write_cache;
+	/* write_cache came from the pts: variant, not from the profile's `write_cache:`: a target
+	 * that cannot set it runs as found, saying so (run/drive_settings.h) */
+	bool write_cache_from_pts;
+	/* `pts:` at the top level: the SNIA PTS operator settings (profile/pts.h); pts.set false
+	 * when absent */
+	struct profile_pts pts;
 	/* `power_states:` at the top level: as-found, or off (NVMe APST disabled, SATA ALPM
 	 * max_performance) for idle-recovery tests */
 	enum profile_drive_setting power_states;
@@ -55,7 +62,9 @@ struct profile {
 
 /*
  * Parses and validates text[0..len). `sets` are "KEY=VALUE" overrides (ydoc_set_path paths)
- * applied before validation; nsets may be 0. On success *out is a new profile (profile_free).
+ * applied before validation; nsets may be 0. A profile with `extends: NAME` (profile/extends.h)
+ * is read from NAME.yaml beside `file`, else from the bundled profiles (profile_find() without a
+ * user directory; profile_load() passes its own), with its `set:` applied before the `sets`. On success *out is a new profile (profile_free).
  * Errors (-EINVAL, err filled): syntax, schema, validation (writing phases without
  * `destructive: true`, reported at the first such phase), bad --set path.
  */

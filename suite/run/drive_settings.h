@@ -65,6 +65,12 @@ struct devchange_ctx;
 const struct devchange_ctx *drive_settings_change_ctx(struct drive_settings *s, char *err,
 						      size_t errlen);
 
+/* The write cache as read back after drive_settings_apply(): 1 on, 0 off, -1 unknown (not
+ * read: a file or loop device, or left as found on a target that cannot report it). */
+int drive_settings_write_cache(const struct drive_settings *s);
+/* Why a write cache setting asked by a pts: variant was left as found ("" when it was not). */
+const char *drive_settings_note(const struct drive_settings *s);
+
 /* The manifest's "drive_settings": {"write_cache": {"profile", "as_found", "readback"}, "journal"}
  * (docs/results-format.md). A new object, or NULL (no memory). */
 struct json_object *drive_settings_to_json(const struct drive_settings *s);

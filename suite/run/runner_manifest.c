@@ -12,6 +12,113 @@
 
 #include "config.h"
 #include "base/jsonnum.h"
+#include "run/drive_settings.h"
+
+/* The TC x QD of the phase the PTS test tracks: the first rounds phase with a steady-state rule,
+ * else the first write_until (WSAT); false when neither is at the top level. */
+static bool pts_toio(const struct profile *p, unsigned *threads, unsigned *depth)
+{
+	const struct profile_workload *w = NULL;
+
+	for (size_t i = 0; i < p->phases.n && !w; i++) {
+		const struct profile_phase *ph = &p->phases.v[i];
+
+		if (ph->kind->type == PHASE_ROUNDS &&
+		    ((const struct phase_rounds *)ph->data)->has_steady_state)
+			w = &((const struct phase_rounds *)ph->data)->base;
+	}
+	for (size_t i = 0; i < p->phases.n && !w; i++)
+		if (p->phases.v[i].kind->type == PHASE_WRITE_UNTIL)
+			w = &((const struct phase_write *)p->phases.v[i].data)->w;
+	if (!w)
+		return false;
+	*threads = w->spec.threads;
+	*depth = w->spec.qd;
+	return true;
+}
+
+/* "write_cache" of the manifest's pts: what was asked, what the target read back, and why
+ * there is no read-back when there is none. */
+static struct json_object *pts_write_cache(const struct profile *p, const struct runner_opts *o)
+{
+	struct json_object *c = json_object_new_object();
+	int back = o && o->settings ? drive_settings_write_cache(o->settings) : -1;
+	const char *note = NULL;
+
+	if (back < 0) {
+		note = o && o->settings ? drive_settings_note(o->settings) : "";
+		if (!*note)
+			note = o && o->settings ? "the target does not report its write cache"
+						: "no drive settings were applied (a library caller)";
+	}
+	if (c &&
+	    (jsonnum_add(c, "requested",
+			 json_object_new_string(profile_drive_setting_name(p->write_cache))) ||
+	     jsonnum_add(c, "read_back", back < 0 ? NULL : json_object_new_boolean(back)) ||
+	     jsonnum_add(c, "note", note ? json_object_new_string(note) : NULL))) {
+		json_object_put(c);
+		return NULL;
+	}
+	return c;
+}
+
+/*
+ * The manifest's "pts" (docs/results-format.md): the operator settings of a profile's pts:
+ * block as this run applies them on this target, for the analysis' test header. Only the keys
+ * listed there: the analysis reads exactly these.
+ */
+static struct json_object *pts_json(const struct profile *p, const struct target_info *ti,
+				    const struct runner_opts *o)
+{
+	const struct profile_pts *pts = &p->pts;
+	struct json_object *x = json_object_new_object(), *ar = NULL, *am = NULL, *tio = NULL;
+	struct range r = {.percent = true, .lo = 0, .hi = pts->active_range};
+	uint64_t lbs = ti->logical_block_size ? ti->logical_block_size : 512, lo = 0, hi = 0;
+	unsigned threads = 0, depth = 0;
+	bool has_toio = pts_toio(p, &threads, &depth);
+	int bad = 0;
+
+	if (!x)
+		return NULL;
+	/* as the workloads resolve it (profile_workload_resolve: range_resolve, aligned to lbs) */
+	if (range_resolve(&r, ti->capacity, lbs, &lo, &hi))
+		lo = hi = 0;
+	ar = json_object_new_object();
+	am = pts->amount ? json_object_new_object() : NULL;
+	tio = has_toio ? json_object_new_object() : NULL;
+	if (!ar || (pts->amount && !am) || (has_toio && !tio)) {
+		json_object_put(ar);
+		json_object_put(am);
+		json_object_put(tio);
+		json_object_put(x);
+		return NULL;
+	}
+	bad |= jsonnum_add(ar, "percent", jsonnum_new(pts->active_range * 100));
+	bad |= jsonnum_add(ar, "bytes", json_object_new_uint64(hi - lo));
+	if (pts->amount) {
+		bad |= jsonnum_add(am, "bytes", json_object_new_uint64(pts->amount));
+		bad |= jsonnum_add(am, "segments", json_object_new_int((int)pts->segments));
+		bad |= jsonnum_add(am, "segment_bytes",
+				   json_object_new_uint64(pts->amount / pts->segments / lbs * lbs));
+	}
+	if (has_toio) {
+		bad |= jsonnum_add(tio, "threads", json_object_new_int((int)threads));
+		bad |= jsonnum_add(tio, "depth", json_object_new_int((int)depth));
+	}
+	bad |= jsonnum_add(x, "test", json_object_new_string(pts_test_name(pts->test)));
+	bad |= jsonnum_add(x, "spec", json_object_new_string(pts->spec));
+	bad |= jsonnum_add(x, "variant", json_object_new_string(pts_variant_name(pts->variant)));
+	bad |= jsonnum_add(x, "active_range", ar);
+	bad |= jsonnum_add(x, "active_range_amount", am);
+	bad |= jsonnum_add(x, "write_cache", pts_write_cache(p, o));
+	bad |= jsonnum_add(x, "data_pattern", json_object_new_string("random"));
+	bad |= jsonnum_add(x, "toio", tio);
+	if (bad) {
+		json_object_put(x);
+		return NULL;
+	}
+	return x;
+}
 
 /* The chunks of long writing phases, as the run uses them, so that a resume cuts the same. */
 static struct json_object *chunks_json(const struct target *t, const struct runner_opts *o)
@@ -65,7 +172,8 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
 	    jsonnum_add(m, "target", target_info_to_json(ti, target_spec)) ||
 	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
-	    runner_plan(p, t, o, &pl) || runner_manifest_tracks(m, &pl))
+	    runner_plan(p, t, o, &pl) || runner_manifest_tracks(m, &pl) ||
+	    (p->pts.set && jsonnum_add(m, "pts", pts_json(p, ti, o))))
 		goto fail;
 	plan_release(&pl);
 	return m;

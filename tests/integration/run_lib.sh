@@ -133,3 +133,15 @@ loop_cleanup() {
 	loop_mnts=()
 	loop_devs=()
 }
+
+# shrink_model SRC DST: the virtual SSD model SRC (client-tlc) shrunk to 1 GiB, with `represents`
+# shrunk by the same factor so that profile durations keep their scale (a cell stays as long as
+# on the bundled model, and so as long against its drain) while fills take a quarter of the time.
+# Returns 1 when SRC has no user_capacity line to shrink.
+shrink_model() {
+	sed -e 's/^name: .*/name: client-tlc-1g/' \
+		-e 's/^represents: .*/represents: 120000000000/' \
+		-e 's/^user_capacity: .*/user_capacity: 1g/' \
+		-e 's/^\(  size: \)[0-9][0-9]*m/\1117m/' "$1" >"$2"
+	grep -q '^user_capacity: 1g$' "$2"
+}

@@ -606,7 +606,7 @@ static void test_set(void **state)
 static void test_bundled(void **state)
 {
 	static const char *const names[] = {"demo", "snia-iops", "snia-throughput", "snia-latency",
-					    "wsat", "smoke",	 "readonly",	    "gc-recovery"};
+					    "snia-wsat", "smoke",	 "readonly",	    "gc-recovery"};
 	struct profile_entry *list;
 	size_t n;
 	char dir[4096];

@@ -421,6 +421,109 @@ static void test_refusals(void **state)
 	}
 }
 
+/*
+ * SNIA PTS-C ActiveRange Amount: random offsets fall only in the segments, and every segment is
+ * hit. The segment starts are hand-computed: a 64 MiB range with 1 MiB in 8 segments has 128
+ * KiB segments 8 MiB apart (64 / 8), at the range's start + 0, 8, ..., 56 MiB; the same with
+ * the range starting at 1 MiB; with 64 KiB I/Os the segments hold two slots each; with an
+ * unaligned start (4 KiB) and 128 KiB I/Os the first segment starts at the next 128 KiB
+ * boundary and the stride is (64 MiB + 4 KiB - 128 KiB) / 8 aligned down to 128 KiB: 7.875 MiB.
+ */
+struct seg_case {
+	uint32_t bs;
+	uint64_t start, end, seg_bytes;
+	unsigned segments;
+	uint64_t first, stride; /* by hand */
+};
+
+static void test_active_range_amount(void **state)
+{
+	static const struct seg_case cases[] = {
+		{4 * KiB, 0, 64 * MiB, 128 * KiB, 8, 0, 8 * MiB},
+		{4 * KiB, 1 * MiB, 65 * MiB, 128 * KiB, 8, 1 * MiB, 8 * MiB},
+		{64 * KiB, 0, 64 * MiB, 128 * KiB, 8, 0, 8 * MiB},
+		{128 * KiB, 4 * KiB, 64 * MiB + 8 * KiB, 256 * KiB, 8, 128 * KiB,
+		 7 * MiB + 896 * KiB},
+		/* PTS-C's 2048 segments of a 16 GiB Amount in a 100 GiB range: 8 MiB each, 50 MiB apart */
+		{4 * KiB, 0, 100 * GiB, 8 * MiB, 2048, 0, 50 * MiB},
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct seg_case *sc = &cases[c];
+		struct job_spec s = spec_of(RW_RANDRW, sc->bs, sc->start, sc->end);
+		unsigned hits[2048] = {0};
+		struct workload_stream st;
+		struct workload *w;
+
+		s.segments = sc->segments;
+		s.segment_bytes = sc->seg_bytes;
+		w = make(&s, 4096);
+		workload_stream_init(&st, w, 0);
+		for (int i = 0; i < 200000; i++) {
+			struct target_io io = {0};
+			uint64_t seg, in;
+
+			workload_next(&st, &io);
+			if (io.offset < sc->first)
+				fail_msg("case %zu: offset %llu before the first segment", c,
+					 (unsigned long long)io.offset);
+			seg = (io.offset - sc->first) / sc->stride;
+			in = (io.offset - sc->first) % sc->stride;
+			if (seg >= sc->segments || in + io.len > sc->seg_bytes)
+				fail_msg("case %zu: I/O [%llu, +%u) outside the segments", c,
+					 (unsigned long long)io.offset, io.len);
+			assert_int_equal(io.offset % sc->bs, 0);
+			hits[seg]++;
+		}
+		for (unsigned i = 0; i < sc->segments; i++)
+			if (!hits[i])
+				fail_msg("case %zu: segment %u never hit", c, i);
+		workload_free(w);
+	}
+	/* Segments that do not fit, and zones with segments, are refused. */
+	{
+		struct job_spec s = spec_of(RW_RANDWRITE, 4 * KiB, 0, 64 * MiB);
+		struct workload *w = NULL;
+		char err[256] = "";
+
+		s.segments = 8;
+		s.segment_bytes = 16 * MiB; /* more than the 8 MiB between starts */
+		assert_int_equal(workload_create(&s, 4096, &w, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "do not fit"));
+		s.segment_bytes = 2 * KiB; /* smaller than a block */
+		assert_int_equal(workload_create(&s, 512, &w, err, sizeof(err)), -EINVAL);
+		s.segment_bytes = 128 * KiB;
+		s.dist = DIST_ZONED;
+		s.nzones = 1;
+		s.zones[0] = (struct zone_split){1, 1};
+		assert_int_equal(workload_create(&s, 4096, &w, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "zoned"));
+		assert_null(w);
+	}
+	/* A sequential job (preconditioning) ignores the segments and walks the whole range. */
+	{
+		struct job_spec s = spec_of(RW_WRITE, 128 * KiB, 0, 64 * MiB);
+		struct workload_stream st;
+		struct workload *w;
+		uint64_t hi = 0;
+
+		s.segments = 8;
+		s.segment_bytes = 128 * KiB;
+		w = make(&s, 4096);
+		workload_stream_init(&st, w, 0);
+		for (int i = 0; i < 512; i++) {
+			struct target_io io = {0};
+
+			workload_next(&st, &io);
+			if (io.offset + io.len > hi)
+				hi = io.offset + io.len;
+		}
+		assert_int_equal(hi, 64 * MiB);
+		workload_free(w);
+	}
+}
+
 static void test_reproducible(void **state)
 {
 	struct job_spec s = spec_of(RW_RANDRW, 4096, 0, 1 * GiB);
@@ -518,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_sequential_wrap),
 		cmocka_unit_test(test_sequential_threads),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_active_range_amount),
 		cmocka_unit_test(test_reproducible),
 		cmocka_unit_test(test_data),
 	};

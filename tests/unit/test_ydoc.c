@@ -442,6 +442,44 @@ static void test_schema_multi(void **state)
 	ydoc_free(d);
 }
 
+/* ydoc_set_node (a profile's set: with mapping values), ydoc_node_copy, the removals. */
+static void test_set_node(void **state)
+{
+	struct ydoc *doc = parse_ok("a: 1\nb: [x, y, z]\nc: {d: 2}\n");
+	struct ydoc *src = parse_ok("v: {e: [3, 4]}\n");
+	struct ydoc_node *cp = NULL, *v;
+	struct ydoc_error e;
+
+	(void)state;
+	v = ydoc_map_get(src->root, "v");
+	assert_int_equal(ydoc_set_node(doc, "c.d", v, &e), 0);
+	assert_int_equal(ydoc_set_node(doc, "c.f", v, &e), 0); /* a key added */
+	/* the copies are deep and keep the source's positions */
+	assert_ptr_not_equal(ydoc_map_get(ydoc_map_get(doc->root, "c"), "d"), v);
+	v = ydoc_map_get(ydoc_map_get(doc->root, "c"), "d");
+	assert_int_equal(v->type, YDOC_MAPPING);
+	assert_int_equal(v->line, 1);
+	assert_int_equal(v->col, 4);
+	assert_string_equal(ydoc_map_get(v, "e")->items[1]->text, "4");
+	assert_non_null(ydoc_map_get(ydoc_map_get(doc->root, "c"), "f"));
+	assert_int_equal(ydoc_set_node(doc, "b.5", v, &e), -EINVAL);
+	assert_non_null(strstr(e.msg, "indexes 0 to 2"));
+	/* removals */
+	assert_int_equal(ydoc_seq_remove(ydoc_map_get(doc->root, "b"), 1), 0);
+	assert_int_equal(ydoc_map_get(doc->root, "b")->n, 2);
+	assert_string_equal(ydoc_map_get(doc->root, "b")->items[1]->text, "z");
+	assert_int_equal(ydoc_seq_remove(ydoc_map_get(doc->root, "b"), 2), -EINVAL);
+	assert_int_equal(ydoc_map_remove(doc->root, "a"), 0);
+	assert_null(ydoc_map_get(doc->root, "a"));
+	assert_int_equal(ydoc_map_remove(doc->root, "a"), -ENOENT);
+	assert_int_equal(doc->root->n, 2);
+	assert_int_equal(ydoc_node_copy(doc->root, &cp), 0);
+	assert_int_equal(cp->n, 2);
+	ydoc_node_free(cp);
+	ydoc_free(src);
+	ydoc_free(doc);
+}
+
 static void test_nearest(void **state)
 {
 	static const char *const names[] = {"cell_time", "cells", "order", "queue", "count", NULL};
@@ -463,6 +501,7 @@ int main(void)
 	    cmocka_unit_test(test_parse_file),	 cmocka_unit_test(test_set_path),
 	    cmocka_unit_test(test_schema_ok),	 cmocka_unit_test(test_schema_errors),
 	    cmocka_unit_test(test_schema_multi), cmocka_unit_test(test_nearest),
+	    cmocka_unit_test(test_set_node),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
