@@ -145,6 +145,9 @@ int cmd_resume(int argc, char **argv)
 	struct target *t = NULL;
 	struct ydoc_error yerr;
 	const char **sets = NULL;
+	struct profile_parent *known = NULL;
+	struct json_object *me;
+	size_t nknown = 0;
 	size_t nsets = 0;
 	char err[1024] = "";
 	bool dry = false;
@@ -232,9 +235,31 @@ int cmd_resume(int argc, char **argv)
 		for (size_t i = 0; i < nsets; i++)
 			sets[i] = json_object_get_string(json_object_array_get_idx(ms, i));
 	}
+	/* The parents as the run read them (absent in runs before they were recorded). */
+	me = jobj(jobj(m, "profile"), "extends");
+	if (me && json_object_is_type(me, json_type_array)) {
+		nknown = json_object_array_length(me);
+		known = calloc(nknown ? nknown : 1, sizeof(*known));
+		if (!known) {
+			code = EXIT_FAILED;
+			goto out;
+		}
+		for (size_t i = 0; i < nknown; i++) {
+			struct json_object *e = json_object_array_get_idx(me, i);
+
+			known[i] = (struct profile_parent){.ref = (char *)jstr(e, "ref"),
+							    .path = (char *)jstr(e, "path"),
+							    .text = (char *)jstr(e, "text")};
+			if (!known[i].ref || !known[i].path || !known[i].text) {
+				cli_error("resume", "%s: manifest profile.extends[%zu] lacks ref, "
+					  "path or text", cr.dir, i);
+				goto out;
+			}
+		}
+	}
 	memset(&yerr, 0, sizeof(yerr));
-	rc = profile_parse_string(text, strlen(text), ppath ? ppath : "<manifest>", sets, nsets, &p,
-				  &yerr);
+	rc = profile_parse_recorded(text, strlen(text), ppath ? ppath : "<manifest>", sets, nsets,
+				    known, nknown, &p, &yerr);
 	if (rc) {
 		char buf[1024];
 
@@ -310,6 +335,7 @@ out:
 	target_close(t);
 	profile_free(p);
 	free(sets);
+	free(known);
 	json_object_put(m);
 	if (lock >= 0)
 		close(lock);

@@ -91,7 +91,13 @@ static bool looks_like_path(const char *s);
 struct doc_chain {
 	struct ydoc *docs[EXTENDS_MAX_DEPTH + 1];
 	char *real[EXTENDS_MAX_DEPTH + 1]; /* realpath of each (NULL for a string) */
+	/* the parents' `extends:` values and texts (docs[1..n)), for the manifest */
+	char *ref[EXTENDS_MAX_DEPTH + 1];
+	char *text[EXTENDS_MAX_DEPTH + 1];
 	size_t n;
+	/* parents recorded by an earlier run (profile_parse_recorded): used instead of disk */
+	const struct profile_parent *known;
+	size_t nknown;
 };
 
 static void chain_release(struct doc_chain *c)
@@ -99,6 +105,8 @@ static void chain_release(struct doc_chain *c)
 	for (size_t i = 0; i < c->n; i++) {
 		ydoc_free(c->docs[i]);
 		free(c->real[i]);
+		free(c->ref[i]);
+		free(c->text[i]);
 	}
 	c->n = 0;
 }
@@ -109,6 +117,8 @@ static int chain_push(struct doc_chain *c, struct ydoc *doc)
 
 	c->docs[c->n] = doc;
 	c->real[c->n] = NULL;
+	c->ref[c->n] = NULL;
+	c->text[c->n] = NULL;
 	if (realpath(doc->file, buf) && !(c->real[c->n] = strdup(buf))) {
 		c->n++;
 		return -ENOMEM;
@@ -145,7 +155,9 @@ static int resolve_extends(struct doc_chain *c, const char *user_dir, struct ydo
 {
 	struct ydoc *doc = c->docs[c->n - 1], *pdoc, *resolved;
 	const struct ydoc_node *at;
-	char path[PATH_MAX], buf[PATH_MAX];
+	const struct profile_parent *known = NULL;
+	char path[PATH_MAX], buf[PATH_MAX], *ptext = NULL;
+	size_t plen = 0;
 	int ret = extends_read(doc, &at, err);
 
 	if (ret <= 0) {
@@ -156,19 +168,41 @@ static int resolve_extends(struct doc_chain *c, const char *user_dir, struct ydo
 	if (c->n > EXTENDS_MAX_DEPTH)
 		return ydoc_errorf(err, at, "extends: more than %d profiles in a chain",
 				   EXTENDS_MAX_DEPTH);
-	ret = find_parent(at, doc->file, user_dir, path, sizeof(path), err);
-	if (ret)
-		return ret;
-	for (size_t i = 0; i < c->n && realpath(path, buf); i++)
-		if (c->real[i] && !strcmp(c->real[i], buf))
-			return ydoc_errorf(err, at,
-					   "extends: %s is %s, which the chain already holds: "
-					   "profiles may not extend themselves in a circle",
-					   at->text, path);
-	ret = ydoc_parse_file(path, &pdoc, NULL, NULL, err);
-	if (ret)
-		return ret;
+	for (size_t i = 0; i < c->nknown && !known; i++)
+		if (!strcmp(c->known[i].ref, at->text))
+			known = &c->known[i];
+	if (known) {
+		/* the run's own copy: the depth bound above ends any circle among them */
+		snprintf(path, sizeof(path), "%s", known->path);
+		ret = ydoc_parse_string(known->text, strlen(known->text), known->path, &pdoc, err);
+		if (!ret && !(ptext = strdup(known->text))) {
+			ydoc_free(pdoc);
+			ret = -ENOMEM;
+		}
+		if (ret)
+			return ret;
+	} else {
+		ret = find_parent(at, doc->file, user_dir, path, sizeof(path), err);
+		if (ret)
+			return ret;
+		for (size_t i = 0; i < c->n && realpath(path, buf); i++)
+			if (c->real[i] && !strcmp(c->real[i], buf))
+				return ydoc_errorf(err, at,
+						   "extends: %s is %s, which the chain already holds: "
+						   "profiles may not extend themselves in a circle",
+						   at->text, path);
+		ret = ydoc_parse_file(path, &pdoc, &ptext, &plen, err);
+		if (ret)
+			return ret;
+	}
 	ret = chain_push(c, pdoc);
+	if (!ret) {
+		c->text[c->n - 1] = ptext;
+		ptext = NULL;
+		if (!(c->ref[c->n - 1] = strdup(at->text)))
+			ret = -ENOMEM;
+	}
+	free(ptext);
 	if (!ret)
 		ret = resolve_extends(c, user_dir, &resolved, err);
 	if (!ret)
@@ -178,13 +212,34 @@ static int resolve_extends(struct doc_chain *c, const char *user_dir, struct ydo
 	return ret;
 }
 
+/* Moves the chain's parents (their refs and texts; the paths copied) into p->parents. */
+static int keep_parents(struct doc_chain *c, struct profile *p)
+{
+	if (c->n < 2)
+		return 0;
+	p->parents = calloc(c->n - 1, sizeof(*p->parents));
+	if (!p->parents)
+		return -ENOMEM;
+	for (size_t i = 1; i < c->n; i++) {
+		struct profile_parent *pp = &p->parents[p->nparents++];
+
+		pp->path = strdup(c->docs[i]->file);
+		if (!pp->path)
+			return -ENOMEM;
+		pp->ref = c->ref[i];
+		pp->text = c->text[i];
+		c->ref[i] = c->text[i] = NULL;
+	}
+	return 0;
+}
+
 /* ---- parsing -------------------------------------------------------------------------------- */
 
 static int parse_string_in(const char *text, size_t len, const char *file, const char *user_dir,
-			   const char *const *sets, size_t nsets, struct profile **out,
-			   struct ydoc_error *err)
+			   const char *const *sets, size_t nsets, const struct profile_parent *known,
+			   size_t nknown, struct profile **out, struct ydoc_error *err)
 {
-	struct doc_chain chain = {0};
+	struct doc_chain chain = {.known = known, .nknown = nknown};
 	struct ydoc *doc = NULL, *own;
 	struct profile *p = NULL;
 	struct top_raw raw = {0};
@@ -272,6 +327,9 @@ static int parse_string_in(const char *text, size_t len, const char *file, const
 	memcpy(p->text, text, len);
 	p->text[len] = '\0';
 	p->text_len = len;
+	ret = keep_parents(&chain, p);
+	if (ret)
+		goto out;
 	*out = p;
 	p = NULL;
 out:
@@ -283,7 +341,14 @@ out:
 int profile_parse_string(const char *text, size_t len, const char *file, const char *const *sets,
 			 size_t nsets, struct profile **out, struct ydoc_error *err)
 {
-	return parse_string_in(text, len, file, NULL, sets, nsets, out, err);
+	return parse_string_in(text, len, file, NULL, sets, nsets, NULL, 0, out, err);
+}
+
+int profile_parse_recorded(const char *text, size_t len, const char *file,
+			   const char *const *sets, size_t nsets, const struct profile_parent *known,
+			   size_t nknown, struct profile **out, struct ydoc_error *err)
+{
+	return parse_string_in(text, len, file, NULL, sets, nsets, known, nknown, out, err);
 }
 
 void profile_free(struct profile *p)
@@ -295,6 +360,12 @@ void profile_free(struct profile *p)
 	free(p->description);
 	free(p->text);
 	free(p->path);
+	for (size_t i = 0; i < p->nparents; i++) {
+		free(p->parents[i].ref);
+		free(p->parents[i].path);
+		free(p->parents[i].text);
+	}
+	free(p->parents);
 	free(p);
 }
 
@@ -383,7 +454,7 @@ int profile_load(const char *name_or_path, const char *user_dir, const char *con
 	if (ret)
 		return ret;
 	ydoc_free(doc);
-	ret = parse_string_in(text, len, path, user_dir, sets, nsets, out, err);
+	ret = parse_string_in(text, len, path, user_dir, sets, nsets, NULL, 0, out, err);
 	free(text);
 	return ret;
 }

@@ -34,6 +34,13 @@ enum profile_drive_setting {
 /* "as-found", "on", "off" (the profile's words). */
 const char *profile_drive_setting_name(enum profile_drive_setting s);
 
+/* A profile an `extends:` chain read: the `extends:` value that named it, its path, its text. */
+struct profile_parent {
+	char *ref;
+	char *path;
+	char *text;
+};
+
 struct profile {
 	char *name;
 	char *description;
@@ -58,6 +65,11 @@ struct profile {
 	char *text; /* the raw profile text, NUL-terminated (the manifest keeps it) */
 	size_t text_len;
 	char *path; /* where it was read from ("<string>" for strings) */
+	/* The profiles it extends (`extends:`), nearest first, as read when it was parsed: the
+	 * manifest keeps their texts so that a resume rebuilds the same profile even when a
+	 * parent on disk has changed or gone since (profile_parse_recorded). */
+	struct profile_parent *parents;
+	size_t nparents;
 };
 
 /*
@@ -80,6 +92,16 @@ int profile_parse_string(const char *text, size_t len, const char *file, const c
  */
 int profile_find(const char *name, const char *user_dir, char *path, size_t len,
 		 struct ydoc_error *err);
+
+/*
+ * profile_parse_string() for a profile recorded in a manifest: an `extends:` whose value equals a
+ * `known[i].ref` is read from known[i].text (parsed as known[i].path), never from disk, so that
+ * the profile is the one the run started with. A parent not in `known` is looked up as usual
+ * (a manifest written before parents were recorded).
+ */
+int profile_parse_recorded(const char *text, size_t len, const char *file,
+			   const char *const *sets, size_t nsets, const struct profile_parent *known,
+			   size_t nknown, struct profile **out, struct ydoc_error *err);
 
 /* profile_find() + read + profile_parse_string(). */
 int profile_load(const char *name_or_path, const char *user_dir, const char *const *sets,

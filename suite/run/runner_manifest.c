@@ -14,6 +14,30 @@
 #include "base/jsonnum.h"
 #include "run/drive_settings.h"
 
+/* The profiles the run's profile extends, nearest first, with their texts: a resume reads
+ * them from here, not from disk, where they may have changed since (profile.h). */
+static struct json_object *parents_json(const struct profile *p)
+{
+	struct json_object *a = json_object_new_array();
+
+	for (size_t i = 0; a && i < p->nparents; i++) {
+		struct json_object *e = json_object_new_object();
+
+		if (!e || json_object_array_add(a, e)) {
+			json_object_put(e);
+			json_object_put(a);
+			return NULL;
+		}
+		if (jsonnum_add(e, "ref", json_object_new_string(p->parents[i].ref)) ||
+		    jsonnum_add(e, "path", json_object_new_string(p->parents[i].path)) ||
+		    jsonnum_add(e, "text", json_object_new_string(p->parents[i].text))) {
+			json_object_put(a);
+			return NULL;
+		}
+	}
+	return a;
+}
+
 /* The TC x QD of the phase the PTS test tracks: the first rounds phase with a steady-state rule,
  * else the first write_until (WSAT); false when neither is at the top level. */
 static bool pts_toio(const struct profile *p, unsigned *threads, unsigned *depth)
@@ -152,7 +176,8 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 	if (jsonnum_add(prof, "name", json_object_new_string(p->name ? p->name : "")) ||
 	    jsonnum_add(prof, "path", json_object_new_string(p->path ? p->path : "")) ||
 	    jsonnum_add(prof, "text", json_object_new_string_len(p->text ? p->text : "",
-								 p->text ? (int)p->text_len : 0)))
+								 p->text ? (int)p->text_len : 0)) ||
+	    (p->nparents && jsonnum_add(prof, "extends", parents_json(p))))
 		goto fail;
 	if (jsonnum_add(ts, "user", jsonnum_new(o && o->time_scale > 0 ? o->time_scale : 1.0)) ||
 	    jsonnum_add(ts, "target", jsonnum_new(ti->time_scale)) ||
