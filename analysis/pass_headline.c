@@ -186,8 +186,8 @@ static const char *cell_coord(const char *cell, const char *key, char *buf, size
 	return NULL;
 }
 
-/* The plan's workload of phase `phase` (a rounds phase's base, else the phase's workload). */
-static struct json_object *plan_workload(const struct analyze_input *in, int64_t phase)
+/* pass.h */
+struct json_object *pass_plan_workload(const struct analyze_input *in, int64_t phase)
 {
 	struct json_object *plan, *list, *ph, *set, *w;
 	int64_t n = phase;
@@ -212,7 +212,7 @@ static struct json_object *plan_workload(const struct analyze_input *in, int64_t
 static void headline_describe(const struct analyze_input *in, int64_t phase, const char *cell,
 			      char *wl, size_t wllen, char *q, size_t qlen)
 {
-	struct json_object *w = plan_workload(in, phase), *bs;
+	struct json_object *w = pass_plan_workload(in, phase), *bs;
 	const char *rw = w ? jsonget_str(w, "rw") : NULL, *c;
 	char b[64] = "", v[32], rwc[16], mix[32] = "";
 	int64_t qd = 0, threads = 1, rmix = -1;
