@@ -224,6 +224,17 @@ int snia_wsat_levels(const struct wsat_chunk *c, size_t n, uint64_t capacity,
 		}
 		from += c[i].bytes;
 	}
+	/* Chunks longer than a fill: none starts in the last one; the last chunk is the level. */
+	from = written;
+	for (size_t i = n; !r.steady_chunks && i-- > 0;) {
+		from -= c[i].bytes;
+		if (c[i].elapsed_ns) {
+			r.steady_from_bytes = from;
+			r.steady_chunks = 1;
+			sios = c[i].ios;
+			sns = c[i].elapsed_ns;
+		}
+	}
 	if (sns)
 		r.steady_iops = sios * 1e9 / (double)sns;
 	*out = r;

@@ -91,7 +91,8 @@ struct snia_wsat {
 	bool has_drop;
 	size_t drop_chunk;	/* the first chunk of the drop */
 	uint64_t drop_bytes;	/* bytes written before it: where the plateau ends */
-	double steady_iops;	/* I/Os over time of the chunks that start in the last drive fill */
+	double steady_iops;	/* I/Os over time of the chunks that start in the last drive fill
+				   (the last chunk when none does) */
 	size_t steady_chunks;
 	uint64_t steady_from_bytes; /* bytes written before the first of them */
 };
