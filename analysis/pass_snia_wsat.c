@@ -20,7 +20,8 @@
 #define RULE                                                                                       \
 	"plateau: median IOPS of the chunks ending within the first 0.5x capacity; drop: the first " \
 	"chunk more than 10% below the plateau with the next 2 chunks also below; steady: I/Os "    \
-	"over time of the chunks starting in the last 1x capacity written"
+	"over time of the chunks starting in the last 1x capacity written (the last chunk when "     \
+	"none does)"
 
 int pass_snia_wsat(const struct analyze_input *in, int64_t phase, int64_t repeat,
 		   struct json_object *block, char *err, size_t errlen)
