@@ -235,7 +235,8 @@ static int phase_cells(const struct analyze_input *in, struct json_object *summa
 		       enum snia_test t, const struct reader_measurement *ms, size_t nms,
 		       int64_t phase, int64_t repeat, struct cell **out, size_t *nout)
 {
-	struct cell *c = NULL;
+	struct cell *c = NULL, *x;
+	struct json_object *arr;
 	size_t nc = 0;
 
 	(void)in;
@@ -248,7 +249,7 @@ static int phase_cells(const struct analyze_input *in, struct json_object *summa
 		for (j = 0; j < nc && strcmp(c[j].key, k->cell); j++)
 			;
 		if (j == nc) {
-			struct cell *x = realloc(c, (nc + 1) * sizeof(*c));
+			x = realloc(c, (nc + 1) * sizeof(*c));
 
 			if (!x)
 				goto nomem;
@@ -268,6 +269,37 @@ static int phase_cells(const struct analyze_input *in, struct json_object *summa
 		}
 		c[j].m[c[j].n++] = i;
 	}
+	/* A cell the runner found not applicable may have no measurement at all: its row still
+	 * belongs in the table (the cells pass lists it with the reason). */
+	if (json_object_object_get_ex(summary, "cells", &arr))
+		for (size_t i = 0; i < json_object_array_length(arr); i++) {
+			struct json_object *e = json_object_array_get_idx(arr, i);
+			const char *k = jsonget_str(e, "cell"), *kind = jsonget_str(e, "kind"),
+				   *na = jsonget_str(e, "not_applicable");
+			int64_t p, r;
+			size_t j;
+
+			if (!k || !kind || !na || strcmp(kind, "cell") || jsonget_int(e, "phase", &p) ||
+			    jsonget_int(e, "repeat", &r) || p != phase || r != repeat)
+				continue;
+			for (j = 0; j < nc && strcmp(c[j].key, k); j++)
+				;
+			if (j < nc)
+				continue;
+			x = realloc(c, (nc + 1) * sizeof(*c));
+			if (!x)
+				goto nomem;
+			c = x;
+			memset(&c[nc], 0, sizeof(*c));
+			c[nc].key = k;
+			c[nc].first = nms + i; /* after every measured cell, in the cells' order */
+			if (snia_cell_coords(k, &c[nc].c))
+				c[nc].order = -1;
+			else
+				c[nc].order = snia_spec_order(t, c[nc].c.rwmix_read, c[nc].c.bs);
+			c[nc].na = na;
+			nc++;
+		}
 	if (nc)
 		qsort(c, nc, sizeof(*c), cell_cmp);
 	*out = c;

@@ -141,6 +141,11 @@ def rounds_block(test, summary, recs, phase, repeat):
     for r in rs:
         if r["cell"] not in cells:
             cells.append(r["cell"])
+    na = {c["cell"]: c["not_applicable"] for c in summary["cells"]
+          if c["kind"] == "cell" and c["phase"] == phase and c["repeat"] == repeat and
+          c.get("not_applicable")}
+    # A cell the device cannot do may have no measurement: its row comes after the measured.
+    cells += [c for c in na if c not in cells]
     mixes, sizes = (IOPS_MIX, IOPS_BS) if test == "iops" else (LAT_MIX, LAT_BS)
 
     def order(cell):
@@ -150,9 +155,6 @@ def rounds_block(test, summary, recs, phase, repeat):
         return 1 << 20
     seen = list(cells)
     cells.sort(key=lambda c: (order(c), seen.index(c)))
-    na = {c["cell"]: c["not_applicable"] for c in summary["cells"]
-          if c["kind"] == "cell" and c["phase"] == phase and c["repeat"] == repeat and
-          c.get("not_applicable")}
     rows, track = [], []
     for cell in cells:
         row = dict(coords(cell))
