@@ -81,6 +81,10 @@ int pass_surface(const struct analyze_input *in, struct json_object *summary, ch
 struct json_object *pass_ss_before(const struct analyze_input *in, struct json_object *arr,
 				   size_t before);
 
+/* The first steady_state entry of (phase, repeat) in summary (the steady_state pass's), or NULL
+ * (pass_headline.c). Borrowed from summary. */
+struct json_object *pass_ss_entry(struct json_object *summary, int64_t phase, int64_t repeat);
+
 /* The plan's workload of phase `phase` in the manifest (a rounds phase's base, else the phase's
  * workload; the phase numbered depth-first through repeat bodies), or NULL (pass_headline.c).
  * Borrowed from in->manifest. */

@@ -264,8 +264,8 @@ static void headline_describe(const struct analyze_input *in, int64_t phase, con
  * tracked cell's block size (SNIA's IOPS matrix: the 7 mixes at 4 KiB); the rest are in "cells". */
 #define HEADLINE_MAX_CELLS 9
 
-/* The tracked cell of (phase, repeat) from the steady_state pass, or NULL. */
-static const char *tracked_cell(struct json_object *summary, int64_t phase, int64_t repeat)
+/* pass.h */
+struct json_object *pass_ss_entry(struct json_object *summary, int64_t phase, int64_t repeat)
 {
 	struct json_object *arr;
 
@@ -277,9 +277,17 @@ static const char *tracked_cell(struct json_object *summary, int64_t phase, int6
 
 		if (!jsonget_int(s, "phase", &p) && !jsonget_int(s, "repeat", &r) && p == phase &&
 		    r == repeat)
-			return jsonget_str(s, "cell");
+			return s;
 	}
 	return NULL;
+}
+
+/* The tracked cell of (phase, repeat) from the steady_state pass, or NULL. */
+static const char *tracked_cell(struct json_object *summary, int64_t phase, int64_t repeat)
+{
+	struct json_object *s = pass_ss_entry(summary, phase, repeat);
+
+	return s ? jsonget_str(s, "cell") : NULL;
 }
 
 /* Whether a recovery entry of the headline measures phase `phase` (then that line reports it). */

@@ -138,24 +138,6 @@ static struct json_object *header_json(const struct analyze_input *in, struct js
 	return h;
 }
 
-/* The steady-state entry of (phase, repeat) from the steady_state pass, or NULL (borrowed). */
-static struct json_object *ss_entry(struct json_object *summary, int64_t phase, int64_t repeat)
-{
-	struct json_object *arr;
-
-	if (!json_object_object_get_ex(summary, "steady_state", &arr))
-		return NULL;
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
-		struct json_object *s = json_object_array_get_idx(arr, i);
-		int64_t p, r;
-
-		if (!jsonget_int(s, "phase", &p) && !jsonget_int(s, "repeat", &r) && p == phase &&
-		    r == repeat)
-			return s;
-	}
-	return NULL;
-}
-
 /* The "not_applicable" reason of a cell of (phase, repeat) in the cells pass, or NULL. */
 static const char *not_applicable(struct json_object *summary, int64_t phase, int64_t repeat,
 				  const char *cell)
@@ -420,7 +402,7 @@ static int rounds_block(const struct analyze_input *in, struct json_object *summ
 			int64_t phase, int64_t repeat, struct json_object *block, char *err,
 			size_t errlen)
 {
-	struct json_object *ss = ss_entry(summary, phase, repeat), *tab, *trk, *w, *x;
+	struct json_object *ss = pass_ss_entry(summary, phase, repeat), *tab, *trk, *w, *x;
 	struct cell *c = NULL;
 	size_t nc = 0;
 	int64_t lo, hi;
@@ -561,7 +543,7 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 			goto out;
 		}
 		hd = header_json(in, pts, purge_before(pu, npu, ph[i].phase));
-		ss = ss_entry(summary, ph[i].phase, ph[i].repeat);
+		ss = pass_ss_entry(summary, ph[i].phase, ph[i].repeat);
 		add_str(b, "test", snia_test_name(t), &e);
 		jsonnum_build_add(b, "phase", json_object_new_int64(ph[i].phase), &e);
 		jsonnum_build_add(b, "repeat", json_object_new_int64(ph[i].repeat), &e);

@@ -133,3 +133,18 @@ loop_cleanup() {
 	loop_mnts=()
 	loop_devs=()
 }
+
+# small_client_tlc SRCDIR OUT: the bundled client-tlc model shrunk to 1 GiB (name client-tlc-1g),
+# with `represents` shrunk by the same factor so that profile durations keep their scale (a cell
+# stays as long as on the bundled model, and so as long against its drain) while fills take a
+# quarter of the time, and its SLC cache to 117 MiB. Skips (77) when the model is not there or
+# has no user_capacity line to shrink.
+small_client_tlc() {
+	local model="$1/profiles/models/client-tlc.yaml"
+	[ -r "$model" ] || skip "no $model in the source tree"
+	sed -e 's/^name: .*/name: client-tlc-1g/' \
+		-e 's/^represents: .*/represents: 120000000000/' \
+		-e 's/^user_capacity: .*/user_capacity: 1g/' \
+		-e 's/^\(  size: \)[0-9][0-9]*m/\1117m/' "$model" >"$2"
+	grep -q '^user_capacity: 1g$' "$2" || skip "client-tlc.yaml has no user_capacity line to shrink"
+}

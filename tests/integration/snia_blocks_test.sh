@@ -32,13 +32,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-snia-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 t0=$(date +%s.%N)
 
-model="$SSDLAB_SRCDIR/profiles/models/client-tlc.yaml"
-[ -r "$model" ] || skip "no $model in the source tree"
-sed -e 's/^name: .*/name: client-tlc-1g/' \
-	-e 's/^represents: .*/represents: 120000000000/' \
-	-e 's/^user_capacity: .*/user_capacity: 1g/' \
-	-e 's/^\(  size: \)[0-9][0-9]*m/\1117m/' "$model" >"$tmp/small.yaml"
-grep -q '^user_capacity: 1g$' "$tmp/small.yaml" || skip "client-tlc.yaml has no user_capacity line to shrink"
+small_client_tlc "$SSDLAB_SRCDIR" "$tmp/small.yaml"
 # The same model without its SLC cache (the slc_cache block dropped).
 python3 - "$tmp/small.yaml" "$tmp/noslc.yaml" <<'PY'
 import re, sys
