@@ -27,7 +27,13 @@ command -v python3 >/dev/null || skip "python3 is needed to check the headlines"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-headline-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-small_client_tlc "$SSDLAB_SRCDIR" "$tmp/small.yaml"
+model="$SSDLAB_SRCDIR/profiles/models/client-tlc.yaml"
+[ -r "$model" ] || skip "no $model in the source tree"
+sed -e 's/^name: .*/name: client-tlc-1g/' \
+	-e 's/^represents: .*/represents: 120000000000/' \
+	-e 's/^user_capacity: .*/user_capacity: 1g/' \
+	-e 's/^\(  size: \)[0-9][0-9]*m/\1117m/' "$model" >"$tmp/small.yaml"
+grep -q '^user_capacity: 1g$' "$tmp/small.yaml" || skip "client-tlc.yaml has no user_capacity line to shrink"
 "$SSDLAB" plan demo --target "sim:$tmp/small.yaml" >/dev/null 2>&1 ||
 	skip "this build cannot load a virtual SSD model from a file"
 
