@@ -35,6 +35,7 @@ static const struct analyze_pass passes[] = {
     {"trim_check", pass_trimcheck},
     {"surface", pass_surface},
     {"op_variants", pass_opvariants},
+    {"snia", pass_snia},
     {"headline", pass_headline},
 };
 

@@ -81,6 +81,23 @@ int pass_surface(const struct analyze_input *in, struct json_object *summary, ch
 struct json_object *pass_ss_before(const struct analyze_input *in, struct json_object *arr,
 				   size_t before);
 
+/* The first steady_state entry of (phase, repeat) in summary (the steady_state pass's), or NULL
+ * (pass_headline.c). Borrowed from summary. */
+struct json_object *pass_ss_entry(struct json_object *summary, int64_t phase, int64_t repeat);
+
+/* The plan's workload of phase `phase` in the manifest (a rounds phase's base, else the phase's
+ * workload; the phase numbered depth-first through repeat bodies), or NULL (pass_headline.c).
+ * Borrowed from in->manifest. */
+struct json_object *pass_plan_workload(const struct analyze_input *in, int64_t phase);
+
+/* snia: per PTS test phase of a snia-* profile (or the old wsat), the result block of a PTS
+ * report (pass_snia.c, pass_snia_wsat.c); runs after steady_state and cells, before headline */
+int pass_snia(const struct analyze_input *in, struct json_object *summary, char *err,
+	      size_t errlen);
+/* The WSAT block's figures of (phase, repeat) added to block (pass_snia_wsat.c). */
+int pass_snia_wsat(const struct analyze_input *in, int64_t phase, int64_t repeat,
+		   struct json_object *block, char *err, size_t errlen);
+
 /* printf into err (len bytes); nothing when err is NULL. */
 void pass_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Adds an integer / a string member (a NULL string becomes JSON null); 0 or -ENOMEM. */

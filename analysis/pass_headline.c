@@ -186,8 +186,8 @@ static const char *cell_coord(const char *cell, const char *key, char *buf, size
 	return NULL;
 }
 
-/* The plan's workload of phase `phase` (a rounds phase's base, else the phase's workload). */
-static struct json_object *plan_workload(const struct analyze_input *in, int64_t phase)
+/* pass.h */
+struct json_object *pass_plan_workload(const struct analyze_input *in, int64_t phase)
 {
 	struct json_object *plan, *list, *ph, *set, *w;
 	int64_t n = phase;
@@ -212,7 +212,7 @@ static struct json_object *plan_workload(const struct analyze_input *in, int64_t
 static void headline_describe(const struct analyze_input *in, int64_t phase, const char *cell,
 			      char *wl, size_t wllen, char *q, size_t qlen)
 {
-	struct json_object *w = plan_workload(in, phase), *bs;
+	struct json_object *w = pass_plan_workload(in, phase), *bs;
 	const char *rw = w ? jsonget_str(w, "rw") : NULL, *c;
 	char b[64] = "", v[32], rwc[16], mix[32] = "";
 	int64_t qd = 0, threads = 1, rmix = -1;
@@ -264,8 +264,8 @@ static void headline_describe(const struct analyze_input *in, int64_t phase, con
  * tracked cell's block size (SNIA's IOPS matrix: the 7 mixes at 4 KiB); the rest are in "cells". */
 #define HEADLINE_MAX_CELLS 9
 
-/* The tracked cell of (phase, repeat) from the steady_state pass, or NULL. */
-static const char *tracked_cell(struct json_object *summary, int64_t phase, int64_t repeat)
+/* pass.h */
+struct json_object *pass_ss_entry(struct json_object *summary, int64_t phase, int64_t repeat)
 {
 	struct json_object *arr;
 
@@ -277,9 +277,17 @@ static const char *tracked_cell(struct json_object *summary, int64_t phase, int6
 
 		if (!jsonget_int(s, "phase", &p) && !jsonget_int(s, "repeat", &r) && p == phase &&
 		    r == repeat)
-			return jsonget_str(s, "cell");
+			return s;
 	}
 	return NULL;
+}
+
+/* The tracked cell of (phase, repeat) from the steady_state pass, or NULL. */
+static const char *tracked_cell(struct json_object *summary, int64_t phase, int64_t repeat)
+{
+	struct json_object *s = pass_ss_entry(summary, phase, repeat);
+
+	return s ? jsonget_str(s, "cell") : NULL;
 }
 
 /* Whether a recovery entry of the headline measures phase `phase` (then that line reports it). */
@@ -463,6 +471,120 @@ out:
 	return rc;
 }
 
+/* Member key of o (borrowed; NULL when absent or null). */
+static struct json_object *member(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+/* A copy of member key of src into dst as key dkey (JSON null when absent). */
+static void copy_as(struct json_object *dst, const char *dkey, struct json_object *src,
+		    const char *key, int *e)
+{
+	struct json_object *v = member(src, key);
+
+	if (v)
+		jsonnum_build_add(dst, dkey, json_object_get(v), e);
+	else
+		jsonnum_build_num(dst, dkey, NAN, e);
+}
+
+/*
+ * headline.snia (issue 15 point 4): per block of summary.json's "snia" its test's main result:
+ * IOPS: the tracked cell's steady-state IOPS (the window's mean) and the 4 KiB row of the
+ * matrix; throughput: MB/s read and write at the phase's block size; latency: the 4 KiB mean and
+ * p99.99 per mix (QD1 in the PTS); WSAT: the steady level, the plateau and where the drop is.
+ */
+static int headline_snia(const struct analyze_input *in, struct json_object *summary,
+			 struct json_object *h)
+{
+	struct json_object *arr = json_object_new_array(), *blocks = member(summary, "snia");
+	int e = 0;
+
+	if (jsonnum_add(h, "snia", arr) || !arr)
+		return -ENOMEM;
+	for (size_t i = 0; blocks && i < json_object_array_length(blocks) && !e; i++) {
+		struct json_object *b = json_object_array_get_idx(blocks, i), *o, *ss, *w, *x;
+		const char *t = jsonget_str(b, "test");
+		int64_t phase = -1;
+		char wl[128], q[64];
+
+		if (!t)
+			continue;
+		o = json_object_new_object();
+		jsonnum_build_push(arr, o, &e);
+		if (e)
+			break;
+		(void)jsonget_int(b, "phase", &phase);
+		headline_describe(in, phase, "", wl, sizeof(wl), q, sizeof(q));
+		jsonnum_build_add(o, "test", json_object_new_string(t), &e);
+		copy_as(o, "phase", b, "phase", &e);
+		copy_as(o, "repeat", b, "repeat", &e);
+		jsonnum_build_add(o, "queue", json_object_new_string(q), &e);
+		ss = member(b, "steady_state");
+		w = member(b, "window");
+		copy_as(o, "verdict", ss, "verdict", &e);
+		copy_as(o, "first_round", w, "first_round", &e);
+		copy_as(o, "last_round", w, "last_round", &e);
+		if (!strcmp(t, "iops") || !strcmp(t, "latency")) {
+			struct json_object *rows = member(b, strcmp(t, "iops") ? "table" : "matrix"),
+					   *sel = json_object_new_array();
+
+			if (!strcmp(t, "iops")) {
+				copy_as(o, "tracked_cell", member(b, "tracked"), "cell", &e);
+				copy_as(o, "tracked_iops", member(b, "tracked"), "iops", &e);
+			}
+			/* The 4 KiB row, in the matrix's (the spec's) order of mixes. */
+			for (size_t j = 0; rows && j < json_object_array_length(rows); j++) {
+				struct json_object *r = json_object_array_get_idx(rows, j), *c;
+				uint64_t bs = 0;
+
+				if (jsonnum_get_u64(r, "bs", &bs) || bs != 4096 ||
+				    !member(r, "rwmix_read"))
+					continue;
+				c = json_object_new_object();
+				copy_as(c, "rwmix_read", r, "rwmix_read", &e);
+				if (member(r, "not_applicable")) {
+					copy_as(c, "not_applicable", r, "not_applicable", &e);
+				} else if (!strcmp(t, "iops")) {
+					copy_as(c, "iops", r, "iops", &e);
+				} else {
+					x = member(member(r, "percentiles"), "p99_99");
+					copy_as(c, "mean_ns", r, "mean_ns", &e);
+					copy_as(c, "p99_99_ns", x, "ns", &e);
+					copy_as(c, "p99_99_samples", x, "samples", &e);
+					copy_as(c, "few_samples", x, "few_samples", &e);
+				}
+				jsonnum_build_push(sel, c, &e);
+			}
+			jsonnum_build_add(o, "bs_4k", sel, &e);
+		} else if (!strcmp(t, "throughput")) {
+			struct json_object *rows = member(b, "table");
+
+			copy_as(o, "bs", b, "bs", &e);
+			for (size_t j = 0; rows && j < json_object_array_length(rows); j++) {
+				struct json_object *r = json_object_array_get_idx(rows, j);
+				const char *d = jsonget_str(r, "direction");
+
+				if (d && !member(r, "not_applicable"))
+					copy_as(o, strcmp(d, "read") ? "write_mb_s" : "read_mb_s", r,
+						"mb_s", &e);
+			}
+		} else if (!strcmp(t, "wsat")) {
+			jsonnum_build_add(o, "workload", json_object_new_string(wl), &e);
+			copy_as(o, "steady_iops", member(b, "steady"), "iops", &e);
+			copy_as(o, "steady_from_x", member(b, "steady"), "from_x", &e);
+			copy_as(o, "plateau_iops", member(b, "plateau"), "iops", &e);
+			copy_as(o, "drop_bytes", member(b, "drop"), "bytes", &e);
+			copy_as(o, "drop_x", member(b, "drop"), "x", &e);
+			copy_as(o, "written_x", b, "written_x", &e);
+		}
+	}
+	return e;
+}
+
 int pass_headline(const struct analyze_input *in, struct json_object *summary, char *err,
 		  size_t errlen)
 {
@@ -533,7 +655,8 @@ int pass_headline(const struct analyze_input *in, struct json_object *summary, c
 		}
 	}
 	free(idles);
-	if (headline_results(in, summary, h, arr) || headline_wsat(in, h))
+	if (headline_results(in, summary, h, arr) || headline_wsat(in, h) ||
+	    headline_snia(in, summary, h))
 		return -ENOMEM;
 	return 0;
 }

@@ -255,6 +255,8 @@ int reader_write_until(const struct results_records *rr, int64_t phase, int64_t 
 			continue;
 		if (!r.n && jsonnum_get(rec, "time_scale", &r.first_scale))
 			r.first_scale = NAN;
+		if (results_record_metric(rec, "lat_mean", &x.lat_mean_ns))
+			x.lat_mean_ns = NAN;
 		r.c[r.n++] = x;
 	}
 	*out = r;

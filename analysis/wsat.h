@@ -15,6 +15,7 @@ struct wsat_chunk {
 	uint64_t ios;	     /* I/Os of its measured part */
 	uint64_t elapsed_ns; /* its measured time */
 	uint64_t bytes;	     /* bytes it wrote, ramp included */
+	double lat_mean_ns;  /* mean latency of its measured I/O; NaN when it has none */
 };
 
 /* The chunks that started within one drive fill, together. */

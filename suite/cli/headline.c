@@ -619,6 +619,7 @@ void headline_print(struct json_object *summary, FILE *f)
 	headline_print_opvariants(summary, f);
 	print_results(h, f);
 	print_wsat(summary, h, f);
+	headline_print_snia(summary, f);
 	headline_print_slc(summary, f);
 	print_flags(summary, f);
 }

@@ -58,6 +58,11 @@ void headline_print_opvariants(struct json_object *summary, FILE *f);
  * (a FLAG when one changed), what the block layer sent, what the device showed. */
 void headline_print_trimcheck(struct json_object *summary, FILE *f);
 
+/* A SNIA PTS test's main result (headline_snia.c) from summary.json's headline.snia: the
+ * tracked cell's steady-state IOPS and the 4 KiB row (IOPS), MB/s per block size (throughput),
+ * the 4 KiB mean and p99.99 per mix (latency), the steady level and the drop (WSAT). */
+void headline_print_snia(struct json_object *summary, FILE *f);
+
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
 bool headline_slc_probe(struct json_object *summary, int64_t phase);

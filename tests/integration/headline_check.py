@@ -113,6 +113,13 @@ slc_phases = {x["phase"] for x in summary.get("slc_cache", [])}
 sweep_phases = {x["phase"] for x in gc_points}
 wsat_lines = [e for e in wsat if e["phase"] not in slc_phases | sweep_phases]
 i_ss = i_wa = i_rec = i_res = i_ws = 0
+# SNIA blocks, recomputed from the raw files by snia_blocks_check (beside this script).
+sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(__file__)))
+import snia_blocks_check  # noqa: E402
+snia_hl = h.get("snia", [])
+snia_want = {(b["phase"], b["repeat"]): b for b in snia_blocks_check.recompute(d)}
+i_snia = 0
+se = None
 table_scaled = None
 cur_res_phase = None
 figures = 0
@@ -608,6 +615,116 @@ for ln in lines:
             near(m.group(7), e["greedy_model"]["wa"], "OP variant greedy model")
         figures += 1
         continue
+    # SNIA PTS tests (issue 15 point 4): one entry of headline.snia per block of summary.json's
+    # snia, each figure also recomputed from records.jsonl by snia_blocks_check.recompute().
+    m = re.fullmatch(r"SNIA (IOPS 4k|IOPS|TP (\S+)|latency|WSAT) +(.*)", ln)
+    if m:
+        kind = "TP" if m.group(2) else m.group(1)
+        rest = m.group(3)
+        if kind != "IOPS 4k":
+            if i_snia >= len(snia_hl):
+                bad("%r: summary's headline has %d snia entries" % (ln, len(snia_hl)))
+                continue
+            se = snia_hl[i_snia]
+            i_snia += 1
+        elif se is None:
+            bad("%r: no SNIA IOPS line before it" % ln)
+            continue
+        want = snia_want.get((se["phase"], se["repeat"]))
+        if want is None or want["test"] != se["test"]:
+            bad("%r: records give no %s block for phase %d" % (ln, se["test"], se["phase"]))
+            continue
+        named.add(se["phase"])
+        figures += 1
+
+        def window_ok(text):
+            parts = [x.strip() for x in text.split(",")]
+            w = want.get("window")
+            if w and "rounds %d-%d" % (w["first_round"], w["last_round"]) not in parts:
+                bad("%r: the window is rounds %d-%d" % (ln, w["first_round"], w["last_round"]))
+            if se["queue"] and se["queue"] not in parts:
+                bad("%r: the queue is %r" % (ln, se["queue"]))
+
+        def rows_4k(key):
+            return [r for r in want[key] if r.get("bs") == 4096 and "rwmix_read" in r]
+        if kind == "IOPS":
+            mm = re.fullmatch(r"(\S+) (\S+) IOPS \((.*)\)", rest)
+            if se["test"] != "iops" or not mm or mm.group(1) != want["tracked"]["cell"]:
+                bad("%r: summary has %r" % (ln, se))
+                continue
+            near(mm.group(2), se["tracked_iops"], "SNIA tracked IOPS")
+            near(mm.group(2), want["tracked"]["iops"], "SNIA tracked IOPS (records)")
+            window_ok(mm.group(3))
+        elif kind == "IOPS 4k":
+            items = re.findall(r"(\d+)% (n/a|[0-9.]+)", rest)
+            rows = rows_4k("matrix")
+            if [int(x[0]) for x in items] != [r["rwmix_read"] for r in rows]:
+                bad("%r: the 4 KiB mixes are %r" % (ln, [r["rwmix_read"] for r in rows]))
+                continue
+            for (mix, v), r, e in zip(items, rows, se["bs_4k"]):
+                if v == "n/a":
+                    if "not_applicable" not in r:
+                        bad("%r: %s%% is applicable" % (ln, mix))
+                    continue
+                near(v, e["iops"], "SNIA 4k IOPS %s%%" % mix)
+                near(v, r["iops"], "SNIA 4k IOPS %s%% (records)" % mix)
+        elif kind == "TP":
+            mm = re.fullmatch(r"write (\S+) MB/s, read (\S+) MB/s \((.*)\)", rest)
+            if se["test"] != "throughput" or not mm:
+                bad("%r: summary has %r" % (ln, se))
+                continue
+            b = want["bs"]
+            text = "%dm" % (b >> 20) if b % (1 << 20) == 0 else "%dk" % (b >> 10)
+            if m.group(2) != text:
+                bad("%r: the block size is %s" % (ln, text))
+            for g, d in ((1, "write"), (2, "read")):
+                r = [x for x in want["table"] if x["direction"] == d][0]
+                near(mm.group(g), se[d + "_mb_s"], "SNIA TP " + d)
+                near(mm.group(g), r["mb_s"], "SNIA TP %s (records)" % d)
+            window_ok(mm.group(3))
+        elif kind == "latency":
+            mm = re.fullmatch(r"4k (.+?) mean / p99\.99: (.*?)( \(\* fewer than 10 samples at or "
+                              r"beyond the percentile\))?", rest)
+            if se["test"] != "latency" or not mm or mm.group(1) != se["queue"]:
+                bad("%r: summary has %r" % (ln, se))
+                continue
+            items = re.findall(r"(\d+)%% read (?:n/a|(%s) / (%s)(\*?))" % (DUR, DUR), mm.group(2))
+            rows = rows_4k("table")
+            if [int(x[0]) for x in items] != [r["rwmix_read"] for r in rows]:
+                bad("%r: the 4 KiB mixes are %r" % (ln, [r["rwmix_read"] for r in rows]))
+                continue
+            for (mix, mean, p, star), r, e in zip(items, rows, se["bs_4k"]):
+                if not mean:
+                    continue
+                pr = r["percentiles"]["p99_99"]
+                near_duration(mean, e["mean_ns"], "SNIA latency mean %s%%" % mix)
+                near_duration(mean, r["mean_ns"], "SNIA latency mean %s%% (records)" % mix)
+                near_duration(p, pr["ns"], "SNIA latency p99.99 %s%% (records)" % mix)
+                if (star == "*") != pr["few_samples"] or e["few_samples"] != pr["few_samples"]:
+                    bad("%r: %s%% few samples is %r (%d samples)" % (ln, mix, pr["few_samples"],
+                                                                  pr["samples"]))
+            if (mm.group(3) is not None) != any(x[3] for x in items):
+                bad("%r: the note on few samples does not match the marks" % ln)
+        else:
+            mm = re.fullmatch(r"steady (\S+) IOPS from (\S+)x written, plateau (\S+) IOPS, "
+                              r"(?:drop at (\S+)x capacity \((\S+) MB written\)|no drop within "
+                              r"(\S+)x written)", rest)
+            if se["test"] != "wsat" or not mm:
+                bad("%r: summary has %r" % (ln, se))
+                continue
+            near(mm.group(1), want["steady"]["iops"], "SNIA WSAT steady (records)")
+            near(mm.group(1), se["steady_iops"], "SNIA WSAT steady")
+            near(mm.group(2), want["steady"]["from_x"], "SNIA WSAT steady from (records)")
+            near(mm.group(3), want["plateau"]["iops"], "SNIA WSAT plateau (records)")
+            if (mm.group(4) is None) != (want["drop"] is None):
+                bad("%r: records give drop %r" % (ln, want["drop"]))
+            elif mm.group(4):
+                near(mm.group(4), want["drop"]["x"], "SNIA WSAT drop x (records)")
+                near(mm.group(5), want["drop"]["bytes"], "SNIA WSAT drop bytes (records)", 1e6)
+                near(mm.group(5), se["drop_bytes"], "SNIA WSAT drop bytes", 1e6)
+            else:
+                near(mm.group(6), want["written_x"], "SNIA WSAT written (records)")
+        continue
     m = re.fullmatch(r"FLAG: .*", ln)
     if m:
         fl = summary["flags"]
@@ -627,6 +744,8 @@ if i_grp != len(ss_groups):
 if i_ss != len(ss) or i_rec != len(rec_list) or i_res != len(results) or i_ws != len(wsat_lines):
     bad("entries not printed: steady state %d/%d, recovery %d/%d, results %d/%d, wsat %d/%d" %
         (i_ss, len(ss), i_rec, len(rec_list), i_res, len(results), i_ws, len(wsat_lines)))
+if i_snia != len(snia_hl):
+    bad("snia entries not printed: %d/%d" % (i_snia, len(snia_hl)))
 if i_surf != len(summary.get("surface", [])):
     bad("surface scans not printed: %d/%d" % (i_surf, len(summary.get("surface", []))))
 if not figures:

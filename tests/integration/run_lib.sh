@@ -145,3 +145,11 @@ shrink_model() {
 		-e 's/^\(  size: \)[0-9][0-9]*m/\1117m/' "$1" >"$2"
 	grep -q '^user_capacity: 1g$' "$2"
 }
+
+# small_client_tlc SRCDIR OUT: shrink_model on the bundled client-tlc; skips (77) when the model
+# is not there or has no user_capacity line to shrink.
+small_client_tlc() {
+	local model="$1/profiles/models/client-tlc.yaml"
+	[ -r "$model" ] || skip "no $model in the source tree"
+	shrink_model "$model" "$2" || skip "client-tlc.yaml has no user_capacity line to shrink"
+}
