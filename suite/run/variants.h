@@ -12,7 +12,9 @@
  *   hpa        a SATA drive with HPA or AMAC: its accessible max LBA set volatile (kind hpa).
  *              Both go through devchange_set (journaled before the command); the workloads are
  *              confined below the size too (`limit`), since the kernel's idea of the block
- *              device's size is not re-read. The whole device is discarded before each variant
+ *              device's size is not re-read (hpa; namespace opens the target again after the
+ *              change, target_reopen, since its handle refers to the deleted namespace, and checks
+ *              that it has the variant's size). The whole device is discarded before each variant
  *              (shrinking does not free LBAs written before), and the journal's restore path
  *              (drive_settings_restore_kind) gives the original back at the end.
  *
