@@ -18,6 +18,12 @@
  *              (shrinking does not free LBAs written before), and the journal's restore path
  *              (drive_settings_restore_kind) gives the original back at the end.
  *
+ * A resume whose interruption fell inside a variant runs that variant again from its first
+ * phase (the runner's I7, run/runner.h), with variants_apply() again: on a drive a crash may
+ * have lost the capacity change (a volatile HPA after a power cycle; `ssdlab restore`) and the
+ * device state the variant had built, so going on from the interrupted step would measure
+ * something else; the trimmed tail and the simulator are set up again the same way.
+ *
  * Sizes are rounded down to VARIANTS_ALIGN so that every model's mapping unit and every block
  * size divides them; the full fraction (1.0) is the original capacity exactly.
  */
