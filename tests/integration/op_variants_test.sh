@@ -15,6 +15,8 @@
 #     measured WA is checked against the greedy model at the effective spare (physical blocks -
 #     GC reserve - dies / 2: one open block per die, half written on average), within 5% on
 #     greedy-ref too; summary.json's greedy_model and greedy_model_effective equal ours;
+#   - idle-gc-aggressive (16 dies, no SLC cache; the other bundled model without one): the same
+#     effective-spare check at time scale 1;
 #   - the simulator's capacity is restored: the run-end snapshot's capacity is the model's;
 #   - client-tlc (an SLC cache): WA still falls as spare grows and no greedy model is claimed;
 #   - the headline prints one OP variant line per variant;
@@ -28,7 +30,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-opv-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 models="$here/../../profiles/models"
 
-for m in greedy-ref client-tlc enterprise-28op; do
+for m in greedy-ref client-tlc enterprise-28op idle-gc-aggressive; do
 	mf="$models/$m.yaml" spec="sim:$m" scale=()
 	[ "$m" = greedy-ref ] && mf="$here/greedy-ref.yaml" spec="sim:$here/greedy-ref.yaml"
 	# enterprise-28op's WA swings by about +-5 % with a period of about 0.17 capacity writes
