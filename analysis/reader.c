@@ -180,6 +180,7 @@ int reader_snaps_load(const struct results_snapshots *in, struct reader_snaps *o
 			r.at[i].phase = -1;
 		r.at[i].has_repeat = !jsonget_int(o, "repeat", &r.at[i].repeat);
 		r.at[i].ramp_end = len >= 8 && !strcmp(l + len - 8, "ramp-end");
+		r.at[i].start = len >= 6 && !strcmp(l + len - 6, "-start");
 		r.has_t[i] = !jsonnum_get_u64(o, "target_ns", &r.t[i]);
 		if (jsonget_int(o, "seq", &r.seq[i]))
 			r.seq[i] = -1;

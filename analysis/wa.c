@@ -75,6 +75,11 @@ size_t wa_phase_spans(const struct wa_point *p, size_t n, struct wa_span *out)
 		for (size_t j = i + 1; j < n; j++)
 			if (same_phase(&p[j], phase, repeat))
 				last = j;
+		/* A phase run again (a variant redone on resume, run/runner.h I7) has a start
+		 * snapshot of its own: the span is the last run's. */
+		for (size_t j = first + 1; j < last; j++)
+			if (p[j].start && same_phase(&p[j], phase, repeat))
+				first = j;
 		if (first == last) {
 			if (!first)
 				continue;

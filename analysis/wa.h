@@ -41,6 +41,7 @@ struct wa_point {
 	int64_t repeat;	 /* its repeat, valid when has_repeat */
 	bool has_repeat; /* a snapshot without one matches no phase but its own first one */
 	bool ramp_end;	 /* taken where a job's ramp ended (label "...ramp-end") */
+	bool start;	 /* taken where the phase started (label "...-start") */
 };
 
 /* The snapshots that bound one (phase, repeat): indexes into the wa_point array. */
@@ -57,6 +58,9 @@ struct wa_span {
  * one with a single snapshot (the runner took one per boundary) starts from the snapshot before
  * it, and one with a single snapshot at index 0 has no span. When a "ramp-end" snapshot of the
  * same (phase, repeat) lies strictly inside, the measured part starts at the last such one.
+ * A phase run again (a variant redone on resume, run/runner.h I7, stores its boundaries anew)
+ * has a second "-start" snapshot inside: the span begins at the last one, and only a ramp end
+ * after it counts.
  */
 size_t wa_phase_spans(const struct wa_point *p, size_t n, struct wa_span *out);
 

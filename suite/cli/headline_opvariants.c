@@ -3,8 +3,9 @@
  * headline_opvariants: the headline's lines about over-provisioning variants (headline.h), from
  * summary.json's op_variants (analysis/pass_opvariants.c), one per variant:
  *   OP variant 2   87.5% of capacity (spare +64.0 MiB): IOPS 1320, p99 4.82 ms, WA 2.20 (greedy
- * model 2.20) The greedy model appears only where the pass computed it (virtual SSD, greedy GC, no
- * cache).
+ * model 2.20, effective spare 2.20) The greedy model appears only where the pass computed it
+ * (virtual SSD, greedy GC, no cache); its effective-spare value where the snapshot has the open
+ * blocks.
  */
 #include "cli/headline.h"
 
@@ -41,9 +42,14 @@ void headline_print_opvariants(struct json_object *summary, FILE *f)
 		    isfinite(spare) ? units_fmt_size((uint64_t)spare, s, sizeof(s)) : "?",
 		    num(jsonget_num(v, "iops"), 0, b, sizeof(b)), num(p99 / 1e6, 2, c, sizeof(c)),
 		    num(jsonget_num(v, "wa"), 2, d, sizeof(d)));
-		if (json_object_object_get_ex(v, "greedy_model", &g) && g)
-			fprintf(f, " (greedy model %s)",
-				num(jsonget_num(g, "wa"), 2, e, sizeof(e)));
+		if (json_object_object_get_ex(v, "greedy_model", &g) && g) {
+			fprintf(f, " (greedy model %s", num(jsonget_num(g, "wa"), 2, e, sizeof(e)));
+			/* the same model at the spare the open blocks leave (pass_opvariants.c) */
+			if (json_object_object_get_ex(v, "greedy_model_effective", &g) && g)
+				fprintf(f, ", effective spare %s",
+					num(jsonget_num(g, "wa"), 2, e, sizeof(e)));
+			fputc(')', f);
+		}
 		fputc('\n', f);
 	}
 }

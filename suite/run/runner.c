@@ -111,6 +111,13 @@ struct runner {
 	/* A variants phase's trimmed tail (run/variants.h): workloads resolve against this
 	 * capacity instead of the visible one; 0 = none. */
 	uint64_t cap_limit;
+	/* A resume inside a variants phase (runner.h, I7): variant_guard while a variant that
+	 * began with records left in K is replayed (the first step not in K then ends its walk
+	 * with -ERESTART instead of recording); redo while that variant runs again from its first
+	 * phase, its K steps executed and not recorded again; redo_variant its number (from 1),
+	 * for the resume record. */
+	bool variant_guard, redo;
+	unsigned redo_variant;
 
 	char *err;
 	size_t errlen;
@@ -272,6 +279,8 @@ static int append_resume_record(struct runner *r, const struct where *w, unsigne
 		rc = jsonnum_add(o, "steps_replayed", json_object_new_uint64(r->replayed));
 	if (!rc && r->virt)
 		rc = jsonnum_add(o, "replay_diverged", json_object_new_boolean(r->diverged));
+	if (!rc && r->redo_variant)
+		rc = jsonnum_add(o, "variant_rerun", json_object_new_uint64(r->redo_variant));
 	if (!rc)
 		rc = results_append_record(r->res, o);
 	json_object_put(o);
@@ -301,7 +310,7 @@ static int step_mode(struct runner *r, const struct where *w, unsigned round, co
 		assert(r->state == RUNNER_REPLAY || r->state == RUNNER_RERUN);
 		r->k.pos++;
 		*krec = k;
-		*mode = in_rerun ? RUNNER_RERUN : RUNNER_REPLAY;
+		*mode = in_rerun || r->redo ? RUNNER_RERUN : RUNNER_REPLAY;
 		return 0;
 	}
 	if (!replay_exhausted(&r->k)) {
@@ -310,6 +319,9 @@ static int step_mode(struct runner *r, const struct where *w, unsigned round, co
 		     r->k.key[r->k.pos]);
 		return -EINVAL;
 	}
+	/* I7: the variant being replayed is the interrupted one: exec_variants runs it again */
+	if (r->variant_guard && r->state == RUNNER_REPLAY)
+		return -ERESTART;
 	if (r->state != RUNNER_RECORD) {
 		if (r->resumed && r->state != RUNNER_RERUN) {
 			rc = append_resume_record(r, w, round);
@@ -331,6 +343,8 @@ static int enter_rerun(struct runner *r, const struct where *w, unsigned round)
 	if (r->state == RUNNER_RERUN)
 		return 0;
 	assert(r->state == RUNNER_REPLAY);
+	if (r->variant_guard)
+		return -ERESTART; /* I7: the whole variant runs again, not only this round */
 	rc = append_resume_record(r, w, round);
 	if (rc)
 		return rc;
@@ -685,8 +699,11 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	progress_step(r, w, round, cell);
 	r->eta_job_ns = 0;
 	t0 = target_now(r->t);
-	r->ramp_mark = first && mode == RUNNER_RECORD && (spec->ramp_ns || spec->ramp_bytes) ? w
-										     : NULL;
+	/* a variant run again (I7) stores its phases' snapshots anew: its ramp end too */
+	r->ramp_mark = first && (mode == RUNNER_RECORD || (mode == RUNNER_RERUN && r->redo)) &&
+			       (spec->ramp_ns || spec->ramp_bytes)
+			   ? w
+			   : NULL;
 	r->ramp_mark_rc = 0;
 	/* Reads the target answered without its flash (a fresh drive's never-written LBAs):
 	 * counted by a target that knows its map, over the whole job. */
@@ -701,8 +718,9 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	if (mode != RUNNER_RECORD) {
 		/* A virtual SSD replays exactly; if it does not, the model or ssdlab changed since
 		 * the run, and what follows is not comparable with what was recorded. The virtual
-		 * clock at both ends of the step pins the whole timeline before it. */
-		if (r->virt && !r->diverged &&
+		 * clock at both ends of the step pins the whole timeline before it. A variant run
+		 * again (I7) is no replay: its clock went on from the interruption. */
+		if (r->virt && !r->diverged && !r->redo &&
 		    (rec_get_u64(krec, "start_ns") != t0 ||
 		     rec_get_u64(krec, "end_ns") != target_now(r->t) ||
 		     rec_get_u64(krec, "bytes_written_total") != res.bytes_written_total)) {
@@ -758,6 +776,10 @@ static int plain_step(struct runner *r, const struct where *w, const char *kind,
 	rc = step_mode(r, w, 0, key, false, &krec, &mode);
 	if (rc)
 		return rc;
+	if (mode == RUNNER_RERUN) {
+		r->rerun++; /* a variant run again (I7): its purge, trim or idle too */
+		return act(r, w, NULL);
+	}
 	if (mode != RUNNER_RECORD) {
 		r->replayed++;
 		return r->virt ? act(r, w, NULL) : 0;
@@ -1325,7 +1347,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	for (unsigned round = 1; round <= max_rounds; round++) {
 		size_t have = r->state == RUNNER_RECORD ? 0 : round_in_k(r, w, round, cells, ncells);
 		bool rerun = have > 0 && have < ncells;
-		bool skip_all = have == ncells && !r->virt;
+		bool skip_all = have == ncells && !r->virt && !r->redo;
 
 		if (rerun) {
 			rc = enter_rerun(r, w, round);
@@ -1434,6 +1456,44 @@ out:
 	return rc;
 }
 
+/*
+ * I7: variant i of a resumed variants phase was interrupted (its replay met a step not in K at
+ * kpos..): it runs again from its first phase, from the state it began in (its capacity set
+ * and the device discarded again), its steps in K executed but not recorded again (RERUN), the
+ * rest recorded. A resume record with variant_rerun comes first. On a real drive a crash may
+ * have lost the capacity change (a volatile HPA, a namespace restored by `ssdlab restore`) and
+ * what the variant had written, so going on from the interrupted step would measure another
+ * device state; the finished variants' records stay as they are.
+ */
+static int redo_variant(struct runner *r, const struct where *w, const struct phase_variants *v,
+			unsigned i, struct variants_state *s, size_t kpos, int first, int *next_phase)
+{
+	char e[512] = "";
+	int rc;
+
+	note(r, "resume: variant %u of %u was interrupted: running it again from its first phase "
+		"(%zu recorded step(s) executed again, not recorded again)",
+	     i + 1, v->n, r->k.pos - kpos);
+	r->k.pos = kpos;
+	rc = variants_apply(r->t, v, i, s, e, sizeof(e));
+	if (rc) {
+		fail(r, "%s", e);
+		return rc;
+	}
+	r->cap_limit = s->limit;
+	r->redo = true;
+	r->redo_variant = i + 1;
+	rc = append_resume_record(r, w, 0);
+	if (!rc) {
+		set_state(r, RUNNER_RERUN);
+		*next_phase = first;
+		rc = walk_list(r, &v->phases, next_phase, w->repeat * v->n + i);
+	}
+	r->redo = false;
+	r->redo_variant = 0;
+	return rc;
+}
+
 /* A variants phase (run/variants.h): its body once per capacity fraction, each walked as a
  * repeat's iteration; the original capacity comes back whatever happened. */
 static int exec_variants(struct runner *r, const struct where *w, int *next_phase)
@@ -1442,6 +1502,7 @@ static int exec_variants(struct runner *r, const struct where *w, int *next_phas
 	struct variants_state s;
 	char e[512] = "";
 	int first = *next_phase;
+	size_t kpos;
 	int rc, rrc;
 
 	rc = variants_begin(r->t, r->o.settings, v, &s, e, sizeof(e));
@@ -1463,8 +1524,15 @@ static int exec_variants(struct runner *r, const struct where *w, int *next_phas
 		     i + 1, v->n, phase_variant_method_name(s.method), (unsigned long long)s.size,
 		     (unsigned long long)s.orig_capacity,
 		     (unsigned long long)variants_spare_added(&s));
+		/* resuming: K's cursor where the variant begins, in case it is the interrupted one */
+		replay_skip_resume(&r->k);
+		kpos = r->k.pos;
+		r->variant_guard = r->state == RUNNER_REPLAY && !replay_exhausted(&r->k);
 		*next_phase = first;
 		rc = walk_list(r, &v->phases, next_phase, w->repeat * v->n + i);
+		r->variant_guard = false;
+		if (rc == -ERESTART)
+			rc = redo_variant(r, w, v, i, &s, kpos, first, next_phase);
 	}
 	r->cap_limit = 0;
 	rrc = variants_restore(r->t, &s, e, sizeof(e));
@@ -1528,10 +1596,13 @@ static int phase_boundary(struct runner *r, const struct where *w, const char *w
 		return rc;
 	}
 
-	/* Boundaries inside a replayed stretch were stored the first time. */
-	if (r->state != RUNNER_RECORD && !replay_exhausted(&r->k))
-		return 0;
-	if (r->state != RUNNER_RECORD && !strcmp(when, "end"))
+	/* Boundaries inside a replayed stretch were stored the first time; a variant run again
+	 * (I7) stores its own, which the analysis takes over the first ones (wa.h). At the end of
+	 * K the phase's end is stored (again): a kill between its last record and its end
+	 * snapshot loses the snapshot, and without it the phase has no WA (the analysis takes
+	 * the last end; a virtual SSD's replay gives the same counters, a drive's may have moved
+	 * in the gap). */
+	if (!r->redo && r->state != RUNNER_RECORD && !replay_exhausted(&r->k))
 		return 0;
 	snprintf(label, sizeof(label), "phase-%d-%s-%s", w->phase, w->ph->kind->name, when);
 	if (r->o.settings) {

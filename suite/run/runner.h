@@ -71,6 +71,15 @@
  *       target_idle); the wall time of a resume gap comes from the CLI (runner_opts.wall_ns).
  *   I6  REPLAY ends at the first step not in K, or earlier at the first cell of a round that
  *       is partly in K (then RERUN); no step after a step not in K is in K.
+ *   I7  inside a variants phase REPLAY ends earlier still: a variant that K holds only in part
+ *       (the interrupted one) runs again from its first phase, from the state it began in (its
+ *       capacity set and the device discarded again): RERUN from its first step, every step of
+ *       it in K executed again (a purge, trim or idle too, on any target) and not recorded
+ *       again, then RECORD; its phase boundaries store their snapshots anew (the analysis takes
+ *       the last start of a phase, analysis/wa.h). The resume record comes first and carries
+ *       variant_rerun (the variant's number). The variants before it are replayed as usual; the
+ *       records K holds of the interrupted one stay (I1). A virtual SSD's redo is not compared
+ *       with the records (its clock went on): run/variants.h has why the variant is redone.
  *
  * A step cut short is not recorded and runs again from its beginning on resume: a cell, an idle,
  * a chunk of a precondition or write_until (so these lose at most one chunk: they go on from

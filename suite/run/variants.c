@@ -147,6 +147,30 @@ static int drive_value(struct target *t, const struct devchange_ctx *c, enum var
 	return 0;
 }
 
+/*
+ * namespace: the namespace the target had open was deleted and created again, so its handle
+ * refers to the deleted one; the target is opened again and must now have `want` bytes (what
+ * the rescan told the kernel). 0, or -errno with the reason in err.
+ */
+static int reopen_check(struct target *t, uint64_t want, char *err, size_t len)
+{
+	int rc = target_reopen(t);
+
+	if (rc) {
+		snprintf(err, len, "variants: opening %s again after the namespace change: %s",
+			 target_info(t)->path, target_error(t));
+		return rc;
+	}
+	if (target_info(t)->capacity != want) {
+		snprintf(err, len,
+			 "variants: after the namespace change %s has %llu bytes, not %llu",
+			 target_info(t)->path, (unsigned long long)target_info(t)->capacity,
+			 (unsigned long long)want);
+		return -EIO;
+	}
+	return 0;
+}
+
 /* hpa, namespace: the whole device discarded (what the previous variant made visible), then
  * the new capacity set through the journal, then anything newly visible discarded too. */
 static int drive_apply(struct target *t, struct variants_state *s, uint64_t size, char *err,
@@ -188,6 +212,11 @@ static int drive_apply(struct target *t, struct variants_state *s, uint64_t size
 		snprintf(err, len, "variants: setting the capacity to %llu bytes (%s): %s",
 			 (unsigned long long)size, phase_variant_method_name(s->method), e);
 		return rc;
+	}
+	if (s->method == VARIANT_NAMESPACE) {
+		rc = reopen_check(t, size, err, len);
+		if (rc)
+			return rc;
 	}
 	if (size > s->size) {
 		rc = target_discard(t, s->size, size - s->size);
@@ -263,7 +292,8 @@ int variants_restore(struct target *t, struct variants_state *s, char *err, size
 			return rc;
 		s->changed = false;
 		s->size = s->orig_capacity;
-		return 0;
+		return s->method == VARIANT_NAMESPACE ? reopen_check(t, s->orig_capacity, err, len)
+						     : 0;
 	}
 	if (s->method != VARIANT_SIM)
 		return 0;

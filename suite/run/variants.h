@@ -12,9 +12,17 @@
  *   hpa        a SATA drive with HPA or AMAC: its accessible max LBA set volatile (kind hpa).
  *              Both go through devchange_set (journaled before the command); the workloads are
  *              confined below the size too (`limit`), since the kernel's idea of the block
- *              device's size is not re-read. The whole device is discarded before each variant
+ *              device's size is not re-read (hpa; namespace opens the target again after the
+ *              change, target_reopen, since its handle refers to the deleted namespace, and checks
+ *              that it has the variant's size). The whole device is discarded before each variant
  *              (shrinking does not free LBAs written before), and the journal's restore path
  *              (drive_settings_restore_kind) gives the original back at the end.
+ *
+ * A resume whose interruption fell inside a variant runs that variant again from its first
+ * phase (the runner's I7, run/runner.h), with variants_apply() again: on a drive a crash may
+ * have lost the capacity change (a volatile HPA after a power cycle; `ssdlab restore`) and the
+ * device state the variant had built, so going on from the interrupted step would measure
+ * something else; the trimmed tail and the simulator are set up again the same way.
  *
  * Sizes are rounded down to VARIANTS_ALIGN so that every model's mapping unit and every block
  * size divides them; the full fraction (1.0) is the original capacity exactly.

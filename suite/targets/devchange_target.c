@@ -98,6 +98,10 @@ int devchange_target_ctx(const struct target_info *ti, int fd, struct json_objec
 	c->path = ti->path;
 	c->transport = d->kind == DRIVE_IDENT_NVME ? DRIVEDB_NVME : DRIVEDB_ATA;
 	c->nsid = d->kind == DRIVE_IDENT_NVME ? d->nsid : 0;
+	/* the kernel's disk: the namespace kind sends its commands to the controller named in
+	 * sysfs and rescans it afterwards (without it, through the namespace's own block device,
+	 * which the delete removes, and the kernel would keep the old size) */
+	c->sysfs_disk = d->kind == DRIVE_IDENT_NVME && ti->nvme.ns[0] ? ti->nvme.ns : NULL;
 	c->identity = identity;
 	c->journal = j;
 	c->wall_ns = wall_ns;

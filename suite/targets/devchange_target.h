@@ -20,7 +20,9 @@ struct json_object *devchange_target_identity(const struct target_info *ti);
  * Fills c for the target ti, whose block device is open on fd, with identity (borrowed: keep it
  * while c is used) and journal j (may be NULL only for a dry run). A SATA drive's ALPM policy
  * file is found through sysfs into alpm (the caller's buffer, kept while c is used; c->alpm_path
- * NULL when there is none). 0, or -EOPNOTSUPP with the reason in err when ti is not an NVMe or
+ * NULL when there is none). An NVMe namespace's kernel name (ti->nvme.ns) becomes c->sysfs_disk
+ * (borrowed from ti), so that a namespace change reaches the controller and rescans it. 0, or
+ * -EOPNOTSUPP with the reason in err when ti is not an NVMe or
  * SATA drive that answered its identify command (a file, a loop device, a USB bridge without
  * pass-through: ssdlab changes nothing there).
  */

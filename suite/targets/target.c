@@ -267,6 +267,15 @@ int target_set_capacity(struct target *t, uint64_t bytes)
 	return t->ops->set_capacity(t, bytes);
 }
 
+int target_reopen(struct target *t)
+{
+	if (!t->ops->reopen) {
+		target_set_error(t, "%s cannot be opened again", t->info.path);
+		return -EOPNOTSUPP;
+	}
+	return t->ops->reopen(t);
+}
+
 int target_flush(struct target *t)
 {
 	if (!t->ops->flush)

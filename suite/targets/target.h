@@ -200,6 +200,8 @@ struct target_ops {
 	int (*io_counters)(struct target *t, struct target_io_counters *c);
 	/* the drive's temperature (target_temperature() below) */
 	int (*temperature)(struct target *t, double *celsius, unsigned flags);
+	/* the device behind the path was replaced: open it again (target_reopen() below) */
+	int (*reopen)(struct target *t);
 };
 
 /* The hooks every ops table must fill in; the optional ones have a default in the wrappers. */
@@ -254,6 +256,14 @@ int target_purge_method(struct target *t, const char *want, const struct devchan
 /* Fills s; a target without counters returns 0 with s->source = "none" and no counters. */
 int target_snapshot(struct target *t, struct snapshot *s);
 int target_set_capacity(struct target *t, uint64_t bytes);
+/*
+ * Opens the target's path again and reads its size and block sizes anew into target_info: for
+ * when the device behind the path was replaced, as an NVMe namespace deleted and created again
+ * at another size (run/variants.c): the handle held since open refers to the deleted one. No
+ * queue may be open. 0; -EOPNOTSUPP for a target without the hook; -ENODEV when the path now
+ * names another drive (its serial differs); else -errno; the reason in target_error().
+ */
+int target_reopen(struct target *t);
 int target_flush(struct target *t);
 /*
  * Switches the target's volatile write cache; turning it off makes what is cached durable

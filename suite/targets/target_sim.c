@@ -329,6 +329,11 @@ static struct json_object *raw_model(const struct sim_target *st, const struct s
 	    jsonnum_add(o, "mapping_unit", json_object_new_int64((int64_t)c->mapping_unit)) ||
 	    jsonnum_add(o, "gc_reserve_blocks",
 			json_object_new_int64((int64_t)sim_config_watermark(c))) ||
+	    /* the TLC frontier's open blocks, one per die (sim.c): half written on average, so
+	     * about half of them is neither data nor spare (the op-variants pass's effective
+	     * spare, docs/op-variants.md) */
+	    jsonnum_add(o, "open_blocks",
+			json_object_new_int64((int64_t)c->channels * c->dies_per_channel)) ||
 	    jsonnum_add(o, "slc_cache_bytes", json_object_new_int64((int64_t)c->slc.size)) ||
 	    jsonnum_add(o, "seed", json_object_new_int64((int64_t)c->seed))) {
 		json_object_put(o);

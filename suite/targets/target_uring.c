@@ -69,6 +69,7 @@ struct uring_target {
 	const struct ioctl_ops *ops;
 	enum purge_transport purge_tr;
 	char purge_link[16]; /* sysfs: "sata", "usb" (the ATA rows refuse a USB bridge) */
+	int open_flags;	     /* a block device's open(2) flags, for uring_reopen */
 };
 
 struct target_queue {
@@ -205,8 +206,9 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 	 * and also for up to ~100 ms after a process that used it through io_uring with a
 	 * registered file was killed: the kernel releases the ring's files from a worker, in
 	 * steps of 50 ms. So EBUSY is retried for a second before it counts. */
+	u->open_flags = (o->writable ? O_RDWR | O_EXCL : O_RDONLY) | O_DIRECT | O_CLOEXEC;
 	for (int tries = 0;; tries++) {
-		u->fd = open(spec, (o->writable ? O_RDWR | O_EXCL : O_RDONLY) | O_DIRECT | O_CLOEXEC);
+		u->fd = open(spec, u->open_flags);
 		if (u->fd >= 0 || errno != EBUSY || tries == 100)
 			break;
 		nanosleep(&(struct timespec){.tv_nsec = 10000000}, NULL);
@@ -404,6 +406,72 @@ static int uring_open(struct target *t, const char *spec, const struct target_op
 		return rc;
 	}
 	target_set_priv(t, u);
+	return 0;
+}
+
+/*
+ * The block device behind the path was replaced (an NVMe namespace deleted and created again):
+ * the old handle refers to the deleted disk. It is closed first (O_EXCL would refuse a second
+ * open of a disk that survived), and the path opened again; the node may take a moment to come
+ * back (udev), so a missing one (ENOENT, ENXIO) or a busy one is retried for 5 s. The descriptor
+ * keeps its number (dup3), so the snapshot reader's copy of it (counters_setup) stays valid.
+ */
+static int uring_reopen(struct target *t)
+{
+	struct uring_target *u = target_priv(t);
+	struct target_info *ti = target_info_mut(t);
+	int old = u->fd, fd = -1, lbs = 0, e;
+	unsigned pbs = 0;
+	uint64_t size = 0;
+	struct devinfo di;
+	struct stat st;
+
+	if (!u->blockdev)
+		return 0; /* a file is still the same file */
+	if (u->fd >= 0)
+		close(u->fd);
+	u->fd = -1;
+	for (int tries = 0;; tries++) {
+		fd = open(ti->path, u->open_flags);
+		if (fd >= 0 || (errno != ENOENT && errno != ENXIO && errno != EBUSY) || tries == 100)
+			break;
+		nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+	}
+	if (fd < 0) {
+		e = errno;
+		target_set_error(t, "%s: cannot open it again: %s", ti->path, strerror(e));
+		return -e;
+	}
+	if (fd != old && old >= 0) {
+		if (dup3(fd, old, O_CLOEXEC) < 0) {
+			e = errno;
+			close(fd);
+			target_set_error(t, "%s: dup3: %s", ti->path, strerror(e));
+			return -e;
+		}
+		close(fd);
+		fd = old;
+	}
+	u->fd = fd;
+	if (fstat(fd, &st) < 0 || !S_ISBLK(st.st_mode) || ioctl(fd, BLKGETSIZE64, &size) < 0 ||
+	    ioctl(fd, BLKSSZGET, &lbs) < 0) {
+		e = errno ? errno : ENOTBLK;
+		target_set_error(t, "%s: opened again, but no size: %s", ti->path, strerror(e));
+		return -e;
+	}
+	if (ioctl(fd, BLKPBSZGET, &pbs) < 0)
+		pbs = (unsigned)lbs;
+	/* the same drive, or the commands that follow would go to another one */
+	if (!devinfo_read(NULL, st.st_rdev, &di) && ti->serial[0] && di.serial[0] &&
+	    strcmp(ti->serial, di.serial)) {
+		target_set_error(t, "%s now names another drive (serial %s, was %s)", ti->path,
+				 di.serial, ti->serial);
+		return -ENODEV;
+	}
+	u->dev = st.st_rdev;
+	ti->capacity = size;
+	ti->logical_block_size = (uint32_t)lbs;
+	ti->physical_block_size = pbs;
 	return 0;
 }
 
@@ -815,4 +883,5 @@ const struct target_ops target_uring_ops = {
     .io_counters = uring_io_counters,
     .snapshot = uring_snapshot,
     .temperature = uring_temperature,
+    .reopen = uring_reopen,
 };

@@ -597,7 +597,7 @@ for ln in lines:
         continue
     # Over-provisioning variants (docs/op-variants.md): one line per op_variants entry, in order.
     m = re.fullmatch(r"OP variant (\d+) +(\S+)% of capacity \(spare \+(.+?)\): IOPS (\S+), p99 (\S+) ms, "
-                     r"WA (\S+)(?: \(greedy model (\S+)\))?", ln)
+                     r"WA (\S+)(?: \(greedy model (\S+)(?:, effective spare (\S+))?\))?", ln)
     if m:
         vs = summary.get("op_variants") or []
         k = int(m.group(1))
@@ -613,6 +613,10 @@ for ln in lines:
             bad("%r: summary's greedy_model is %r" % (ln, e["greedy_model"]))
         elif m.group(7):
             near(m.group(7), e["greedy_model"]["wa"], "OP variant greedy model")
+        if (m.group(8) is None) != (e.get("greedy_model_effective") is None):
+            bad("%r: summary's greedy_model_effective is %r" % (ln, e.get("greedy_model_effective")))
+        elif m.group(8):
+            near(m.group(8), e["greedy_model_effective"]["wa"], "OP variant effective-spare model")
         figures += 1
         continue
     # SNIA PTS tests (issue 15 point 4): one entry of headline.snia per block of summary.json's

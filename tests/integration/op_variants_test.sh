@@ -11,6 +11,12 @@
 #     it falls as spare grows and is within 5% of the greedy model with alpha = (physical blocks
 #     - GC reserve) x block / user capacity, physical blocks = ceil(user_capacity / (1 - spare) /
 #     block) and reserve = dies + 2 (docs/virtual-ssd.md), all from the model file;
+#   - enterprise-28op (32 dies, no SLC cache, at --time-scale 10): the same, except that the
+#     measured WA is checked against the greedy model at the effective spare (physical blocks -
+#     GC reserve - dies / 2: one open block per die, half written on average), within 5% on
+#     greedy-ref too; summary.json's greedy_model and greedy_model_effective equal ours;
+#   - idle-gc-aggressive (16 dies, no SLC cache; the other bundled model without one): the same
+#     effective-spare check at time scale 1;
 #   - the simulator's capacity is restored: the run-end snapshot's capacity is the model's;
 #   - client-tlc (an SLC cache): WA still falls as spare grows and no greedy model is claimed;
 #   - the headline prints one OP variant line per variant;
@@ -24,11 +30,15 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-opv-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 models="$here/../../profiles/models"
 
-for m in greedy-ref client-tlc; do
-	mf="$models/$m.yaml" spec="sim:$m"
+for m in greedy-ref client-tlc enterprise-28op idle-gc-aggressive; do
+	mf="$models/$m.yaml" spec="sim:$m" scale=()
 	[ "$m" = greedy-ref ] && mf="$here/greedy-ref.yaml" spec="sim:$here/greedy-ref.yaml"
+	# enterprise-28op's WA swings by about +-5 % with a period of about 0.17 capacity writes
+	# (its 874 blocks are reclaimed in waves); at time scale 1 the measured phase writes 0.08x
+	# and lands on one side of it: ten times longer averages it out (docs/op-variants.md)
+	[ "$m" = enterprise-28op ] && scale=(--time-scale 10)
 	t0=$(date +%s.%N)
-	if ! "$SSDLAB" run op-variants --target "$spec" --out "$tmp/$m" >"$tmp/$m.out" 2>&1; then
+	if ! "$SSDLAB" run op-variants --target "$spec" "${scale[@]}" --out "$tmp/$m" >"$tmp/$m.out" 2>&1; then
 		fail "$m: ssdlab run op-variants failed:"
 		tail -20 "$tmp/$m.out" >&2
 		continue
@@ -109,18 +119,32 @@ for i, (v, f) in enumerate(zip(ov, (1.0, 0.875, 0.75))):
             bad("variant %d: a greedy model claimed on a model with an SLC cache" % (i + 1))
         print("  variant %d: %.4g%% user %d, WA %.4f (SLC cache: no model)" % (i + 1, 100 * f, u, wa))
         continue
-    sf = float(model["spare_factor"])
+    # spare_factor, or op (spare over user): sf = op / (1 + op), as the model loader has it
+    sf = float(model["spare_factor"]) if "spare_factor" in model else \
+        float(model["op"].rstrip("%")) / 100 / (1 + float(model["op"].rstrip("%")) / 100)
     block = size(model["page_size"]) * int(model["pages_per_block"])
-    phys = math.ceil(user / (1 - sf) / block)
-    reserve = int(model["channels"]) * int(model["dies_per_channel"]) + 2
+    phys = math.ceil(user / (1 - sf) / block - 1e-9)
+    dies = int(model["channels"]) * int(model["dies_per_channel"])
+    reserve = dies + 2
+    mu = size(model.get("mapping_unit", "4k"))  # the simulator's default mapping unit
     alpha = (phys - reserve) * block / u
-    want = greedy(alpha, block // size(model["mapping_unit"]))
-    print("  variant %d: %.4g%% user %d, WA %.4f, greedy model %.4f (%+.2f%%)" % (i + 1, 100 * f, u, wa, want, 100 * (wa / want - 1)))
-    if abs(wa / want - 1) > 0.05:
+    want = greedy(alpha, block // mu)
+    # effective spare: one open block per die, half written on average, holds neither data nor
+    # spare greedy GC can use
+    eff = greedy((phys - reserve - dies / 2) * block / u, block // mu)
+    print("  variant %d: %.4g%% user %d, WA %.4f, greedy model %.4f (%+.2f%%), effective spare %.4f (%+.2f%%)"
+          % (i + 1, 100 * f, u, wa, want, 100 * (wa / want - 1), eff, 100 * (wa / eff - 1)))
+    # the nominal model holds within 5 % only where the open blocks are few (one die)
+    if dies == 1 and abs(wa / want - 1) > 0.05:
         bad("variant %d: WA %.4f not within 5%% of the greedy model's %.4f" % (i + 1, wa, want))
+    if abs(wa / eff - 1) > 0.05:
+        bad("variant %d: WA %.4f not within 5%% of the effective-spare model's %.4f" % (i + 1, wa, eff))
     g = v["greedy_model"]
     if not g or abs(g["wa"] / want - 1) > 1e-6:
         bad("variant %d: summary's greedy model %s, want %.6f" % (i + 1, g, want))
+    g = v.get("greedy_model_effective")
+    if not g or abs(g["wa"] / eff - 1) > 1e-6 or g["unwritten_open_blocks"] != dies / 2:
+        bad("variant %d: summary's effective-spare model %s, want %.6f" % (i + 1, g, eff))
 if len(was) == 3 and not (was[0] > was[1] > was[2]):
     bad("WA does not fall as spare grows: %s" % was)
 if not end or end["raw"]["capacity"] != user:

@@ -8,7 +8,10 @@
  * the variant's body (its trim) and the restored line after it; the whole device is discarded
  * before each variant; the drive's max is back at 131071 at the end, also when the body of the
  * shrunk variant fails. The same for method namespace over the scripted NVMe controller
- * (nvme_ns_ctrl.h), and auto's fall to the trimmed tail on a controller like QEMU 7.2's.
+ * (nvme_ns_ctrl.h), and auto's fall to the trimmed tail on a controller like QEMU 7.2's. After
+ * the namespace is created again the target is opened again (its handle named the deleted one):
+ * the shrunk variant's body sees 192 MiB, and a reopen that still sees the old size fails the
+ * variant and restores all the same.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -43,9 +46,11 @@ struct fx {
 	struct nvme_ns_ctrl n;
 	struct ioctl_ops ops;
 	/* each discard: offset, length, and how many journal lines existed when it came */
-	uint64_t off[16], len[16];
+	uint64_t off[16], len[16], cap[16]; /* cap: the target's capacity at the discard */
 	int lines[16];
 	int ndiscard;
+	int reopens;	   /* target_reopen() calls */
+	bool stale_reopen; /* the reopen finds the old size, as a kernel that missed the rescan */
 	char notes[2048]; /* the runner's notes, one a line */
 };
 
@@ -161,6 +166,7 @@ static int sd_discard(struct target *t, uint64_t off, uint64_t len)
 		cur->off[cur->ndiscard] = off;
 		cur->len[cur->ndiscard] = len;
 		cur->lines[cur->ndiscard] = count_lines(cur->jpath);
+		cur->cap[cur->ndiscard] = target_info(t)->capacity;
 		cur->ndiscard++;
 	}
 	return 0;
@@ -180,6 +186,22 @@ static const struct target_ops sd_ops = {
     .discard = sd_discard,
 };
 
+/* Opened again after a namespace change: the namespace's size as the controller has it now
+ * (what the kernel reads after its rescan), unless the fixture plays a stale kernel. */
+static int nv_reopen(struct target *t)
+{
+	struct fx *cur = target_priv(t);
+
+	cur->reopens++;
+	if (!cur->n.exists || !cur->n.attached) {
+		target_set_error(t, "no such device");
+		return -ENXIO;
+	}
+	if (!cur->stale_reopen)
+		target_info_mut(t)->capacity = cur->n.nsze * 512;
+	return 0;
+}
+
 static const struct target_ops nv_ops = {
     .name = "scripted-nvme",
     .caps = TARGET_CAP_DISCARD,
@@ -192,6 +214,7 @@ static const struct target_ops nv_ops = {
     .now = sd_now,
     .idle = sd_idle,
     .discard = sd_discard,
+    .reopen = nv_reopen,
 };
 
 static uint64_t wall(void)
@@ -463,8 +486,40 @@ static void test_namespace(void **state)
 		assert_int_equal(f->lines[2], 0);
 		assert_int_equal(f->lines[3], 2);
 		assert_int_equal(f->len[3], 1ull << 20);
+		/* the target opened again after the create and after the restore: the shrunk
+		 * variant's body ran on a handle of 393216 x 512 = 192 MiB, the discard before the
+		 * change on the full 256 MiB */
+		assert_int_equal(f->reopens, 2);
+		assert_int_equal(f->cap[2], 256ull << 20);
+		assert_int_equal(f->cap[3], 192ull << 20);
 		fx_free(f);
 	}
+}
+
+/* A reopen that still sees the old size (the kernel missed the rescan): the variant fails
+ * with the sizes named, and the namespace and the handle are back at 256 MiB all the same. */
+static void test_namespace_stale(void **state)
+{
+	char err[1024] = "";
+	struct fx *f = fx_new(true);
+
+	(void)state;
+	f->stale_reopen = true;
+	if (!run(f,
+		 "name: v\ndestructive: true\nphases:\n  - variants:\n"
+		 "      method: namespace\n      fractions: [100%, 75%]\n"
+		 "      phases:\n        - trim: {range: 0-1048576}\n",
+		 err, sizeof(err)))
+		fail_msg("the run should have failed");
+	if (!strstr(err, "has 268435456 bytes, not 201326592"))
+		fail_msg("the failure: %s", err);
+	assert_true(f->n.exists && f->n.attached);
+	assert_int_equal(f->n.nsze, 524288);
+	assert_int_equal(f->reopens, 2);
+	/* the shrunk variant's body never ran: discards of variant 1 (2) and the one before
+	 * the change */
+	assert_int_equal(f->ndiscard, 3);
+	fx_free(f);
 }
 
 int main(void)
@@ -473,6 +528,7 @@ int main(void)
 	    cmocka_unit_test(test_hpa_order),
 	    cmocka_unit_test(test_hpa_fails),
 	    cmocka_unit_test(test_namespace),
+	    cmocka_unit_test(test_namespace_stale),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

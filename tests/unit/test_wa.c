@@ -125,6 +125,35 @@ static void test_spans(void **state)
 	}
 }
 
+/* A variant redone on resume (run/runner.h I7): phase 4 repeat 1 has the first attempt's start
+ * and ramp end, a resume snapshot (phase -1), then its own start, ramp end and end: the span is
+ * the redo's (start 4, ramp end 5, end 6), hand-picked; phase 5's single start is untouched. */
+static void test_spans_redo(void **state)
+{
+	static const struct wa_point p[] = {
+	    {.phase = 4, .repeat = 1, .has_repeat = true, .start = true},
+	    P(4, 1, true),
+	    P(-1, 0, false),
+	    P(-1, 0, false),
+	    {.phase = 4, .repeat = 1, .has_repeat = true, .start = true},
+	    P(4, 1, true),
+	    P(4, 1, false),
+	    {.phase = 5, .repeat = 1, .has_repeat = true, .start = true},
+	    P(5, 1, false),
+	};
+	struct wa_span out[9];
+
+	(void)state;
+	assert_int_equal(wa_phase_spans(p, 9, out), 2);
+	assert_int_equal(out[0].phase, 4);
+	assert_int_equal(out[0].total_from, 4);
+	assert_int_equal(out[0].from, 5);
+	assert_int_equal(out[0].to, 6);
+	assert_int_equal(out[1].total_from, 7);
+	assert_int_equal(out[1].from, 7);
+	assert_int_equal(out[1].to, 8);
+}
+
 static void test_spans_edges(void **state)
 {
 	/* A single snapshot at index 0 has no span; a ramp end at the phase's last snapshot is not
@@ -180,7 +209,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_between), cmocka_unit_test(test_ratio),
 	    cmocka_unit_test(test_spans),   cmocka_unit_test(test_spans_edges),
-	    cmocka_unit_test(test_bracket),
+	    cmocka_unit_test(test_spans_redo), cmocka_unit_test(test_bracket),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
