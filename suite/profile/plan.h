@@ -81,6 +81,35 @@ uint64_t plan_assumed_drain_ns(const struct job_spec *s);
  */
 int plan_assume_drains(struct plan *pl, const struct phase_env *env, uint32_t lbs);
 
+/* The share of a workload's bytes that are writes: 1 for write modes, 0 for read modes,
+ * (100 - rwmix_read) / 100 for a mix. */
+double plan_write_share(const struct job_spec *s);
+
+/*
+ * A typical 1 TB drive, for the "1 TB drive" column of `ssdlab profiles` (issue 15, point 3).
+ * Assumptions, not measurements, stated in `ssdlab profiles --help` and docs/profiles.md: a
+ * 1 TB (10^12 B) TLC drive with 512 B logical blocks that writes sequentially at 500 MB/s once
+ * past its SLC cache (most of a 2x-capacity preconditioning is past it) and randomly at 20 000
+ * IOPS in steady state (4 KiB: 81.92 MB/s); reads are counted at the same rates. A format
+ * purges it at once (no settle); drains and cool-downs are left out (a full queue drains in
+ * milliseconds at these rates).
+ */
+#define PLAN_TYPICAL_CAPACITY 1000000000000ull
+#define PLAN_TYPICAL_LBS 512u
+#define PLAN_TYPICAL_SEQ_BPS (500.0 * 1000 * 1000)
+#define PLAN_TYPICAL_RND_IOPS 20000.0
+
+/* The speed the typical drive moves workload s at: PLAN_TYPICAL_SEQ_BPS for a sequential mode,
+ * PLAN_TYPICAL_RND_IOPS x the mean block size for a random one (at most the sequential rate). */
+double plan_typical_bps(const struct job_spec *s);
+
+/*
+ * The duration of phase list l on the typical drive, unscaled: *lo .. *hi (the rounds to steady
+ * state from window to max_rounds, a write_until's max_time where it stops first). 0, or
+ * -ENOMEM (*lo, *hi untouched).
+ */
+int plan_typical_span(const struct phase_list *l, uint64_t *lo, uint64_t *hi);
+
 /* The step of (phase, repeat), or pl->n when none is. */
 size_t plan_find(const struct plan *pl, int phase, unsigned repeat);
 

@@ -37,7 +37,7 @@ grep -q '^user_capacity: 1g$' "$tmp/small.yaml" || skip "client-tlc.yaml has no 
 "$SSDLAB" plan demo --target "sim:$tmp/small.yaml" >/dev/null 2>&1 ||
 	skip "this build cannot load a virtual SSD model from a file"
 
-profiles=$("$SSDLAB" profiles | awk '{print $1}')
+profiles=$("$SSDLAB" profiles | awk 'NR > 1 {print $1}') # line 1: the column heads
 [ -n "$profiles" ] || {
 	fail "ssdlab profiles lists nothing"
 	exit 1
