@@ -161,7 +161,8 @@ static double speed_of(struct plan_ctx *c, const struct profile_workload *w, con
  * copy when the profile writes, since a run's cells follow its preconditioning), elsewhere at
  * the assumed speed. The run takes about planned + drain per cell (issue 9, point 2). *wbps:
  * the cell's write speed, from the same probe on a virtual SSD, else its write share
- * (plan_write_share) of the assumed speed (issue 15, point 3: the bytes of a round).
+ * (plan_write_share) of the assumed speed (plan_assumed_cell_bps; issue 15, point 3: the bytes
+ * of a round).
  */
 static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w, double *wbps)
 {
@@ -175,7 +176,7 @@ static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w, d
 				     e, sizeof(e)))
 		return 0;
 	out = s.threads * s.qd;
-	*wbps = plan_write_share(&s) * PLAN_ASSUMED_BPS;
+	*wbps = plan_write_share(&s) * plan_assumed_cell_bps(&s);
 	if (!c->virt)
 		return plan_assumed_drain_ns(&s);
 	if (c->fill)
@@ -312,7 +313,8 @@ static void print_rounds(const struct plan_ctx *c, const struct plan_step *st)
 	printf("%*swrites about %s per round (each cell's write share x its time x %s)\n",
 	       36 + st->depth * 2, "", b,
 	       c->virt ? "its write speed probed on a filled copy of the virtual SSD, optimistic once garbage collection slows it"
-		       : "the assumed 100 MB/s: a conservative default for a real device");
+		       : "an assumed 100 MB/s, at most 20000 IOPS for random I/O: defaults for a "
+			 "real device, not measured");
 }
 
 /* Prints step st (a first iteration) with its bytes, duration and notes. */

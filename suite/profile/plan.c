@@ -182,6 +182,15 @@ double plan_write_share(const struct job_spec *s)
 	}
 }
 
+double plan_assumed_cell_bps(const struct job_spec *s)
+{
+	double rnd = PLAN_TYPICAL_RND_IOPS * plan_mean_bs(s);
+
+	if (s->rw == RW_READ || s->rw == RW_WRITE || s->rw == RW_RW)
+		return PLAN_ASSUMED_BPS;
+	return rnd < PLAN_ASSUMED_BPS ? rnd : PLAN_ASSUMED_BPS;
+}
+
 double plan_typical_bps(const struct job_spec *s)
 {
 	double rnd = PLAN_TYPICAL_RND_IOPS * plan_mean_bs(s);

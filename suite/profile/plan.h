@@ -65,6 +65,11 @@ void plan_span(const struct plan *pl, size_t from, double bps, uint64_t *lo, uin
  * before round 1): slower than any SSD, so that an estimate errs on the long side. */
 #define PLAN_ASSUMED_BPS (100.0 * 1000 * 1000)
 
+/* A cell's speed on a real device when nothing measured it (`ssdlab plan`'s bytes per round):
+ * PLAN_ASSUMED_BPS, and for a random mode at most PLAN_TYPICAL_RND_IOPS x its mean block size
+ * (a 0.5 KiB cell does not move 100 MB/s). */
+double plan_assumed_cell_bps(const struct job_spec *s);
+
 /* The mean block size of s's split (4096 when it has none), for a drain estimate. */
 double plan_mean_bs(const struct job_spec *s);
 
