@@ -27,6 +27,7 @@
  */
 struct group {
 	struct reader_key k;
+	const char *not_applicable;    /* why the target could not run it (reader), or NULL */
 	struct cells_sum *sum;	       /* the records taken (cells.h) */
 	struct json_object *per_round; /* every record of the group, in or out of the window */
 };
@@ -99,7 +100,11 @@ static struct json_object *group_json(const struct group *g, int windowed)
 	cells_sum_all(g->sum, all);
 	if (pass_add_int(o, "phase", g->k.phase) || pass_add_int(o, "repeat", g->k.repeat) ||
 	    pass_add_str(o, "phase_kind", g->k.phase_kind) || pass_add_str(o, "kind", g->k.kind) ||
-	    pass_add_str(o, "cell", g->k.cell) || pass_add_int(o, "records", (int64_t)g->sum->n) ||
+	    pass_add_str(o, "cell", g->k.cell) ||
+	    /* A cell the target cannot run: zero I/O by design, the reason said where it is
+	     * looked up (issue 15 point 1; the SNIA blocks build on this entry). */
+	    (g->not_applicable && pass_add_str(o, "not_applicable", g->not_applicable)) ||
+	    pass_add_int(o, "records", (int64_t)g->sum->n) ||
 	    pass_add_int(o, "first_round", g->sum->first_round) ||
 	    pass_add_int(o, "last_round", g->sum->last_round) ||
 	    pass_add_str(o, "over", windowed ? "steady_state_window" : "all_records") ||
@@ -181,6 +186,8 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 				goto out;
 			cells_sum_init(g[j].sum);
 		}
+		if (ms[i].not_applicable)
+			g[j].not_applicable = ms[i].not_applicable;
 		rc = per_round_add(g[j].per_round, &ms[i]);
 		if (rc)
 			goto out;

@@ -502,6 +502,7 @@ int reader_measurements(const struct results_records *rr, struct reader_measurem
 		if (reader_key(rec, &x->k) || !json_object_object_get_ex(rec, "elapsed_ns", NULL))
 			continue;
 		x->index = i;
+		x->not_applicable = jsonget_str(rec, "not_applicable");
 		for (unsigned j = 0; j < RESULTS_NMETRICS; j++)
 			if (results_record_metric(rec, results_metric_def((enum results_metric)j)->name,
 						  &x->metric[j]))

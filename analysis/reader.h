@@ -236,6 +236,9 @@ struct reader_measurement {
 	size_t index; /* in the records (its line in records.jsonl is index + 1) */
 	struct reader_key k;
 	double metric[RESULTS_NMETRICS];
+	/* Its "not_applicable" (a cell the target cannot run, recorded with zero I/O; borrowed from
+	 * the record); NULL for a cell that ran. */
+	const char *not_applicable;
 };
 
 /* The measurements in file order into *out (owned, free()) and *n; 0 or -ENOMEM (then *out and

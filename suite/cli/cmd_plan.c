@@ -50,6 +50,10 @@ struct plan_ctx {
 	bool fill;	   /* the profile writes: probe cells on a filled copy, as the run sees it */
 	bool filled;
 	bool wrote; /* a phase planned so far writes: later probes run on a filled copy */
+	/* The bytes one round of the step being filled writes (fill_step): each cell's write
+	 * share x its speed x its time; the sums over the rounds steps at rounds_lo .. rounds_hi. */
+	double round_bytes;
+	double rounds_lo_bytes, rounds_hi_bytes;
 	/* The worst cell (drain / planned) for the refusal and warning runner.c will give. */
 	double worst;
 	char worst_cell[96];
@@ -155,9 +159,12 @@ static double speed_of(struct plan_ctx *c, const struct profile_workload *w, con
  * The drain of a time-bound cell (runner_drain_ns: outstanding I/Os x time per I/O): on a
  * virtual SSD from a probe of the cell's own workload (after one sequential fill of the private
  * copy when the profile writes, since a run's cells follow its preconditioning), elsewhere at
- * the assumed speed. The run takes about planned + drain per cell (issue 9, point 2).
+ * the assumed speed. The run takes about planned + drain per cell (issue 9, point 2). *wbps:
+ * the cell's write speed, from the same probe on a virtual SSD, else its write share
+ * (plan_write_share) of the assumed speed (plan_assumed_cell_bps; issue 15, point 3: the bytes
+ * of a round).
  */
-static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w)
+static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w, double *wbps)
 {
 	struct job_spec s;
 	struct job_result res;
@@ -169,6 +176,7 @@ static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w)
 				     e, sizeof(e)))
 		return 0;
 	out = s.threads * s.qd;
+	*wbps = plan_write_share(&s) * plan_assumed_cell_bps(&s);
 	if (!c->virt)
 		return plan_assumed_drain_ns(&s);
 	if (c->fill)
@@ -177,8 +185,10 @@ static uint64_t drain_of(struct plan_ctx *c, const struct profile_workload *w)
 	amount = (uint64_t)(4.0 * out * plan_mean_bs(&s));
 	if (amount > PROBE_MAX_BYTES)
 		amount = PROBE_MAX_BYTES;
-	if (!probe(c, &s, amount, &res))
+	if (!probe(c, &s, amount, &res)) {
 		d = runner_drain_ns(out, res.elapsed_ns, res.d[0].ios + res.d[1].ios);
+		*wbps = (double)res.d[IO_WRITE].bytes / ((double)res.elapsed_ns / 1e9);
+	}
 	job_result_release(&res);
 	return d;
 }
@@ -207,17 +217,25 @@ static double fill_step(struct plan_ctx *c, struct plan_step *st, const char **h
 	bool known = true;
 
 	c->wall_ratio = c->wall_per_byte = 0;
+	c->round_bytes = 0;
 	st->drain_ns = 0; /* the probes' figures replace runner_plan()'s assumed ones */
 	if (!k->jobs || k->jobs(st->ph->data, &jobs, &n))
 		return 0;
 	for (size_t i = 0; i < n; i++) {
 		const struct profile_workload *w = &jobs[i].w;
 		uint64_t t, d = 0, b;
+		double wbps = 0;
+		char why[128];
 
+		/* A cell the target cannot run is recorded without I/O and takes no time. */
+		if (jobs[i].cell &&
+		    profile_workload_not_applicable(w, c->ti->logical_block_size, why, sizeof(why)))
+			continue;
 		if (w->length.kind == AMOUNT_TIME) {
 			t = phase_scale_ns(&(struct phase_env){.scale = c->scale}, w->length.ns);
 			if (jobs[i].cell && t) {
-				d = drain_of(c, w);
+				d = drain_of(c, w, &wbps);
+				c->round_bytes += wbps * (double)t / 1e9;
 				if ((double)d / (double)t > c->worst) {
 					c->worst = (double)d / (double)t;
 					c->worst_phase = st->phase;
@@ -239,6 +257,64 @@ static double fill_step(struct plan_ctx *c, struct plan_step *st, const char **h
 	if (st->len.cap_ns && one == st->len.cap_ns)
 		wall = (double)one * c->wall_ratio;
 	return wall;
+}
+
+/* The cells of step st the target cannot run (issue 15, point 1), said before the run: one line
+ * per reason, with the cells it concerns. */
+static void print_na(const struct plan_ctx *c, const struct plan_step *st)
+{
+	const struct phase_kind *k = st->ph->kind;
+	struct phase_job *jobs = NULL;
+	bool *done;
+	size_t n = 0;
+	char why[128], other[128];
+
+	if (!k->jobs || k->body || k->jobs(st->ph->data, &jobs, &n))
+		return;
+	done = calloc(n + 1, sizeof(*done));
+	for (size_t i = 0; done && i < n; i++) {
+		if (done[i] || !jobs[i].cell ||
+		    !profile_workload_not_applicable(&jobs[i].w, c->ti->logical_block_size, why,
+						     sizeof(why)))
+			continue;
+		printf("%*snot applicable on this target, recorded without I/O and taking no "
+		       "time (%s):",
+		       36 + st->depth * 2, "", why);
+		for (size_t j = i; j < n; j++)
+			if (!done[j] && jobs[j].cell &&
+			    profile_workload_not_applicable(&jobs[j].w, c->ti->logical_block_size,
+							    other, sizeof(other)) &&
+			    !strcmp(other, why)) {
+				printf(" %s", jobs[j].key);
+				done[j] = true;
+			}
+		printf("\n");
+	}
+	free(done);
+	free(jobs);
+}
+
+/* A rounds step's rounds and what one round writes (issue 15, point 3). */
+static void print_rounds(const struct plan_ctx *c, const struct plan_step *st)
+{
+	char a[32], b[32];
+	bool known = true;
+	double per = c->round_bytes + (double)st->len.bytes; /* the cells, then a pre-write */
+
+	units_fmt_duration(plan_step_ns(st, 0, &known), a, sizeof(a));
+	if (st->len.rounds_lo != st->len.rounds_hi)
+		printf("%*s%u .. %u rounds of %s each: steady state decides where in that range "
+		       "(the window .. max_rounds)\n",
+		       36 + st->depth * 2, "", st->len.rounds_lo, st->len.rounds_hi, a);
+	else
+		printf("%*s%u round%s of %s each\n", 36 + st->depth * 2, "", st->len.rounds_hi,
+		       st->len.rounds_hi == 1 ? "" : "s", a);
+	units_fmt_size((uint64_t)per, b, sizeof(b));
+	printf("%*swrites about %s per round (each cell's write share x its time x %s)\n",
+	       36 + st->depth * 2, "", b,
+	       c->virt ? "its write speed probed on a filled copy of the virtual SSD, optimistic once garbage collection slows it"
+		       : "an assumed 100 MB/s, at most 20000 IOPS for random I/O: defaults for a "
+			 "real device, not measured");
 }
 
 /* Prints step st (a first iteration) with its bytes, duration and notes. */
@@ -294,6 +370,9 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 	line(st->phase, st->depth, k->name, desc, bytes, dur);
 	if (how)
 		printf("%*s(speed %s)\n", 36 + st->depth * 2, "", how);
+	if ((k->flags & PHASE_KIND_ROUNDS) && st->len.rounds_hi)
+		print_rounds(c, st);
+	print_na(c, st);
 }
 
 /*
@@ -304,10 +383,14 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 static int plan_walk(struct plan_ctx *c, struct plan *pl)
 {
 	double *wall = calloc(pl->n ? pl->n : 1, sizeof(*wall));
+	double *rb = calloc(pl->n ? pl->n : 1, sizeof(*rb)); /* a round's cells' bytes */
 	bool known;
 
-	if (!wall)
+	if (!wall || !rb) {
+		free(wall);
+		free(rb);
 		return -ENOMEM;
+	}
 	for (size_t i = 0; i < pl->n; i++) {
 		struct plan_step *st = &pl->v[i];
 		const char *how = NULL;
@@ -318,12 +401,14 @@ static int plan_walk(struct plan_ctx *c, struct plan *pl)
 					st->bps = pl->v[j].bps;
 					st->drain_ns = pl->v[j].drain_ns;
 					wall[i] = wall[j];
+					rb[i] = rb[j];
 				}
 		} else {
 			uint64_t by = 0;
 			const struct phase_kind *k = st->ph->kind;
 
 			wall[i] = fill_step(c, st, &how);
+			rb[i] = c->round_bytes;
 			print_step(c, st, how);
 			/* Later probes run on a filled copy when this phase wrote. */
 			/* (A repeat's bytes are its body's, which follows as steps.) */
@@ -334,8 +419,11 @@ static int plan_walk(struct plan_ctx *c, struct plan *pl)
 		}
 		c->wall_lo_ns += (uint64_t)(wall[i] * st->len.rounds_lo);
 		c->wall_hi_ns += (uint64_t)(wall[i] * st->len.rounds_hi);
+		c->rounds_lo_bytes += rb[i] * st->len.rounds_lo;
+		c->rounds_hi_bytes += rb[i] * st->len.rounds_hi;
 	}
 	plan_span(pl, 0, 0, &c->min_ns, &c->max_ns, &known);
+	free(rb);
 	free(wall);
 	return 0;
 }
@@ -456,6 +544,13 @@ int cmd_plan(int argc, char **argv)
 	       pc.min_ns == pc.max_ns && pc.nstop ? "up to " : "", a,
 	       pc.min_ns == pc.max_ns ? "" : " .. ", pc.min_ns == pc.max_ns ? "" : b,
 	       pc.nstop ? "; phases with a stop rule counted to the end of their amount" : "");
+	if (pc.rounds_hi_bytes > 0) {
+		/* the time-bound cells' writes, estimated per round above: what the drive sees */
+		units_fmt_size(pc.total_bytes + (uint64_t)pc.rounds_lo_bytes, a, sizeof(a));
+		units_fmt_size(pc.total_bytes + (uint64_t)pc.rounds_hi_bytes, b, sizeof(b));
+		printf("with the rounds' writes estimated per round: about %s%s%s in all\n", a,
+		       !strcmp(a, b) ? "" : " .. ", !strcmp(a, b) ? "" : b);
+	}
 	if (pc.virt) {
 		units_fmt_duration(pc.wall_lo_ns, a, sizeof(a));
 		units_fmt_duration(pc.wall_hi_ns, b, sizeof(b));

@@ -95,6 +95,16 @@ struct profile_workload {
 int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity, uint32_t lbs,
 			     double time_scale, struct job_spec *out, char *err, size_t len);
 
+/*
+ * Whether a workload (a rounds cell) is impossible on a target of logical block size lbs (0 =
+ * unknown: every workload is possible): a block size below lbs (0.5 KiB on a 4Kn device) or not
+ * a multiple of it. true with the reason in why (the record's and the summary's
+ * "not_applicable", docs/results-format.md); false with why untouched. The runner records such a
+ * cell as not applicable and goes on; the plan leaves its time out (issue 15, point 1).
+ */
+bool profile_workload_not_applicable(const struct profile_workload *w, uint32_t lbs, char *why,
+				     size_t len);
+
 /* ---- phase data ----------------------------------------------------------------------------- */
 
 enum phase_type {
@@ -371,6 +381,7 @@ struct phase_env {
 	uint64_t capacity; /* visible capacity in bytes (one pass, capacity multiples) */
 	double scale;	   /* effective duration scale: --time-scale x the target's own */
 	bool real_purge;   /* the target has a real purge (else a purge is a discard + its settle) */
+	uint32_t lbs;	   /* logical block size; 0 = unknown (every cell counted as applicable) */
 };
 
 /*

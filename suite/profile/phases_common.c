@@ -11,6 +11,7 @@
 #include "profile/phases.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,6 +469,33 @@ static void amount_resolve(const struct amount *a, uint64_t capacity, double tim
 	} else {
 		*bytes = amount_bytes(a, capacity);
 	}
+}
+
+bool profile_workload_not_applicable(const struct profile_workload *w, uint32_t lbs, char *why,
+				     size_t len)
+{
+	if (!lbs)
+		return false;
+	for (unsigned i = 0; i < w->spec.nbs; i++) {
+		uint32_t bs = w->spec.bs[i].bs;
+
+		/* In bytes, as the spec's 0.5 KiB is 512 B (SNIA-TERMS): a reader needs no unit. */
+		if (bs < lbs) {
+			snprintf(why, len,
+				 "block size %" PRIu32 " B is below the device's logical block size "
+				 "of %" PRIu32 " B",
+				 bs, lbs);
+			return true;
+		}
+		if (bs % lbs) {
+			snprintf(why, len,
+				 "block size %" PRIu32 " B is not a multiple of the device's logical "
+				 "block size of %" PRIu32 " B",
+				 bs, lbs);
+			return true;
+		}
+	}
+	return false;
 }
 
 int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity, uint32_t lbs,

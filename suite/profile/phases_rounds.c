@@ -669,16 +669,33 @@ static int rounds_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 	return ret;
 }
 
-/* One round: every cell, then the pre-write. A cell's coordinates (mix, bs, qd, threads, rw)
- * never change its length, so each cell runs the base's cell_time: no need to expand them. */
+/* The cells of one round the target can run: all of them but those it records as not
+ * applicable (profile_workload_not_applicable: 0.5 KiB on a 4Kn device), which take no time. */
+static size_t applicable_cells(const struct phase_rounds *r, uint32_t lbs)
+{
+	struct profile_cell *cells = NULL;
+	size_t n = 1, ok = 0;
+	char why[128];
+
+	for (unsigned a = 0; a < r->naxes; a++)
+		n *= r->axes[a].n;
+	/* Without a block size or the matrix (no memory), every cell counts: a longer estimate. */
+	if (!lbs || profile_rounds_cells(r, &cells, &n))
+		return n;
+	for (size_t c = 0; c < n; c++)
+		ok += !profile_workload_not_applicable(&cells[c].w, lbs, why, sizeof(why));
+	free(cells);
+	return ok;
+}
+
+/* One round: every cell the target can run, then the pre-write. A cell's coordinates (mix, bs,
+ * qd, threads, rw) never change its length, so each cell runs the base's cell_time. */
 static void rounds_length(const void *data, const struct phase_env *env, struct phase_length *l)
 {
 	const struct phase_rounds *r = data;
-	size_t cells = 1;
+	size_t cells = applicable_cells(r, env->lbs);
 
 	phase_one_instance(l);
-	for (unsigned a = 0; a < r->naxes; a++)
-		cells *= r->axes[a].n;
 	for (size_t c = 0; c < cells; c++)
 		phase_add_length(env, &r->base.length, l);
 	if (r->has_pre_write)

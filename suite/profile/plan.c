@@ -171,6 +171,75 @@ int plan_assume_drains(struct plan *pl, const struct phase_env *env, uint32_t lb
 	return rc;
 }
 
+double plan_write_share(const struct job_spec *s)
+{
+	switch (s->rw) {
+	case RW_WRITE:
+	case RW_RANDWRITE: return 1;
+	case RW_READ:
+	case RW_RANDREAD: return 0;
+	default: return s->rwmix_read >= 100 ? 0 : (100.0 - s->rwmix_read) / 100.0;
+	}
+}
+
+double plan_assumed_cell_bps(const struct job_spec *s)
+{
+	double rnd = PLAN_TYPICAL_RND_IOPS * plan_mean_bs(s);
+
+	if (s->rw == RW_READ || s->rw == RW_WRITE || s->rw == RW_RW)
+		return PLAN_ASSUMED_BPS;
+	return rnd < PLAN_ASSUMED_BPS ? rnd : PLAN_ASSUMED_BPS;
+}
+
+double plan_typical_bps(const struct job_spec *s)
+{
+	double rnd = PLAN_TYPICAL_RND_IOPS * plan_mean_bs(s);
+
+	if (s->rw == RW_READ || s->rw == RW_WRITE || s->rw == RW_RW)
+		return PLAN_TYPICAL_SEQ_BPS;
+	return rnd < PLAN_TYPICAL_SEQ_BPS ? rnd : PLAN_TYPICAL_SEQ_BPS;
+}
+
+/* The typical drive's speed for step st's byte part: that of its first job with an amount (a
+ * precondition, a write_until, a rounds phase's pre-write); 0 when it has none. */
+static int typical_step_bps(const struct plan_step *st, double *bps)
+{
+	const struct phase_kind *k = st->ph->kind;
+	struct phase_job *jobs = NULL;
+	size_t n = 0;
+	int rc;
+
+	*bps = 0;
+	if (!k->jobs || k->body)
+		return 0;
+	rc = k->jobs(st->ph->data, &jobs, &n);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n && !*bps; i++)
+		if (jobs[i].w.length.kind != AMOUNT_TIME)
+			*bps = plan_typical_bps(&jobs[i].w.spec);
+	free(jobs);
+	return 0;
+}
+
+int plan_typical_span(const struct phase_list *l, uint64_t *lo, uint64_t *hi)
+{
+	const struct phase_env env = {.capacity = PLAN_TYPICAL_CAPACITY, .scale = 1.0,
+				      .real_purge = true, .lbs = PLAN_TYPICAL_LBS};
+	struct plan pl = {0};
+	bool known;
+	int rc = plan_build(l, &env, &pl);
+
+	for (size_t i = 0; !rc && i < pl.n; i++)
+		rc = typical_step_bps(&pl.v[i], &pl.v[i].bps);
+	if (!rc)
+		/* a byte part without a job of its own (none among the kinds today) counts at the
+		 * sequential rate */
+		plan_span(&pl, 0, PLAN_TYPICAL_SEQ_BPS, lo, hi, &known);
+	plan_release(&pl);
+	return rc;
+}
+
 size_t plan_find(const struct plan *pl, int phase, unsigned repeat)
 {
 	for (size_t i = 0; i < pl->n; i++)

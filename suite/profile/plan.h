@@ -65,6 +65,11 @@ void plan_span(const struct plan *pl, size_t from, double bps, uint64_t *lo, uin
  * before round 1): slower than any SSD, so that an estimate errs on the long side. */
 #define PLAN_ASSUMED_BPS (100.0 * 1000 * 1000)
 
+/* A cell's speed on a real device when nothing measured it (`ssdlab plan`'s bytes per round):
+ * PLAN_ASSUMED_BPS, and for a random mode at most PLAN_TYPICAL_RND_IOPS x its mean block size
+ * (a 0.5 KiB cell does not move 100 MB/s). */
+double plan_assumed_cell_bps(const struct job_spec *s);
+
 /* The mean block size of s's split (4096 when it has none), for a drain estimate. */
 double plan_mean_bs(const struct job_spec *s);
 
@@ -80,6 +85,35 @@ uint64_t plan_assumed_drain_ns(const struct job_spec *s);
  * two start from the same figure (issue 10, point 4). 0, or -ENOMEM (the plan as it was).
  */
 int plan_assume_drains(struct plan *pl, const struct phase_env *env, uint32_t lbs);
+
+/* The share of a workload's bytes that are writes: 1 for write modes, 0 for read modes,
+ * (100 - rwmix_read) / 100 for a mix. */
+double plan_write_share(const struct job_spec *s);
+
+/*
+ * A typical 1 TB drive, for the "1 TB drive" column of `ssdlab profiles` (issue 15, point 3).
+ * Assumptions, not measurements, stated in `ssdlab profiles --help` and docs/profiles.md: a
+ * 1 TB (10^12 B) TLC drive with 512 B logical blocks that writes sequentially at 500 MB/s once
+ * past its SLC cache (most of a 2x-capacity preconditioning is past it) and randomly at 20 000
+ * IOPS in steady state (4 KiB: 81.92 MB/s); reads are counted at the same rates. A format
+ * purges it at once (no settle); drains and cool-downs are left out (a full queue drains in
+ * milliseconds at these rates).
+ */
+#define PLAN_TYPICAL_CAPACITY 1000000000000ull
+#define PLAN_TYPICAL_LBS 512u
+#define PLAN_TYPICAL_SEQ_BPS (500.0 * 1000 * 1000)
+#define PLAN_TYPICAL_RND_IOPS 20000.0
+
+/* The speed the typical drive moves workload s at: PLAN_TYPICAL_SEQ_BPS for a sequential mode,
+ * PLAN_TYPICAL_RND_IOPS x the mean block size for a random one (at most the sequential rate). */
+double plan_typical_bps(const struct job_spec *s);
+
+/*
+ * The duration of phase list l on the typical drive, unscaled: *lo .. *hi (the rounds to steady
+ * state from window to max_rounds, a write_until's max_time where it stops first). 0, or
+ * -ENOMEM (*lo, *hi untouched).
+ */
+int plan_typical_span(const struct phase_list *l, uint64_t *lo, uint64_t *hi);
 
 /* The step of (phase, repeat), or pl->n when none is. */
 size_t plan_find(const struct plan *pl, int phase, unsigned repeat);

@@ -55,6 +55,8 @@ enum results_flag {
 	RESULTS_F_RESUMED = 1u << 2,	  /* first measurement after a resume */
 	RESULTS_F_SHORT = 1u << 3,	  /* ended early (stop flag); normally not recorded */
 	RESULTS_F_NO_IO = 1u << 4,	  /* no I/O measured (see "no_io_reason"); no figures */
+	/* a cell the target cannot run (see "not_applicable"): recorded with zero I/O, skipped */
+	RESULTS_F_NOT_APPLICABLE = 1u << 5,
 };
 
 /*

@@ -24,8 +24,9 @@
 #include "results/handle.h"
 
 /* Names of enum results_flag's bits, in bit order. */
-static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short", "no_io"};
-_Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_NO_IO,
+static const char *const flag_names[] = {"host_limited", "io_error", "resumed", "short", "no_io",
+					 "not_applicable"};
+_Static_assert(1u << (sizeof(flag_names) / sizeof(flag_names[0]) - 1) == RESULTS_F_NOT_APPLICABLE,
 	       "a name for every results_flag bit");
 
 struct json_object *results_record_to_json(const struct results_record *rec)

@@ -7,6 +7,7 @@
 #include "run/record.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
@@ -93,4 +94,30 @@ struct json_object *run_record_to_json(const struct results_record *rec,
 		return NULL;
 	}
 	return o;
+}
+
+struct json_object *run_record_not_applicable(const struct results_record *rec, const char *why)
+{
+	struct results_record r = *rec;
+	struct json_object *o = NULL, *t;
+	struct dir_stats *d = calloc(1, sizeof(*d)); /* large: the bins are inline */
+
+	r.flags |= RESULTS_F_NOT_APPLICABLE;
+	if (!d)
+		return NULL;
+	hist_init(&d->lat);
+	o = results_record_to_json(&r);
+	if (!o || jsonnum_add(o, "not_applicable", json_object_new_string(why)) ||
+	    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(0)))
+		goto fail;
+	t = results_figures_json(0, 0, 0, NULL);
+	if (jsonnum_add(o, "total", t) || !t || add_dir(o, "read", d, 0) ||
+	    add_dir(o, "write", d, 0))
+		goto fail;
+	free(d);
+	return o;
+fail:
+	free(d);
+	json_object_put(o);
+	return NULL;
 }

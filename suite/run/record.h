@@ -29,4 +29,13 @@ struct json_object;
 struct json_object *run_record_to_json(const struct results_record *rec,
 				       const struct job_result *job);
 
+/*
+ * The record of a cell the target cannot run (profile_workload_not_applicable(), issue 15 point
+ * 1): results_record_to_json(rec)'s keys with the flag not_applicable (set here), then
+ * "not_applicable": why, elapsed_ns 0 and zero figures ("total", "read", "write" with null rates
+ * and latencies and empty bins), so that a reader takes it as a measurement of zero I/O. Not
+ * flagged no_io: nothing went wrong. A new object or NULL on ENOMEM.
+ */
+struct json_object *run_record_not_applicable(const struct results_record *rec, const char *why);
+
 #endif

@@ -472,6 +472,8 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .scale = runner_time_scale(t, o),
 	    /* a drive with purge commands formats or sanitizes (no settle) unless it has neither */
 	    .real_purge = target_caps(t) & (TARGET_CAP_PURGE | TARGET_CAP_DRIVE_PURGE),
+	    /* a cell below it is not applicable and takes no time (issue 15, point 1) */
+	    .lbs = target_info(t)->logical_block_size,
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
@@ -1308,12 +1310,54 @@ static int drain_check(struct runner *r, const struct where *w, const char *cell
 	return 0;
 }
 
+/*
+ * A cell the target cannot run (profile_workload_not_applicable: 0.5 KiB on a 4Kn device; issue
+ * 15, point 1): its record of zero I/O with the reason (run_record_not_applicable), and the walk
+ * goes on to the next cell. On a resume K's record stands: there is nothing to execute, on a
+ * virtual SSD either, so the replayed state is the same.
+ */
+static int na_step(struct runner *r, const struct where *w, unsigned round, const char *cell,
+		   const char *why, bool in_rerun)
+{
+	char key[KEY_MAX];
+	struct json_object *krec = NULL, *rec;
+	enum runner_state mode;
+	uint64_t t;
+	int rc;
+
+	rc = step_key(w->phase, w->repeat, round, cell, "cell", key, sizeof(key));
+	if (!rc)
+		rc = step_mode(r, w, round, key, in_rerun, &krec, &mode);
+	if (rc)
+		return rc;
+	if (mode != RUNNER_RECORD) {
+		if (mode == RUNNER_REPLAY)
+			r->replayed++;
+		else
+			r->rerun++;
+		return 0;
+	}
+	t = target_now(r->t);
+	rec = run_record_not_applicable(
+	    &(struct results_record){.kind = "cell", .phase = w->phase,
+				     .phase_kind = w->ph->kind->name, .repeat = w->repeat,
+				     .round = round, .cell = cell, .start_ns = t, .end_ns = t},
+	    why);
+	if (!rec)
+		return -ENOMEM;
+	rc = append_step(r, rec, key);
+	json_object_put(rec);
+	return rc;
+}
+
 static int exec_rounds(struct runner *r, const struct where *w)
 {
 	const struct phase_rounds *pr = w->ph->data;
 	struct profile_cell *cells = NULL;
 	double *track = NULL;
 	uint64_t *drains = NULL; /* each cell's drain in round 1, for the ETA of later rounds */
+	bool *na = NULL;	 /* cells the target cannot run (na_step) */
+	char why[128];
 	size_t ncells = 0, worst_cell = 0;
 	unsigned max_rounds, worst_out = 0;
 	uint64_t cell_ns, worst_drain = 0, worst_planned = 0;
@@ -1328,8 +1372,22 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	max_rounds = pr->has_steady_state ? pr->ss.max_rounds : pr->count;
 	track = calloc(max_rounds ? max_rounds : 1, sizeof(*track));
 	drains = calloc(ncells ? ncells : 1, sizeof(*drains));
-	if (!track || !drains) {
+	na = calloc(ncells ? ncells : 1, sizeof(*na));
+	if (!track || !drains || !na) {
 		rc = -ENOMEM;
+		goto out;
+	}
+	for (size_t c = 0; c < ncells; c++)
+		na[c] = profile_workload_not_applicable(
+		    &cells[c].w, target_info(r->t)->logical_block_size, why, sizeof(why));
+	/* Steady state is judged on the tracked cell: without it there is nothing to judge. */
+	if (pr->has_steady_state && pr->tracked_cell < ncells && na[pr->tracked_cell]) {
+		(void)profile_workload_not_applicable(&cells[pr->tracked_cell].w,
+						      target_info(r->t)->logical_block_size, why,
+						      sizeof(why));
+		fail(r, "phase %d: the tracked cell %s cannot run on this target (%s)", w->phase,
+		     cells[pr->tracked_cell].key, why);
+		rc = -EINVAL;
 		goto out;
 	}
 	cell_ns = pr->base.length.kind == AMOUNT_TIME ? scale_ns(r, pr->base.length.ns) : 0;
@@ -1375,6 +1433,15 @@ static int exec_rounds(struct runner *r, const struct where *w)
 			char key[KEY_MAX];
 			struct job_spec spec;
 
+			if (na[c]) {
+				(void)profile_workload_not_applicable(
+				    &cells[c].w, target_info(r->t)->logical_block_size, why,
+				    sizeof(why));
+				rc = na_step(r, w, round, cells[c].key, why, rerun);
+				if (rc)
+					goto out;
+				continue;
+			}
 			rc = step_key(w->phase, w->repeat, round, cells[c].key, "cell", key,
 				      sizeof(key));
 			if (rc)
@@ -1382,7 +1449,9 @@ static int exec_rounds(struct runner *r, const struct where *w)
 			rc = resolve(r, &cells[c].w, key, &spec);
 			if (rc)
 				goto out;
-			r->eta_extra_ns = cell_ns * (ncells - c - 1);
+			r->eta_extra_ns = 0;
+			for (size_t k = c + 1; k < ncells; k++)
+				r->eta_extra_ns += na[k] ? 0 : cell_ns;
 			for (size_t k = c; k < ncells; k++)
 				r->eta_extra_ns += drains[k];
 			rc = job_step(r, w, "cell", round, cells[c].key, &spec, rerun, NULL, &rec);
@@ -1450,6 +1519,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	}
 out:
 	r->eta_extra_ns = 0;
+	free(na);
 	free(drains);
 	free(track);
 	free(cells);

@@ -33,7 +33,7 @@ shrink_model "$model" "$tmp/small.yaml" || skip "client-tlc.yaml has no user_cap
 "$SSDLAB" plan demo --target "sim:$tmp/small.yaml" >/dev/null 2>&1 ||
 	skip "this build cannot load a virtual SSD model from a file"
 
-profiles=$("$SSDLAB" profiles | awk '{print $1}')
+profiles=$("$SSDLAB" profiles | awk 'NR > 1 {print $1}') # line 1: the column heads
 [ -n "$profiles" ] || {
 	fail "ssdlab profiles lists nothing"
 	exit 1
