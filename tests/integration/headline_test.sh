@@ -27,9 +27,7 @@ command -v python3 >/dev/null || skip "python3 is needed to check the headlines"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-headline-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-model="$SSDLAB_SRCDIR/profiles/models/client-tlc.yaml"
-[ -r "$model" ] || skip "no $model in the source tree"
-shrink_model "$model" "$tmp/small.yaml" || skip "client-tlc.yaml has no user_capacity line to shrink"
+small_client_tlc "$SSDLAB_SRCDIR" "$tmp/small.yaml"
 "$SSDLAB" plan demo --target "sim:$tmp/small.yaml" >/dev/null 2>&1 ||
 	skip "this build cannot load a virtual SSD model from a file"
 

@@ -23,9 +23,7 @@ command -v python3 >/dev/null || skip "python3 is needed to read the manifests"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-pts-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-model="$SSDLAB_SRCDIR/profiles/models/client-tlc.yaml"
-[ -r "$model" ] || skip "no $model in the source tree"
-shrink_model "$model" "$tmp/small.yaml" || skip "client-tlc.yaml has no user_capacity line to shrink"
+small_client_tlc "$SSDLAB_SRCDIR" "$tmp/small.yaml"
 
 # run NAME OUT [ARGS...]: runs profile NAME into $tmp/OUT, at the suggested scale if refused.
 run() {

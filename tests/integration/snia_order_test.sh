@@ -20,12 +20,7 @@ command -v python3 >/dev/null || skip "python3 is needed to read the records"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-order-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-model="$SSDLAB_SRCDIR/profiles/models/client-tlc.yaml"
-[ -r "$model" ] || skip "no $model in the source tree"
-sed -e 's/^name: .*/name: client-tlc-1g/' \
-	-e 's/^represents: .*/represents: 120000000000/' \
-	-e 's/^user_capacity: .*/user_capacity: 1g/' \
-	-e 's/^\(  size: \)[0-9][0-9]*m/\1117m/' "$model" >"$tmp/small.yaml"
+small_client_tlc "$SSDLAB_SRCDIR" "$tmp/small.yaml"
 
 # The expected steps, one per line: "phase kind round cell" for the cells, "phase kind" for the
 # others (a precondition's chunks fold into one line). Round 1 and round 2 are the same list.
