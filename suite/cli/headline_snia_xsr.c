@@ -22,18 +22,14 @@
 #include "base/jsonget.h"
 #include "base/units.h"
 
-static const char *num(double v, int decimals, char *buf, size_t len)
+/* v as a number of `decimals` decimals, or (decimals < 0) as a duration of v ns; "-" when v is
+ * not a finite figure (null in the summary). */
+static const char *fig(double v, int decimals, char *buf, size_t len)
 {
-	if (!isfinite(v))
+	if (!isfinite(v) || (decimals < 0 && v < 0))
 		return "-";
-	return units_fmt_double(v, decimals, buf, len);
-}
-
-static const char *dur(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns) || ns < 0)
-		return "-";
-	return units_fmt_duration((uint64_t)llround(ns), buf, len);
+	return decimals < 0 ? units_fmt_duration((uint64_t)llround(v), buf, len)
+			    : units_fmt_double(v, decimals, buf, len);
 }
 
 void headline_print_snia_xsr(struct json_object *e, FILE *f)
@@ -41,7 +37,7 @@ void headline_print_snia_xsr(struct json_object *e, FILE *f)
 	struct json_object *groups = NULL;
 	const char *st = jsonget_str(e, "recovery");
 	char a[48], b[48], c[48], d[48];
-	double band = jsonget_num(e, "band");
+	const char *bt, *rt; /* the band in %, group 1's MB/s */
 	int64_t rows = 0, sample = 0;
 
 	fprintf(f, "SNIA XSR       end of group MB/s:");
@@ -52,21 +48,21 @@ void headline_print_snia_xsr(struct json_object *e, FILE *f)
 			const char *wl = jsonget_str(g, "workload");
 
 			fprintf(f, "%s %s %s", i ? "," : "", wl && *wl ? wl : "?",
-				num(jsonget_num(g, "end_mb_s"), 0, a, sizeof(a)));
+				fig(jsonget_num(g, "end_mb_s"), 0, a, sizeof(a)));
 		}
 	(void)jsonget_int(e, "samples_in_row", &rows);
-	num(band * 100, 0, b, sizeof(b));
-	num(jsonget_num(e, "reference_mb_s"), 0, d, sizeof(d));
+	bt = fig(jsonget_num(e, "band") * 100, 0, b, sizeof(b));
+	rt = fig(jsonget_num(e, "reference_mb_s"), 0, d, sizeof(d));
 	if (st && !strcmp(st, "recovered")) {
 		(void)jsonget_int(e, "recovery_sample", &sample);
 		fprintf(f, "; recovered after %s of group 3 (target %s; sample %" PRId64
 			   ": the first of %" PRId64 " in a row within %s%% of group 1's %s MB/s)\n",
-			dur(jsonget_num(e, "recovery_after_profile_ns"), a, sizeof(a)),
-			dur(jsonget_num(e, "recovery_after_ns"), c, sizeof(c)), sample, rows, b, d);
+			fig(jsonget_num(e, "recovery_after_profile_ns"), -1, a, sizeof(a)),
+			fig(jsonget_num(e, "recovery_after_ns"), -1, c, sizeof(c)), sample, rows, bt, rt);
 	} else if (st && !strcmp(st, "not recovered")) {
 		fprintf(f, "; not recovered (no %" PRId64 " samples in a row within %s%% of group 1's "
 			   "%s MB/s)\n",
-			rows, b, d);
+			rows, bt, rt);
 	} else {
 		fprintf(f, "; recovery not judged (fewer than 3 groups, or one without throughput)\n");
 	}
