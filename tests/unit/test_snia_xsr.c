@@ -5,7 +5,7 @@
  * samples' rates), end-of-group throughput, I/O-weighted mean and peak response times; group 3's
  * recovery to group 1's average by the first of 3 samples in a row within 10% (a lone sample
  * inside and a run broken by one outside do not count), the writing time and bytes before it
- * (ramp included); "not recovered", "not judged" and a bad rule.
+ * (ramp included); "not recovered", "not judged" and a bad rule; the test's name (snia.h).
  */
 #include <errno.h>
 #include <math.h>
@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/snia.h"
 #include "analysis/snia_xsr.h"
 
 /* cmocka of this machine has no assert_double_equal */
@@ -123,12 +124,26 @@ static void test_not_recovered(void **state)
 	assert_double_equal(x.reference_mb_s, -1, 0);
 }
 
+static void test_name(void **state)
+{
+	(void)state;
+	assert_int_equal(snia_test_from_profile("snia-xsr"), SNIA_XSR);
+	assert_int_equal(snia_test_from_profile("snia-xsr-client"), SNIA_XSR);
+	assert_int_equal(snia_test_from_profile("snia-xsrx"), SNIA_NONE);
+	assert_int_equal(snia_test_parse("xsr"), SNIA_XSR);
+	assert_string_equal(snia_test_name(SNIA_XSR), "xsr");
+	/* the tests before it keep their names */
+	assert_string_equal(snia_test_name(SNIA_WSAT), "wsat");
+	assert_int_equal(snia_test_parse("wsat"), SNIA_WSAT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(test_group),
 	    cmocka_unit_test(test_recovery),
 	    cmocka_unit_test(test_not_recovered),
+	    cmocka_unit_test(test_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
