@@ -492,6 +492,41 @@ static void copy_as(struct json_object *dst, const char *dkey, struct json_objec
 }
 
 /*
+ * headline.snia's XSR entry (issue 16 point 2): per access group its workload and end-of-group
+ * MB/s, and the recovery of group 3 to group 1's average (status, sample, time), copied from
+ * the block (pass_snia_xsr.c).
+ */
+static void headline_xsr(const struct analyze_input *in, struct json_object *o,
+			 struct json_object *b, int *e)
+{
+	struct json_object *groups = member(b, "groups"), *arr = json_object_new_array(),
+			   *r = member(b, "recovery");
+
+	for (size_t j = 0; groups && j < json_object_array_length(groups); j++) {
+		struct json_object *g = json_object_array_get_idx(groups, j),
+				   *x = json_object_new_object();
+		char wl[128], q[64];
+		int64_t p = -1;
+
+		(void)jsonget_int(g, "phase", &p);
+		headline_describe(in, p, "", wl, sizeof(wl), q, sizeof(q));
+		copy_as(x, "group", g, "group", e);
+		copy_as(x, "phase", g, "phase", e);
+		jsonnum_build_add(x, "workload", json_object_new_string(wl), e);
+		copy_as(x, "end_mb_s", g, "end_mb_s", e);
+		jsonnum_build_push(arr, x, e);
+	}
+	jsonnum_build_add(o, "groups", arr, e);
+	copy_as(o, "reference_mb_s", r, "reference_mb_s", e);
+	copy_as(o, "recovery", r, "status", e);
+	copy_as(o, "recovery_sample", r, "sample", e);
+	copy_as(o, "recovery_after_ns", r, "after_ns", e);
+	copy_as(o, "recovery_after_profile_ns", r, "after_profile_ns", e);
+	copy_as(o, "band", r, "band", e);
+	copy_as(o, "samples_in_row", r, "samples_in_row", e);
+}
+
+/*
  * headline.snia (issue 15 point 4): per block of summary.json's "snia" its test's main result:
  * IOPS: the tracked cell's steady-state IOPS (the window's mean) and the 4 KiB row of the
  * matrix; throughput: MB/s read and write at the phase's block size; latency: the 4 KiB mean and
@@ -580,6 +615,8 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 			copy_as(o, "drop_bytes", member(b, "drop"), "bytes", &e);
 			copy_as(o, "drop_x", member(b, "drop"), "x", &e);
 			copy_as(o, "written_x", b, "written_x", &e);
+		} else if (!strcmp(t, "xsr")) {
+			headline_xsr(in, o, b, &e);
 		}
 	}
 	return e;

@@ -514,9 +514,11 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 	if (reader_purges(&in->records, &pu, &npu) || reader_measurements(&in->records, &ms, &nms))
 		goto out;
 	/* The test's phases: its rounds phases (cell records), or its write_until phases. */
-	if (t == SNIA_WSAT) {
+	if (t == SNIA_WSAT || t == SNIA_XSR) {
 		if (reader_write_until_phases(&in->records, &ph, &nph))
 			goto out;
+		if (t == SNIA_XSR && nph > 1)
+			nph = 1; /* one block for all access groups, at the first one's phase */
 	} else {
 		ph = calloc(nms + 1, sizeof(*ph));
 		if (!ph)
@@ -554,9 +556,13 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 			jsonnum_build_num(b, "steady_state", NAN, &e);
 		if (e)
 			goto out;
-		rc = t == SNIA_WSAT ? pass_snia_wsat(in, ph[i].phase, ph[i].repeat, b, err, errlen)
-				    : rounds_block(in, summary, t, ms, nms, ph[i].phase,
-						   ph[i].repeat, b, err, errlen);
+		if (t == SNIA_XSR)
+			rc = pass_snia_xsr(in, b, err, errlen);
+		else
+			rc = t == SNIA_WSAT ? pass_snia_wsat(in, ph[i].phase, ph[i].repeat, b, err,
+							     errlen)
+					    : rounds_block(in, summary, t, ms, nms, ph[i].phase,
+							   ph[i].repeat, b, err, errlen);
 		if (rc)
 			goto out;
 		rc = -ENOMEM;

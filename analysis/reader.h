@@ -15,6 +15,7 @@
 
 #include "analysis/cells.h"
 #include "analysis/recovery.h"
+#include "analysis/snia_xsr.h"
 #include "analysis/thermal.h"
 #include "analysis/wa.h"
 #include "analysis/wsat.h"
@@ -119,6 +120,15 @@ struct reader_chunks {
  */
 int reader_write_until(const struct results_records *rr, int64_t phase, int64_t repeat,
 		       struct reader_chunks *out);
+
+/*
+ * The write_until records of (phase, repeat) in file order as XSR samples (snia_xsr.h; those
+ * without elapsed_ns, bytes_written_total or total.ios/bytes are left out; ramp_ns 0 and the
+ * response times NaN where absent), into *out (owned, free()) and *n, and the first one's
+ * "time_scale" into *first_scale (NaN when none). 0 or -ENOMEM (outputs untouched).
+ */
+int reader_xsr_samples(const struct results_records *rr, int64_t phase, int64_t repeat,
+		       struct snia_xsr_sample **out, size_t *n, double *first_scale);
 
 /* The measurements after an idle (recovery.h), with what the headline reports about them. */
 struct reader_recovery {

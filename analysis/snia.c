@@ -12,16 +12,16 @@
 
 static const char *const names[] = {
     [SNIA_IOPS] = "iops", [SNIA_THROUGHPUT] = "throughput",
-    [SNIA_LATENCY] = "latency", [SNIA_WSAT] = "wsat"};
+    [SNIA_LATENCY] = "latency", [SNIA_WSAT] = "wsat", [SNIA_XSR] = "xsr"};
 
 const char *snia_test_name(enum snia_test t)
 {
-	return t > SNIA_NONE && t <= SNIA_WSAT ? names[t] : NULL;
+	return t > SNIA_NONE && t <= SNIA_LAST ? names[t] : NULL;
 }
 
 enum snia_test snia_test_parse(const char *name)
 {
-	for (int t = SNIA_IOPS; name && t <= SNIA_WSAT; t++)
+	for (int t = SNIA_IOPS; name && t <= SNIA_LAST; t++)
 		if (!strcmp(name, names[t]))
 			return (enum snia_test)t;
 	return SNIA_NONE;
@@ -36,7 +36,7 @@ enum snia_test snia_test_from_profile(const char *profile)
 		return SNIA_WSAT;
 	if (strncmp(profile, "snia-", 5))
 		return SNIA_NONE;
-	for (int t = SNIA_IOPS; t <= SNIA_WSAT; t++) {
+	for (int t = SNIA_IOPS; t <= SNIA_LAST; t++) {
 		size_t l = strlen(names[t]);
 
 		/* snia-iops and its variants (snia-iops-client), not snia-iopsx */

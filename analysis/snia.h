@@ -17,15 +17,23 @@
 #include "base/hist.h"
 #include "analysis/wsat.h"
 
-enum snia_test { SNIA_NONE = 0, SNIA_IOPS, SNIA_THROUGHPUT, SNIA_LATENCY, SNIA_WSAT };
+enum snia_test {
+	SNIA_NONE = 0,
+	SNIA_IOPS,
+	SNIA_THROUGHPUT,
+	SNIA_LATENCY,
+	SNIA_WSAT,
+	SNIA_XSR, /* cross-stimulus recovery (issue 16; analysis/snia_xsr.h) */
+	SNIA_LAST = SNIA_XSR
+};
 
-/* "iops", "throughput", "latency", "wsat"; NULL for SNIA_NONE. */
+/* "iops", "throughput", "latency", "wsat", "xsr"; NULL for SNIA_NONE. */
 const char *snia_test_name(enum snia_test t);
 /* The test of a name as snia_test_name() gives it (manifest pts.test); SNIA_NONE otherwise. */
 enum snia_test snia_test_parse(const char *name);
 /*
  * The test a profile runs, from its name when the manifest has no "pts" object (runs made
- * before issue 15): snia-iops*, snia-throughput*, snia-latency*, snia-wsat* and the old name
+ * before issue 15): snia-iops*, snia-throughput*, snia-latency*, snia-wsat*, snia-xsr* and the old name
  * "wsat" (renamed snia-wsat by issue 15; its results stay analyzable). SNIA_NONE otherwise.
  */
 enum snia_test snia_test_from_profile(const char *profile);

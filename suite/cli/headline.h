@@ -63,6 +63,10 @@ void headline_print_trimcheck(struct json_object *summary, FILE *f);
  * the 4 KiB mean and p99.99 per mix (latency), the steady level and the drop (WSAT). */
 void headline_print_snia(struct json_object *summary, FILE *f);
 
+/* The XSR entry of headline.snia (headline_snia_xsr.c): end-of-group MB/s per access group and
+ * group 3's recovery time (or "not recovered"). */
+void headline_print_snia_xsr(struct json_object *e, FILE *f);
+
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
 bool headline_slc_probe(struct json_object *summary, int64_t phase);

@@ -621,6 +621,56 @@ for ln in lines:
         continue
     # SNIA PTS tests (issue 15 point 4): one entry of headline.snia per block of summary.json's
     # snia, each figure also recomputed from records.jsonl by snia_blocks_check.recompute().
+    # SNIA XSR (issue 16 point 2): end-of-group MB/s and group 3's recovery, from the xsr block,
+    # which snia_xsr_check.xsr_block() recomputes from records.jsonl (by way of recompute()).
+    m = re.fullmatch(r"SNIA XSR +end of group MB/s: (.*?); (?:recovered after (\S+) of group 3 "
+                     r"\(target (%s); sample (\d+): the first of (\d+) in a row within (\S+)%% of "
+                     r"group 1's (\S+) MB/s\)|not recovered \(no (\d+) samples in a row within "
+                     r"(\S+)%% of group 1's (\S+) MB/s\)|(recovery not judged) .*)" % DUR, ln)
+    if m:
+        if i_snia >= len(snia_hl) or snia_hl[i_snia]["test"] != "xsr":
+            bad("%r: the next headline.snia entry is not xsr" % ln)
+            continue
+        se = snia_hl[i_snia]
+        i_snia += 1
+        want = snia_want.get((se["phase"], se["repeat"]))
+        if want is None or want["test"] != "xsr":
+            bad("%r: records give no xsr block for phase %d" % (ln, se["phase"]))
+            continue
+        named.update(g["phase"] for g in want["groups"])
+        figures += 1
+        items = re.findall(r"(\S+ \S+) (\S+)(?:, |$)", m.group(1))
+        if len(items) != len(want["groups"]):
+            bad("%r: %d groups printed, records give %d" % (ln, len(items), len(want["groups"])))
+        for (wl, v), g, e in zip(items, want["groups"], se["groups"]):
+            if wl != e["workload"]:
+                bad("%r: group %d is %r" % (ln, g["group"], e["workload"]))
+            near(v, e["end_mb_s"], "SNIA XSR group %d end MB/s" % g["group"])
+            near(v, g["end_mb_s"], "SNIA XSR group %d end MB/s (records)" % g["group"])
+        r = want["recovery"]
+        if m.group(2):
+            if r["status"] != "recovered":
+                bad("%r: records give %r" % (ln, r["status"]))
+                continue
+            near_duration(m.group(2), r["after_profile_ns"], "SNIA XSR recovery time (records)")
+            near_duration(m.group(2), se["recovery_after_profile_ns"], "SNIA XSR recovery time")
+            near_duration(m.group(3), r["after_ns"], "SNIA XSR recovery target time (records)")
+            if int(m.group(4)) != r["sample"] or int(m.group(5)) != r["samples_in_row"]:
+                bad("%r: records give sample %r of %r in a row" % (ln, r["sample"],
+                                                                   r["samples_in_row"]))
+            near(m.group(6), r["band"] * 100, "SNIA XSR band")
+            near(m.group(7), r["reference_mb_s"], "SNIA XSR group 1 MB/s (records)")
+        elif m.group(8):
+            if r["status"] != "not recovered":
+                bad("%r: records give %r" % (ln, r["status"]))
+                continue
+            if int(m.group(8)) != r["samples_in_row"]:
+                bad("%r: the rule takes %r in a row" % (ln, r["samples_in_row"]))
+            near(m.group(9), r["band"] * 100, "SNIA XSR band")
+            near(m.group(10), r["reference_mb_s"], "SNIA XSR group 1 MB/s (records)")
+        elif r["status"] != "not judged":
+            bad("%r: records give %r" % (ln, r["status"]))
+        continue
     m = re.fullmatch(r"SNIA (IOPS 4k|IOPS|TP (\S+)|latency|WSAT) +(.*)", ln)
     if m:
         kind = "TP" if m.group(2) else m.group(1)

@@ -30,12 +30,12 @@ SIZES = {"k": 1024, "m": 1 << 20, "g": 1 << 30}
 
 def test_of(manifest):
     pts = manifest.get("pts")
-    if isinstance(pts, dict) and pts.get("test") in ("iops", "throughput", "latency", "wsat"):
+    if isinstance(pts, dict) and pts.get("test") in ("iops", "throughput", "latency", "wsat", "xsr"):
         return pts["test"], pts
     name = manifest["profile"]["name"]
     if name == "wsat":
         return "wsat", None
-    for t in ("iops", "throughput", "latency", "wsat"):
+    for t in ("iops", "throughput", "latency", "wsat", "xsr"):
         if name == "snia-" + t or name.startswith("snia-" + t + "-"):
             return t, None
     return None, None
@@ -275,6 +275,16 @@ def recompute(d):
     test, pts = test_of(manifest)
     if not test:
         return []
+    if test == "xsr":  # one block for the access groups (snia_xsr_check.py, issue 16)
+        import snia_xsr_check
+        wu = [r for r in recs if r["kind"] == "write_until"]
+        if not wu:
+            return []
+        p, rep = wu[0]["phase"], wu[0]["repeat"]
+        b = {"test": test, "phase": p, "repeat": rep, "header": header_of(manifest, recs, pts, p),
+             "steady_state": None}
+        b.update(snia_xsr_check.xsr_block(manifest, recs))
+        return [b]
     kind = "write_until" if test == "wsat" else "cell"
     phases = []
     for r in recs:
