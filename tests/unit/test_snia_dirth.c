@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_snia_dirth: the DIRTH point choice (analysis/snia_dirth.h) against tables worked out by
+ * hand: Max the highest IOPS (a tie keeps the first, the higher TOIO of a high-to-low round),
+ * Min the TC1/QD1 cell, Mid of the others the IOPS nearest (Max + Min) / 2; cells without IOPS
+ * (NaN) left out; the errors when there is no TC1/QD1 or fewer than three cells; and the cell
+ * keys "threads=T,qd=Q".
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analysis/snia_dirth.h"
+
+static void test_cell_keys(void **state)
+{
+	static const char *const bad[] = {"qd=4,threads=2", "threads=2", "threads=0,qd=1",
+					  "threads=2,qd=4,bs=4k", "all", ""};
+	unsigned t = 7, q = 7;
+
+	(void)state;
+	assert_int_equal(snia_dirth_cell("threads=32,qd=16", &t, &q), 0);
+	assert_int_equal(t, 32);
+	assert_int_equal(q, 16);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		t = q = 7;
+		assert_int_equal(snia_dirth_cell(bad[i], &t, &q), -EINVAL);
+		assert_int_equal(t, 7); /* untouched */
+		assert_int_equal(q, 7);
+	}
+	assert_string_equal(snia_dirth_point_name(SNIA_DIRTH_MAX), "max");
+	assert_string_equal(snia_dirth_point_name(SNIA_DIRTH_MID), "mid");
+	assert_string_equal(snia_dirth_point_name(SNIA_DIRTH_MIN), "min");
+}
+
+static void test_choose(void **state)
+{
+	/* Max 900 at TC4/QD4 (index 1); Min 100 at TC1/QD1 (index 5); TC1/QD2 has no IOPS; middle
+	 * (900 + 100) / 2 = 500: |480 - 500| = 20 beats |530 - 500| = 30 and |850 - 500|, so Mid is
+	 * TC2/QD2 (index 3). */
+	const struct snia_dirth_cell c[] = {
+	    {4, 8, 850}, {4, 4, 900}, {2, 4, 530}, {2, 2, 480}, {1, 2, NAN}, {1, 1, 100},
+	};
+	struct snia_dirth_choice ch;
+
+	(void)state;
+	assert_int_equal(snia_dirth_choose(c, 6, &ch), 0);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MAX], 1);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MID], 3);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MIN], 5);
+	assert_true(ch.mid_target == 500.0);
+	assert_non_null(strstr(ch.why[SNIA_DIRTH_MAX], "TC4/QD4"));
+	assert_non_null(strstr(ch.why[SNIA_DIRTH_MID], "TC2/QD2"));
+	assert_non_null(strstr(ch.why[SNIA_DIRTH_MIN], "TC1/QD1"));
+}
+
+static void test_ties(void **state)
+{
+	/* Max: 700 twice, the first (TC8/QD8) wins; Min 300; middle 500: 450 and 550 are both 50
+	 * away, the first (index 2) wins. */
+	const struct snia_dirth_cell c[] = {
+	    {8, 8, 700}, {8, 4, 700}, {4, 4, 450}, {4, 2, 550}, {1, 1, 300},
+	};
+	struct snia_dirth_choice ch;
+
+	(void)state;
+	assert_int_equal(snia_dirth_choose(c, 5, &ch), 0);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MAX], 0);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MID], 2);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MIN], 4);
+}
+
+static void test_min_fastest(void **state)
+{
+	/* TC1/QD1 is the fastest: Max is the fastest of the others (TC2/QD1, 90), so that the
+	 * three points differ; middle (90 + 100) / 2 = 95: of what is left, 80 is nearest. */
+	const struct snia_dirth_cell c[] = {{2, 2, 70}, {2, 1, 90}, {1, 2, 80}, {1, 1, 100}};
+	struct snia_dirth_choice ch;
+
+	(void)state;
+	assert_int_equal(snia_dirth_choose(c, 4, &ch), 0);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MAX], 1);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MID], 2);
+	assert_int_equal(ch.idx[SNIA_DIRTH_MIN], 3);
+}
+
+static void test_errors(void **state)
+{
+	const struct snia_dirth_cell no_min[] = {{2, 2, 70}, {2, 1, 90}, {1, 2, 80}};
+	const struct snia_dirth_cell two[] = {{2, 2, 70}, {2, 1, NAN}, {1, 1, 80}};
+	struct snia_dirth_choice ch = {.mid_target = 42};
+
+	(void)state;
+	assert_int_equal(snia_dirth_choose(no_min, 3, &ch), -ENOENT);
+	assert_int_equal(snia_dirth_choose(two, 3, &ch), -EINVAL);
+	assert_int_equal(snia_dirth_choose(two, 0, &ch), -EINVAL);
+	assert_true(ch.mid_target == 42); /* untouched */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cell_keys),
+		cmocka_unit_test(test_choose),
+		cmocka_unit_test(test_ties),
+		cmocka_unit_test(test_min_fastest),
+		cmocka_unit_test(test_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
