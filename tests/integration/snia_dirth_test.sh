@@ -14,8 +14,9 @@
 #     the profile's description allows: a write's cost in this FTL hides the dies behind the
 #     write buffer and garbage collection, a read goes to one die), on client-tlc (1 GiB: 2
 #     channels x 2 dies) and on enterprise-28op (8 x 4; preconditioning cut to 5 rounds): IOPS
-#     rise with the outstanding I/O up to the knee N* = Xmax / X(1) (operational analysis' asymptotic bound; defined in the
-#     checker), which lies within one TOIO step of channels x dies from the model file.
+#     rise with the outstanding I/O up to the knee N* = Xmax / X(1) (operational analysis'
+#     asymptotic bound; defined in the checker), which lies within one TOIO step of channels x
+#     dies from the model file.
 # Every run uses --time-scale 2 (the TC32/QD32 cells of the 1 GiB model are otherwise shorter
 # than 10 drains of their 1024 outstanding I/Os), or the larger one the runner asks for.
 set -u
