@@ -9,6 +9,8 @@
 #     records.jsonl (window averages, the Max/Mid/Min rule written out again, histograms merged
 #     bin by bin, nearest-rank percentiles) and checks the runner recorded the same choice;
 #     the headline's DIRTH line (headline_check.py) too;
+#   - killed after the Mid point's record and resumed, it chooses the same points and ends the
+#     same (records, choice, IOPS);
 #   - snia-dirth-client runs too, with the Client settings in its manifest;
 #   - the knee: the same profile with its rounds and points set to RND 4 KiB reads (--set, as
 #     the profile's description allows: a write's cost in this FTL hides the dies behind the
@@ -60,6 +62,26 @@ if run snia-dirth "$tmp/small.yaml" "$tmp/w"; then
 	python3 "$here/headline_check.py" snia-dirth "$tmp/w" "$tmp/w.block" "$tmp/w.run" ||
 		fail "snia-dirth: the headline does not hold"
 	check_analyze "$tmp/w" snia-dirth
+fi
+
+# Resumable: killed right after the Mid point's record (SSDLAB_DEBUG_FAULT, runner.h) and
+# resumed, the run chooses the same points from the same rounds and ends as the uninterrupted
+# one: the same keys, the same dirth objects and IOPS (the virtual SSD replays exactly).
+if [ -s "$tmp/w/records.jsonl" ]; then
+	n=$(wc -l <"$tmp/w/records.jsonl")
+	SSDLAB_DEBUG_FAULT=after-record:$((n - 1)) "$SSDLAB" run snia-dirth \
+		--target "sim:$tmp/small.yaml" --out "$tmp/k" --time-scale 2 >/dev/null 2>&1
+	"$SSDLAB" resume "$tmp/k" >"$tmp/k.resume" 2>&1 || fail "snia-dirth: resume failed"
+	python3 - "$tmp/w" "$tmp/k" <<'PY' || fail "snia-dirth: the resumed run differs"
+import json, sys
+a, b = ([json.loads(l) for l in open(d + "/records.jsonl")] for d in sys.argv[1:3])
+assert any(r["kind"] == "resume" for r in b), "no resume record: the kill did not happen"
+key = lambda r: (r["phase"], r["round"], r["cell"], r["kind"])
+assert [key(r) for r in a] == [key(r) for r in b if r["kind"] != "resume"]
+pa, pb = ([r for r in x if r["kind"] == "dirth_point"] for x in (a, b))
+assert [(r["dirth"], r["total"]["iops"]) for r in pa] == \
+    [(r["dirth"], r["total"]["iops"]) for r in pb], (pa, pb)
+PY
 fi
 
 if run snia-dirth-client "$tmp/small.yaml" "$tmp/c"; then
