@@ -31,7 +31,7 @@
 #include "analysis/snia_dirth.h"
 
 /* The manifest's "pts" keys the block's header copies. */
-static const char *const header_keys[] = {"spec",	  "variant",	"active_range",
+static const char *const header_keys[] = {"spec",	 "variant",	 "active_range",
 					  "write_cache", "data_pattern", "toio"};
 
 /* The first dirth_points phase of a plan list (depth first), its window into *window. */
@@ -166,8 +166,8 @@ static int points_json(const struct analyze_input *in, const struct reader_measu
 
 /* The TOIO cells of (phase, repeat) in round order, their window figures. */
 static int table(const struct analyze_input *in, const struct reader_measurement *ms, size_t nms,
-		 int64_t phase, int64_t repeat, int64_t lo, int64_t hi, struct tcell *c,
-		 size_t *nc, struct hist *h)
+		 int64_t phase, int64_t repeat, int64_t lo, int64_t hi, struct tcell *c, size_t *nc,
+		 struct hist *h)
 {
 	double *y = calloc(nms + 1, sizeof(*y)), *lat = calloc(nms + 1, sizeof(*lat));
 	int64_t *rd = calloc(nms + 1, sizeof(*rd));
@@ -186,7 +186,8 @@ static int table(const struct analyze_input *in, const struct reader_measurement
 		for (k = 0; k < *nc && !(c[k].threads == t && c[k].qd == q); k++)
 			;
 		if (k == *nc) {
-			c[k] = (struct tcell){.threads = t, .qd = q, .m = calloc(nms, sizeof(size_t))};
+			c[k] =
+			    (struct tcell){.threads = t, .qd = q, .m = calloc(nms, sizeof(size_t))};
 			if (!c[k].m)
 				goto out;
 			(*nc)++;
@@ -275,8 +276,8 @@ static int dirth_block(const struct analyze_input *in, struct json_object *summa
 				continue;
 			p = json_object_new_object();
 			jsonnum_build_add(p, "qd", json_object_new_int((int)c[j].qd), &e);
-			jsonnum_build_add(p, "toio", json_object_new_int((int)(c[j].threads * c[j].qd)),
-					  &e);
+			jsonnum_build_add(p, "toio",
+					  json_object_new_int((int)(c[j].threads * c[j].qd)), &e);
 			jsonnum_build_add(p, "rounds", json_object_new_int64(c[j].rounds), &e);
 			add_num(p, "iops", c[j].iops, &e);
 			add_num(p, "mean_ns", c[j].mean_ns, &e);

@@ -22,8 +22,8 @@ int snia_dirth_cell(const char *key, unsigned *threads, unsigned *qd)
 	unsigned t, q;
 	int used = 0;
 
-	if (!key || sscanf(key, "threads=%u,qd=%u%n", &t, &q, &used) != 2 || !used ||
-	    key[used] || !t || !q)
+	if (!key || sscanf(key, "threads=%u,qd=%u%n", &t, &q, &used) != 2 || !used || key[used] ||
+	    !t || !q)
 		return -EINVAL;
 	*threads = t;
 	*qd = q;
@@ -41,7 +41,8 @@ int snia_dirth_choose(const struct snia_dirth_cell *c, size_t n, struct snia_dir
 		if (isnan(c[i].iops))
 			continue;
 		have++;
-		/* strictly greater: a tie keeps the first, the higher TOIO of a high-to-low round */
+		/* strictly greater: a tie keeps the first, the higher TOIO of a high-to-low round
+		 */
 		if (!has_max || c[i].iops > c[imax].iops)
 			imax = i, has_max = true;
 		if (c[i].threads == 1 && c[i].qd == 1 && !has_min)
@@ -56,7 +57,8 @@ int snia_dirth_choose(const struct snia_dirth_cell *c, size_t n, struct snia_dir
 		 * points stay three different cells */
 		has_max = false;
 		for (size_t i = 0; i < n; i++)
-			if (i != imin && !isnan(c[i].iops) && (!has_max || c[i].iops > c[imax].iops))
+			if (i != imin && !isnan(c[i].iops) &&
+			    (!has_max || c[i].iops > c[imax].iops))
 				imax = i, has_max = true;
 	}
 	ch.mid_target = (c[imax].iops + c[imin].iops) / 2;
@@ -72,8 +74,8 @@ int snia_dirth_choose(const struct snia_dirth_cell *c, size_t n, struct snia_dir
 	ch.idx[SNIA_DIRTH_MID] = imid;
 	ch.idx[SNIA_DIRTH_MIN] = imin;
 	snprintf(ch.why[SNIA_DIRTH_MAX], sizeof(ch.why[0]),
-		 "the highest IOPS of the %zu TOIO cells (%.1f at TC%u/QD%u)", have,
-		 c[imax].iops, c[imax].threads, c[imax].qd);
+		 "the highest IOPS of the %zu TOIO cells (%.1f at TC%u/QD%u)", have, c[imax].iops,
+		 c[imax].threads, c[imax].qd);
 	snprintf(ch.why[SNIA_DIRTH_MID], sizeof(ch.why[0]),
 		 "the IOPS nearest the middle of Max and Min, %.1f (%.1f at TC%u/QD%u)",
 		 ch.mid_target, c[imid].iops, c[imid].threads, c[imid].qd);

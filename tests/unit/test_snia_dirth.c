@@ -20,8 +20,8 @@
 
 static void test_cell_keys(void **state)
 {
-	static const char *const bad[] = {"qd=4,threads=2", "threads=2", "threads=0,qd=1",
-					  "threads=2,qd=4,bs=4k", "all", ""};
+	static const char *const bad[] = {"qd=4,threads=2",	  "threads=2", "threads=0,qd=1",
+					  "threads=2,qd=4,bs=4k", "all",       ""};
 	unsigned t = 7, q = 7;
 
 	(void)state;
@@ -106,11 +106,9 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cell_keys),
-		cmocka_unit_test(test_choose),
-		cmocka_unit_test(test_ties),
-		cmocka_unit_test(test_min_fastest),
-		cmocka_unit_test(test_errors),
+	    cmocka_unit_test(test_cell_keys), cmocka_unit_test(test_choose),
+	    cmocka_unit_test(test_ties),      cmocka_unit_test(test_min_fastest),
+	    cmocka_unit_test(test_errors),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
