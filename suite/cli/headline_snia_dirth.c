@@ -12,6 +12,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,18 +22,14 @@
 #include "base/jsonget.h"
 #include "base/units.h"
 
-static const char *num(double v, int decimals, char *buf, size_t len)
+/* A figure as the other SNIA lines print it: IOPS with no decimals, or a duration; "-" when
+ * the summary has none (null, NaN). */
+static const char *fig(double v, bool is_ns, char *buf, size_t len)
 {
-	if (!isfinite(v))
+	if (!isfinite(v) || v < 0)
 		return "-";
-	return units_fmt_double(v, decimals, buf, len);
-}
-
-static const char *dur(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns) || ns < 0)
-		return "-";
-	return units_fmt_duration((uint64_t)llround(ns), buf, len);
+	return is_ns ? units_fmt_duration((uint64_t)llround(v), buf, len)
+		     : units_fmt_double(v, 0, buf, len);
 }
 
 void headline_print_snia_dirth(struct json_object *e, FILE *f)
@@ -45,7 +42,7 @@ void headline_print_snia_dirth(struct json_object *e, FILE *f)
 	(void)jsonget_int(e, "max_threads", &t);
 	(void)jsonget_int(e, "max_qd", &q);
 	fprintf(f, "SNIA DIRTH     max %s IOPS at TC%" PRId64 "/QD%" PRId64 " (",
-		num(jsonget_num(e, "max_iops"), 0, a, sizeof(a)), t, q);
+		fig(jsonget_num(e, "max_iops"), false, a, sizeof(a)), t, q);
 	if (v)
 		fprintf(f, "%s, ", strcmp(v, "not_reached") ? v : "steady state NOT reached");
 	if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi))
@@ -63,9 +60,9 @@ void headline_print_snia_dirth(struct json_object *e, FILE *f)
 		(void)jsonget_int(p, "threads", &t);
 		(void)jsonget_int(p, "qd", &q);
 		fprintf(f, "%s %s TC%" PRId64 "/QD%" PRId64 " %s IOPS %s / %s", i ? "," : "",
-			name ? name : "-", t, q, num(jsonget_num(p, "iops"), 0, a, sizeof(a)),
-			dur(jsonget_num(p, "mean_ns"), b, sizeof(b)),
-			dur(jsonget_num(p, "p99_99_ns"), c, sizeof(c)));
+			name ? name : "-", t, q, fig(jsonget_num(p, "iops"), false, a, sizeof(a)),
+			fig(jsonget_num(p, "mean_ns"), true, b, sizeof(b)),
+			fig(jsonget_num(p, "p99_99_ns"), true, c, sizeof(c)));
 	}
 	fputc('\n', f);
 }

@@ -1764,7 +1764,7 @@ static int exec_dirth_points(struct runner *r, const struct where *w)
 		struct job_spec spec;
 		char key[KEY_MAX];
 
-		if (jsonnum_add(x, "dirth", x ? json_object_new_object() : NULL) || !x) {
+		if (!x || jsonnum_add(x, "dirth", json_object_new_object())) {
 			json_object_put(x);
 			rc = -ENOMEM;
 			break;
@@ -1787,7 +1787,12 @@ static int exec_dirth_points(struct runner *r, const struct where *w)
 				break;
 			}
 		}
-		if (d->has_pre_write) {
+		rc = step_key(w->phase, w->repeat, 1, snia_dirth_point_name(p), "dirth_point", key,
+			      sizeof(key));
+		/* A real drive skips a point already in K (job_step): its pre-write too, as a
+		 * rounds phase skips the pre-write of a round it has whole. */
+		if (!rc && d->has_pre_write &&
+		    !(r->state != RUNNER_RECORD && !r->virt && !r->redo && replay_peek(&r->k, key))) {
 			struct job_spec pre;
 			struct job_result res;
 

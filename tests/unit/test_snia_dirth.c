@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -39,55 +40,53 @@ static void test_cell_keys(void **state)
 	assert_string_equal(snia_dirth_point_name(SNIA_DIRTH_MIN), "min");
 }
 
+/* Hand-worked choices: cells in round order, the expected Max, Mid, Min indexes and middle. */
+static const struct {
+	const char *what;
+	size_t n;
+	struct snia_dirth_cell c[6];
+	size_t max, mid, min;
+	double target;
+} cases[] = {
+    /* Max 900 at TC4/QD4; Min 100 at TC1/QD1; TC1/QD2 has no IOPS; middle (900 + 100) / 2 =
+     * 500: |480 - 500| = 20 beats |530 - 500| = 30 and |850 - 500|, so Mid is TC2/QD2. */
+    {"plain",
+     6,
+     {{4, 8, 850}, {4, 4, 900}, {2, 4, 530}, {2, 2, 480}, {1, 2, NAN}, {1, 1, 100}},
+     1,
+     3,
+     5,
+     500},
+    /* Max: 700 twice, the first (TC8/QD8) wins; Min 300; middle 500: 450 and 550 are both 50
+     * away, the first wins. */
+    {"ties", 5, {{8, 8, 700}, {8, 4, 700}, {4, 4, 450}, {4, 2, 550}, {1, 1, 300}}, 0, 2, 4, 500},
+    /* TC1/QD1 is the fastest: Max is the fastest of the others (TC2/QD1, 90), so that the three
+     * points differ; middle (90 + 100) / 2 = 95: of what is left, 80 is nearest. */
+    {"min fastest", 4, {{2, 2, 70}, {2, 1, 90}, {1, 2, 80}, {1, 1, 100}}, 1, 2, 3, 95},
+};
+
 static void test_choose(void **state)
 {
-	/* Max 900 at TC4/QD4 (index 1); Min 100 at TC1/QD1 (index 5); TC1/QD2 has no IOPS; middle
-	 * (900 + 100) / 2 = 500: |480 - 500| = 20 beats |530 - 500| = 30 and |850 - 500|, so Mid is
-	 * TC2/QD2 (index 3). */
-	const struct snia_dirth_cell c[] = {
-	    {4, 8, 850}, {4, 4, 900}, {2, 4, 530}, {2, 2, 480}, {1, 2, NAN}, {1, 1, 100},
-	};
-	struct snia_dirth_choice ch;
-
 	(void)state;
-	assert_int_equal(snia_dirth_choose(c, 6, &ch), 0);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MAX], 1);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MID], 3);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MIN], 5);
-	assert_true(ch.mid_target == 500.0);
-	assert_non_null(strstr(ch.why[SNIA_DIRTH_MAX], "TC4/QD4"));
-	assert_non_null(strstr(ch.why[SNIA_DIRTH_MID], "TC2/QD2"));
-	assert_non_null(strstr(ch.why[SNIA_DIRTH_MIN], "TC1/QD1"));
-}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct snia_dirth_choice ch;
+		char tc[32];
 
-static void test_ties(void **state)
-{
-	/* Max: 700 twice, the first (TC8/QD8) wins; Min 300; middle 500: 450 and 550 are both 50
-	 * away, the first (index 2) wins. */
-	const struct snia_dirth_cell c[] = {
-	    {8, 8, 700}, {8, 4, 700}, {4, 4, 450}, {4, 2, 550}, {1, 1, 300},
-	};
-	struct snia_dirth_choice ch;
+		assert_int_equal(snia_dirth_choose(cases[i].c, cases[i].n, &ch), 0);
+		if (ch.idx[SNIA_DIRTH_MAX] != cases[i].max ||
+		    ch.idx[SNIA_DIRTH_MID] != cases[i].mid ||
+		    ch.idx[SNIA_DIRTH_MIN] != cases[i].min || ch.mid_target != cases[i].target)
+			fail_msg("%s: max %zu mid %zu min %zu middle %g", cases[i].what,
+				 ch.idx[SNIA_DIRTH_MAX], ch.idx[SNIA_DIRTH_MID],
+				 ch.idx[SNIA_DIRTH_MIN], ch.mid_target);
+		/* each reason names its point's TC x QD */
+		for (int p = 0; p < SNIA_DIRTH_NPOINTS; p++) {
+			const struct snia_dirth_cell *c = &cases[i].c[ch.idx[p]];
 
-	(void)state;
-	assert_int_equal(snia_dirth_choose(c, 5, &ch), 0);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MAX], 0);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MID], 2);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MIN], 4);
-}
-
-static void test_min_fastest(void **state)
-{
-	/* TC1/QD1 is the fastest: Max is the fastest of the others (TC2/QD1, 90), so that the
-	 * three points differ; middle (90 + 100) / 2 = 95: of what is left, 80 is nearest. */
-	const struct snia_dirth_cell c[] = {{2, 2, 70}, {2, 1, 90}, {1, 2, 80}, {1, 1, 100}};
-	struct snia_dirth_choice ch;
-
-	(void)state;
-	assert_int_equal(snia_dirth_choose(c, 4, &ch), 0);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MAX], 1);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MID], 2);
-	assert_int_equal(ch.idx[SNIA_DIRTH_MIN], 3);
+			snprintf(tc, sizeof(tc), "TC%u/QD%u", c->threads, c->qd);
+			assert_non_null(strstr(ch.why[p], tc));
+		}
+	}
 }
 
 static void test_errors(void **state)
@@ -106,8 +105,8 @@ static void test_errors(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_cell_keys), cmocka_unit_test(test_choose),
-	    cmocka_unit_test(test_ties),      cmocka_unit_test(test_min_fastest),
+	    cmocka_unit_test(test_cell_keys),
+	    cmocka_unit_test(test_choose),
 	    cmocka_unit_test(test_errors),
 	};
 
