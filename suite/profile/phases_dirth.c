@@ -126,9 +126,12 @@ static void dirth_describe(const void *data, char *buf, size_t len)
 	size_t pos;
 
 	phase_wl_desc(&d->base, w, sizeof(w));
-	/* the base's queue is not the points': cut "qd 1 x 1 thread" off */
-	if (strstr(w, " qd "))
-		*strstr(w, " qd ") = '\0';
+	/* the base's queue is not the points': cut "qd 1 x 1 thread" out, keep " over ..." */
+	if (strstr(w, " qd ")) {
+		char *q = strstr(w, " qd "), *over = strstr(q, " over ");
+
+		memmove(q, over ? over : q + strlen(q), strlen(over ? over : q + strlen(q)) + 1);
+	}
 	pos = (size_t)snprintf(buf, len,
 			       "DIRTH Max/Mid/Min-IOPS points (chosen from the last %u rounds "
 			       "before), %s each (%s at the point's TC x QD)",
