@@ -36,6 +36,7 @@ static const struct analyze_pass passes[] = {
     {"surface", pass_surface},
     {"op_variants", pass_opvariants},
     {"snia", pass_snia},
+    {"snia_dirth", pass_snia_dirth},
     {"headline", pass_headline},
 };
 
@@ -50,7 +51,8 @@ static int check_records(const char *dir, const struct results_records *rr, char
 {
 	static const char *const known[] = {"cell", "precondition", "write_until", "purge",
 					    "trim", "idle",	    "resume", "cooldown",
-					    "trim_check", "surface"};
+					    "trim_check", "surface",
+					    "dirth_point"};
 	struct reader_key k;
 
 	for (size_t i = 0; i < rr->n; i++) {
@@ -71,7 +73,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 				 "%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected "
 				 "cell, "
 				 "precondition, write_until, purge, trim, idle, resume, cooldown, "
-				 "trim_check or surface)",
+				 "trim_check, surface or dirth_point)",
 				 dir, i + 1, k.kind);
 			return -EBADMSG;
 		}

@@ -102,6 +102,11 @@ int pass_snia_xsr(const struct analyze_input *in, struct json_object *block, cha
 int pass_snia_wsat(const struct analyze_input *in, int64_t phase, int64_t repeat,
 		   struct json_object *block, char *err, size_t errlen);
 
+/* snia (issue 16): a DIRTH run's block appended to pass_snia's "snia" array
+ * (pass_snia_dirth.c); runs after snia, before headline */
+int pass_snia_dirth(const struct analyze_input *in, struct json_object *summary, char *err,
+		    size_t errlen);
+
 /* printf into err (len bytes); nothing when err is NULL. */
 void pass_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Adds an integer / a string member (a NULL string becomes JSON null); 0 or -ENOMEM. */

@@ -527,6 +527,42 @@ static void headline_xsr(const struct analyze_input *in, struct json_object *o,
 }
 
 /*
+ * A DIRTH block's headline entry (issue 16 point 3): the Max-IOPS point's rounds IOPS and its TC
+ * x QD, and the three points' runs: IOPS, mean and p99.99. The TOIO rounds have no one queue:
+ * "queue" is "".
+ */
+static void headline_snia_dirth(struct json_object *o, struct json_object *b, int *e)
+{
+	struct json_object *pts = member(b, "points"), *arr = json_object_new_array();
+
+	json_object_object_del(o, "queue");
+	jsonnum_build_add(o, "queue", json_object_new_string(""), e);
+	for (size_t i = 0; pts && json_object_is_type(pts, json_type_array) &&
+			   i < json_object_array_length(pts);
+	     i++) {
+		struct json_object *p = json_object_array_get_idx(pts, i), *c, *run;
+		const char *name = jsonget_str(p, "point");
+
+		if (name && !strcmp(name, "max")) {
+			copy_as(o, "max_iops", p, "rounds_iops", e);
+			copy_as(o, "max_threads", p, "threads", e);
+			copy_as(o, "max_qd", p, "qd", e);
+		}
+		c = json_object_new_object();
+		run = member(p, "run");
+		run = run && json_object_is_type(run, json_type_object) ? run : NULL;
+		copy_as(c, "point", p, "point", e);
+		copy_as(c, "threads", p, "threads", e);
+		copy_as(c, "qd", p, "qd", e);
+		copy_as(c, "iops", run, "iops", e);
+		copy_as(c, "mean_ns", run, "mean_ns", e);
+		copy_as(c, "p99_99_ns", member(run, "percentiles"), "p99_99", e);
+		jsonnum_build_push(arr, c, e);
+	}
+	jsonnum_build_add(o, "points", arr, e);
+}
+
+/*
  * headline.snia (issue 15 point 4): per block of summary.json's "snia" its test's main result:
  * IOPS: the tracked cell's steady-state IOPS (the window's mean) and the 4 KiB row of the
  * matrix; throughput: MB/s read and write at the phase's block size; latency: the 4 KiB mean and
@@ -617,6 +653,8 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 			copy_as(o, "written_x", b, "written_x", &e);
 		} else if (!strcmp(t, "xsr")) {
 			headline_xsr(in, o, b, &e);
+		} else if (!strcmp(t, "dirth")) {
+			headline_snia_dirth(o, b, &e);
 		}
 	}
 	return e;

@@ -62,6 +62,9 @@ void headline_print_trimcheck(struct json_object *summary, FILE *f);
  * tracked cell's steady-state IOPS and the 4 KiB row (IOPS), MB/s per block size (throughput),
  * the 4 KiB mean and p99.99 per mix (latency), the steady level and the drop (WSAT). */
 void headline_print_snia(struct json_object *summary, FILE *f);
+/* One headline.snia entry of a DIRTH test (headline_snia_dirth.c): the Max-IOPS point of the
+ * TOIO rounds, and the Max, Mid and Min points' runs (IOPS, mean / p99.99). */
+void headline_print_snia_dirth(struct json_object *e, FILE *f);
 
 /* The XSR entry of headline.snia (headline_snia_xsr.c): end-of-group MB/s per access group and
  * group 3's recovery time (or "not recovered"). */

@@ -182,5 +182,7 @@ void headline_print_snia(struct json_object *summary, FILE *f)
 			print_wsat(e, f);
 		else if (!strcmp(t, "xsr"))
 			headline_print_snia_xsr(e, f);
+		else if (!strcmp(t, "dirth"))
+			headline_print_snia_dirth(e, f);
 	}
 }

@@ -42,6 +42,7 @@
  *   surface       PHASE_SURFACE       struct phase_surface (phases_surface.c)
  *   variants      PHASE_VARIANTS      struct phase_variants (nested list, once per capacity
  *                                     fraction; phases_variants.c)
+ *   dirth_points  PHASE_DIRTH_POINTS  struct phase_dirth_points (phases_dirth.c)
  */
 #ifndef SSDLAB_PHASES_H
 #define SSDLAB_PHASES_H
@@ -119,6 +120,7 @@ enum phase_type {
 	PHASE_TRIM_CHECK,
 	PHASE_SURFACE,
 	PHASE_VARIANTS,
+	PHASE_DIRTH_POINTS,
 	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
@@ -330,6 +332,23 @@ struct phase_variants {
 	struct phase_list phases;
 };
 
+/*
+ * dirth_points: SNIA PTS DIRTH's three response-time histogram points (issue 16 point 3). At run
+ * time the runner reads the cell records of the latest earlier rounds phase whose cells are
+ * "threads=T,qd=Q", averages each cell's IOPS over its last `window` recorded rounds and picks
+ * Max (the highest), Min (TC1/QD1) and Mid (of the others, the IOPS nearest the middle of Max and
+ * Min: analysis/snia_dirth.h); each point then gets `pre_write` (when given) and a measured run
+ * of `base` at its TC x QD for base.length (the `time` key), recorded with why it was chosen.
+ * base's own queue is not used. window default 5 (the SNIA measurement window).
+ */
+#define PHASE_DIRTH_WINDOW_DEFAULT 5u
+struct phase_dirth_points {
+	struct profile_workload base;
+	bool has_pre_write;
+	struct profile_workload pre_write;
+	unsigned window;
+};
+
 /* ---- cells ---------------------------------------------------------------------------------- */
 
 struct profile_cell {
@@ -479,6 +498,8 @@ extern const struct phase_kind phase_trim_check_kind;
 extern const struct phase_kind phase_surface_kind;
 /* The variants kind's row (phases_variants.c). */
 extern const struct phase_kind phase_variants_kind;
+/* The dirth_points kind's row (phases_dirth.c). */
+extern const struct phase_kind phase_dirth_points_kind;
 
 /* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
  * phases_common.c. */

@@ -42,6 +42,9 @@
 #include "run/variants.h"
 #include "targets/purge_chain.h"
 #include "targets/trimcheck.h"
+#include "analysis/reader.h"
+#include "analysis/snia.h"
+#include "analysis/snia_dirth.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
 #include "base/units.h"
@@ -118,6 +121,9 @@ struct runner {
 	 * for the resume record. */
 	bool variant_guard, redo;
 	unsigned redo_variant;
+
+	/* Keys a job_step merges into its record (a DIRTH point's choice); NULL = none. */
+	struct json_object *rec_extra;
 
 	char *err;
 	size_t errlen;
@@ -743,6 +749,15 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	    (has_unmapped && add_reads_unmapped(r, rec, unmapped0, read0))) {
 		rc = -ENOMEM;
 		goto out;
+	}
+	if (r->rec_extra) {
+		json_object_object_foreach(r->rec_extra, ek, ev)
+		{
+			if (jsonnum_add(rec, ek, json_object_get(ev))) {
+				rc = -ENOMEM;
+				goto out;
+			}
+		}
 	}
 	if (series && res.nseries) {
 		rc = results_append_series(r->res, series, round, res.series, res.nseries,
@@ -1631,6 +1646,185 @@ static int exec_body(struct runner *r, const struct where *w, int *next_phase)
 	return rc;
 }
 
+/*
+ * dirth_points (profile/phases.h): the TOIO cells of the latest earlier rounds phase of this
+ * repeat, each cell's IOPS averaged over its last `window` recorded rounds, read back from
+ * records.jsonl (so that a resumed run, whose rounds were recorded before, chooses the same
+ * points from the same figures: jsonnum round-trips); the choice is snia_dirth_choose(). Each
+ * point: its pre-write (not recorded, as a rounds pre-write), then one measured
+ * `dirth_point` record, cell "max", "mid" or "min", with a "dirth" object saying why.
+ */
+static int dirth_cells(struct runner *r, const struct where *w, unsigned window,
+		       struct snia_dirth_cell **out, size_t *nout, int64_t *phase, int64_t *lo,
+		       int64_t *hi)
+{
+	struct results_records rr = {0};
+	struct reader_measurement *ms = NULL;
+	struct snia_dirth_cell *c = NULL;
+	double *y = NULL;
+	int64_t *rd = NULL, ph = -1, last = 0;
+	size_t nms = 0, n = 0;
+	int rc;
+
+	rc = results_read_records(results_path(r->res), &rr);
+	if (!rc)
+		rc = reader_measurements(&rr, &ms, &nms);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < nms; i++) {
+		unsigned t, q;
+
+		if (!strcmp(ms[i].k.kind, "cell") && ms[i].k.phase < w->phase &&
+		    ms[i].k.repeat == (int64_t)w->repeat && !snia_dirth_cell(ms[i].k.cell, &t, &q) &&
+		    ms[i].k.phase > ph)
+			ph = ms[i].k.phase;
+	}
+	for (size_t i = 0; i < nms; i++)
+		if (ms[i].k.phase == ph && ms[i].k.repeat == (int64_t)w->repeat &&
+		    !strcmp(ms[i].k.kind, "cell") && ms[i].k.round > last)
+			last = ms[i].k.round;
+	c = calloc(nms + 1, sizeof(*c));
+	y = calloc(nms + 1, sizeof(*y));
+	rd = calloc(nms + 1, sizeof(*rd));
+	if (!c || !y || !rd) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	*lo = last - (int64_t)window + 1 > 1 ? last - (int64_t)window + 1 : 1;
+	/* The cells in the order of the first round that has them (the rounds' own order). */
+	for (size_t i = 0; ph >= 0 && i < nms; i++) {
+		size_t m, got = 0;
+		unsigned t, q;
+
+		if (ms[i].k.phase != ph || ms[i].k.repeat != (int64_t)w->repeat ||
+		    strcmp(ms[i].k.kind, "cell") || snia_dirth_cell(ms[i].k.cell, &t, &q))
+			continue;
+		for (m = 0; m < n && !(c[m].threads == t && c[m].qd == q); m++)
+			;
+		if (m < n)
+			continue;
+		for (size_t j = i; j < nms; j++) {
+			unsigned t2, q2;
+
+			if (ms[j].k.phase == ph && ms[j].k.repeat == (int64_t)w->repeat &&
+			    !strcmp(ms[j].k.kind, "cell") &&
+			    !snia_dirth_cell(ms[j].k.cell, &t2, &q2) && t2 == t && q2 == q) {
+				y[got] = ms[j].not_applicable ? NAN : ms[j].metric[RESULTS_METRIC_IOPS];
+				rd[got++] = ms[j].k.round;
+			}
+		}
+		c[n++] = (struct snia_dirth_cell){t, q, snia_window_mean(y, rd, got, *lo, last, NULL)};
+	}
+	if (ph < 0) {
+		fail(r, "phase %d: dirth_points needs an earlier rounds phase with cells over threads "
+			"and qd (order [threads, qd]); records.jsonl has none",
+		     w->phase);
+		rc = -EINVAL;
+		goto out;
+	}
+	*out = c;
+	c = NULL;
+	*nout = n;
+	*phase = ph;
+	*hi = last;
+out:
+	if (rc && rc != -EINVAL)
+		fail(r, "phase %d: reading the rounds' records: %s", w->phase, strerror(-rc));
+	free(rd);
+	free(y);
+	free(c);
+	free(ms);
+	results_records_release(&rr);
+	return rc;
+}
+
+static int exec_dirth_points(struct runner *r, const struct where *w)
+{
+	const struct phase_dirth_points *d = w->ph->data;
+	struct snia_dirth_cell *c = NULL;
+	struct snia_dirth_choice ch;
+	size_t n = 0;
+	int64_t ph = -1, lo = 0, hi = 0;
+	int rc;
+
+	rc = dirth_cells(r, w, d->window, &c, &n, &ph, &lo, &hi);
+	if (rc)
+		return rc;
+	rc = snia_dirth_choose(c, n, &ch);
+	if (rc) {
+		fail(r, "phase %d: no DIRTH points from phase %" PRId64 ": %s", w->phase, ph,
+		     rc == -ENOENT ? "it has no TC1/QD1 cell with IOPS"
+				   : "fewer than three of its cells have IOPS");
+		goto out;
+	}
+	for (int p = 0; p < SNIA_DIRTH_NPOINTS && !rc; p++) {
+		const struct snia_dirth_cell *pc = &c[ch.idx[p]];
+		struct profile_workload wl = d->base;
+		struct json_object *x = json_object_new_object();
+		struct job_spec spec;
+		char key[KEY_MAX];
+
+		if (!x || jsonnum_add(x, "dirth", json_object_new_object())) {
+			json_object_put(x);
+			rc = -ENOMEM;
+			break;
+		}
+		{
+			struct json_object *o = json_object_object_get(x, "dirth");
+
+			if (jsonnum_add(o, "point",
+					json_object_new_string(snia_dirth_point_name(p))) ||
+			    jsonnum_add(o, "threads", json_object_new_int((int)pc->threads)) ||
+			    jsonnum_add(o, "qd", json_object_new_int((int)pc->qd)) ||
+			    jsonnum_add(o, "toio", json_object_new_int((int)(pc->threads * pc->qd))) ||
+			    jsonnum_add(o, "rounds_phase", json_object_new_int64(ph)) ||
+			    jsonnum_add(o, "first_round", json_object_new_int64(lo)) ||
+			    jsonnum_add(o, "last_round", json_object_new_int64(hi)) ||
+			    jsonnum_add(o, "rounds_iops", jsonnum_new(pc->iops)) ||
+			    jsonnum_add(o, "why", json_object_new_string(ch.why[p]))) {
+				json_object_put(x);
+				rc = -ENOMEM;
+				break;
+			}
+		}
+		rc = step_key(w->phase, w->repeat, 1, snia_dirth_point_name(p), "dirth_point", key,
+			      sizeof(key));
+		/* A real drive skips a point already in K (job_step): its pre-write too, as a
+		 * rounds phase skips the pre-write of a round it has whole. */
+		if (!rc && d->has_pre_write &&
+		    !(r->state != RUNNER_RECORD && !r->virt && !r->redo && replay_peek(&r->k, key))) {
+			struct job_spec pre;
+			struct job_result res;
+
+			snprintf(key, sizeof(key), "phase=%d,repeat=%u,round=1,pre_write,%s", w->phase,
+				 w->repeat, snia_dirth_point_name(p));
+			rc = resolve(r, &d->pre_write, key, &pre);
+			if (!rc) {
+				progress_step(r, w, 1, "pre_write");
+				rc = run_job(r, &pre, false, &res, key);
+				job_result_release(&res);
+			}
+		}
+		wl.spec.threads = pc->threads;
+		wl.spec.qd = pc->qd;
+		if (!rc)
+			rc = step_key(w->phase, w->repeat, 1, snia_dirth_point_name(p), "dirth_point",
+				      key, sizeof(key));
+		if (!rc)
+			rc = resolve(r, &wl, key, &spec);
+		if (!rc) {
+			r->rec_extra = x;
+			rc = job_step(r, w, "dirth_point", 1, snia_dirth_point_name(p), &spec, false,
+				      NULL, NULL);
+			r->rec_extra = NULL;
+		}
+		json_object_put(x);
+	}
+out:
+	free(c);
+	return rc;
+}
+
 /* The runner-side table of phase kinds: one execution hook per profile.h phase type. */
 typedef int (*exec_fn)(struct runner *r, const struct where *w);
 static const exec_fn kind_exec[] = {
@@ -1642,6 +1836,7 @@ static const exec_fn kind_exec[] = {
 	[PHASE_TRIM_CHECK] = exec_trim_check,
 	[PHASE_SURFACE] = exec_surface,
 	[PHASE_VARIANTS] = NULL, /* walks its body per capacity: exec_body -> exec_variants */
+	[PHASE_DIRTH_POINTS] = exec_dirth_points,
 };
 
 bool runner_kind_covered(const struct phase_kind *k)

@@ -619,6 +619,49 @@ for ln in lines:
             near(m.group(8), e["greedy_model_effective"]["wa"], "OP variant effective-spare model")
         figures += 1
         continue
+    # SNIA DIRTH (issue 16 point 3): the Max-IOPS point of the rounds, then the three points'
+    # runs, each figure also recomputed from records.jsonl by snia_dirth_check.recompute().
+    m = re.fullmatch(r"SNIA DIRTH +max (\S+) IOPS at TC(\d+)/QD(\d+) \((.*)\)", ln)
+    mp = re.fullmatch(r"SNIA DIRTH pts mean / p99\.99: (.*)", ln)
+    if m or mp:
+        import snia_dirth_check  # noqa: E402
+        if m:
+            if i_snia >= len(snia_hl) or snia_hl[i_snia]["test"] != "dirth":
+                bad("%r: no dirth entry in summary's headline.snia here" % ln)
+                continue
+            se = snia_hl[i_snia]
+            i_snia += 1
+        elif se is None or se["test"] != "dirth":
+            bad("%r: no SNIA DIRTH line before it" % ln)
+            continue
+        rr, rs, rm = snia_dirth_check.load(d)
+        want = snia_dirth_check.recompute(rr, rs, rm, [])
+        named.add(want["phase"])
+        figures += 1
+        if m:
+            wmax = want["points"][0]
+            near(m.group(1), se["max_iops"], "SNIA DIRTH max IOPS")
+            near(m.group(1), wmax["rounds_iops"], "SNIA DIRTH max IOPS (records)")
+            if (int(m.group(2)), int(m.group(3))) != (wmax["threads"], wmax["qd"]):
+                bad("%r: records give Max at TC%d/QD%d" % (ln, wmax["threads"], wmax["qd"]))
+            if "rounds %d-%d" % (want["window"]["first_round"], want["window"]["last_round"]) \
+                    not in m.group(4):
+                bad("%r: the window is %r" % (ln, want["window"]))
+            continue
+        items = re.findall(r"(max|mid|min) TC(\d+)/QD(\d+) (\S+) IOPS (%s) / (%s)" % (DUR, DUR),
+                           mp.group(1))
+        if [x[0] for x in items] != ["max", "mid", "min"]:
+            bad("%r: expected the points max, mid, min" % ln)
+            continue
+        for (name, t, q, iops, mean_t, p_t), w, e in zip(items, want["points"], se["points"]):
+            if (int(t), int(q)) != (w["threads"], w["qd"]):
+                bad("%r: records give %s at TC%d/QD%d" % (ln, name, w["threads"], w["qd"]))
+            near(iops, e["iops"], "SNIA DIRTH %s IOPS" % name)
+            near(iops, w["run"]["iops"], "SNIA DIRTH %s IOPS (records)" % name)
+            near_duration(mean_t, w["run"]["mean_ns"], "SNIA DIRTH %s mean (records)" % name)
+            near_duration(p_t, w["run"]["percentiles"]["p99_99"],
+                          "SNIA DIRTH %s p99.99 (records)" % name)
+        continue
     # SNIA PTS tests (issue 15 point 4): one entry of headline.snia per block of summary.json's
     # snia, each figure also recomputed from records.jsonl by snia_blocks_check.recompute().
     # SNIA XSR (issue 16 point 2): end-of-group MB/s and group 3's recovery, from the xsr block,

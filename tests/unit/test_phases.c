@@ -76,6 +76,7 @@ static void test_registry_flags(void **state)
 		{"trim_check", 0},
 		{"surface", 0},
 		{"variants", 0},
+		{"dirth_points", 0},
 	};
 
 	(void)state;
@@ -205,6 +206,61 @@ static void test_plan_steps(void **state)
 	}
 	plan_release(&pl);
 	profile_free(p);
+}
+
+/*
+ * dirth_points (issue 16 point 3): its length is known before its points are chosen: three
+ * points, each a pre-write and a run, 3 x (5 min + 10 min) = 45 min of profile time, x 0.5 here;
+ * its plan probe is the Min point's TC1/QD1 (the one known in advance) and the pre-write. The
+ * points' queue is chosen at run time: a queue on the phase is refused.
+ */
+static void test_dirth_points(void **state)
+{
+	static const char text[] =
+	    "name: dirth\n"
+	    "destructive: true\n"
+	    "phases:\n"
+	    "  - dirth_points:\n"
+	    "      rw: randwrite\n"
+	    "      bs: 4k\n"
+	    "      time: 10min\n"
+	    "      pre_write: {rw: randwrite, bs: 4k, amount: 5min, queue: {threads: 32, depth: 32}}\n";
+	const struct phase_env env = {.capacity = 1ull << 30, .scale = 0.5, .real_purge = false};
+	struct profile *p = parse(text);
+	const struct phase_dirth_points *d = p->phases.v[0].data;
+	struct phase_job *jobs = NULL;
+	struct profile *bad = (struct profile *)0x1;
+	struct ydoc_error e;
+	struct plan pl;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(d->window, 5);
+	assert_true(d->has_pre_write);
+	assert_int_equal(plan_build(&p->phases, &env, &pl), 0);
+	assert_int_equal(pl.n, 1);
+	assert_int_equal(pl.v[0].len.ns, 45ull * 60 * S / 2);
+	assert_int_equal(pl.v[0].len.rounds_lo, 1);
+	assert_int_equal(pl.v[0].len.rounds_hi, 1);
+	plan_release(&pl);
+	assert_int_equal(p->phases.v[0].kind->jobs(d, &jobs, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(jobs[0].w.spec.threads * jobs[0].w.spec.qd, 1);
+	assert_true(jobs[0].cell);
+	assert_int_equal(jobs[1].w.spec.threads * jobs[1].w.spec.qd, 1024);
+	free(jobs);
+	profile_free(p);
+	assert_int_equal(profile_parse_string("name: d\ndestructive: true\nphases:\n"
+					      "  - dirth_points: {rw: randread, bs: 4k, time: 1min, "
+					      "queue: {depth: 4}}\n",
+					      strlen("name: d\ndestructive: true\nphases:\n"
+						     "  - dirth_points: {rw: randread, bs: 4k, "
+						     "time: 1min, queue: {depth: 4}}\n"),
+					      "bad.yaml", NULL, 0, &bad, &e),
+			 -EINVAL);
+	assert_ptr_equal(bad, (struct profile *)0x1);
+	assert_int_equal(e.line, 4);
+	assert_non_null(strstr(e.msg, "chosen from the rounds before it"));
 }
 
 /*
@@ -412,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_registry_entries),
 		cmocka_unit_test(test_registry_flags),
 		cmocka_unit_test(test_plan_steps),
+		cmocka_unit_test(test_dirth_points),
 		cmocka_unit_test(test_plan_equals_runner_eta),
 		cmocka_unit_test(test_typical_spans),
 		cmocka_unit_test(test_typical_rates),
