@@ -50,7 +50,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 {
 	static const char *const known[] = {"cell", "precondition", "write_until", "purge",
 					    "trim", "idle",	    "resume", "cooldown",
-					    "trim_check", "surface"};
+					    "trim_check", "surface", "burst"};
 	struct reader_key k;
 
 	for (size_t i = 0; i < rr->n; i++) {
@@ -71,7 +71,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 				 "%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected "
 				 "cell, "
 				 "precondition, write_until, purge, trim, idle, resume, cooldown, "
-				 "trim_check or surface)",
+				 "trim_check, surface or burst)",
 				 dir, i + 1, k.kind);
 			return -EBADMSG;
 		}

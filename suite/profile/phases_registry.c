@@ -138,6 +138,7 @@ static const struct phase_kind *const kinds[] = {
 	&phase_trim_check_kind,
 	&phase_surface_kind,
 	&phase_variants_kind,
+	&phase_bursts_kind,
 };
 /* clang-format on */
 

@@ -14,7 +14,7 @@
 
 #include "base/jsonnum.h"
 
-static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", NULL};
+static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", "hir", NULL};
 static const char *const variant_names[] = {"enterprise", "client", NULL};
 /* SNIA PTS E11 / P201: "Data Pattern: Required = Random" (incompressible); the only one here. */
 static const char *const pattern_names[] = {"random", NULL};
@@ -23,10 +23,13 @@ static const char *const pattern_names[] = {"random", NULL};
  * TC x QD of a measured phase without `queue:`, by test and variant ({0, 0}: the profile's).
  * IOPS: PTS 2.0.1 p.27 as quoted by LJ (reference [I]): PTS-E TC4/QD32, PTS-C TC2/QD16.
  * Latency: TC1/QD1 in both (SNIA-SVC [S]). Throughput and WSAT leave it to the profile.
+ * HIR: the reference gives no TOIO of its own (CH and FE run the IOPS loop's operator choice):
+ * the IOPS test's, an unverified reading (the profile's description says so).
  */
-static const unsigned toio[4][2][2] = {
+static const unsigned toio[PTS_NTESTS][2][2] = {
 	[PTS_TEST_IOPS] = {[PTS_ENTERPRISE] = {4, 32}, [PTS_CLIENT] = {2, 16}},
 	[PTS_TEST_LATENCY] = {[PTS_ENTERPRISE] = {1, 1}, [PTS_CLIENT] = {1, 1}},
+	[PTS_TEST_HIR] = {[PTS_ENTERPRISE] = {4, 32}, [PTS_CLIENT] = {2, 16}},
 };
 /* ActiveRange when not given: PTS-E 100%, PTS-C 75% (LJ vars/PTS-C.yml, reference [I]). */
 static const double active_range_default[2] = {[PTS_ENTERPRISE] = 1.0, [PTS_CLIENT] = 0.75};
@@ -66,7 +69,7 @@ static const struct ydoc_key pts_keys[] = {
 
 const char *pts_test_name(enum pts_test t)
 {
-	return (unsigned)t < 4 ? test_names[t] : "?";
+	return (unsigned)t < PTS_NTESTS ? test_names[t] : "?";
 }
 
 const char *pts_variant_name(enum pts_variant v)
