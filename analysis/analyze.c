@@ -36,6 +36,7 @@ static const struct analyze_pass passes[] = {
     {"surface", pass_surface},
     {"op_variants", pass_opvariants},
     {"snia", pass_snia},
+    {"snia_hir", pass_snia_hir},
     {"headline", pass_headline},
 };
 
