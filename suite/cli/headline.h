@@ -62,6 +62,9 @@ void headline_print_trimcheck(struct json_object *summary, FILE *f);
  * tracked cell's steady-state IOPS and the 4 KiB row (IOPS), MB/s per block size (throughput),
  * the 4 KiB mean and p99.99 per mix (latency), the steady level and the drop (WSAT). */
 void headline_print_snia(struct json_object *summary, FILE *f);
+/* A SNIA PTS host idle recovery entry of headline.snia (headline_snia_hir.c): the steady IOPS
+ * and per wait state the mean burst IOPS. */
+void headline_print_snia_hir(struct json_object *e, FILE *f);
 
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
