@@ -126,7 +126,7 @@ def order_errors(recs, count, recover_ns, round_ns):
     """The records' order against the profile's, written out by hand: the purge, the rounds
     to steady state (5 .. 25 rounds of one cell), then per wait state its `count` bursts in
     order and its return to baseline in round_ns chunks (a chunk that overran its time by its
-    drain makes the phase end a chunk or a few early: at least half of them)."""
+    drain makes the phase end a chunk or a few early: at least half of them; one at least)."""
     errors = []
     keys = [(r["kind"], r["phase"], r["round"]) for r in recs if r["kind"] != "resume"]
     want = [("purge", 0, 0)]
@@ -138,7 +138,7 @@ def order_errors(recs, count, recover_ns, round_ns):
     for p in sorted(WAITS):
         want += [("burst", p, i) for i in range(1, count + 1)]
         n = sum(1 for k in keys if k[:2] == ("write_until", p + 1))
-        if not full // 2 <= n <= full:
+        if not max(1, full // 2) <= n <= full:
             errors.append("phase %d: %d chunks of the return to baseline (%d .. %d expected)" %
                           (p + 1, n, full // 2, full))
         want += [("write_until", p + 1, i) for i in range(1, n + 1)]
@@ -196,9 +196,8 @@ def main():
     for s in want["wait_states"]:
         if s["bursts"] != count:
             errors.append("phase %d: %d bursts, %d set" % (s["phase"], s["bursts"], count))
-    # the round time of the returns to baseline: 5 s as the profile writes it, scaled
-    scale = recs[-1].get("time_scale", 1)
-    errors += order_errors(recs, count, recover_ns * scale, 5e9 * scale)
+    # the round time of the returns to baseline: 1 minute as the profile writes it
+    errors += order_errors(recs, count, recover_ns, 60e9)
     # every burst's wait as applied: the scaled wait, raised to the floor
     floor = model_delay_ns(model)
     floored = 0

@@ -66,7 +66,7 @@ PY
 
 hir aggressive snia-hir idle-gc-aggressive aggressive 20 300
 hir noidle snia-hir no-idle-gc noidle 20 300
-hir floor snia-hir-client idle-gc-aggressive floor 3 30 --time-scale 0.05 \
+hir floor snia-hir-client idle-gc-aggressive floor 3 60 --time-scale 0.05 \
 	--set phases.1.rounds.steady_state.max_rounds=5
 python3 - "$tmp/floor/manifest.json" "$tmp/floor/records.jsonl" <<'PY' || fail "floor: the Client settings are not in force"
 import json, sys
@@ -77,13 +77,13 @@ b = [json.loads(l) for l in open(sys.argv[2]) if '"burst"' in l]
 assert b and all(r["effective_qd"] <= 32 for r in b), "a burst ran more than TC2 x QD16 deep"
 PY
 
-# Killed right after the 2nd burst record of the second wait state (record 17: the purge, 5
-# rounds, 3 bursts, 6 chunks of 5 s, 2 bursts), resumed: the same records as the floor run.
+# Killed right after the 2nd burst record of the second wait state (record 12: the purge, 5
+# rounds, 3 bursts, 1 chunk of 1 minute, 2 bursts), resumed: the same records as the floor run.
 # shellcheck disable=SC2046
-SSDLAB_DEBUG_FAULT=after-record:17 "$SSDLAB" run snia-hir-client --target sim:idle-gc-aggressive \
-	--out "$tmp/cut" $(sets 3 30) --time-scale 0.05 --set phases.1.rounds.steady_state.max_rounds=5 \
+SSDLAB_DEBUG_FAULT=after-record:12 "$SSDLAB" run snia-hir-client --target sim:idle-gc-aggressive \
+	--out "$tmp/cut" $(sets 3 60) --time-scale 0.05 --set phases.1.rounds.steady_state.max_rounds=5 \
 	>"$tmp/cut.run" 2>&1
-[ "$(keys "$tmp/cut" | wc -l)" = 17 ] || fail "the crash did not leave 17 records"
+[ "$(keys "$tmp/cut" | wc -l)" = 12 ] || fail "the crash did not leave 12 records"
 "$SSDLAB" resume "$tmp/cut" >"$tmp/res.log" 2>&1 ||
 	{ fail "resume failed"; sed 's/^/  /' "$tmp/res.log" >&2; }
 check_keys "$tmp/cut" "$tmp/floor" "resume inside a bursts phase"
