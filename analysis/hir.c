@@ -24,7 +24,8 @@ int hir_states(const struct hir_point *p, size_t n, double steady, struct hir_st
 			continue;
 		if (!k || out[k - 1].phase != p[i].phase || out[k - 1].repeat != p[i].repeat) {
 			if (k)
-				out[k - 1].mean_iops = out[k - 1].used ? sum / out[k - 1].used : NAN;
+				out[k - 1].mean_iops =
+				    out[k - 1].used ? sum / out[k - 1].used : NAN;
 			out[k++] = (struct hir_state){.phase = p[i].phase,
 						      .repeat = p[i].repeat,
 						      .wait_profile_ns = p[i].wait_profile_ns,

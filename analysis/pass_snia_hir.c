@@ -93,8 +93,7 @@ static struct json_object *ss_before(struct json_object *summary, int64_t phase)
 	return best;
 }
 
-static struct json_object *state_json(const struct hir_state *s, const struct hir_point *p,
-				      int *e)
+static struct json_object *state_json(const struct hir_state *s, const struct hir_point *p, int *e)
 {
 	struct json_object *o = json_object_new_object(), *ser = json_object_new_object();
 	struct json_object *rnd = json_object_new_array(), *iops = json_object_new_array();

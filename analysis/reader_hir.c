@@ -64,8 +64,8 @@ int reader_hir_points(const struct results_records *rr, struct hir_point **out, 
 			p->wait_profile_ns = get_u64(rec, "wait_profile_ns");
 			p->wait_scaled_ns = get_u64(rec, "wait_scaled_ns");
 			p->wait_ns = get_u64(rec, "wait_ns");
-			p->floored = json_object_object_get_ex(rec, "wait_floor_reason", &fr) && fr &&
-				     json_object_is_type(fr, json_type_string);
+			p->floored = json_object_object_get_ex(rec, "wait_floor_reason", &fr) &&
+				     fr && json_object_is_type(fr, json_type_string);
 		}
 		cnt++;
 	}

@@ -18,21 +18,6 @@
 #include <json-c/json.h>
 
 #include "base/jsonget.h"
-#include "base/units.h"
-
-static const char *num(double v, int decimals, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		return "-";
-	return units_fmt_double(v, decimals, buf, len);
-}
-
-static const char *dur(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns) || ns < 0)
-		return "-";
-	return units_fmt_duration((uint64_t)llround(ns), buf, len);
-}
 
 void headline_print_snia_hir(struct json_object *e, FILE *f)
 {
@@ -41,8 +26,8 @@ void headline_print_snia_hir(struct json_object *e, FILE *f)
 	char a[48], b[48], c[48];
 	int64_t lo, hi;
 
-	fprintf(f, "SNIA HIR       steady %s IOPS (%s", num(jsonget_num(e, "steady_iops"), 0, a,
-							 sizeof(a)),
+	fprintf(f, "SNIA HIR       steady %s IOPS (%s",
+		headline_snia_num(jsonget_num(e, "steady_iops"), 0, a, sizeof(a)),
 		v ? v : "no steady-state window");
 	if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi))
 		fprintf(f, ", rounds %" PRId64 "-%" PRId64, lo, hi);
@@ -54,17 +39,16 @@ void headline_print_snia_hir(struct json_object *e, FILE *f)
 		return;
 	fprintf(f, "SNIA HIR waits mean burst IOPS:");
 	for (size_t i = 0; i < json_object_array_length(ws); i++) {
-		struct json_object *w = json_object_array_get_idx(ws, i);
+		struct json_object *w = json_object_array_get_idx(ws, i), *fl = NULL;
 		double wp = jsonget_num(w, "wait_profile_ns"), wa = jsonget_num(w, "wait_ns");
 
-		struct json_object *fl = NULL;
-
-		fprintf(f, "%s %s", i ? "," : "", dur(wp, a, sizeof(a)));
+		fprintf(f, "%s %s", i ? "," : "", headline_snia_dur(wp, a, sizeof(a)));
 		if (json_object_object_get_ex(w, "wait_floored", &fl) && fl &&
 		    json_object_get_boolean(fl))
-			fprintf(f, " [applied %s]", dur(wa, b, sizeof(b)));
-		fprintf(f, " %s (%sx)", num(jsonget_num(w, "mean_iops"), 0, b, sizeof(b)),
-			num(jsonget_num(w, "of_steady"), 2, c, sizeof(c)));
+			fprintf(f, " [applied %s]", headline_snia_dur(wa, b, sizeof(b)));
+		fprintf(f, " %s (%sx)",
+			headline_snia_num(jsonget_num(w, "mean_iops"), 0, b, sizeof(b)),
+			headline_snia_num(jsonget_num(w, "of_steady"), 2, c, sizeof(c)));
 	}
 	fputc('\n', f);
 }

@@ -216,7 +216,7 @@ static void test_plan_steps(void **state)
 static void test_plan_equals_runner_eta(void **state)
 {
 	static const char *const names[] = {"smoke", "demo", "snia-iops", "snia-throughput",
-					    "snia-wsat", "readonly"};
+					    "snia-wsat", "snia-hir", "readonly"};
 	struct target_open_opts to = {.writable = true, .seed = 1};
 	struct runner_opts o = {.time_scale = 2, .seed = 1};
 	struct target *t = NULL;
