@@ -13,6 +13,8 @@
 #     the model's idle-GC delay and is raised to it, the reason recorded (the others are not);
 #     the Client settings (write cache on, TC2/QD16) are in force; killed after the 2nd burst of
 #     the second wait state and resumed, the records are those of an uninterrupted run;
+#   - `ssdlab plan` says a real drive takes 15.5 h of waits, bursts and returns after the steady
+#     state (hand-worked below);
 #   - each run: snia_hir_check.py recomputes every number of the hir block from records.jsonl,
 #     checks the record order against the profile's written out by hand and each burst's wait
 #     against the model file; headline_check.py the headline's HIR lines; the power states
@@ -94,6 +96,22 @@ def load(p):
 a, b = load(sys.argv[1]), load(sys.argv[2])
 keys = ("kind", "phase", "round", "start_ns", "end_ns", "wait_ns", "bytes_written_total")
 assert [[r.get(k) for k in keys] for r in a] == [[r.get(k) for k in keys] for r in b]
+PY
+
+# `ssdlab plan` on a 1 GiB file (nothing written; a real device's timing, no floor): per wait
+# state w, 360 x (w + 5 s): 1h00m, 1h30m, 2h00m, 3h00m, 5h30m, each return 30m00s: 15h30m after
+# the steady state; with 5 .. 25 rounds of 30 minutes and the purge's 5 s settle (a discard on
+# a file) the total is 18h00m05s .. 1d04h00m05s, printed 18h00m .. 1d04h.
+truncate -s 1G "$tmp/dev" || fail "cannot make a sparse file"
+"$SSDLAB" plan snia-hir --target "$tmp/dev" >"$tmp/plan" 2>&1 || fail "plan on a file failed"
+python3 - "$tmp/plan" <<'PY' || fail "plan: the waits and bursts do not add up to 15h30m"
+import re, sys
+t = open(sys.argv[1]).read()
+b = re.findall(r"^ *\d+ bursts +time-bound +(\S+) ", t, re.M)
+w = re.findall(r"^ *\d+ write_until +time-bound +(\S+) ", t, re.M)
+assert b == ["1h00m", "1h30m", "2h00m", "3h00m", "5h30m"], b
+assert w == ["30m00s"] * 5, w
+assert re.search(r"^total: .*duration 18h00m \.\. 1d04h", t, re.M), t
 PY
 
 echo "wall time: $(python3 -c "print('%.1f' % ($(date +%s.%N) - $t0))") s"
