@@ -505,9 +505,10 @@ static void headline_snia_hir(struct json_object *b, struct json_object *o, int 
 	copy_as(o, "last_round", ss, "last_round", e);
 	copy_as(o, "steady_iops", b, "steady_iops", e);
 	for (size_t j = 0; ws && j < json_object_array_length(ws); j++) {
-		struct json_object *w = json_object_array_get_idx(ws, j), *c = json_object_new_object();
-		static const char *const keys[] = {"phase",	"wait_profile_ns", "wait_ns",
-						   "wait_floored", "bursts", "mean_iops",
+		struct json_object *w = json_object_array_get_idx(ws, j),
+				   *c = json_object_new_object();
+		static const char *const keys[] = {"phase",	   "wait_profile_ns", "wait_ns",
+						   "wait_floored", "bursts",	      "mean_iops",
 						   "of_steady"};
 
 		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)

@@ -42,7 +42,7 @@ enum pts_test {
 	PTS_TEST_LATENCY,
 	PTS_TEST_WSAT,
 	PTS_TEST_HIR, /* host idle recovery (issue 16): also pins the power states */
-	PTS_NTESTS /* how many tests there are (not a test) */
+	PTS_NTESTS    /* how many tests there are (not a test) */
 };
 enum pts_variant { PTS_ENTERPRISE = 0, PTS_CLIENT };
 
