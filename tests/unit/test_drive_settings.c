@@ -259,12 +259,15 @@ static void test_hir_power_states(void **state)
 	s = NULL;
 	assert_int_equal(drive_settings_open(t, dir, p, wall, NULL, &s, err, sizeof(err)), 0);
 	m = drive_settings_to_json(s);
-	assert_non_null(strstr(json_at(m, "power_states", "note"), "virtual SSD has no power states"));
+	assert_non_null(
+	    strstr(json_at(m, "power_states", "note"), "virtual SSD has no power states"));
 	json_object_put(m);
 	drive_settings_free(s);
-	assert_int_equal(profile_parse_string(pinned, strlen(pinned), "p.yaml", NULL, 0, &q, &perr), 0);
+	assert_int_equal(profile_parse_string(pinned, strlen(pinned), "p.yaml", NULL, 0, &q, &perr),
+			 0);
 	s = NULL;
-	assert_int_equal(drive_settings_open(t, dir, q, wall, NULL, &s, err, sizeof(err)), -EOPNOTSUPP);
+	assert_int_equal(drive_settings_open(t, dir, q, wall, NULL, &s, err, sizeof(err)),
+			 -EOPNOTSUPP);
 	assert_null(s);
 	target_close(t);
 	profile_free(q);
