@@ -89,6 +89,8 @@ SSDLAB_DEBUG_FAULT=after-record:12 "$SSDLAB" run snia-hir-client --target sim:id
 "$SSDLAB" resume "$tmp/cut" >"$tmp/res.log" 2>&1 ||
 	{ fail "resume failed"; sed 's/^/  /' "$tmp/res.log" >&2; }
 check_keys "$tmp/cut" "$tmp/floor" "resume inside a bursts phase"
+! grep -q "differs from its record" "$tmp/res.log" ||
+	fail "resume: the virtual SSD's replay of the bursts and their waits diverged"
 python3 - "$tmp/cut/records.jsonl" "$tmp/floor/records.jsonl" <<'PY' || fail "resume: the bursts differ from the uninterrupted run"
 import json, sys
 def load(p):
