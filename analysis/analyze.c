@@ -37,6 +37,7 @@ static const struct analyze_pass passes[] = {
     {"op_variants", pass_opvariants},
     {"snia", pass_snia},
     {"snia_dirth", pass_snia_dirth},
+    {"snia_hir", pass_snia_hir},
     {"headline", pass_headline},
 };
 
@@ -52,7 +53,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 	static const char *const known[] = {"cell", "precondition", "write_until", "purge",
 					    "trim", "idle",	    "resume", "cooldown",
 					    "trim_check", "surface",
-					    "dirth_point"};
+					    "dirth_point", "burst"};
 	struct reader_key k;
 
 	for (size_t i = 0; i < rr->n; i++) {
@@ -73,7 +74,7 @@ static int check_records(const char *dir, const struct results_records *rr, char
 				 "%s/records.jsonl: line %zu has an unknown kind '%.40s' (expected "
 				 "cell, "
 				 "precondition, write_until, purge, trim, idle, resume, cooldown, "
-				 "trim_check, surface or dirth_point)",
+				 "trim_check, surface, dirth_point or burst)",
 				 dir, i + 1, k.kind);
 			return -EBADMSG;
 		}

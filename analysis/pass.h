@@ -107,6 +107,10 @@ int pass_snia_wsat(const struct analyze_input *in, int64_t phase, int64_t repeat
 int pass_snia_dirth(const struct analyze_input *in, struct json_object *summary, char *err,
 		    size_t errlen);
 
+/* snia hir: the host idle recovery block appended to summary's "snia" for a hir run
+ * (pass_snia_hir.c); runs after snia and steady_state, before headline */
+int pass_snia_hir(const struct analyze_input *in, struct json_object *summary, char *err,
+		  size_t errlen);
 /* printf into err (len bytes); nothing when err is NULL. */
 void pass_err(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Adds an integer / a string member (a NULL string becomes JSON null); 0 or -ENOMEM. */

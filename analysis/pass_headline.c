@@ -563,6 +563,33 @@ static void headline_snia_dirth(struct json_object *o, struct json_object *b, in
 }
 
 /*
+ * headline.snia's host idle recovery entry (issue 16 point 1): the steady-state IOPS and, per
+ * wait state, the mean IOPS of its bursts (and its ratio to the steady level), from the hir
+ * block (pass_snia_hir.c); the window's rounds from its steady_state entry.
+ */
+static void headline_snia_hir(struct json_object *b, struct json_object *o, int *e)
+{
+	struct json_object *ws = member(b, "wait_states"), *arr = json_object_new_array();
+	struct json_object *ss = member(b, "steady_state");
+
+	copy_as(o, "first_round", ss, "first_round", e);
+	copy_as(o, "last_round", ss, "last_round", e);
+	copy_as(o, "steady_iops", b, "steady_iops", e);
+	for (size_t j = 0; ws && j < json_object_array_length(ws); j++) {
+		struct json_object *w = json_object_array_get_idx(ws, j),
+				   *c = json_object_new_object();
+		static const char *const keys[] = {"phase",	   "wait_profile_ns", "wait_ns",
+						   "wait_floored", "bursts",	      "mean_iops",
+						   "of_steady"};
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+			copy_as(c, keys[k], w, keys[k], e);
+		jsonnum_build_push(arr, c, e);
+	}
+	jsonnum_build_add(o, "wait_states", arr, e);
+}
+
+/*
  * headline.snia (issue 15 point 4): per block of summary.json's "snia" its test's main result:
  * IOPS: the tracked cell's steady-state IOPS (the window's mean) and the 4 KiB row of the
  * matrix; throughput: MB/s read and write at the phase's block size; latency: the 4 KiB mean and
@@ -655,6 +682,8 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 			headline_xsr(in, o, b, &e);
 		} else if (!strcmp(t, "dirth")) {
 			headline_snia_dirth(o, b, &e);
+		} else if (!strcmp(t, "hir")) {
+			headline_snia_hir(b, o, &e);
 		}
 	}
 	return e;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "analysis/cells.h"
+#include "analysis/hir.h"
 #include "analysis/recovery.h"
 #include "analysis/snia_xsr.h"
 #include "analysis/thermal.h"
@@ -382,5 +383,13 @@ void reader_surface_free(struct reader_surface_scan *v, size_t n); /* accepts NU
  * 0, -ENOMEM or -EBADMSG (a malformed record; *out then partial). */
 int reader_phase_sum(const struct results_records *rr, int64_t phase, int64_t repeat,
 		     struct cells_sum *out);
+
+/* ---- SNIA host idle recovery (reader_hir.c) ---- */
+/*
+ * The records of a HIR run from its first burst on (hir.h): every "burst" record and every
+ * write_until record after the first burst, in file order, those with I/O figures. *out owned
+ * (free()); 0 or -ENOMEM (outputs untouched).
+ */
+int reader_hir_points(const struct results_records *rr, struct hir_point **out, size_t *n);
 
 #endif

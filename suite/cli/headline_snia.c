@@ -158,6 +158,16 @@ static void print_wsat(struct json_object *e, FILE *f)
 			num(jsonget_num(e, "written_x"), 2, a, sizeof(a)));
 }
 
+const char *headline_snia_num(double v, int decimals, char *buf, size_t len)
+{
+	return num(v, decimals, buf, len);
+}
+
+const char *headline_snia_dur(double ns, char *buf, size_t len)
+{
+	return dur(ns, buf, len);
+}
+
 void headline_print_snia(struct json_object *summary, FILE *f)
 {
 	struct json_object *h, *arr;
@@ -184,5 +194,7 @@ void headline_print_snia(struct json_object *summary, FILE *f)
 			headline_print_snia_xsr(e, f);
 		else if (!strcmp(t, "dirth"))
 			headline_print_snia_dirth(e, f);
+		else if (!strcmp(t, "hir"))
+			headline_print_snia_hir(e, f);
 	}
 }

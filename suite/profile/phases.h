@@ -43,6 +43,8 @@
  *   variants      PHASE_VARIANTS      struct phase_variants (nested list, once per capacity
  *                                     fraction; phases_variants.c)
  *   dirth_points  PHASE_DIRTH_POINTS  struct phase_dirth_points (phases_dirth.c)
+ *   bursts        PHASE_BURSTS        struct phase_bursts (count x [wait, burst of writes];
+ *                                     phases_bursts.c)
  */
 #ifndef SSDLAB_PHASES_H
 #define SSDLAB_PHASES_H
@@ -121,6 +123,7 @@ enum phase_type {
 	PHASE_SURFACE,
 	PHASE_VARIANTS,
 	PHASE_DIRTH_POINTS,
+	PHASE_BURSTS,
 	PHASE_NTYPES /* how many kinds there are (not a kind) */
 };
 
@@ -349,6 +352,27 @@ struct phase_dirth_points {
 	unsigned window;
 };
 
+/*
+ * bursts: `count` times, a wait of `wait_ns` (the target left alone) and then a burst of
+ * workload `w` for `burst_ns` (w.length), one measurement record per burst with the wait that
+ * preceded it (SNIA PTS host idle recovery: 360 x [5 s of 4 KiB random writes + a wait]; each
+ * burst follows a wait, so that every record measures a recovery). Both durations are scaled
+ * like every duration, and the wait is then raised to the target's floor (phase_env
+ * wait_floor_ns: twice a virtual SSD's idle-GC delay, below which no recovery can show); the
+ * record says what was applied and why.
+ */
+#define PHASE_BURSTS_MAX_COUNT 100000u
+struct phase_bursts {
+	struct profile_workload w;
+	uint64_t burst_ns, wait_ns;
+	unsigned count;
+};
+struct phase_env;
+/* The wait a bursts phase applies: wait_ns scaled by env, raised to env->wait_floor_ns.
+ * *floored (optional) says whether the floor raised it. */
+uint64_t phase_bursts_wait_ns(const struct phase_bursts *b, const struct phase_env *env,
+			      bool *floored);
+
 /* ---- cells ---------------------------------------------------------------------------------- */
 
 struct profile_cell {
@@ -401,6 +425,9 @@ struct phase_env {
 	double scale;	   /* effective duration scale: --time-scale x the target's own */
 	bool real_purge;   /* the target has a real purge (else a purge is a discard + its settle) */
 	uint32_t lbs;	   /* logical block size; 0 = unknown (every cell counted as applicable) */
+	/* the shortest wait a bursts phase applies (target time; 0 = none): twice a virtual
+	 * SSD's idle-GC delay (phases_bursts.h) */
+	uint64_t wait_floor_ns;
 };
 
 /*
@@ -500,6 +527,8 @@ extern const struct phase_kind phase_surface_kind;
 extern const struct phase_kind phase_variants_kind;
 /* The dirth_points kind's row (phases_dirth.c). */
 extern const struct phase_kind phase_dirth_points_kind;
+/* The bursts kind's row (phases_bursts.c). */
+extern const struct phase_kind phase_bursts_kind;
 
 /* For the kinds' hooks (phases.c, phases_rounds.c, phases_registry.c); implemented in
  * phases_common.c. */

@@ -139,6 +139,7 @@ static const struct phase_kind *const kinds[] = {
 	&phase_surface_kind,
 	&phase_variants_kind,
 	&phase_dirth_points_kind,
+	&phase_bursts_kind,
 };
 /* clang-format on */
 

@@ -306,6 +306,12 @@ static int parse_string_in(const char *text, size_t len, const char *file, const
 		p->write_cache_from_pts = true;
 	}
 	p->power_states = raw.power_states ? PROFILE_OFF : PROFILE_AS_FOUND;
+	if (pts.set && pts.test == PTS_TEST_HIR && !ydoc_map_get(doc->root, "power_states")) {
+		/* host idle recovery: a low-power state entered in a wait would measure the
+		 * state's exit, not the recovery (issue 16 point 1: pinned where offered) */
+		p->power_states = PROFILE_OFF;
+		p->power_states_from_pts = true;
+	}
 	w = phase_list_first_writer(&p->phases);
 	if (w && !p->destructive) {
 		struct ydoc_node at = {.file = doc->file, .line = w->line, .col = w->col};

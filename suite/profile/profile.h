@@ -62,6 +62,10 @@ struct profile {
 	/* `power_states:` at the top level: as-found, or off (NVMe APST disabled, SATA ALPM
 	 * max_performance) for idle-recovery tests */
 	enum profile_drive_setting power_states;
+	/* power_states came from the pts: block (test hir: off, so that no low-power state cuts
+	 * the waits short), not from `power_states:`: a target without power states (the virtual
+	 * SSD, a file) runs as found, saying so (run/drive_settings.h) */
+	bool power_states_from_pts;
 	char *text; /* the raw profile text, NUL-terminated (the manifest keeps it) */
 	size_t text_len;
 	char *path; /* where it was read from ("<string>" for strings) */

@@ -14,7 +14,7 @@
 
 #include "base/jsonnum.h"
 
-static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", "xsr", "dirth", NULL};
+static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", "xsr", "dirth", "hir", NULL};
 static const char *const variant_names[] = {"enterprise", "client", NULL};
 /* SNIA PTS E11 / P201: "Data Pattern: Required = Random" (incompressible); the only one here. */
 static const char *const pattern_names[] = {"random", NULL};
@@ -25,11 +25,14 @@ static const char *const pattern_names[] = {"random", NULL};
  * Latency: TC1/QD1 in both (SNIA-SVC [S]). Throughput, WSAT and XSR leave it to the profile.
  * DIRTH: its preconditioning and pre-writes run at TC32/QD32 (AD, reference [I]); its TOIO
  * rounds vary threads and qd themselves.
+ * HIR: the reference gives no TOIO of its own (CH and FE run the IOPS loop's operator choice):
+ * the IOPS test's, an unverified reading (the profile's description says so).
  */
 static const unsigned toio[PTS_TEST_COUNT][2][2] = {
 	[PTS_TEST_IOPS] = {[PTS_ENTERPRISE] = {4, 32}, [PTS_CLIENT] = {2, 16}},
 	[PTS_TEST_LATENCY] = {[PTS_ENTERPRISE] = {1, 1}, [PTS_CLIENT] = {1, 1}},
 	[PTS_TEST_DIRTH] = {[PTS_ENTERPRISE] = {32, 32}, [PTS_CLIENT] = {32, 32}},
+	[PTS_TEST_HIR] = {[PTS_ENTERPRISE] = {4, 32}, [PTS_CLIENT] = {2, 16}},
 };
 /* ActiveRange when not given: PTS-E 100%, PTS-C 75% (LJ vars/PTS-C.yml, reference [I]). */
 static const double active_range_default[2] = {[PTS_ENTERPRISE] = 1.0, [PTS_CLIENT] = 0.75};

@@ -122,7 +122,8 @@ struct runner {
 	bool variant_guard, redo;
 	unsigned redo_variant;
 
-	/* Keys a job_step merges into its record (a DIRTH point's choice); NULL = none. */
+	/* Keys the next recorded job step merges into its record (a DIRTH point's choice,
+	 * exec_bursts: the wait before a burst); borrowed, NULL = none. */
 	struct json_object *rec_extra;
 
 	char *err;
@@ -480,6 +481,8 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .real_purge = target_caps(t) & (TARGET_CAP_PURGE | TARGET_CAP_DRIVE_PURGE),
 	    /* a cell below it is not applicable and takes no time (issue 15, point 1) */
 	    .lbs = target_info(t)->logical_block_size,
+	    /* a bursts phase's waits are never shorter (issue 16 point 1) */
+	    .wait_floor_ns = 2 * target_info(t)->idle_gc_delay_ns,
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
@@ -1261,6 +1264,70 @@ static int exec_write(struct runner *r, const struct where *w)
 	return 0;
 }
 
+/*
+ * bursts (profile/phases.h): count x [the wait, then a burst job], one "burst" record per burst
+ * (round i = burst i) with the wait before it: as written, as scaled, as applied (raised to the
+ * target's floor, twice a virtual SSD's idle-GC delay) and why it was raised. The wait belongs
+ * to its burst's step: it is idled whenever the burst executes (recorded, re-run, or replayed on
+ * the virtual SSD, whose state it rebuilds), and skipped with it on a real drive's replay.
+ */
+static int exec_bursts(struct runner *r, const struct where *w)
+{
+	const struct phase_bursts *pb = w->ph->data;
+	struct phase_env env = {.scale = r->scale,
+				.wait_floor_ns = 2 * target_info(r->t)->idle_gc_delay_ns};
+	struct json_object *extra = json_object_new_object();
+	char key[KEY_MAX], floor_why[160] = "";
+	struct job_spec spec;
+	bool floored;
+	uint64_t wait = phase_bursts_wait_ns(pb, &env, &floored);
+	int rc = -ENOMEM;
+
+	if (!extra)
+		return -ENOMEM;
+	if (floored)
+		snprintf(floor_why, sizeof floor_why,
+			 "the scaled wait is below twice the virtual SSD's idle-GC delay (%" PRIu64
+			 " ns): no recovery could show below it",
+			 env.wait_floor_ns / 2);
+	if (jsonnum_add(extra, "wait_ns", json_object_new_uint64(wait)) ||
+	    jsonnum_add(extra, "wait_profile_ns", json_object_new_uint64(pb->wait_ns)) ||
+	    jsonnum_add(extra, "wait_scaled_ns",
+			json_object_new_uint64(scale_ns(r, pb->wait_ns))) ||
+	    jsonnum_add(extra, "wait_floor_reason",
+			floored ? json_object_new_string(floor_why) : NULL))
+		goto out;
+	rc = step_key(w->phase, w->repeat, 0, "", "burst", key, sizeof(key));
+	if (!rc)
+		rc = resolve(r, &pb->w, key, &spec);
+	r->nchunks = pb->count;
+	r->nchunks_at_most = false;
+	for (unsigned i = 1; !rc && i <= pb->count; i++) {
+		struct job_spec s = spec;
+
+		rc = step_key(w->phase, w->repeat, i, "", "burst", key, sizeof(key));
+		if (rc)
+			break;
+		s.seed = runner_step_seed(spec.seed, key);
+		if (!replay_peek(&r->k, key) || r->virt || r->redo) {
+			rc = idle_for(r, wait);
+			if (rc) {
+				if (rc != -EINTR)
+					fail(r, "bursts: the wait: %s", strerror(-rc));
+				break;
+			}
+		}
+		r->rec_extra = extra;
+		r->in_chunks = true;
+		rc = job_step(r, w, "burst", i, "", &s, false, NULL, NULL);
+		r->in_chunks = false;
+		r->rec_extra = NULL;
+	}
+out:
+	json_object_put(extra);
+	return rc;
+}
+
 /* How much of this round K already holds: 0, some (interrupted) or all cells. */
 static size_t round_in_k(struct runner *r, const struct where *w, unsigned round,
 			 const struct profile_cell *cells, size_t ncells)
@@ -1837,6 +1904,7 @@ static const exec_fn kind_exec[] = {
 	[PHASE_SURFACE] = exec_surface,
 	[PHASE_VARIANTS] = NULL, /* walks its body per capacity: exec_body -> exec_variants */
 	[PHASE_DIRTH_POINTS] = exec_dirth_points,
+	[PHASE_BURSTS] = exec_bursts,
 };
 
 bool runner_kind_covered(const struct phase_kind *k)

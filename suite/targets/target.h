@@ -102,6 +102,9 @@ struct target_info {
 	uint32_t hw_queue_depth;   /* 0 unknown */
 	bool created_by_ssdlab;	   /* a file ssdlab created in this run: no confirmation needed */
 	double time_scale;	   /* sim: user_capacity / represents; 1 for real targets */
+	/* sim: how long after the last I/O its idle GC starts, in target time (the model's delay
+	 * x time_scale); 0 when it has none (idle GC off) or the target does not say (a drive) */
+	uint64_t idle_gc_delay_ns;
 	/* the target's clock, as results state it: "virtual", "CLOCK_MONOTONIC (tsc)" */
 	char clock[48];
 	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */

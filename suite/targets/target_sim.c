@@ -128,6 +128,11 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 	ti->hw_queue_depth = 0;
 	ti->created_by_ssdlab = true; /* nothing real is at stake */
 	ti->time_scale = st->model.cfg.time_scale;
+	/* as sim.c applies it: the model's delay is in the real drive's time */
+	ti->idle_gc_delay_ns =
+	    st->model.cfg.idle_gc.enabled
+		? (uint64_t)((double)st->model.cfg.idle_gc.delay * st->model.cfg.time_scale)
+		: 0;
 	/* The clock starts at 1 ns, not 0: the engine reads a start time of 0 as "not known yet"
 	 * (a real device's CLOCK_MONOTONIC is never 0). */
 	st->clock = 1;

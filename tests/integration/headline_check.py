@@ -118,6 +118,8 @@ sys.path.insert(0, __import__("os").path.dirname(__import__("os").path.abspath(_
 import snia_blocks_check  # noqa: E402
 snia_hl = h.get("snia", [])
 snia_want = {(b["phase"], b["repeat"]): b for b in snia_blocks_check.recompute(d)}
+import snia_hir_check  # noqa: E402
+hir_want = snia_hir_check.recompute(d)
 i_snia = 0
 se = None
 table_scaled = None
@@ -348,8 +350,8 @@ for ln in lines:
     if m:
         near(m.group(1), h["results_omitted"], "cells left out")
         continue
-    m = re.fullmatch(r"WSAT           phase (\d+) (.+): (\S+)x capacity in (\S+), IOPS (\S+) in the "
-                     r"first record, (\S+) over the last fill", ln)
+    m = re.fullmatch(r"WSAT           phase (\d+) (.+): (\S+)x capacity in (%s), IOPS (\S+) in the "
+                     r"first record, (\S+) over the last fill" % DUR, ln)
     if m:
         if i_ws >= len(wsat_lines):
             bad("%r: no write_saturation entry" % ln)
@@ -661,6 +663,47 @@ for ln in lines:
             near_duration(mean_t, w["run"]["mean_ns"], "SNIA DIRTH %s mean (records)" % name)
             near_duration(p_t, w["run"]["percentiles"]["p99_99"],
                           "SNIA DIRTH %s p99.99 (records)" % name)
+        continue
+    # SNIA PTS host idle recovery (issue 16 point 1): the steady IOPS, then the mean burst IOPS
+    # per wait state; each figure also recomputed from records.jsonl by snia_hir_check.
+    m = re.fullmatch(r"SNIA HIR +steady (\S+) IOPS \((.*)\)", ln)
+    if m:
+        if i_snia >= len(snia_hl) or snia_hl[i_snia]["test"] != "hir" or hir_want is None:
+            bad("%r: summary's headline has no hir entry here, records give %r" % (ln, hir_want))
+            continue
+        se = snia_hl[i_snia]
+        i_snia += 1
+        near(m.group(1), se["steady_iops"], "SNIA HIR steady")
+        near(m.group(1), hir_want["steady_iops"], "SNIA HIR steady (records)")
+        parts = [x.strip() for x in m.group(2).split(",")]
+        w = hir_want["steady_state"]
+        if parts[0] != se["verdict"] or (w and "rounds %d-%d" % (w["first_round"], w["last_round"])
+                                         not in parts) or (se["queue"] and se["queue"] not in parts):
+            bad("%r: verdict %r, window %r, queue %r" % (ln, se["verdict"], w, se["queue"]))
+        named.add(se["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"SNIA HIR waits mean burst IOPS: (.*)", ln)
+    if m:
+        if se is None or se["test"] != "hir" or hir_want is None:
+            bad("%r: no SNIA HIR line before it" % ln)
+            continue
+        items = re.findall(r"(%s)(?: \[applied (%s)\])? (\S+) \((\S+)x\)" % (DUR, DUR),
+                           m.group(1))
+        want_states = hir_want["wait_states"]
+        if len(items) != len(want_states) or len(se["wait_states"]) != len(want_states):
+            bad("%r: %d wait states, records give %d" % (ln, len(items), len(want_states)))
+            continue
+        for (wt, ap, v, x), ws, e in zip(items, want_states, se["wait_states"]):
+            near_duration(wt, ws["wait_profile_ns"], "SNIA HIR wait (records)")
+            if bool(ap) != ws["wait_floored"] or e["wait_floored"] != ws["wait_floored"]:
+                bad("%r: wait %s floored is %r in the records" % (ln, wt, ws["wait_floored"]))
+            elif ap:
+                near_duration(ap, ws["wait_ns"], "SNIA HIR applied wait (records)")
+            near(v, e["mean_iops"], "SNIA HIR mean burst IOPS")
+            near(v, ws["mean_iops"], "SNIA HIR mean burst IOPS (records)")
+            near(x, ws["of_steady"], "SNIA HIR of steady (records)")
+        figures += 1
         continue
     # SNIA PTS tests (issue 15 point 4): one entry of headline.snia per block of summary.json's
     # snia, each figure also recomputed from records.jsonl by snia_blocks_check.recompute().

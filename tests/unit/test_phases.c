@@ -77,6 +77,7 @@ static void test_registry_flags(void **state)
 		{"surface", 0},
 		{"variants", 0},
 		{"dirth_points", 0},
+		{"bursts", 0},
 	};
 
 	(void)state;
@@ -271,7 +272,7 @@ static void test_dirth_points(void **state)
 static void test_plan_equals_runner_eta(void **state)
 {
 	static const char *const names[] = {"smoke", "demo", "snia-iops", "snia-throughput",
-					    "snia-wsat", "readonly"};
+					    "snia-wsat", "snia-hir", "readonly"};
 	struct target_open_opts to = {.writable = true, .seed = 1};
 	struct runner_opts o = {.time_scale = 2, .seed = 1};
 	struct target *t = NULL;
@@ -390,6 +391,89 @@ static void test_typical_spans(void **state)
 	profile_free(p);
 }
 
+/* ---- issue 16: the bursts kind of snia-hir ---- */
+
+static const char hir_text[] =
+    "name: hir\n"
+    "destructive: true\n"
+    "pts: {test: hir, spec: x}\n"
+    "phases:\n"
+    "  - purge: {method: auto}\n"
+    "  - rounds: {rw: randwrite, bs: 4k, cell_time: 30min,\n"
+    "             steady_state: {track: {metric: iops}, window: 5, max_rounds: 25}}\n"
+    "  - bursts: {burst: 5s, wait: 5s, count: 360}\n"
+    "  - write_until: {amount: 1800s, round_time: 5s}\n"
+    "  - bursts: {burst: 5s, wait: 10s, count: 360}\n"
+    "  - write_until: {amount: 1800s, round_time: 5s}\n"
+    "  - bursts: {burst: 5s, wait: 15s, count: 360}\n"
+    "  - write_until: {amount: 1800s, round_time: 5s}\n"
+    "  - bursts: {burst: 5s, wait: 25s, count: 360}\n"
+    "  - write_until: {amount: 1800s, round_time: 5s}\n"
+    "  - bursts: {burst: 5s, wait: 50s, count: 360}\n"
+    "  - write_until: {amount: 1800s, round_time: 5s}\n";
+
+/*
+ * The HIR profile written out from the spec's reading (snia_pts.md, HIR): its parse (RND 4 KiB
+ * writes at the pts TC4/QD32 by default, power states pinned off by the pts test), its length
+ * on the typical drive and with a wait floor, worked out by hand.
+ */
+static void test_bursts(void **state)
+{
+	static const char *const bad[] = {
+	    "name: b\ndestructive: true\nphases: [{bursts: {rw: randread, burst: 5s, wait: 5s, "
+	    "count: 3}}]\n",
+	    "name: b\ndestructive: true\nphases: [{bursts: {burst: 5s, wait: 5s, count: 0}}]\n",
+	    "name: b\ndestructive: true\nphases: [{bursts: {burst: 5s, count: 3}}]\n",
+	};
+	struct profile *p = parse(hir_text);
+	const struct phase_bursts *b = p->phases.v[2].data;
+	struct phase_env env = {.capacity = 1ull << 30, .scale = 0.01};
+	struct phase_length l;
+	uint64_t lo = 0, hi = 0;
+	bool fl;
+
+	(void)state;
+	assert_int_equal(p->phases.v[2].kind->type, PHASE_BURSTS);
+	assert_int_equal(b->count, 360);
+	assert_int_equal(b->burst_ns, 5 * S);
+	assert_int_equal(b->wait_ns, 5 * S);
+	assert_int_equal(b->w.spec.rw, RW_RANDWRITE);
+	assert_int_equal(b->w.spec.bs[0].bs, 4096);
+	assert_int_equal(b->w.spec.threads, 4);
+	assert_int_equal(b->w.spec.qd, 32);
+	assert_int_equal(p->power_states, PROFILE_OFF);
+	assert_true(p->power_states_from_pts);
+	/* Typical drive: purge 0 + 5 .. 25 rounds of 1800 s + bursts 360 x (5 + w) for w = 5, 10,
+	 * 15, 25, 50 (360 x 130 = 46800 s) + 5 x 1800 s of return: 64800 .. 100800 s; without the
+	 * preconditioning 55800 s, the 15.5 h of the issue. */
+	assert_int_equal(plan_typical_span(&p->phases, &lo, &hi), 0);
+	assert_int_equal(lo, 64800 * S);
+	assert_int_equal(hi, 100800 * S);
+	/* scale 0.01: a wait of 5 s is 50 ms, the burst 50 ms: 360 x 100 ms = 36 s */
+	phase_bursts_kind.length(b, &env, &l);
+	assert_int_equal(l.ns, 36 * S);
+	assert_null(l.note);
+	assert_int_equal(phase_bursts_wait_ns(b, &env, &fl), 50000000);
+	assert_false(fl);
+	/* a floor of 80 ms raises the wait: 360 x (80 + 50) ms = 46.8 s, and says so */
+	env.wait_floor_ns = 80000000;
+	assert_int_equal(phase_bursts_wait_ns(b, &env, &fl), 80000000);
+	assert_true(fl);
+	phase_bursts_kind.length(b, &env, &l);
+	assert_int_equal(l.ns, 46800000000ull);
+	assert_non_null(l.note);
+	profile_free(p);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct profile *q = NULL;
+		struct ydoc_error e;
+
+		memset(&e, 0, sizeof(e));
+		if (!profile_parse_string(bad[i], strlen(bad[i]), "test", NULL, 0, &q, &e))
+			fail_msg("bad bursts profile %zu parsed", i);
+		assert_int_equal(e.line, 3);
+	}
+}
+
 static void test_typical_rates(void **state)
 {
 	struct job_spec s = {.nbs = 1, .bs = {{.bs = 128 << 10, .weight = 1}}, .rw = RW_WRITE};
@@ -474,6 +558,7 @@ int main(void)
 		cmocka_unit_test(test_typical_rates),
 		cmocka_unit_test(test_not_applicable_reason),
 		cmocka_unit_test(test_round_excludes_not_applicable),
+		cmocka_unit_test(test_bursts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,7 +71,7 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - prge: {}\n", 4, 5, "unknown phase kind 'prge' (did you mean 'purge'?)"},
 	{HDR "  - frobnicate: {}\n", 4, 5,
 	 "unknown phase kind 'frobnicate' (expected one of: purge, precondition, write_until, "
-	 "rounds, idle, trim, repeat, idle_sweep, trim_check, surface, variants, dirth_points)"},
+	 "rounds, idle, trim, repeat, idle_sweep, trim_check, surface, variants, dirth_points, bursts)"},
 	{HDR "  - idle:\n    time: 5m\n", 5, 5,
 	 "a phase has exactly one key, its kind ('idle'); indent 'time' under it"},
 	{HDR "  - 42\n", 4, 5, "expected a phase such as '- idle: {time: 5m}', got '42'"},
@@ -821,7 +821,7 @@ static void test_registry(void **state)
 {
 	static const char *const kinds[] = {"purge", "precondition", "write_until", "rounds",
 					    "idle",  "trim",	     "repeat",	    "idle_sweep",
-					    "trim_check", "surface", "variants", "dirth_points"};
+					    "trim_check", "surface", "variants", "dirth_points", "bursts"};
 	size_t i;
 
 	(void)state;

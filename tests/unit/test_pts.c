@@ -265,7 +265,7 @@ static const struct bad_case bad_cases[] = {
 	 20, "enterprise"},
 	/* pts errors */
 	{"test.yaml",
-	 "name: t\ndestructive: true\npts: {test: hir, spec: x}\nphases: [{idle: {time: 1s}}]\n",
+	 "name: t\ndestructive: true\npts: {test: foo, spec: x}\nphases: [{idle: {time: 1s}}]\n",
 	 true, "test.yaml", 3, 13, "iops"},
 	{"cond.yaml", "name: t\nphases:\n  - idle: {time: 1s}\n    pts_variant: client\n", true,
 	 "cond.yaml", 4, 5, "needs a top-level pts"},
