@@ -545,6 +545,9 @@ int reader_bytes_written(const struct results_records *rr, int64_t phase, int64_
 			total = measured;
 		}
 		sum += (double)total;
+		/* the pre-writes before it, which have no record of their own (runner.c) */
+		if (!jsonnum_get_u64(rec, "pre_write_bytes", &total))
+			sum += (double)total;
 		n++;
 	}
 	if (!n)

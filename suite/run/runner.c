@@ -125,6 +125,10 @@ struct runner {
 	/* Keys the next recorded job step merges into its record (a DIRTH point's choice,
 	 * exec_bursts: the wait before a burst); borrowed, NULL = none. */
 	struct json_object *rec_extra;
+	/* Bytes the pre-writes since the last recorded step wrote (a rounds phase's and a DIRTH
+	 * point's `pre_write`): they have no record of their own, so the next record carries
+	 * them (`pre_write_bytes`) and the host-write check counts them. */
+	uint64_t prewrite_bytes;
 
 	char *err;
 	size_t errlen;
@@ -753,6 +757,11 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 		rc = -ENOMEM;
 		goto out;
 	}
+	if (r->prewrite_bytes &&
+	    jsonnum_add(rec, "pre_write_bytes", json_object_new_uint64(r->prewrite_bytes))) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	if (r->rec_extra) {
 		json_object_object_foreach(r->rec_extra, ek, ev)
 		{
@@ -774,6 +783,9 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	if (!rc && out_rec)
 		*out_rec = json_object_get(rec);
 out:
+	/* Whether recorded now or already in K (a replay), the pre-writes before this step
+	 * belong to it and not to the next one. */
+	r->prewrite_bytes = 0;
 	json_object_put(rec);
 	job_result_release(&res);
 	return rc;
@@ -1506,6 +1518,8 @@ static int exec_rounds(struct runner *r, const struct where *w)
 				goto out;
 			progress_step(r, w, round, "pre_write");
 			rc = run_job(r, &pre, false, &res, key);
+			if (!rc)
+				r->prewrite_bytes += res.bytes_written_total;
 			job_result_release(&res);
 			if (rc)
 				goto out;
@@ -1869,6 +1883,8 @@ static int exec_dirth_points(struct runner *r, const struct where *w)
 			if (!rc) {
 				progress_step(r, w, 1, "pre_write");
 				rc = run_job(r, &pre, false, &res, key);
+				if (!rc)
+					r->prewrite_bytes += res.bytes_written_total;
 				job_result_release(&res);
 			}
 		}
