@@ -36,6 +36,7 @@ static const struct analyze_pass passes[] = {
     {"surface", pass_surface},
     {"op_variants", pass_opvariants},
     {"snia", pass_snia},
+    {"snia_ecw", pass_snia_ecw},
     {"headline", pass_headline},
 };
 

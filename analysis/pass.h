@@ -94,6 +94,10 @@ struct json_object *pass_plan_workload(const struct analyze_input *in, int64_t p
  * report (pass_snia.c, pass_snia_wsat.c); runs after steady_state and cells, before headline */
 int pass_snia(const struct analyze_input *in, struct json_object *summary, char *err,
 	      size_t errlen);
+/* snia ECW: the blocks of a pts.test "ecw" run appended to "snia" (pass_snia_ecw.c); runs after
+ * snia, before headline */
+int pass_snia_ecw(const struct analyze_input *in, struct json_object *summary, char *err,
+		  size_t errlen);
 /* The WSAT block's figures of (phase, repeat) added to block (pass_snia_wsat.c). */
 int pass_snia_wsat(const struct analyze_input *in, int64_t phase, int64_t repeat,
 		   struct json_object *block, char *err, size_t errlen);

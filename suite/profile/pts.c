@@ -14,7 +14,7 @@
 
 #include "base/jsonnum.h"
 
-static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", NULL};
+static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", "ecw", NULL};
 static const char *const variant_names[] = {"enterprise", "client", NULL};
 /* SNIA PTS E11 / P201: "Data Pattern: Required = Random" (incompressible); the only one here. */
 static const char *const pattern_names[] = {"random", NULL};
@@ -24,7 +24,7 @@ static const char *const pattern_names[] = {"random", NULL};
  * IOPS: PTS 2.0.1 p.27 as quoted by LJ (reference [I]): PTS-E TC4/QD32, PTS-C TC2/QD16.
  * Latency: TC1/QD1 in both (SNIA-SVC [S]). Throughput and WSAT leave it to the profile.
  */
-static const unsigned toio[4][2][2] = {
+static const unsigned toio[PTS_TEST_ECW + 1][2][2] = {
 	[PTS_TEST_IOPS] = {[PTS_ENTERPRISE] = {4, 32}, [PTS_CLIENT] = {2, 16}},
 	[PTS_TEST_LATENCY] = {[PTS_ENTERPRISE] = {1, 1}, [PTS_CLIENT] = {1, 1}},
 };
@@ -66,7 +66,7 @@ static const struct ydoc_key pts_keys[] = {
 
 const char *pts_test_name(enum pts_test t)
 {
-	return (unsigned)t < 4 ? test_names[t] : "?";
+	return (unsigned)t <= PTS_TEST_ECW ? test_names[t] : "?";
 }
 
 const char *pts_variant_name(enum pts_variant v)
@@ -173,6 +173,12 @@ int pts_prepare(struct ydoc *doc, struct profile_pts *out, struct ydoc_error *er
 				   "spec: expected the version followed in 1 to %zu characters, "
 				   "such as \"PTS-E 1.1\"",
 				   sizeof(p.spec) - 1);
+	/* ECW is a PTS-E test (E11's Enterprise Composite Workload; the reference knows no PTS-C
+	 * counterpart): a client variant would be invented, so it is refused. */
+	if (raw.test == PTS_TEST_ECW && raw.variant == PTS_CLIENT)
+		return ydoc_errorf(err, ydoc_map_get(n, "variant"),
+				   "test ecw is Enterprise only (PTS-E's composite workload has no "
+				   "PTS-C counterpart): expected variant: enterprise");
 	p.set = true;
 	p.test = (enum pts_test)raw.test;
 	snprintf(p.spec, sizeof(p.spec), "%s", raw.spec);

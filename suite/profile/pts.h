@@ -36,7 +36,13 @@
 
 struct json_object;
 
-enum pts_test { PTS_TEST_IOPS = 0, PTS_TEST_THROUGHPUT, PTS_TEST_LATENCY, PTS_TEST_WSAT };
+enum pts_test {
+	PTS_TEST_IOPS = 0,
+	PTS_TEST_THROUGHPUT,
+	PTS_TEST_LATENCY,
+	PTS_TEST_WSAT,
+	PTS_TEST_ECW, /* Enterprise Composite Workload (PTS-E only: see pts.c) */
+};
 enum pts_variant { PTS_ENTERPRISE = 0, PTS_CLIENT };
 
 #define PTS_SEGMENTS_DEFAULT 2048u
@@ -53,7 +59,7 @@ struct profile_pts {
 	struct phase_pts_settings settings; /* what reaches the workloads */
 };
 
-/* "iops", "throughput", "latency", "wsat"; "enterprise", "client". */
+/* "iops", "throughput", "latency", "wsat", "ecw"; "enterprise", "client". */
 const char *pts_test_name(enum pts_test t);
 const char *pts_variant_name(enum pts_variant v);
 
