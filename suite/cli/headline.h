@@ -62,6 +62,8 @@ void headline_print_trimcheck(struct json_object *summary, FILE *f);
  * tracked cell's steady-state IOPS and the 4 KiB row (IOPS), MB/s per block size (throughput),
  * the 4 KiB mean and p99.99 per mix (latency), the steady level and the drop (WSAT). */
 void headline_print_snia(struct json_object *summary, FILE *f);
+/* One headline.snia entry of test "ecw" (headline_snia_ecw.c). */
+void headline_print_snia_ecw(struct json_object *entry, FILE *f);
 
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */

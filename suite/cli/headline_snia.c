@@ -180,5 +180,7 @@ void headline_print_snia(struct json_object *summary, FILE *f)
 			print_latency(e, f);
 		else if (!strcmp(t, "wsat"))
 			print_wsat(e, f);
+		else if (!strcmp(t, "ecw"))
+			headline_print_snia_ecw(e, f);
 	}
 }

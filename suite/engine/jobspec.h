@@ -101,7 +101,7 @@ const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf,
  * Leaves out of the split b[0..*n) every size that is not a multiple of lbs (a size below lbs
  * never is: 0.5 KiB on a 4Kn device) and appends those to dropped[0..*ndropped); the weights
  * of the rest are relative, so they are renormalised by themselves (JESD219 on 4Kn: 4k 67 of
- * 91 = 73.6%). Returns the number dropped; when every size would go, drops none and returns
+ * 90 = 74.4%). Returns the number dropped; when every size would go, drops none and returns
  * -EINVAL (the job is not applicable as a whole).
  */
 int bs_split_drop(struct bs_split *b, unsigned *n, uint32_t lbs, struct bs_split *dropped,
