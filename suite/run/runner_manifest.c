@@ -110,7 +110,8 @@ static int dropped_sizes(const struct phase_list *l, uint32_t lbs, struct bs_spl
 			struct bs_split out[JOB_MAX_BS];
 			unsigned nout = 0;
 
-			if (s.nbs < 2 || bs_split_drop(s.bs, &s.nbs, lbs, out, &nout) <= 0)
+			if (!jobs[j].w.bs_renormalise || s.nbs < 2 ||
+			    bs_split_drop(s.bs, &s.nbs, lbs, out, &nout) <= 0)
 				continue;
 			for (unsigned k = 0; k < nout; k++) {
 				unsigned m;
