@@ -91,7 +91,7 @@ static struct json_object *pts_write_cache(const struct profile *p, const struct
  * a target of logical block size lbs cannot do, as profile_workload_resolve() drops them
  * (bs_split_drop()); the first weight seen of a size is kept. -ENOMEM. */
 static int dropped_sizes(const struct phase_list *l, uint32_t lbs, struct bs_split *d,
-			 unsigned *nd)
+			 unsigned *nd, bool *any)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct profile_phase *ph = &l->v[i];
@@ -99,7 +99,8 @@ static int dropped_sizes(const struct phase_list *l, uint32_t lbs, struct bs_spl
 		size_t nj = 0;
 		unsigned count;
 
-		if (ph->kind->body && dropped_sizes(ph->kind->body(ph->data, &count), lbs, d, nd))
+		if (ph->kind->body &&
+		    dropped_sizes(ph->kind->body(ph->data, &count), lbs, d, nd, any))
 			return -ENOMEM;
 		if (!ph->kind->jobs)
 			continue;
@@ -110,6 +111,7 @@ static int dropped_sizes(const struct phase_list *l, uint32_t lbs, struct bs_spl
 			struct bs_split out[JOB_MAX_BS];
 			unsigned nout = 0;
 
+			*any |= jobs[j].w.bs_renormalise;
 			if (!jobs[j].w.bs_renormalise || s.nbs < 2 ||
 			    bs_split_drop(s.bs, &s.nbs, lbs, out, &nout) <= 0)
 				continue;
@@ -128,18 +130,21 @@ static int dropped_sizes(const struct phase_list *l, uint32_t lbs, struct bs_spl
 }
 
 /*
- * "bs_not_applicable" of the manifest's pts: the block sizes of the profile's splits this target
- * cannot do (0.5 KiB on a 4Kn device: ECW's JESD219 mix), left out with the other weights
- * renormalised (issue 16 point 4), or NULL (a JSON null) when there are none.
+ * "bs_not_applicable" of the manifest's pts, for a profile with a `bs_not_applicable:
+ * renormalise` workload (*has set; the key is absent otherwise, as before issue 16): the block
+ * sizes of its splits this target cannot do (0.5 KiB on a 4Kn device: ECW's JESD219 mix), left
+ * out with the other weights renormalised (issue 16 point 4), or NULL (a JSON null) for none.
  */
-static struct json_object *bs_not_applicable_json(const struct profile *p, uint32_t lbs, int *bad)
+static struct json_object *bs_not_applicable_json(const struct profile *p, uint32_t lbs, bool *has,
+						  int *bad)
 {
 	struct bs_split d[JOB_MAX_BS];
 	unsigned nd = 0;
 	struct json_object *o, *a;
 
-	if (!lbs || dropped_sizes(&p->phases, lbs, d, &nd)) {
-		*bad |= lbs ? -ENOMEM : 0;
+	*has = false;
+	if (dropped_sizes(&p->phases, lbs ? lbs : 512, d, &nd, has)) {
+		*bad |= -ENOMEM;
 		return NULL;
 	}
 	if (!nd)
@@ -221,9 +226,11 @@ static struct json_object *pts_json(const struct profile *p, const struct target
 	bad |= jsonnum_add(x, "data_pattern", json_object_new_string("random"));
 	bad |= jsonnum_add(x, "toio", tio);
 	{
-		struct json_object *na = bs_not_applicable_json(p, ti->logical_block_size, &bad);
+		bool has;
+		struct json_object *na = bs_not_applicable_json(p, ti->logical_block_size, &has, &bad);
 
-		bad |= jsonnum_add(x, "bs_not_applicable", na);
+		if (has)
+			bad |= jsonnum_add(x, "bs_not_applicable", na);
 	}
 	if (bad) {
 		json_object_put(x);
