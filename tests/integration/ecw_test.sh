@@ -30,31 +30,10 @@ sed -e 's/^name: .*/name: client-tlc-1g-4kn/' -e 's/^logical_block_size: .*/logi
 	"$tmp/small.yaml" >"$tmp/4kn.yaml"
 grep -q '^logical_block_size: 4096' "$tmp/4kn.yaml" || skip "client-tlc.yaml has no logical_block_size line"
 
-# run MODEL OUT: runs snia-ecw, reruns at the suggested --time-scale when refused.
-run() {
-	local m=$1 out=$2 scale
-	if "$SSDLAB" run snia-ecw --target "sim:$m" --out "$out" >"$out.run" 2>"$out.err"; then
-		return 0
-	fi
-	scale=$(sed -n 's/.*refused: .*run with --time-scale \([0-9.e+]*\) or more.*/\1/p' "$out.err")
-	if [ -z "$scale" ]; then
-		fail "snia-ecw on $m: run failed"
-		sed 's/^/  /' "$out.err" >&2
-		return 1
-	fi
-	echo "snia-ecw: rerun at the suggested --time-scale $scale"
-	rm -rf "$out"
-	"$SSDLAB" run snia-ecw --target "sim:$m" --out "$out" --time-scale "$scale" >"$out.run" 2>"$out.err" || {
-		fail "snia-ecw on $m: run failed at --time-scale $scale"
-		sed 's/^/  /' "$out.err" >&2
-		return 1
-	}
-}
-
 for v in small:"" 4kn:--4kn; do
 	m=${v%%:*}
 	s=$(date +%s.%N)
-	run "$tmp/$m.yaml" "$tmp/$m" || continue
+	run_rescaled snia-ecw "$tmp/$m.yaml" "$tmp/$m" || continue
 	python3 "$here/ecw_check.py" "$tmp/$m" ${v#*:} || fail "$m: the ecw blocks, the order or the mix do not hold"
 	check_analyze "$tmp/$m" "$m"
 	"$SSDLAB" analyze "$tmp/$m" >"$tmp/$m.hl" 2>&1 || fail "$m: analyze failed"
