@@ -38,6 +38,7 @@ static const struct analyze_pass passes[] = {
     {"snia", pass_snia},
     {"snia_dirth", pass_snia_dirth},
     {"snia_hir", pass_snia_hir},
+    {"snia_ecw", pass_snia_ecw},
     {"headline", pass_headline},
 };
 

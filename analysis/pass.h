@@ -98,6 +98,10 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
  * phases, the access groups. */
 int pass_snia_xsr(const struct analyze_input *in, struct json_object *block, char *err,
 		  size_t errlen);
+/* snia ECW: the blocks of a pts.test "ecw" run appended to "snia" (pass_snia_ecw.c); runs after
+ * snia, before headline */
+int pass_snia_ecw(const struct analyze_input *in, struct json_object *summary, char *err,
+		  size_t errlen);
 /* The WSAT block's figures of (phase, repeat) added to block (pass_snia_wsat.c). */
 int pass_snia_wsat(const struct analyze_input *in, int64_t phase, int64_t repeat,
 		   struct json_object *block, char *err, size_t errlen);

@@ -590,6 +590,36 @@ static void headline_snia_hir(struct json_object *b, struct json_object *o, int 
 }
 
 /*
+ * headline.snia's ECW entry (issue 16 point 4): the preconditioning block's rounds and first and
+ * last IOPS; the TOIO block's highest IOPS and its point, TC1/QD1's mean response time and IOPS,
+ * and how many block sizes of the mix the device could not run (4Kn: the sub-4 KiB ones).
+ */
+static void headline_snia_ecw(struct json_object *b, struct json_object *o, int *e)
+{
+	struct json_object *r = member(b, "rounds"), *d;
+	size_t n;
+
+	copy_as(o, "stage", b, "stage", e);
+	if (!strcmp(jsonget_str(b, "stage") ? jsonget_str(b, "stage") : "", "precondition")) {
+		n = r ? json_object_array_length(r) : 0;
+		jsonnum_build_add(o, "rounds", json_object_new_uint64(n), e);
+		copy_as(o, "first_iops", n ? json_object_array_get_idx(r, 0) : NULL, "iops", e);
+		copy_as(o, "last_iops", n ? json_object_array_get_idx(r, n - 1) : NULL, "iops", e);
+		return;
+	}
+	copy_as(o, "rounds", b, "rounds", e);
+	copy_as(o, "max_iops", member(b, "max_iops"), "iops", e);
+	copy_as(o, "max_threads", member(b, "max_iops"), "threads", e);
+	copy_as(o, "max_qd", member(b, "max_iops"), "qd", e);
+	copy_as(o, "max_toio", member(b, "max_iops"), "toio", e);
+	copy_as(o, "tc1_qd1_iops", member(b, "tc1_qd1"), "iops", e);
+	copy_as(o, "tc1_qd1_lat_mean_ns", member(b, "tc1_qd1"), "lat_mean_ns", e);
+	d = member(member(member(b, "header"), "bs_not_applicable"), "dropped");
+	jsonnum_build_add(o, "bs_dropped",
+			  json_object_new_uint64(d ? json_object_array_length(d) : 0), e);
+}
+
+/*
  * headline.snia (issue 15 point 4): per block of summary.json's "snia" its test's main result:
  * IOPS: the tracked cell's steady-state IOPS (the window's mean) and the 4 KiB row of the
  * matrix; throughput: MB/s read and write at the phase's block size; latency: the 4 KiB mean and
@@ -684,6 +714,8 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 			headline_snia_dirth(o, b, &e);
 		} else if (!strcmp(t, "hir")) {
 			headline_snia_hir(b, o, &e);
+		} else if (!strcmp(t, "ecw")) {
+			headline_snia_ecw(b, o, &e);
 		}
 	}
 	return e;

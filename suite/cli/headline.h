@@ -79,6 +79,9 @@ void headline_print_snia_hir(struct json_object *e, FILE *f);
 const char *headline_snia_num(double v, int decimals, char *buf, size_t len);
 const char *headline_snia_dur(double ns, char *buf, size_t len);
 
+/* One headline.snia entry of test "ecw" (headline_snia_ecw.c). */
+void headline_print_snia_ecw(struct json_object *entry, FILE *f);
+
 /* Whether phase is an SLC-cache probe with an slc_cache entry: its result is the SLC line, so
  * the headline leaves out the probe's WSAT line (a partial fill's IOPS, not a saturation test). */
 bool headline_slc_probe(struct json_object *summary, int64_t phase);

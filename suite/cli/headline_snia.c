@@ -196,5 +196,7 @@ void headline_print_snia(struct json_object *summary, FILE *f)
 			headline_print_snia_dirth(e, f);
 		else if (!strcmp(t, "hir"))
 			headline_print_snia_hir(e, f);
+		else if (!strcmp(t, "ecw"))
+			headline_print_snia_ecw(e, f);
 	}
 }

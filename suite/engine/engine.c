@@ -70,6 +70,7 @@ struct shared {
 	unsigned depth;
 	size_t buf_size;
 	bool needs_data;
+	bool mix_on; /* job_result.mix is counted */
 	uint64_t start_ns; /* set by the start gate */
 	_Atomic uint64_t measure_start; /* 0 until known (byte ramp) */
 	atomic_bool measure_begun;	/* begin_measure() ran */
@@ -121,6 +122,7 @@ struct worker {
 	struct dir_stats d[2];
 	uint64_t written_total, read_total;
 	uint64_t last_done;
+	uint64_t mix_bs[JOB_MAX_BS], mix_lba[IO_MIX_BUCKETS]; /* job_result.mix, this worker's */
 
 	uint64_t cur_idx;
 	struct series_slot local;
@@ -396,6 +398,30 @@ static int issue(struct worker *wk, uint64_t now)
 	return rc;
 }
 
+/* One measured I/O into the worker's job_result.mix counts (at most JOB_MAX_BS compares). */
+static void mix_count(struct worker *wk, const struct target_io *io)
+{
+	const struct job_spec *s = wk->sh->s;
+	uint64_t span = s->range_end - s->range_start, b;
+
+	for (unsigned i = 0; i < s->nbs; i++)
+		if (s->bs[i].bs == io->len) {
+			wk->mix_bs[i]++;
+			break;
+		}
+	if (io->offset < s->range_start || io->offset >= s->range_end)
+		return;
+	/* In two steps, so that an offset of a large drive times 100 cannot overflow: whole
+	 * buckets, then the bucket inside the remainder (rem < span/100 + 1, rem * 100 fits). */
+	{
+		uint64_t off = io->offset - s->range_start, per = span / IO_MIX_BUCKETS;
+
+		b = span >= (UINT64_MAX / IO_MIX_BUCKETS) ? off / (per ? per : 1)
+							  : off * IO_MIX_BUCKETS / span;
+	}
+	wk->mix_lba[b < IO_MIX_BUCKETS ? b : IO_MIX_BUCKETS - 1]++;
+}
+
 static void complete(struct worker *wk, const struct target_completion *c)
 {
 	struct shared *sh = wk->sh;
@@ -440,6 +466,8 @@ static void complete(struct worker *wk, const struct target_completion *c)
 		d->ios++;
 		d->bytes += io->len;
 		hist_add(&d->lat, lat);
+		if (sh->mix_on)
+			mix_count(wk, io);
 		wk->local.ios[io->dir]++;
 		wk->local.bytes[io->dir] += io->len;
 		hist_add(&wk->local.lat[io->dir], lat);
@@ -655,6 +683,10 @@ static void collect(struct shared *sh, struct worker *wk, struct job_result *res
 		}
 		res->bytes_written_total += wk[i].written_total;
 		res->bytes_read_total += wk[i].read_total;
+		for (unsigned b = 0; sh->mix_on && b < JOB_MAX_BS; b++)
+			res->mix.bs_ios[b] += wk[i].mix_bs[b];
+		for (unsigned b = 0; sh->mix_on && b < IO_MIX_BUCKETS; b++)
+			res->mix.lba_ios[b] += wk[i].mix_lba[b];
 		if (wk[i].last_done > last)
 			last = wk[i].last_done;
 	}
@@ -721,6 +753,19 @@ int engine_run(struct target *t, const struct job_spec *s, const struct engine_h
 	sh.depth = virt ? s->threads * s->qd : s->qd;
 	sh.needs_data = caps & TARGET_CAP_NEEDS_DATA;
 	sh.interval_ns = s->interval_ns ? s->interval_ns : 1000000000u;
+	/* The mix is worth checking only where the generator draws one (a random job). */
+	sh.mix_on = rw_mode_random(s->rw) &&
+		    (s->nbs > 1 || s->dist == DIST_ZONED || s->nbs_dropped);
+	if (sh.mix_on) {
+		res->mix.on = true;
+		res->mix.range_start = s->range_start;
+		res->mix.range_end = s->range_end;
+		res->mix.nbs = s->nbs;
+		for (unsigned i = 0; i < s->nbs; i++)
+			res->mix.bs[i] = s->bs[i].bs;
+		res->mix.ndropped = s->nbs_dropped;
+		memcpy(res->mix.dropped, s->bs_dropped, sizeof(res->mix.dropped));
+	}
 	rc = workload_create(s, ti->logical_block_size, &sh.w, res->errmsg, sizeof(res->errmsg));
 	if (rc)
 		return rc;

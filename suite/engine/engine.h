@@ -31,6 +31,25 @@ struct dir_stats {
 	struct hist lat;
 };
 
+/*
+ * What a job's measured I/Os were, counted at completion, so that a mix can be checked from the
+ * I/O itself (JESD219, issue 16): for a random job with a block-size split, zones or dropped
+ * sizes only (`on`), completions per block size of the split (bs[] in the spec's order) and per
+ * hundredth of the LBA range [range_start, range_end) by the I/O's first byte; and the sizes the
+ * profile left out of the split (jobspec.h bs_dropped).
+ */
+#define IO_MIX_BUCKETS 100
+struct io_mix {
+	bool on;
+	uint64_t range_start, range_end;
+	unsigned nbs;
+	uint32_t bs[JOB_MAX_BS];
+	uint64_t bs_ios[JOB_MAX_BS];
+	uint64_t lba_ios[IO_MIX_BUCKETS];
+	unsigned ndropped;
+	struct bs_split dropped[JOB_MAX_BS];
+};
+
 struct job_result {
 	struct dir_stats d[2]; /* IO_READ, IO_WRITE; ramp excluded */
 	uint64_t elapsed_ns;   /* measured part, target clock */
@@ -57,6 +76,7 @@ struct job_result {
 	uint32_t err_len;
 	char errmsg[256];
 	bool interrupted; /* the stop flag was raised */
+	struct io_mix mix;
 };
 
 /* Progress, called about once per target second (or per series interval on a sim). */

@@ -150,6 +150,35 @@ const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf,
 	return buf;
 }
 
+int bs_split_drop(struct bs_split *b, unsigned *n, uint32_t lbs, struct bs_split *dropped,
+		  unsigned *ndropped)
+{
+	unsigned keep = 0, cnt = 0;
+
+	if (!lbs)
+		return 0;
+	for (unsigned i = 0; i < *n; i++)
+		keep += b[i].bs % lbs == 0;
+	if (!keep)
+		return -EINVAL;
+	for (unsigned i = 0, k = 0; i < *n; i++) {
+		if (b[i].bs % lbs == 0) {
+			b[k++] = b[i];
+			continue;
+		}
+		if (*ndropped < JOB_MAX_BS)
+			dropped[(*ndropped)++] = b[i];
+		cnt++;
+	}
+	*n = keep;
+	return (int)cnt;
+}
+
+bool rw_mode_random(enum rw_mode m)
+{
+	return m == RW_RANDREAD || m == RW_RANDWRITE || m == RW_RANDRW;
+}
+
 bool rw_mode_writes(enum rw_mode m, unsigned rwmix_read)
 {
 	return m == RW_WRITE || m == RW_RANDWRITE ||

@@ -61,6 +61,16 @@ struct job_spec {
 	struct zone_split zones[JOB_MAX_ZONES];
 	unsigned nzones;
 
+	/* Random offsets aligned to this many bytes (JESD219: 4 KiB for every size, 0.5 KiB
+	 * included); 0 = each size to the largest power of two dividing it (engine/workload.h) */
+	uint32_t align;
+
+	/* Block sizes of the profile's split the target cannot do (below or not a multiple of its
+	 * logical block size: 0.5 KiB on a 4Kn device), left out of bs[] by the profile's resolve
+	 * and the rest's weights renormalised (bs_split_drop()); recorded with the job's figures */
+	struct bs_split bs_dropped[JOB_MAX_BS];
+	unsigned nbs_dropped;
+
 	enum data_pattern pattern;
 	unsigned compressibility; /* percent, 0 = incompressible */
 
@@ -87,9 +97,21 @@ int bs_split_parse(const char *s, struct bs_split *out, unsigned *n, char *err, 
  */
 const char *bs_split_normalised(const struct bs_split *b, unsigned n, char *buf, size_t len);
 
+/*
+ * Leaves out of the split b[0..*n) every size that is not a multiple of lbs (a size below lbs
+ * never is: 0.5 KiB on a 4Kn device) and appends those to dropped[0..*ndropped); the weights
+ * of the rest are relative, so they are renormalised by themselves (JESD219 on 4Kn: 4k 67 of
+ * 90 = 74.4%). Returns the number dropped; when every size would go, drops none and returns
+ * -EINVAL (the job is not applicable as a whole).
+ */
+int bs_split_drop(struct bs_split *b, unsigned *n, uint32_t lbs, struct bs_split *dropped,
+		  unsigned *ndropped);
+
 /* Whether a job of mode m with rwmix_read percent of reads (used by the mixed modes only)
  * writes, or reads, anything: what the safety gate and the "is the file written" check ask. */
 bool rw_mode_writes(enum rw_mode m, unsigned rwmix_read);
+/* Whether offsets of mode m are drawn at random (randread, randwrite, randrw). */
+bool rw_mode_random(enum rw_mode m);
 bool rw_mode_reads(enum rw_mode m, unsigned rwmix_read);
 
 /*

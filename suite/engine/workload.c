@@ -93,6 +93,11 @@ static int check_sizes(const struct job_spec *s, uint32_t lbs, char *err, size_t
 	}
 	if (!total)
 		return fail(err, len, "the block-size weights add up to 0");
+	if (s->align && s->align % lbs)
+		return fail(err, len,
+			    "align %" PRIu32 " B is not a multiple of the target's logical block "
+			    "size %" PRIu32 " B",
+			    s->align, lbs);
 	if (s->rwmix_read > 100)
 		return fail(err, len, "rwmix_read is a percentage (0..100), not %u", s->rwmix_read);
 	if (s->compressibility > 100)
@@ -248,7 +253,8 @@ int workload_create(const struct job_spec *s, uint32_t lbs, struct workload **ou
 	w->compressibility = s->compressibility;
 	for (unsigned i = 0; i < s->nbs; i++) {
 		w->bs[i] = s->bs[i].bs;
-		w->align[i] = bs_align(s->bs[i].bs, lbs);
+		/* JESD219's blockalign: one alignment for every size, also the 0.5 KiB ones */
+		w->align[i] = s->align ? s->align : bs_align(s->bs[i].bs, lbs);
 		cum += s->bs[i].weight;
 		w->bs_cum[i] = cum;
 		if (w->bs[i] > w->max_bs)

@@ -16,7 +16,8 @@
  *     range_end starts over at range_start.
  *   - random: uniform over block-aligned slots in [range_start, range_end), where an I/O of
  *     size bs is aligned to the largest power of two dividing bs (4k -> 4k, 12k -> 4k, 128k ->
- *     128k), never below the logical block size; with DIST_ZONED a zone is drawn by its I/O
+ *     128k), never below the logical block size, or to the spec's `align` when it gives one
+ *     (JESD219: every size, 0.5 KiB included, on 4 KiB boundaries); with DIST_ZONED a zone is drawn by its I/O
  *     share first, then a slot uniformly inside the zone's part of the range (JESD219 style:
  *     e.g. 50% of I/Os to the first 5% of the range). Sequential modes ignore zones.
  *   - random with `segments` (SNIA PTS-C ActiveRange Amount, e.g. 16 GiB in 2048 segments):

@@ -85,6 +85,10 @@ struct profile_workload {
 	 * equal segments of ar_amount / ar_segments bytes spread over the range; 0 = none */
 	uint64_t ar_amount;
 	unsigned ar_segments;
+	/* `bs_not_applicable: renormalise` (issue 16, JESD219 on 4Kn): sizes of the split the target
+	 * cannot do are left out and the rest renormalised, instead of the job being refused (or
+	 * a rounds cell not applicable); profile_workload_resolve() records them in bs_dropped */
+	bool bs_renormalise;
 };
 
 /*

@@ -37,12 +37,15 @@ struct wl_raw {
 	uint64_t seed;
 	struct amount ramp;
 	uint64_t interval;
+	uint64_t align;
+	int bs_na;
 };
 
 static const char *const rw_enum[] = {"read",	"write", "randread", "randwrite",
 				      "randrw", "rw",	 NULL};
 static const char *const dist_enum[] = {"uniform", "zoned", NULL};
 static const char *const pattern_enum[] = {"random", "zeros", NULL};
+static const char *const bs_na_enum[] = {"refuse", "renormalise", NULL};
 
 enum {
 	WK_RW,
@@ -59,6 +62,8 @@ enum {
 	WK_SEED,
 	WK_RAMP,
 	WK_INTERVAL,
+	WK_ALIGN,
+	WK_BS_NA,
 };
 
 #define QD_KEY(nm, off)                                                                            \
@@ -97,6 +102,12 @@ static const struct ydoc_key wl_keys[] = {
 	[WK_INTERVAL] = {.name = "interval", .kind = YK_DURATION,
 			 .offset = offsetof(struct wl_raw, interval), .bounded = true, .min = 1e6,
 			 .max = 3600e9},
+	[WK_ALIGN] = {.name = "align", .kind = YK_SIZE, .offset = offsetof(struct wl_raw, align),
+		      .bounded = true, .min = 512, .max = 1 << 30, .align = 512},
+	[WK_BS_NA] = {.name = "bs_not_applicable", .kind = YK_ENUM,
+		      .offset = offsetof(struct wl_raw, bs_na), .enum_names = bs_na_enum,
+		      .expect = "refuse (a split size the target cannot do refuses the job) or "
+				"renormalise (it is left out, the other weights renormalised)"},
 	{0},
 };
 /* clang-format on */
@@ -307,6 +318,10 @@ int profile_parse_workload(const struct ydoc_node *map, const char *ctx,
 		out.ramp = raw.ramp;
 	if (seen & (1u << WK_INTERVAL))
 		out.spec.interval_ns = raw.interval;
+	if (seen & (1u << WK_ALIGN))
+		out.spec.align = (uint32_t)raw.align;
+	if (seen & (1u << WK_BS_NA))
+		out.bs_renormalise = raw.bs_na == 1;
 	/* Also when the sequential mode is the phase's default (precondition: write). */
 	if (out.spec.dist == DIST_ZONED && rw_is_seq(out.spec.rw))
 		return ydoc_errorf(
@@ -429,6 +444,10 @@ struct json_object *profile_workload_to_json(const struct profile_workload *w)
 	bad |= phase_json_add(o, "seed", json_object_new_uint64(s->seed));
 	bad |= phase_json_add(o, "random_distribution",
 			       json_object_new_string(dist_enum[s->dist == DIST_ZONED]));
+	if (s->align)
+		bad |= phase_json_add(o, "align", json_object_new_int64(s->align));
+	if (w->bs_renormalise)
+		bad |= phase_json_add(o, "bs_not_applicable", json_object_new_string("renormalise"));
 	if (s->dist == DIST_ZONED) {
 		z = json_object_new_array();
 		for (unsigned i = 0; z && i < s->nzones; i++) {
@@ -476,6 +495,12 @@ bool profile_workload_not_applicable(const struct profile_workload *w, uint32_t 
 {
 	if (!lbs)
 		return false;
+	/* A split that may drop sizes (bs_not_applicable: renormalise) runs those the target can
+	 * do, renormalised and recorded: only one with none left is not applicable (issue 16:
+	 * JESD219 on a 4Kn device). */
+	for (unsigned i = 0; w->bs_renormalise && w->spec.nbs > 1 && i < w->spec.nbs; i++)
+		if (w->spec.bs[i].bs % lbs == 0)
+			return false;
 	for (unsigned i = 0; i < w->spec.nbs; i++) {
 		uint32_t bs = w->spec.bs[i].bs;
 
@@ -508,6 +533,18 @@ int profile_workload_resolve(const struct profile_workload *w, uint64_t capacity
 
 	if (!(time_scale > 0))
 		time_scale = 1.0;
+	/* bs_not_applicable: renormalise: a split's sizes the target cannot do are left out and
+	 * the rest renormalised (weights are relative); the job_spec keeps them in bs_dropped for
+	 * its record. */
+	s.nbs_dropped = 0;
+	if (w->bs_renormalise && lbs && s.nbs > 1)
+		(void)bs_split_drop(s.bs, &s.nbs, lbs, s.bs_dropped, &s.nbs_dropped);
+	if (s.align && s.align % align) {
+		snprintf(err, len, "align %s is not a multiple of the logical block size %s",
+			 units_fmt_size(s.align, a, sizeof(a)),
+			 units_fmt_size(align, a + 16, sizeof(a) - 16));
+		return -EINVAL;
+	}
 	for (unsigned i = 0; i < s.nbs; i++) {
 		if (s.bs[i].bs % align) {
 			snprintf(err, len,

@@ -14,7 +14,7 @@
 
 #include "base/jsonnum.h"
 
-static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", "xsr", "dirth", "hir", NULL};
+static const char *const test_names[] = {"iops", "throughput", "latency", "wsat", "xsr", "dirth", "hir", "ecw", NULL};
 static const char *const variant_names[] = {"enterprise", "client", NULL};
 /* SNIA PTS E11 / P201: "Data Pattern: Required = Random" (incompressible); the only one here. */
 static const char *const pattern_names[] = {"random", NULL};
@@ -179,6 +179,12 @@ int pts_prepare(struct ydoc *doc, struct profile_pts *out, struct ydoc_error *er
 				   "spec: expected the version followed in 1 to %zu characters, "
 				   "such as \"PTS-E 1.1\"",
 				   sizeof(p.spec) - 1);
+	/* ECW is a PTS-E test (E11's Enterprise Composite Workload; the reference knows no PTS-C
+	 * counterpart): a client variant would be invented, so it is refused. */
+	if (raw.test == PTS_TEST_ECW && raw.variant == PTS_CLIENT)
+		return ydoc_errorf(err, ydoc_map_get(n, "variant"),
+				   "test ecw is Enterprise only (PTS-E's composite workload has no "
+				   "PTS-C counterpart): expected variant: enterprise");
 	p.set = true;
 	p.test = (enum pts_test)raw.test;
 	snprintf(p.spec, sizeof(p.spec), "%s", raw.spec);

@@ -44,6 +44,7 @@ enum pts_test {
 	PTS_TEST_XSR, /* cross-stimulus recovery (issue 16) */
 	PTS_TEST_DIRTH, /* demand intensity / response-time histogram (issue 16) */
 	PTS_TEST_HIR, /* host idle recovery (issue 16): also pins the power states */
+	PTS_TEST_ECW, /* Enterprise Composite Workload (PTS-E only: see pts.c) */
 	PTS_TEST_COUNT /* how many tests (not a test) */
 };
 enum pts_variant { PTS_ENTERPRISE = 0, PTS_CLIENT };
@@ -62,7 +63,7 @@ struct profile_pts {
 	struct phase_pts_settings settings; /* what reaches the workloads */
 };
 
-/* "iops", "throughput", "latency", "wsat", "xsr", "dirth", "hir"; "enterprise", "client". */
+/* "iops", "throughput", "latency", "wsat", "xsr", "dirth", "hir", "ecw"; "enterprise", "client". */
 const char *pts_test_name(enum pts_test t);
 const char *pts_variant_name(enum pts_variant v);
 

@@ -30,6 +30,60 @@ static int add_dir(struct json_object *rec, const char *key, const struct dir_st
 	return 0;
 }
 
+/*
+ * "io_mix" (docs/results-format.md): a split or zoned random job's measured I/Os per block size
+ * and per hundredth of its LBA range, and the sizes the profile left out of its split.
+ */
+/* Appends v to array a, taking ownership of v even on failure; false when it failed. */
+static bool append(struct json_object *a, struct json_object *v)
+{
+	if (v && !json_object_array_add(a, v))
+		return true;
+	json_object_put(v);
+	return false;
+}
+
+/* {"bs": size, key2: n} for an io_mix list, or NULL. */
+static struct json_object *bs_pair(uint32_t bs, const char *key2, uint64_t n)
+{
+	struct json_object *e = json_object_new_object();
+
+	if (!e || jsonnum_add(e, "bs", json_object_new_int64(bs)) ||
+	    jsonnum_add(e, key2, json_object_new_uint64(n))) {
+		json_object_put(e);
+		return NULL;
+	}
+	return e;
+}
+
+static struct json_object *mix_to_json(const struct io_mix *m)
+{
+	struct json_object *o = json_object_new_object(), *bs, *lba, *ios, *dr;
+	bool ok = o != NULL;
+
+	bs = ok ? json_object_new_array() : NULL;
+	ok = ok && !jsonnum_add(o, "bs", bs) && bs;
+	for (unsigned i = 0; ok && i < m->nbs; i++)
+		ok = append(bs, bs_pair(m->bs[i], "ios", m->bs_ios[i]));
+	lba = ok ? json_object_new_object() : NULL;
+	ok = ok && !jsonnum_add(o, "lba", lba) && lba &&
+	     !jsonnum_add(lba, "start", json_object_new_uint64(m->range_start)) &&
+	     !jsonnum_add(lba, "end", json_object_new_uint64(m->range_end));
+	ios = ok ? json_object_new_array() : NULL;
+	ok = ok && !jsonnum_add(lba, "buckets", ios) && ios;
+	for (unsigned i = 0; ok && i < IO_MIX_BUCKETS; i++)
+		ok = append(ios, json_object_new_uint64(m->lba_ios[i]));
+	dr = ok ? json_object_new_array() : NULL;
+	ok = ok && !jsonnum_add(o, "bs_dropped", dr) && dr;
+	for (unsigned i = 0; ok && i < m->ndropped; i++)
+		ok = append(dr, bs_pair(m->dropped[i].bs, "weight", m->dropped[i].weight));
+	if (!ok) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
+
 static int add_job(struct json_object *o, const struct job_result *j)
 {
 	struct json_object *t, *e;
@@ -61,6 +115,12 @@ static int add_job(struct json_object *o, const struct job_result *j)
 	if (job_no_io_reason(j, why, sizeof(why)) &&
 	    jsonnum_add(o, "no_io_reason", json_object_new_string(why)))
 		return -ENOMEM;
+	if (j->mix.on) {
+		struct json_object *m = mix_to_json(&j->mix);
+
+		if (jsonnum_add(o, "io_mix", m) || !m)
+			return -ENOMEM;
+	}
 	if (!j->error)
 		return 0;
 	e = json_object_new_object();

@@ -8,6 +8,7 @@
  */
 #include "run/runner.h"
 
+#include <errno.h>
 #include <json-c/json.h>
 
 #include "config.h"
@@ -86,6 +87,93 @@ static struct json_object *pts_write_cache(const struct profile *p, const struct
 	return c;
 }
 
+/* Adds to d[0..*nd) each block size of a split in the phases of l (repeat bodies included) that
+ * a target of logical block size lbs cannot do, as profile_workload_resolve() drops them
+ * (bs_split_drop()); the first weight seen of a size is kept. -ENOMEM. */
+static int dropped_sizes(const struct phase_list *l, uint32_t lbs, struct bs_split *d,
+			 unsigned *nd, bool *any)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct profile_phase *ph = &l->v[i];
+		struct phase_job *jobs = NULL;
+		size_t nj = 0;
+		unsigned count;
+
+		if (ph->kind->body &&
+		    dropped_sizes(ph->kind->body(ph->data, &count), lbs, d, nd, any))
+			return -ENOMEM;
+		if (!ph->kind->jobs)
+			continue;
+		if (ph->kind->jobs(ph->data, &jobs, &nj))
+			return -ENOMEM;
+		for (size_t j = 0; j < nj; j++) {
+			struct job_spec s = jobs[j].w.spec;
+			struct bs_split out[JOB_MAX_BS];
+			unsigned nout = 0;
+
+			*any |= jobs[j].w.bs_renormalise;
+			if (!jobs[j].w.bs_renormalise || s.nbs < 2 ||
+			    bs_split_drop(s.bs, &s.nbs, lbs, out, &nout) <= 0)
+				continue;
+			for (unsigned k = 0; k < nout; k++) {
+				unsigned m;
+
+				for (m = 0; m < *nd && d[m].bs != out[k].bs; m++)
+					;
+				if (m == *nd && *nd < JOB_MAX_BS)
+					d[(*nd)++] = out[k];
+			}
+		}
+		free(jobs);
+	}
+	return 0;
+}
+
+/*
+ * "bs_not_applicable" of the manifest's pts, for a profile with a `bs_not_applicable:
+ * renormalise` workload (*has set; the key is absent otherwise, as before issue 16): the block
+ * sizes of its splits this target cannot do (0.5 KiB on a 4Kn device: ECW's JESD219 mix), left
+ * out with the other weights renormalised (issue 16 point 4), or NULL (a JSON null) for none.
+ */
+static struct json_object *bs_not_applicable_json(const struct profile *p, uint32_t lbs, bool *has,
+						  int *bad)
+{
+	struct bs_split d[JOB_MAX_BS];
+	unsigned nd = 0;
+	struct json_object *o, *a;
+
+	*has = false;
+	if (dropped_sizes(&p->phases, lbs ? lbs : 512, d, &nd, has)) {
+		*bad |= -ENOMEM;
+		return NULL;
+	}
+	if (!nd)
+		return NULL;
+	o = json_object_new_object();
+	a = json_object_new_array();
+	if (!o || !a) {
+		json_object_put(o);
+		json_object_put(a);
+		*bad |= -ENOMEM;
+		return NULL;
+	}
+	for (unsigned i = 0; i < nd; i++) {
+		struct json_object *e = json_object_new_object();
+
+		if (!e || json_object_array_add(a, e)) {
+			json_object_put(e);
+			*bad |= -ENOMEM;
+			break;
+		}
+		*bad |= jsonnum_add(e, "bs", json_object_new_int64(d[i].bs));
+		*bad |= jsonnum_add(e, "weight", json_object_new_int64(d[i].weight));
+	}
+	*bad |= jsonnum_add(o, "logical_block_size", json_object_new_int64(lbs));
+	*bad |= jsonnum_add(o, "dropped", a);
+	*bad |= jsonnum_add(o, "renormalised", json_object_new_boolean(1));
+	return o;
+}
+
 /*
  * The manifest's "pts" (docs/results-format.md): the operator settings of a profile's pts:
  * block as this run applies them on this target, for the analysis' test header. Only the keys
@@ -137,6 +225,13 @@ static struct json_object *pts_json(const struct profile *p, const struct target
 	bad |= jsonnum_add(x, "write_cache", pts_write_cache(p, o));
 	bad |= jsonnum_add(x, "data_pattern", json_object_new_string("random"));
 	bad |= jsonnum_add(x, "toio", tio);
+	{
+		bool has;
+		struct json_object *na = bs_not_applicable_json(p, ti->logical_block_size, &has, &bad);
+
+		if (has)
+			bad |= jsonnum_add(x, "bs_not_applicable", na);
+	}
 	if (bad) {
 		json_object_put(x);
 		return NULL;

@@ -705,6 +705,53 @@ for ln in lines:
             near(x, ws["of_steady"], "SNIA HIR of steady (records)")
         figures += 1
         continue
+    # SNIA ECW (issue 16 point 4): one line per ecw block, its figures recomputed from
+    # records.jsonl by ecw_check.recompute() (beside this script).
+    m = re.fullmatch(r"SNIA ECW PC +(\d+) rounds: (\S+) IOPS first, (\S+) IOPS last", ln) or \
+        re.fullmatch(r"SNIA ECW +max (\S+) IOPS at TC(\d+)/QD(\d+) \(TOIO (\d+)\), TC1/QD1 "
+                     r"(\S+) IOPS mean (.+?) \((\d+) rounds(?:; (\d+) sizes? not applicable, "
+                     r"the other weights renormalised)?\)", ln)
+    if m:
+        import ecw_check  # noqa: E402
+        if i_snia >= len(snia_hl) or snia_hl[i_snia]["test"] != "ecw":
+            bad("%r: the summary's next headline.snia entry is not an ecw one" % ln)
+            continue
+        se = snia_hl[i_snia]
+        i_snia += 1
+        want = next((b for b in ecw_check.recompute(d) if b["phase"] == se["phase"] and
+                     b["repeat"] == se["repeat"]), None)
+        if want is None:
+            bad("%r: records give no ecw block for phase %d" % (ln, se["phase"]))
+            continue
+        named.add(se["phase"])
+        figures += 1
+        if ln.startswith("SNIA ECW PC"):
+            rr = want.get("rounds") if want["stage"] == "precondition" else None
+            if not rr or int(m.group(1)) != len(rr) or se["rounds"] != len(rr):
+                bad("%r: records give %r rounds" % (ln, rr and len(rr)))
+                continue
+            near(m.group(2), rr[0]["iops"], "SNIA ECW first round (records)")
+            near(m.group(2), se["first_iops"], "SNIA ECW first round")
+            near(m.group(3), rr[-1]["iops"], "SNIA ECW last round (records)")
+            near(m.group(3), se["last_iops"], "SNIA ECW last round")
+            continue
+        mx, one = want.get("max_iops"), want.get("tc1_qd1")
+        if want["stage"] != "toio" or not mx or not one:
+            bad("%r: records give no TOIO block with a maximum and TC1/QD1" % ln)
+            continue
+        near(m.group(1), mx["iops"], "SNIA ECW max IOPS (records)")
+        near(m.group(1), se["max_iops"], "SNIA ECW max IOPS")
+        if (int(m.group(2)), int(m.group(3)), int(m.group(4))) != (mx["threads"], mx["qd"], mx["toio"]):
+            bad("%r: records give the maximum at TC%d/QD%d" % (ln, mx["threads"], mx["qd"]))
+        near(m.group(5), one["iops"], "SNIA ECW TC1/QD1 IOPS (records)")
+        near_duration(m.group(6), one["lat_mean_ns"], "SNIA ECW TC1/QD1 mean (records)")
+        near_duration(m.group(6), se["tc1_qd1_lat_mean_ns"], "SNIA ECW TC1/QD1 mean")
+        if int(m.group(7)) != want["rounds"]:
+            bad("%r: records give %d rounds" % (ln, want["rounds"]))
+        na = (want["header"].get("bs_not_applicable") or {}).get("dropped", [])
+        if int(m.group(8) or 0) != len(na) or se["bs_dropped"] != len(na):
+            bad("%r: the manifest drops %d sizes" % (ln, len(na)))
+        continue
     # SNIA PTS tests (issue 15 point 4): one entry of headline.snia per block of summary.json's
     # snia, each figure also recomputed from records.jsonl by snia_blocks_check.recompute().
     # SNIA XSR (issue 16 point 2): end-of-group MB/s and group 3's recovery, from the xsr block,

@@ -16,6 +16,8 @@
 #   - `ssdlab profiles`: the "1 TB drive" column; snia-iops 4000 s of preconditioning (2 x 10^12 B
 #     at 500 MB/s) + 5 .. 25 rounds of 56 x 60 s: 20800 .. 88000 s, printed 5h47m .. 1d00h;
 #     WSAT (wsat or snia-wsat) min(4 x 10^12 B at 81.92 MB/s = 48828 s, 24 h), printed 13h34m.
+#   - snia-ecw (issue 16): its rounds have fixed counts, 25 of one 1-minute cell and 10 of a
+#     5-minute pre-write + 49 one-minute cells = 54m00s each, 9h00m.
 # Well under a second (plan probes nothing on a file).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -35,9 +37,12 @@ for f in "$SSDLAB_SRCDIR"/profiles/snia-*.yaml; do
 		sed 's/^/  /' "$tmp/$p" >&2
 		continue
 	fi
-	r=$(grep -c '^ *[0-9]* *rounds ' "$tmp/$p")
-	[ "$(grep -c '5 \.\. 25 rounds of .* each: steady state decides' "$tmp/$p")" = "$r" ] ||
-		fail "$p: not every rounds phase states its 5 .. 25 rounds"
+	# the phase lines ("  2 rounds  time-bound ..."), not a fixed count's ("25 rounds of ...")
+	r=$(grep -Ec '^ *[0-9]+ rounds {2,}' "$tmp/$p")
+	# A fixed count (snia-ecw, issue 16: 25 preconditioning rounds, 10 TOIO rounds) states it.
+	[ "$(grep -Ec '5 \.\. 25 rounds of .* each: steady state decides|^ +[0-9]+ rounds of [^:]* each$' \
+		"$tmp/$p")" = "$r" ] ||
+		fail "$p: not every rounds phase states its 5 .. 25 rounds (or its fixed count)"
 	[ "$(grep -c 'writes about .* per round (each cell' "$tmp/$p")" = "$r" ] ||
 		fail "$p: not every rounds phase states its bytes per round"
 	if grep -q '^ *[0-9]* *precondition .*2x capacity' "$tmp/$p"; then
@@ -49,6 +54,14 @@ done
 [ "$n" -ge 3 ] || fail "only $n profiles/snia-*.yaml found"
 grep -q 'writes about 135\.37 GiB per round' "$tmp/snia-iops" ||
 	fail "snia-iops: bytes per round: $(grep 'writes about' "$tmp/snia-iops")"
+# snia-ecw by hand: 25 rounds of one 1-minute cell; 10 rounds of a 5-minute pre-write + 49 cells
+# of 1 minute = 54 minutes each, 9h00m.
+if [ -e "$tmp/snia-ecw" ]; then
+	grep -q '^ *25 rounds of 1m00s each$' "$tmp/snia-ecw" &&
+		grep -q '^ *10 rounds of 54m00s each$' "$tmp/snia-ecw" &&
+		grep -Eq '^ *2 rounds +time-bound +9h00m ' "$tmp/snia-ecw" ||
+		fail "snia-ecw: the rounds are not 25 x 1m and 10 x 54m: $(grep rounds "$tmp/snia-ecw")"
+fi
 grep -q 'writes about 14\.50 GiB per round' "$tmp/snia-latency" ||
 	fail "snia-latency: bytes per round: $(grep 'writes about' "$tmp/snia-latency")"
 

@@ -153,3 +153,26 @@ small_client_tlc() {
 	[ -r "$model" ] || skip "no $model in the source tree"
 	shrink_model "$model" "$2" || skip "client-tlc.yaml has no user_capacity line to shrink"
 }
+
+# run_rescaled PROFILE MODEL OUT: `ssdlab run PROFILE --target sim:MODEL --out OUT` (stdout in
+# OUT.run, stderr in OUT.err); when the runner refuses a cell as shorter than its drain, reruns at
+# the --time-scale it suggests. Fails the test (returns 1) when a run fails otherwise.
+run_rescaled() {
+	local p=$1 m=$2 out=$3 scale
+	if "$SSDLAB" run "$p" --target "sim:$m" --out "$out" >"$out.run" 2>"$out.err"; then
+		return 0
+	fi
+	scale=$(sed -n 's/.*refused: .*run with --time-scale \([0-9.e+]*\) or more.*/\1/p' "$out.err")
+	if [ -z "$scale" ]; then
+		fail "$p: run failed"
+		sed 's/^/  /' "$out.err" >&2
+		return 1
+	fi
+	echo "$p: rerun at the suggested --time-scale $scale"
+	rm -rf "$out"
+	"$SSDLAB" run "$p" --target "sim:$m" --out "$out" --time-scale "$scale" >"$out.run" 2>"$out.err" || {
+		fail "$p: run failed at --time-scale $scale"
+		sed 's/^/  /' "$out.err" >&2
+		return 1
+	}
+}

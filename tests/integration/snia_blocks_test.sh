@@ -48,25 +48,9 @@ PY
 wsat=snia-wsat
 "$SSDLAB" profiles | awk '{print $1}' | grep -qx snia-wsat || wsat=wsat
 
-# run PROFILE MODEL OUT: runs, reruns at the suggested --time-scale when refused.
+# run PROFILE MODEL OUT: runs, reruns at the suggested --time-scale when refused (run_lib.sh).
 run() {
-	local p=$1 m=$2 out=$3 scale
-	if "$SSDLAB" run "$p" --target "sim:$m" --out "$out" >"$out.run" 2>"$out.err"; then
-		return 0
-	fi
-	scale=$(sed -n 's/.*refused: .*run with --time-scale \([0-9.e+]*\) or more.*/\1/p' "$out.err")
-	if [ -z "$scale" ]; then
-		fail "$p: run failed"
-		sed 's/^/  /' "$out.err" >&2
-		return 1
-	fi
-	echo "$p: rerun at the suggested --time-scale $scale"
-	rm -rf "$out"
-	"$SSDLAB" run "$p" --target "sim:$m" --out "$out" --time-scale "$scale" >"$out.run" 2>"$out.err" || {
-		fail "$p: run failed at --time-scale $scale"
-		sed 's/^/  /' "$out.err" >&2
-		return 1
-	}
+	run_rescaled "$@"
 }
 
 for pt in snia-iops:iops snia-throughput:throughput snia-latency:latency "$wsat:wsat"; do

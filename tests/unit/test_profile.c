@@ -213,6 +213,12 @@ static const struct bad bad_profiles[] = {
 	 "stop.for: expected bytes or a capacity multiple (2GiB, 0.05x)"},
 	{HDR "  - write_until: {amount: 1x, stop: {for: 1g}}\n", 4, 37,
 	 "missing required key 'below_peak' in stop"},
+	/* JESD219's keys (issue 16) */
+	{HDR "  - write_until: {rw: randwrite, amount: 1x, bs_not_applicable: drop}\n", 4, 65,
+	 "expected refuse (a split size the target cannot do refuses the job) or renormalise (it "
+	 "is left out, the other weights renormalised), got 'drop'"},
+	{HDR "  - write_until: {rw: randwrite, amount: 1x, align: 1000}\n", 4, 53,
+	 "align must be a multiple of 512 B, got 1000"},
 };
 /* clang-format on */
 
@@ -433,6 +439,51 @@ static void test_workload_keys(void **state)
 			 -ERANGE);
 	assert_int_equal(profile_bytes_written(p, 1ull << 30, &js.amount_bytes), 0);
 	assert_true(js.amount_bytes == 4ull << 30);
+	profile_free(p);
+}
+
+/*
+ * JESD219's keys (issue 16): `align` reaches the job spec; with `bs_not_applicable: renormalise`
+ * a 4Kn target leaves the sub-4 KiB sizes out (by hand: 512/4, 1k/1, 1536/1 go, 4k/67 and 8k/10
+ * stay) and the cell is applicable; without it the same split is refused and not applicable.
+ */
+static void test_split_renormalise(void **state)
+{
+	const char *text = HDR "  - write_until:\n"
+			       "      rw: randwrite\n"
+			       "      bs: 512/4:1024/1:1536/1:4k/67:8k/10\n"
+			       "      align: 4k\n"
+			       "      bs_not_applicable: renormalise\n"
+			       "      amount: 1x\n"
+			       "      round_time: 1min\n";
+	struct profile *p = parse_ok(text, NULL, 0);
+	struct phase_write *w = p->phases.v[0].data;
+	struct job_spec js;
+	char err[256], why[256];
+
+	(void)state;
+	assert_int_equal(w->w.spec.align, 4096);
+	assert_true(w->w.bs_renormalise);
+	assert_false(profile_workload_not_applicable(&w->w, 4096, why, sizeof(why)));
+	assert_int_equal(profile_workload_resolve(&w->w, 1ull << 30, 4096, 1, &js, err, sizeof(err)),
+			 0);
+	assert_int_equal(js.nbs, 2);
+	assert_true(js.bs[0].bs == 4096 && js.bs[0].weight == 67);
+	assert_true(js.bs[1].bs == 8192 && js.bs[1].weight == 10);
+	assert_int_equal(js.nbs_dropped, 3);
+	assert_true(js.bs_dropped[0].bs == 512 && js.bs_dropped[0].weight == 4);
+	assert_true(js.bs_dropped[1].bs == 1024 && js.bs_dropped[2].bs == 1536);
+	assert_int_equal(js.align, 4096);
+	/* a 512 B device drops nothing */
+	assert_int_equal(profile_workload_resolve(&w->w, 1ull << 30, 512, 1, &js, err, sizeof(err)),
+			 0);
+	assert_int_equal(js.nbs, 5);
+	assert_int_equal(js.nbs_dropped, 0);
+	/* refused by default */
+	w->w.bs_renormalise = false;
+	assert_true(profile_workload_not_applicable(&w->w, 4096, why, sizeof(why)));
+	assert_int_equal(profile_workload_resolve(&w->w, 1ull << 30, 4096, 1, &js, err, sizeof(err)),
+			 -EINVAL);
 	profile_free(p);
 }
 
@@ -1006,6 +1057,7 @@ int main(void)
 	    cmocka_unit_test(test_snia_plan),
 	    cmocka_unit_test(test_order_inner_outer),
 	    cmocka_unit_test(test_workload_keys),
+	    cmocka_unit_test(test_split_renormalise),
 	    cmocka_unit_test(test_write_until_slc_probe),
 	    cmocka_unit_test(test_sequential_resolve),
 	    cmocka_unit_test(test_defaults_and_convention),

@@ -5,7 +5,8 @@
  * (written here by hand): write cache, TC x QD of measured phases without `queue:`, ActiveRange
  * scaling every workload's range, phases kept by `pts_variant:`; extends and set producing the
  * parent with the overrides (scalars and mappings, then --set); and the errors, each with its
- * file:line:col: unknown parent, a cycle, a bad set path, keys beside extends, bad pts values.
+ * file:line:col: unknown parent, a cycle, a bad set path, keys beside extends, bad pts values
+ * (the client variant of ECW, which is Enterprise only).
  */
 #include <errno.h>
 #include <limits.h>
@@ -264,6 +265,11 @@ static const struct bad_case bad_cases[] = {
 	{"var.yaml", "name: p\nextends: par\nset: {pts.variant: consumer}\n", true, "var.yaml", 3,
 	 20, "enterprise"},
 	/* pts errors */
+	/* ECW is Enterprise only (the reference has no PTS-C ECW): its client variant is refused */
+	{"ecwc.yaml",
+	 "name: t\ndestructive: true\npts: {test: ecw, spec: x, variant: client}\n"
+	 "phases: [{idle: {time: 1s}}]\n",
+	 true, "ecwc.yaml", 3, 36, "Enterprise only"},
 	{"test.yaml",
 	 "name: t\ndestructive: true\npts: {test: foo, spec: x}\nphases: [{idle: {time: 1s}}]\n",
 	 true, "test.yaml", 3, 13, "iops"},

@@ -5,7 +5,8 @@
  * random offsets uniform (chi-square, GSL's gsl_cdf_chisq_Q); zoned shares, block-size split
  * shares and read/write mix as asked; sequential wrap-around and one shared cursor across
  * threads; a 512 B job on a 4Kn target refused with the reason; seeds reproducible; data
- * buffers incompressible, unique per 4 KiB block, zeros or N% compressible as asked.
+ * buffers incompressible, unique per 4 KiB block, zeros or N% compressible as asked; JESD219:
+ * `align` on every size, and a split on a 4Kn target without its sub-4 KiB sizes (by hand).
  */
 #include <errno.h>
 #include <math.h>
@@ -393,6 +394,130 @@ struct refuse_case {
 	const char *reason;
 };
 
+/*
+ * JESD219 (issue 16): `align` puts every size on its boundary, 0.5 KiB and 1.5 KiB included,
+ * where without it a 1536 B I/O is 512 B aligned; and an align that is not a multiple of the
+ * logical block size is refused. The last slot of each size is found: 4 KiB slots up to the
+ * range's end minus the size.
+ */
+static void test_align(void **state)
+{
+	static const char *const mix = "512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4k/67:8k/10:"
+				       "16k/7:32k/3:64k/3";
+	struct job_spec s = spec_of(RW_RANDRW, 0, 0, 1 * MiB);
+	struct workload_stream st;
+	struct workload *w;
+	uint64_t unaligned = 0, n = 200000, max_off[JOB_MAX_BS] = {0};
+	bool odd = false;
+
+	(void)state;
+	parse_split(mix, &s);
+	assert_int_equal(s.nbs, 12);
+	s.align = 4096;
+	w = make(&s, 512);
+	workload_stream_init(&st, w, 0);
+	for (uint64_t i = 0; i < n; i++) {
+		struct target_io io;
+
+		workload_next(&st, &io);
+		unaligned += io.offset % 4096 != 0;
+		assert_true(io.offset + io.len <= 1 * MiB);
+		for (unsigned b = 0; b < s.nbs; b++)
+			if (s.bs[b].bs == io.len && io.offset > max_off[b])
+				max_off[b] = io.offset;
+	}
+	assert_int_equal(unaligned, 0);
+	/* the last 4 KiB slot holding the size: 1 MiB - 4 KiB for <= 4 KiB, 1 MiB - 64 KiB for 64k */
+	assert_int_equal(max_off[0], 1 * MiB - 4 * KiB);
+	assert_int_equal(max_off[11], 1 * MiB - 64 * KiB);
+	workload_free(w);
+
+	/* Without align a 1536 B I/O lands on 512 B boundaries. */
+	s.align = 0;
+	w = make(&s, 512);
+	workload_stream_init(&st, w, 0);
+	for (uint64_t i = 0; i < n && !odd; i++) {
+		struct target_io io;
+
+		workload_next(&st, &io);
+		odd = io.len == 1536 && io.offset % 4096 != 0;
+	}
+	assert_true(odd);
+	workload_free(w);
+
+	{
+		char err[256] = "";
+
+		s.align = 1000;
+		w = NULL;
+		assert_int_equal(workload_create(&s, 512, &w, err, sizeof(err)), -EINVAL);
+		assert_null(w);
+		assert_non_null(strstr(err, "align 1000 B is not a multiple"));
+	}
+}
+
+/*
+ * bs_split_drop() on the JESD219 mix for a 4Kn device, worked by hand: the seven sizes below
+ * 4 KiB (weights 4+1+1+1+1+1+1 = 10 of 100) go, in their order; 4k/67, 8k/10, 16k/7, 32k/3,
+ * 64k/3 stay (90), so a generated job draws 4k 67/90 = 74.44%, 8k 11.11%, 16k 7.78%, 32k and
+ * 64k 3.33% each. A split of sub-4 KiB sizes only is left whole (-EINVAL: not applicable), a
+ * 512 B device drops nothing.
+ */
+static void test_split_drop_4kn(void **state)
+{
+	static const uint32_t kept[5] = {4096, 8192, 16384, 32768, 65536};
+	static const uint32_t kw[5] = {67, 10, 7, 3, 3};
+	static const uint32_t gone[7] = {512, 1024, 1536, 2048, 2560, 3072, 3584};
+	static const uint32_t gw[7] = {4, 1, 1, 1, 1, 1, 1};
+	static const double share[5] = {67 / 90.0, 10 / 90.0, 7 / 90.0, 3 / 90.0, 3 / 90.0};
+	struct job_spec s = spec_of(RW_RANDRW, 0, 0, 1 * GiB);
+	struct workload_stream st;
+	struct workload *w;
+	uint64_t hits[5] = {0}, n = 300000;
+	unsigned nb;
+
+	(void)state;
+	parse_split("512/4:1024/1:1536/1:2048/1:2560/1:3072/1:3584/1:4k/67:8k/10:16k/7:32k/3:64k/3",
+		    &s);
+	nb = s.nbs;
+	assert_int_equal(bs_split_drop(s.bs, &nb, 512, s.bs_dropped, &s.nbs_dropped), 0);
+	assert_int_equal(nb, 12);
+	assert_int_equal(bs_split_drop(s.bs, &s.nbs, 4096, s.bs_dropped, &s.nbs_dropped), 7);
+	assert_int_equal(s.nbs, 5);
+	assert_int_equal(s.nbs_dropped, 7);
+	for (unsigned i = 0; i < 5; i++) {
+		assert_int_equal(s.bs[i].bs, kept[i]);
+		assert_int_equal(s.bs[i].weight, kw[i]);
+	}
+	for (unsigned i = 0; i < 7; i++) {
+		assert_int_equal(s.bs_dropped[i].bs, gone[i]);
+		assert_int_equal(s.bs_dropped[i].weight, gw[i]);
+	}
+	w = make(&s, 4096);
+	workload_stream_init(&st, w, 0);
+	for (uint64_t i = 0; i < n; i++) {
+		struct target_io io;
+
+		workload_next(&st, &io);
+		for (unsigned b = 0; b < 5; b++)
+			hits[b] += io.len == kept[b];
+	}
+	for (unsigned b = 0; b < 5; b++)
+		if (fabs((double)hits[b] / n - share[b]) > 0.005)
+			fail_msg("%u B: %.4f of the I/Os, by hand %.4f", kept[b], (double)hits[b] / n,
+				 share[b]);
+	workload_free(w);
+
+	{
+		struct bs_split small[2] = {{512, 1}, {1024, 1}}, out[JOB_MAX_BS];
+		unsigned n2 = 2, nout = 0;
+
+		assert_int_equal(bs_split_drop(small, &n2, 4096, out, &nout), -EINVAL);
+		assert_int_equal(n2, 2);
+		assert_int_equal(nout, 0);
+	}
+}
+
 static void test_refusals(void **state)
 {
 	struct refuse_case cases[] = {
@@ -620,6 +745,8 @@ int main(void)
 		cmocka_unit_test(test_split_and_mix_shares),
 		cmocka_unit_test(test_sequential_wrap),
 		cmocka_unit_test(test_sequential_threads),
+		cmocka_unit_test(test_align),
+		cmocka_unit_test(test_split_drop_4kn),
 		cmocka_unit_test(test_refusals),
 		cmocka_unit_test(test_active_range_amount),
 		cmocka_unit_test(test_reproducible),
