@@ -13,14 +13,10 @@ int devcmd_opts_parse(const char *cmd, int argc, char **argv, unsigned extra,
 	/* The full table; the options a command does not take are answered as unknown below,
 	 * exactly as getopt would had they not been listed. */
 	static const struct option opts[] = {
-	    {"set", required_argument, NULL, 's'},
-	    {"restore", no_argument, NULL, 'r'},
-	    {"persistent", no_argument, NULL, 'p'},
-	    {"journal", required_argument, NULL, 'J'},
-	    {"dry-run", no_argument, NULL, 'n'},
-	    {"json", no_argument, NULL, 'j'},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	    {"set", required_argument, NULL, 's'},  {"restore", no_argument, NULL, 'r'},
+	    {"persistent", no_argument, NULL, 'p'}, {"journal", required_argument, NULL, 'J'},
+	    {"dry-run", no_argument, NULL, 'n'},    {"json", no_argument, NULL, 'j'},
+	    {"help", no_argument, NULL, 'h'},	    {NULL, 0, NULL, 0},
 	};
 	int c;
 

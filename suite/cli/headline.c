@@ -2,6 +2,7 @@
 /* headline: see headline.h. Reads summary.json's keys only, so that it prints the same lines
  * for a fresh analysis and for an old summary. */
 #include "cli/headline.h"
+#include "cli/headline_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -118,7 +119,8 @@ static void print_flags(struct json_object *summary, FILE *f)
 		if (json_object_object_get_ex(flags, "purge_not_pts", &arr))
 			print_purge_flags(arr, f);
 		print_unmapped_flags(flags, f);
-		/* A host-write counter off by more than its unit: a wrong unit or another writer. */
+		/* A host-write counter off by more than its unit: a wrong unit or another writer.
+		 */
 		if (json_object_object_get_ex(flags, "host_write_mismatch", &arr) &&
 		    json_object_array_length(arr))
 			fprintf(f,
@@ -169,18 +171,10 @@ static void print_metric_range(FILE *f, const char *metric, double lo, double hi
 	struct metric_unit u = metric_unit(metric);
 	char a[48], b[48], c[48];
 
-	fprintf(f, "%s%s%s-%s%s over %zu phases (median %s", u.prefix, u.prefix == metric ? " " : "",
-		fmt(lo / u.scale, u.decimals, a, sizeof(a)),
+	fprintf(f, "%s%s%s-%s%s over %zu phases (median %s", u.prefix,
+		u.prefix == metric ? " " : "", fmt(lo / u.scale, u.decimals, a, sizeof(a)),
 		fmt(hi / u.scale, u.decimals, b, sizeof(b)), u.suffix, n,
 		fmt(med / u.scale, u.decimals, c, sizeof(c)));
-}
-
-/* A latency of the headline ("397.45 us", "1.02 s"; "-" when there is none). */
-static const char *fmt_lat(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns) || ns < 0)
-		return "-";
-	return units_fmt_duration((uint64_t)llround(ns), buf, len);
 }
 
 /* "4k randread QD32": an entry's workload and queue (the queue left out when unknown). */
@@ -252,9 +246,9 @@ static void print_block(struct json_object *arr, size_t from, size_t to, int w, 
 		fprintf(f, "  %-*s  IOPS %s, %s MB/s, latency mean %s, p99 %s, max %s\n", w,
 			wl_label(e, wl, sizeof(wl)), fmt(jsonget_num(e, "iops"), 0, a, sizeof(a)),
 			fmt(jsonget_num(e, "bw_bps") / 1e6, 1, b, sizeof(b)),
-			fmt_lat(jsonget_num(e, "lat_mean_ns"), c, sizeof(c)),
-			fmt_lat(jsonget_num(e, "lat_p99_ns"), d, sizeof(d)),
-			fmt_lat(jsonget_num(e, "lat_max_ns"), g, sizeof(g)));
+			headline_dur(jsonget_num(e, "lat_mean_ns"), c, sizeof(c)),
+			headline_dur(jsonget_num(e, "lat_p99_ns"), d, sizeof(d)),
+			headline_dur(jsonget_num(e, "lat_max_ns"), g, sizeof(g)));
 	}
 }
 
@@ -293,7 +287,8 @@ static void print_results(struct json_object *h, FILE *f)
 			if (!same_cells(arr, i, end, j, k))
 				break;
 			if (blocks == 1)
-				(void)jsonget_int(json_object_array_get_idx(arr, j), "phase", &p_second);
+				(void)jsonget_int(json_object_array_get_idx(arr, j), "phase",
+						  &p_second);
 			(void)jsonget_int(json_object_array_get_idx(arr, last), "phase",
 					  &p_before_last);
 			last = j;
@@ -307,8 +302,9 @@ static void print_results(struct json_object *h, FILE *f)
 			continue;
 		}
 		print_block(arr, i, end, w, f);
-		fprintf(f, "  (%zu more phases of the same cells, phases %" PRId64 " to %" PRId64
-			   ", in summary.json)\n",
+		fprintf(f,
+			"  (%zu more phases of the same cells, phases %" PRId64 " to %" PRId64
+			", in summary.json)\n",
 			blocks - 2, p_second, p_before_last);
 		print_block(arr, last, last_end, w, f);
 		i = last_end;
@@ -318,7 +314,6 @@ static void print_results(struct json_object *h, FILE *f)
 			json_object_get_int64(x));
 }
 
-
 /* "1.250", or "1.250 (1.201 to 1.302 from the counters' resolution)" when the interval is wider
  * than a point (a real drive's counters count in units; the sim's are exact). */
 static void print_wa(FILE *f, struct json_object *w)
@@ -327,14 +322,16 @@ static void print_wa(FILE *f, struct json_object *w)
 	char a[32], b[32], c[32];
 
 	fmt(jsonget_num(w, "wa"), 3, a, sizeof(a));
-	if (json_object_object_get_ex(w, "interval", &iv) && json_object_is_type(iv, json_type_array) &&
-	    json_object_array_length(iv) == 2) {
+	if (json_object_object_get_ex(w, "interval", &iv) &&
+	    json_object_is_type(iv, json_type_array) && json_object_array_length(iv) == 2) {
 		double lo = json_object_get_double(json_object_array_get_idx(iv, 0));
 		double hi = json_object_get_double(json_object_array_get_idx(iv, 1));
 		if (isfinite(lo) && isfinite(hi) && hi > lo) {
-			fprintf(f, "%s (%s to %s from the counters' resolution)%s\n", a, fmt(lo, 3, b, sizeof(b)),
-				fmt(hi, 3, c, sizeof(c)),
-				json_object_get_boolean(json_object_object_get(w, "compression")) ? ", below 1: the controller compresses" : "");
+			fprintf(f, "%s (%s to %s from the counters' resolution)%s\n", a,
+				fmt(lo, 3, b, sizeof(b)), fmt(hi, 3, c, sizeof(c)),
+				json_object_get_boolean(json_object_object_get(w, "compression"))
+				    ? ", below 1: the controller compresses"
+				    : "");
 			return;
 		}
 	}
@@ -438,8 +435,8 @@ static void print_steady_one(struct json_object *h, struct json_object *s, bool 
 	if (!strcmp(v, "reached"))
 		fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo, hi);
 	else
-		fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64 ")\n", v, lo,
-			hi);
+		fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64 ")\n", v,
+			lo, hi);
 	/* With several series the whole run's WA follows them once. */
 	if (several)
 		fprintf(f, "WA             %s in steady state\n",
@@ -529,12 +526,13 @@ static void print_surface(struct json_object *summary, FILE *f)
 		double errs = jsonget_num(s, "errors_total");
 		size_t nl;
 
-		fprintf(f, "Surface %-5s  %s MB/s median (min %s at %s%%, max %s)",
-			rw ? rw : "?", fmt(jsonget_num(s, "median_mbps"), 1, a, sizeof(a)),
+		fprintf(f, "Surface %-5s  %s MB/s median (min %s at %s%%, max %s)", rw ? rw : "?",
+			fmt(jsonget_num(s, "median_mbps"), 1, a, sizeof(a)),
 			fmt(jsonget_num(s, "min_mbps"), 1, b, sizeof(b)),
 			fmt(jsonget_num(s, "min_at_pct"), 0, c, sizeof(c)),
 			fmt(jsonget_num(s, "max_mbps"), 1, d, sizeof(d)));
-		if (isfinite(nreg) && nreg > 0 && json_object_object_get_ex(s, "slow_regions", &regs)) {
+		if (isfinite(nreg) && nreg > 0 &&
+		    json_object_object_get_ex(s, "slow_regions", &regs)) {
 			fprintf(f, "; %s slow region%s below %s MB/s:", fmt(nreg, 0, a, sizeof(a)),
 				nreg == 1 ? "" : "s",
 				fmt(jsonget_num(s, "slow_threshold_mbps"), 1, b, sizeof(b)));
@@ -554,11 +552,13 @@ static void print_surface(struct json_object *summary, FILE *f)
 			continue;
 		}
 		fprintf(f, "; %s failed LBA%s:", fmt(errs, 0, a, sizeof(a)), errs == 1 ? "" : "s");
-		nl = json_object_object_get_ex(s, "error_lbas", &lbas) ? json_object_array_length(lbas) : 0;
+		nl = json_object_object_get_ex(s, "error_lbas", &lbas)
+			 ? json_object_array_length(lbas)
+			 : 0;
 		for (size_t j = 0; j < nl && j < 5; j++)
 			fprintf(f, " %s",
-				fmt(json_object_get_double(json_object_array_get_idx(lbas, j)), 0, a,
-				    sizeof(a)));
+				fmt(json_object_get_double(json_object_array_get_idx(lbas, j)), 0,
+				    a, sizeof(a)));
 		fprintf(f, "%s\n", errs > 5 ? " ..." : "");
 	}
 }

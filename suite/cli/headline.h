@@ -73,11 +73,6 @@ void headline_print_snia_xsr(struct json_object *e, FILE *f);
 /* A SNIA PTS host idle recovery entry of headline.snia (headline_snia_hir.c): the steady IOPS
  * and per wait state the mean burst IOPS. */
 void headline_print_snia_hir(struct json_object *e, FILE *f);
-/* The SNIA lines' figures (headline_snia.c), for the per-test files: v with `decimals` places,
- * or "-" when not finite; ns as a duration (units_fmt_duration), or "-" when not finite or
- * negative. Both return buf (or a constant). */
-const char *headline_snia_num(double v, int decimals, char *buf, size_t len);
-const char *headline_snia_dur(double ns, char *buf, size_t len);
 
 /* One headline.snia entry of test "ecw" (headline_snia_ecw.c). */
 void headline_print_snia_ecw(struct json_object *entry, FILE *f);

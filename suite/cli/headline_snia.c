@@ -13,6 +13,7 @@
  * MB of 10^6 bytes, as the PTS reports them; '.' decimals whatever the locale.
  */
 #include "cli/headline.h"
+#include "cli/headline_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -24,20 +25,6 @@
 
 #include "base/jsonget.h"
 #include "base/units.h"
-
-static const char *num(double v, int decimals, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		return "-";
-	return units_fmt_double(v, decimals, buf, len);
-}
-
-static const char *dur(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns) || ns < 0)
-		return "-";
-	return units_fmt_duration((uint64_t)llround(ns), buf, len);
-}
 
 /* "4k", "1m", "512": a block size as profiles write it. */
 static const char *bs_text(double b, char *buf, size_t len)
@@ -76,7 +63,7 @@ static void print_iops(struct json_object *e, FILE *f)
 	const char *tc = jsonget_str(e, "tracked_cell");
 
 	fprintf(f, "SNIA IOPS      %s %s IOPS", tc ? tc : "-",
-		num(jsonget_num(e, "tracked_iops"), 0, a, sizeof(a)));
+		headline_num(jsonget_num(e, "tracked_iops"), 0, a, sizeof(a)));
 	window_text(e, f);
 	fputc('\n', f);
 	if (!json_object_object_get_ex(e, "bs_4k", &rows) || !json_object_array_length(rows))
@@ -91,7 +78,7 @@ static void print_iops(struct json_object *e, FILE *f)
 			fprintf(f, "%s %" PRId64 "%% n/a", i ? "," : "", mix);
 		else
 			fprintf(f, "%s %" PRId64 "%% %s", i ? "," : "", mix,
-				num(jsonget_num(r, "iops"), 0, a, sizeof(a)));
+				headline_num(jsonget_num(r, "iops"), 0, a, sizeof(a)));
 	}
 	fputc('\n', f);
 }
@@ -102,8 +89,8 @@ static void print_tp(struct json_object *e, FILE *f)
 
 	snprintf(label, sizeof(label), "SNIA TP %s", bs_text(jsonget_num(e, "bs"), c, sizeof(c)));
 	fprintf(f, "%-14s write %s MB/s, read %s MB/s", label,
-		num(jsonget_num(e, "write_mb_s"), 1, a, sizeof(a)),
-		num(jsonget_num(e, "read_mb_s"), 1, b, sizeof(b)));
+		headline_num(jsonget_num(e, "write_mb_s"), 1, a, sizeof(a)),
+		headline_num(jsonget_num(e, "read_mb_s"), 1, b, sizeof(b)));
 	window_text(e, f);
 	fputc('\n', f);
 }
@@ -132,8 +119,8 @@ static void print_latency(struct json_object *e, FILE *f)
 		       json_object_get_boolean(x);
 		few |= thin;
 		fprintf(f, "%s %" PRId64 "%% read %s / %s%s", i ? "," : "", mix,
-			dur(jsonget_num(r, "mean_ns"), a, sizeof(a)),
-			dur(jsonget_num(r, "p99_99_ns"), b, sizeof(b)), thin ? "*" : "");
+			headline_dur(jsonget_num(r, "mean_ns"), a, sizeof(a)),
+			headline_dur(jsonget_num(r, "p99_99_ns"), b, sizeof(b)), thin ? "*" : "");
 	}
 	if (few)
 		fprintf(f, " (* fewer than 10 samples at or beyond the percentile)");
@@ -146,26 +133,16 @@ static void print_wsat(struct json_object *e, FILE *f)
 	char a[48], b[48], c[48], x[48];
 
 	fprintf(f, "SNIA WSAT      steady %s IOPS from %sx written, plateau %s IOPS, ",
-		num(jsonget_num(e, "steady_iops"), 0, a, sizeof(a)),
-		num(jsonget_num(e, "steady_from_x"), 2, b, sizeof(b)),
-		num(jsonget_num(e, "plateau_iops"), 0, c, sizeof(c)));
+		headline_num(jsonget_num(e, "steady_iops"), 0, a, sizeof(a)),
+		headline_num(jsonget_num(e, "steady_from_x"), 2, b, sizeof(b)),
+		headline_num(jsonget_num(e, "plateau_iops"), 0, c, sizeof(c)));
 	if (json_object_object_get_ex(e, "drop_x", &d) && d)
 		fprintf(f, "drop at %sx capacity (%s MB written)\n",
-			num(jsonget_num(e, "drop_x"), 2, a, sizeof(a)),
-			num(jsonget_num(e, "drop_bytes") * 1e-6, 1, x, sizeof(x)));
+			headline_num(jsonget_num(e, "drop_x"), 2, a, sizeof(a)),
+			headline_num(jsonget_num(e, "drop_bytes") * 1e-6, 1, x, sizeof(x)));
 	else
 		fprintf(f, "no drop within %sx written\n",
-			num(jsonget_num(e, "written_x"), 2, a, sizeof(a)));
-}
-
-const char *headline_snia_num(double v, int decimals, char *buf, size_t len)
-{
-	return num(v, decimals, buf, len);
-}
-
-const char *headline_snia_dur(double ns, char *buf, size_t len)
-{
-	return dur(ns, buf, len);
+			headline_num(jsonget_num(e, "written_x"), 2, a, sizeof(a)));
 }
 
 void headline_print_snia(struct json_object *summary, FILE *f)

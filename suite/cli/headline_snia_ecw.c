@@ -8,6 +8,7 @@
  * other weights renormalised" before the closing parenthesis. '.' decimals whatever the locale.
  */
 #include "cli/headline.h"
+#include "cli/headline_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -20,20 +21,6 @@
 #include "base/jsonget.h"
 #include "base/units.h"
 
-static const char *num(double v, int decimals, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		return "-";
-	return units_fmt_double(v, decimals, buf, len);
-}
-
-static const char *dur(double ns, char *buf, size_t len)
-{
-	if (!isfinite(ns) || ns < 0)
-		return "-";
-	return units_fmt_duration((uint64_t)llround(ns), buf, len);
-}
-
 void headline_print_snia_ecw(struct json_object *e, FILE *f)
 {
 	const char *stage = jsonget_str(e, "stage");
@@ -42,9 +29,9 @@ void headline_print_snia_ecw(struct json_object *e, FILE *f)
 
 	(void)jsonget_int(e, "rounds", &rounds);
 	if (stage && !strcmp(stage, "precondition")) {
-		fprintf(f, "SNIA ECW PC    %" PRId64 " rounds: %s IOPS first, %s IOPS last\n", rounds,
-			num(jsonget_num(e, "first_iops"), 0, a, sizeof(a)),
-			num(jsonget_num(e, "last_iops"), 0, b, sizeof(b)));
+		fprintf(f, "SNIA ECW PC    %" PRId64 " rounds: %s IOPS first, %s IOPS last\n",
+			rounds, headline_num(jsonget_num(e, "first_iops"), 0, a, sizeof(a)),
+			headline_num(jsonget_num(e, "last_iops"), 0, b, sizeof(b)));
 		return;
 	}
 	(void)jsonget_int(e, "max_threads", &t);
@@ -54,9 +41,9 @@ void headline_print_snia_ecw(struct json_object *e, FILE *f)
 	fprintf(f,
 		"SNIA ECW       max %s IOPS at TC%" PRId64 "/QD%" PRId64 " (TOIO %" PRId64
 		"), TC1/QD1 %s IOPS mean %s (%" PRId64 " rounds",
-		num(jsonget_num(e, "max_iops"), 0, a, sizeof(a)), t, q, toio,
-		num(jsonget_num(e, "tc1_qd1_iops"), 0, b, sizeof(b)),
-		dur(jsonget_num(e, "tc1_qd1_lat_mean_ns"), c, sizeof(c)), rounds);
+		headline_num(jsonget_num(e, "max_iops"), 0, a, sizeof(a)), t, q, toio,
+		headline_num(jsonget_num(e, "tc1_qd1_iops"), 0, b, sizeof(b)),
+		headline_dur(jsonget_num(e, "tc1_qd1_lat_mean_ns"), c, sizeof(c)), rounds);
 	if (dropped > 0)
 		fprintf(f, "; %" PRId64 " size%s not applicable, the other weights renormalised",
 			dropped, dropped == 1 ? "" : "s");

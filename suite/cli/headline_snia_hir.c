@@ -8,6 +8,7 @@
  * with the applied wait ("5s [applied 3.36ms]"). '.' decimals whatever the locale.
  */
 #include "cli/headline.h"
+#include "cli/headline_fmt.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -27,7 +28,7 @@ void headline_print_snia_hir(struct json_object *e, FILE *f)
 	int64_t lo, hi;
 
 	fprintf(f, "SNIA HIR       steady %s IOPS (%s",
-		headline_snia_num(jsonget_num(e, "steady_iops"), 0, a, sizeof(a)),
+		headline_num(jsonget_num(e, "steady_iops"), 0, a, sizeof(a)),
 		v ? v : "no steady-state window");
 	if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi))
 		fprintf(f, ", rounds %" PRId64 "-%" PRId64, lo, hi);
@@ -42,13 +43,12 @@ void headline_print_snia_hir(struct json_object *e, FILE *f)
 		struct json_object *w = json_object_array_get_idx(ws, i), *fl = NULL;
 		double wp = jsonget_num(w, "wait_profile_ns"), wa = jsonget_num(w, "wait_ns");
 
-		fprintf(f, "%s %s", i ? "," : "", headline_snia_dur(wp, a, sizeof(a)));
+		fprintf(f, "%s %s", i ? "," : "", headline_dur(wp, a, sizeof(a)));
 		if (json_object_object_get_ex(w, "wait_floored", &fl) && fl &&
 		    json_object_get_boolean(fl))
-			fprintf(f, " [applied %s]", headline_snia_dur(wa, b, sizeof(b)));
-		fprintf(f, " %s (%sx)",
-			headline_snia_num(jsonget_num(w, "mean_iops"), 0, b, sizeof(b)),
-			headline_snia_num(jsonget_num(w, "of_steady"), 2, c, sizeof(c)));
+			fprintf(f, " [applied %s]", headline_dur(wa, b, sizeof(b)));
+		fprintf(f, " %s (%sx)", headline_num(jsonget_num(w, "mean_iops"), 0, b, sizeof(b)),
+			headline_num(jsonget_num(w, "of_steady"), 2, c, sizeof(c)));
 	}
 	fputc('\n', f);
 }
