@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """browser_check.py: load HTML files offline in headless Chromium and fail on what a reader would see.
 
-Usage: browser_check.py [--screenshots DIR] [--settle MS] FILE.html...
+Usage: browser_check.py [--screenshots DIR [--name-by-dir]] [--settle MS] FILE.html...
 
 Issue 17 asks that report.html open offline, self-contained, without console errors. This checker
 drives Debian's `chromium --headless --no-sandbox --disable-gpu` over the DevTools protocol on
@@ -15,7 +15,9 @@ websocket to write), python3's standard library only. For each file, in a fresh 
     Network.webSocketCreated): http, https, protocol-relative // (which resolves to file:// here)
     and other file:// paths alike. The network is also cut (a proxy at 127.0.0.1:9, every host name
     unresolvable) so that a request that got past the check still cannot reach anything.
-and saves a full-page screenshot DIR/<file's base name>.png.
+and saves a full-page screenshot DIR/<file's base name>.png (with --name-by-dir, DIR/<the name of
+the file's directory>.png: results directories each hold a report.html). --settle is how long to
+wait after the load event for late errors and requests (500 ms).
 
 It prints one line per file, "PASS FILE" or "FAIL FILE: reason; reason", and exits 0 when all pass,
 1 when any fails, 2 on a usage or browser error, and 77 (meson's skip) when no Chromium is installed,
@@ -174,7 +176,7 @@ def describe_console(params):
     return "console.%s: %s" % (params.get("type"), text)
 
 
-def check_page(cdp, path, shot_dir, settle_ms):
+def check_page(cdp, path, shot_dir, shot_name, settle_ms):
     page_url = "file://" + urllib.parse.quote(os.path.abspath(path))
     problems = []
     target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -222,8 +224,7 @@ def check_page(cdp, path, shot_dir, settle_ms):
                 "format": "png", "captureBeyondViewport": True,
                 "clip": {"x": 0, "y": 0, "width": width, "height": height, "scale": 1}},
                 session=session)
-            base = os.path.splitext(os.path.basename(path))[0]
-            with open(os.path.join(shot_dir, base + ".png"), "wb") as f:
+            with open(os.path.join(shot_dir, shot_name + ".png"), "wb") as f:
                 f.write(base64.b64decode(shot["data"]))
     finally:
         cdp.send("Target.closeTarget", {"targetId": target})
@@ -233,11 +234,14 @@ def check_page(cdp, path, shot_dir, settle_ms):
 def main(argv):
     shot_dir = None
     settle_ms = 500
+    by_dir = False
     files = []
     it = iter(argv)
     for a in it:
         if a == "--screenshots":
             shot_dir = next(it, None)
+        elif a == "--name-by-dir":
+            by_dir = True
         elif a == "--settle":
             settle_ms = int(next(it, "500"))
         elif a.startswith("-"):
@@ -270,7 +274,11 @@ def main(argv):
         cdp = Cdp(chromium, profile)
         try:
             for f in files:
-                problems = check_page(cdp, f, shot_dir, settle_ms)
+                if by_dir:
+                    name = os.path.basename(os.path.dirname(os.path.abspath(f)))
+                else:
+                    name = os.path.splitext(os.path.basename(f))[0]
+                problems = check_page(cdp, f, shot_dir, name, settle_ms)
                 if problems:
                     failed += 1
                     print("FAIL %s: %s" % (f, "; ".join(" ".join(p.split()) for p in problems)))
