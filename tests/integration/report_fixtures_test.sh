@@ -33,7 +33,7 @@ for f in "$fixtures"/*.tar.gz; do
 	grep -qx -- "$p" <<<"$profiles" || fail "$p.tar.gz: no bundled profile $p (remove it or rerun the script)"
 	top=$(tar -tzf "$f" | cut -d/ -f1 | sort -u)
 	[ "$top" = "$p" ] || {
-		fail "$p.tar.gz: holds $(echo $top), not the one directory $p"
+		fail "$p.tar.gz: holds ${top//$'\n'/ }, not the one directory $p"
 		continue
 	}
 	tar -xzf "$f" -C "$tmp" || {
@@ -46,7 +46,7 @@ for f in "$fixtures"/*.tar.gz; do
 	check_analyze "$tmp/$p" "$p"
 done
 
-n=$(ls "$fixtures"/*.tar.gz | wc -l)
+n=$(find "$fixtures" -maxdepth 1 -name '*.tar.gz' | wc -l)
 printf '%d fixtures, %d bytes in all, checked in %.1f s\n' "$n" "$(cat "$fixtures"/*.tar.gz | wc -c)" \
 	"$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')"
 [ "$fails" = 0 ] || exit 1
