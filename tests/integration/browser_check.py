@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """browser_check.py: load HTML files offline in headless Chromium and fail on what a reader would see.
 
-Usage: browser_check.py [--screenshots DIR [--name-by-dir]] [--settle MS] FILE.html...
+Usage: browser_check.py [--screenshots DIR [--name-by-dir]] [--settle MS] [--no-js] FILE.html...
 
 Issue 17 asks that report.html open offline, self-contained, without console errors. This checker
 drives Debian's `chromium --headless --no-sandbox --disable-gpu` over the DevTools protocol on
@@ -17,7 +17,8 @@ websocket to write), python3's standard library only. For each file, in a fresh 
     unresolvable) so that a request that got past the check still cannot reach anything.
 and saves a full-page screenshot DIR/<file's base name>.png (with --name-by-dir, DIR/<the name of
 the file's directory>.png: results directories each hold a report.html). --settle is how long to
-wait after the load event for late errors and requests (500 ms).
+wait after the load event for late errors and requests (500 ms). --no-js loads the pages with
+JavaScript disabled (issue 17: the report must read without it), with the same checks.
 
 It prints one line per file, "PASS FILE" or "FAIL FILE: reason; reason", and exits 0 when all pass,
 1 when any fails, 2 on a usage or browser error, and 77 (meson's skip) when no Chromium is installed,
@@ -176,7 +177,7 @@ def describe_console(params):
     return "console.%s: %s" % (params.get("type"), text)
 
 
-def check_page(cdp, path, shot_dir, shot_name, settle_ms):
+def check_page(cdp, path, shot_dir, shot_name, settle_ms, no_js):
     page_url = "file://" + urllib.parse.quote(os.path.abspath(path))
     problems = []
     target = cdp.send("Target.createTarget", {"url": "about:blank"})["targetId"]
@@ -184,6 +185,8 @@ def check_page(cdp, path, shot_dir, shot_name, settle_ms):
     try:
         for domain in ("Page", "Runtime", "Log", "Network"):
             cdp.send(domain + ".enable", session=session)
+        if no_js:
+            cdp.send("Emulation.setScriptExecutionDisabled", {"value": True}, session=session)
         first = len(cdp.events)
         nav = cdp.send("Page.navigate", {"url": page_url}, session=session)
         if nav.get("errorText"):
@@ -235,11 +238,14 @@ def main(argv):
     shot_dir = None
     settle_ms = 500
     by_dir = False
+    no_js = False
     files = []
     it = iter(argv)
     for a in it:
         if a == "--screenshots":
             shot_dir = next(it, None)
+        elif a == "--no-js":
+            no_js = True
         elif a == "--name-by-dir":
             by_dir = True
         elif a == "--settle":
@@ -278,7 +284,7 @@ def main(argv):
                     name = os.path.basename(os.path.dirname(os.path.abspath(f)))
                 else:
                     name = os.path.splitext(os.path.basename(f))[0]
-                problems = check_page(cdp, f, shot_dir, name, settle_ms)
+                problems = check_page(cdp, f, shot_dir, name, settle_ms, no_js)
                 if problems:
                     failed += 1
                     print("FAIL %s: %s" % (f, "; ".join(" ".join(p.split()) for p in problems)))

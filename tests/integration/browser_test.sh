@@ -9,7 +9,8 @@
 #   - each other fixture fails, for its own reason: an external <script src="https://...">, a
 #     console.error, an uncaught exception, a protocol-relative stylesheet (//host, another
 #     file:// URL from a file), an image beside the page (another file:// path) and a script's
-#     fetch() over http whose failure the script swallows (only the request check sees it).
+#     fetch() over http whose failure the script swallows (only the request check sees it);
+#   - with --no-js, the scripts do not run and the requests are still checked.
 # Without Chromium it skips (77), except in CI (CI=true), where the checker fails instead.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -43,7 +44,6 @@ for e in "${expect[@]}"; do files+=("$fixtures/${e%%|*}.html"); done
 start=$EPOCHREALTIME
 python3 "$here/browser_check.py" --screenshots "$tmp/shots" "${files[@]}" >"$tmp/out" 2>"$tmp/err"
 rc=$?
-end=$EPOCHREALTIME
 cat "$tmp/out"
 [ "$rc" = 77 ] && exit 77
 [ -s "$tmp/err" ] && sed 's/^/  checker: /' "$tmp/err" >&2
@@ -75,6 +75,18 @@ assert w == 1280 and h > 0, "screenshot is %dx%d, not 1280 wide" % (w, h)
 PY
 done
 
-printf 'wall time of the checker over %d fixtures: %.1f s\n' "${#files[@]}" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
+# --no-js: the scripts of exception.html and console_error.html do not run (so they pass: the
+# switch really turns JavaScript off), and protocol_relative.html's stylesheet still fails.
+python3 "$here/browser_check.py" --no-js "$fixtures/exception.html" "$fixtures/console_error.html" \
+	"$fixtures/protocol_relative.html" >"$tmp/nojs" 2>&1
+echo "--- with --no-js"
+cat "$tmp/nojs"
+grep -qxF "PASS $fixtures/exception.html" "$tmp/nojs" || fail "--no-js: exception.html's script ran"
+grep -qxF "PASS $fixtures/console_error.html" "$tmp/nojs" || fail "--no-js: console_error.html's script ran"
+grep -qF "FAIL $fixtures/protocol_relative.html: request leaves the file" "$tmp/nojs" ||
+	fail "--no-js: protocol_relative.html's request was not caught"
+end=$EPOCHREALTIME
+
+printf 'wall time of the checker over %d fixtures, then 3 without JavaScript: %.1f s\n' "${#files[@]}" "$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')"
 [ "$fails" = 0 ] || exit 1
 echo "ok: the checker passes the clean page and fails each broken one for its reason"
