@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# make-report-fixtures.sh [BUILDDIR]: regenerate tests/data/reports/<profile>.tar.gz, one stored
+# results directory per bundled profile (as `ssdlab profiles` lists them), for the report tests of
+# issue 17 (the reports are built from these, not from a run in every test).
+#
+# Every profile runs on the virtual SSD model the integration tests use (run_lib.sh's
+# small_client_tlc: client-tlc shrunk to 1 GiB, durations kept at the bundled model's scale),
+# shortened with --set where its results would be large (series sampled more coarsely, fewer
+# idles, bursts and groups), and at the --time-scale the runner suggests when it refuses a cell as
+# shorter than its drain. The commands and the commit are written to tests/data/reports/commands.txt.
+# The tarballs are deterministic in layout (sorted names, mtime 0, root owner, gzip -n) so that a
+# regeneration that changes nothing in the results changes nothing in git... except the records'
+# wall-clock fields, which a run always stamps.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+builddir=${1:-$here/build}
+SSDLAB=${SSDLAB:-$builddir/suite/ssdlab}
+export SSDLAB
+[ -x "$SSDLAB" ] || {
+	echo "no ssdlab binary at $SSDLAB: build first (ninja -C build) or pass BUILDDIR" >&2
+	exit 2
+}
+dest=$here/tests/data/reports
+. "$here/tests/integration/run_lib.sh"
+
+# The --set arguments per profile: why each is there is said once here. A precondition's or
+# write_until's `interval` is profile time, divided by the model's scale (about 112 on the 1 GiB
+# model), so the default 1 s gives a series row every 9 ms of a fill: 30 s still leaves a few
+# hundred rows per fill. Probes that fit their series (gc_pass) keep a finer 10 s.
+pre30() { # pre30 N...: interval 30s on the precondition phases N...
+	local n
+	for n in "$@"; do printf -- '--set phases.%s.precondition.interval=30s\n' "$n"; done
+}
+sets_for() {
+	case "$1" in
+	demo | gc-passes) pre30 1 2 ;;
+	esac
+	case "$1" in
+	gc-passes)
+		echo "--set phases.4.write_until.interval=10s"
+		echo "--set phases.5.repeat.phases.1.write_until.interval=10s"
+		;;
+	gc-recovery)
+		pre30 1 2
+		# 4 idles once each (not 8 twice): the fitted curve still has its points
+		echo "--set phases.4.idle_sweep.count=4"
+		echo "--set phases.4.idle_sweep.reps=1"
+		;;
+	op-variants)
+		echo "--set phases.0.variants.phases.1.precondition.interval=30s"
+		echo "--set phases.0.variants.phases.2.precondition.interval=30s"
+		;;
+	snia-ecw | snia-ecw-client)
+		# 5 precondition rounds (not 25) and 2 rounds of the 49 points (not 10)
+		echo "--set phases.1.rounds.count=5"
+		echo "--set phases.2.rounds.count=2"
+		;;
+	snia-hir | snia-hir-client)
+		# as snia_hir_test.sh: 20 bursts per wait state (not 360), 300 s of recovery writes (not 1800)
+		echo "--set phases.1.rounds.cell_time=5min"
+		for p in 2 4 6 8 10; do
+			echo "--set phases.$p.bursts.count=20"
+			echo "--set phases.$((p + 1)).write_until.amount=300s"
+			echo "--set phases.$((p + 1)).write_until.interval=30s"
+		done
+		;;
+	snia-iops | snia-iops-client | snia-latency | snia-latency-client) pre30 1 ;;
+	snia-throughput) pre30 1 4 ;;
+	snia-throughput-client) pre30 1 ;;
+	snia-wsat | snia-wsat-client)
+		# 2x the capacity (not 4x), sampled every 30 s; the 1-minute records stay
+		echo "--set phases.1.write_until.amount=2x"
+		echo "--set phases.1.write_until.interval=30s"
+		;;
+	snia-xsr | snia-xsr-client)
+		# as snia_xsr_test.sh: groups of 1 h, 30 min and 1 h (not 8 h, 6 h, 8 h)
+		echo "--set phases.1.write_until.amount=1h"
+		echo "--set phases.2.write_until.amount=30min"
+		echo "--set phases.3.write_until.amount=1h"
+		for p in 1 2 3; do echo "--set phases.$p.write_until.interval=30s"; done
+		;;
+	esac
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-fixtures-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+small_client_tlc "$here" "$tmp/client-tlc-1g.yaml"
+mkdir -p "$dest"
+commit=$(git -C "$here" rev-parse HEAD 2>/dev/null || echo unknown)
+git -C "$here" diff --quiet HEAD -- suite analysis profiles 2>/dev/null || commit="$commit (with uncommitted changes)"
+{
+	echo "# Written by scripts/make-report-fixtures.sh: the commands that made each <profile>.tar.gz."
+	echo "commit: $commit"
+	echo "ssdlab: $("$SSDLAB" --version 2>/dev/null || echo unknown)"
+	echo "model: run_lib.sh small_client_tlc (profiles/models/client-tlc.yaml shrunk to 1 GiB)"
+} >"$tmp/commands.txt"
+
+profiles=$("$SSDLAB" profiles | awk 'NR > 1 {print $1}')
+rm -f "$dest"/*.tar.gz
+for p in $profiles; do
+	mapfile -t sets < <(sets_for "$p" | tr ' ' '\n')
+	args=(run "$p" --target "sim:client-tlc-1g.yaml" --out "$p" "${sets[@]}")
+	if ! (cd "$tmp" && "$SSDLAB" "${args[@]}" >"$p.run" 2>"$p.err"); then
+		scale=$(sed -n 's/.*refused: .*run with --time-scale \([0-9.e+]*\) or more.*/\1/p' "$tmp/$p.err")
+		[ -n "$scale" ] || {
+			echo "$p: run failed:" >&2
+			cat "$tmp/$p.err" >&2
+			exit 1
+		}
+		rm -rf "${tmp:?}/$p"
+		args+=(--time-scale "$scale")
+		(cd "$tmp" && "$SSDLAB" "${args[@]}" >"$p.run" 2>"$p.err") || {
+			echo "$p: run failed at the suggested --time-scale $scale:" >&2
+			cat "$tmp/$p.err" >&2
+			exit 1
+		}
+	fi
+	echo "ssdlab ${args[*]}" >>"$tmp/commands.txt"
+	# The report's own outputs (report.html, summary.md) are made from the directory by the tests,
+	# not stored with it.
+	tar -C "$tmp" --exclude="$p/report.html" --exclude="$p/summary.md" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - "$p" |
+		gzip -9n >"$dest/$p.tar.gz"
+	printf '%-24s %8d bytes\n' "$p.tar.gz" "$(stat -c %s "$dest/$p.tar.gz")"
+done
+cp "$tmp/commands.txt" "$dest/commands.txt"
+printf 'total: %d bytes\n' "$(cat "$dest"/*.tar.gz | wc -c)"
