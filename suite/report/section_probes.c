@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * section_probes: write amplification per phase (summary.json's wa: the deltas, WA, its interval
+ * from the counters' resolution and, where WA is unknown, why) and the counters before and after
+ * the run (the first and last snapshot under DIR/snapshots/, their "counters" objects: {value, unit} each).
+ */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/jsonget.h"
+#include "report/section.h"
+#include "results/files.h"
+
+static struct json_object *get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static void wa_table(struct section_ctx *c)
+{
+	static const char *const head[] = {"phase", "repeat", "from_label", "to_label",
+					   "host_bytes_written", "nand_bytes_written", "wa",
+					   "wa_lo", "wa_hi", "wa_reason"};
+	struct json_object *ph = get(get(c->summary, "wa"), "phases");
+	size_t n = ph && json_object_is_type(ph, json_type_array) ? json_object_array_length(ph) : 0;
+	struct section_table t;
+
+	if (!n)
+		return;
+	section_heading(c, 2, "wa", "Write amplification per phase", true);
+	section_table_init(&t, "wa_phases", "Write amplification per phase (interval from the "
+					    "counters' resolution)", 10, head, true);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(ph, i), *iv = get(e, "interval");
+		for (size_t j = 0; j < 7; j++)
+			section_table_json(&t, e, head[j]);
+		for (size_t j = 0; j < 2; j++) {
+			struct json_object *v = iv && json_object_is_type(iv, json_type_array)
+						    ? json_object_array_get_idx(iv, j)
+						    : NULL;
+			section_table_num(&t, v ? json_object_get_double(v) : NAN);
+		}
+		section_table_json(&t, e, "wa_reason");
+	}
+	section_emit_table(c, &t);
+	section_table_release(&t);
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int is_json(const struct dirent *d)
+{
+	size_t n = strlen(d->d_name);
+
+	return n > 5 && !strcmp(d->d_name + n - 5, ".json");
+}
+
+/* The counters of the run's first and last snapshot, side by side. */
+static void counters(struct section_ctx *c)
+{
+	static const char *const head[] = {"counter", "unit", "before", "after"};
+	struct dirent **ents = NULL;
+	struct json_object *first = NULL, *last = NULL;
+	struct section_table t;
+	char *sdir = files_path_join(c->dir, "snapshots");
+	int n = sdir ? scandir(sdir, &ents, is_json, by_name) : -1;
+
+	if (n < 2)
+		goto out;
+	if (files_read_in_dir(sdir, ents[0]->d_name, &first) ||
+	    files_read_in_dir(sdir, ents[n - 1]->d_name, &last))
+		goto out;
+	if (!get(first, "counters") || !json_object_is_type(get(first, "counters"), json_type_object))
+		goto out;
+	section_heading(c, 2, "counters", "Counters before and after", false);
+	section_table_init(&t, "counters", "Device counters: first and last snapshot", 4, head, false);
+	json_object_object_foreach(get(first, "counters"), k, v)
+	{
+		struct json_object *after = get(get(get(last, "counters"), k), "value");
+		struct json_object *before = get(v, "value");
+
+		if (!before || (!json_object_is_type(before, json_type_int) &&
+				!json_object_is_type(before, json_type_double)))
+			continue;
+		section_table_str(&t, k);
+		section_table_json(&t, v, "unit");
+		section_table_num(&t, json_object_get_double(before));
+		section_table_num(&t, after ? json_object_get_double(after) : NAN);
+	}
+	section_emit_table(c, &t);
+	section_table_release(&t);
+out:
+	json_object_put(first);
+	json_object_put(last);
+	for (int i = 0; i < n; i++)
+		free(ents[i]);
+	free(ents);
+	free(sdir);
+}
+
+void section_probes(struct section_ctx *c)
+{
+	wa_table(c);
+	counters(c);
+}
