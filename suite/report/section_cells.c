@@ -119,9 +119,9 @@ void section_cells(struct section_ctx *c)
 			}
 			if (!k->n)
 				continue;
-			snprintf(k->name, sizeof(k->name), "phase %lld %s %s",
-				 (long long)jsonget_num(e, "phase"), cell && cell[0] ? cell : "-",
-				 dirs[d]);
+			snprintf(k->name, sizeof(k->name), "phase %lld repeat %lld %s %s",
+				 (long long)jsonget_num(e, "phase"), (long long)jsonget_num(e, "repeat"),
+				 cell && cell[0] ? cell : "-", dirs[d]);
 			if (++ncv == PER) {
 				flush(c, cv, ncv, &plot);
 				ncv = 0;

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# report_test (issue 17, points 1-3): `ssdlab report` and the report `run` writes at its end.
+#   - snia-iops, snia-throughput, snia-latency, snia-wsat and demo run on client-tlc shrunk to
+#     1 GiB (run_lib.sh); each run leaves report.html, summary.md and report/*.csv (runflow.c);
+#   - `ssdlab report DIR` rewrites them byte for byte (the same input gives the same bytes);
+#   - report_check.py (python3's html.parser, csv and json, none of ssdlab's code) checks each
+#     report: it parses, names no external file, every plot has axes, units, tick labels and
+#     data equal to its CSV and drawn where its axis mapping puts them, and the tables' and
+#     plots' numbers equal summary.json's;
+#   - the old results of tests/data/old-results/ (written before the report existed) report too;
+#   - the check bites: a copy with a <script src> and one with a CSV value changed fail it;
+#   - exit codes: 2 for no directory or one without results files, 0 for --help.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/run_lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to check the report"
+: "${SSDLAB_SRCDIR:?SSDLAB_SRCDIR must point at the source tree (meson sets it)}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-report-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+t0=$(date +%s%N)
+check="$here/report_check.py"
+
+small_client_tlc "$SSDLAB_SRCDIR" "$tmp/small.yaml"
+
+# same_report DIR WHAT: `ssdlab report` rewrites what the run wrote, byte for byte.
+same_report() {
+	rm -rf "$1.first" && mkdir "$1.first" &&
+		cp -r "$1/report.html" "$1/summary.md" "$1/report" "$1.first/" || {
+		fail "$2: the run left no report.html, summary.md or report/"
+		return
+	}
+	"$SSDLAB" report -q "$1" || fail "$2: ssdlab report failed"
+	diff -r "$1.first/report" "$1/report" >/dev/null &&
+		cmp -s "$1.first/report.html" "$1/report.html" &&
+		cmp -s "$1.first/summary.md" "$1/summary.md" ||
+		fail "$2: ssdlab report does not give the same bytes as the run's report"
+}
+
+for p in snia-iops snia-throughput snia-latency snia-wsat demo; do
+	s=$(date +%s%N)
+	run_rescaled "$p" "$tmp/small.yaml" "$tmp/$p" || continue
+	same_report "$tmp/$p" "$p"
+	python3 "$check" "$tmp/$p" || fail "$p: report_check.py"
+	echo "$p: run + report + check $((($(date +%s%N) - s) / 1000000)) ms wall"
+done
+
+for t in "$SSDLAB_SRCDIR"/tests/data/old-results/*.tar.gz; do
+	n=$(basename "$t" .tar.gz)
+	mkdir -p "$tmp/old" && tar -C "$tmp/old" -xzf "$t" || {
+		fail "$n: cannot extract $t"
+		continue
+	}
+	"$SSDLAB" report -q "$tmp/old/$n" || fail "$n: ssdlab report failed on old results"
+	python3 "$check" "$tmp/old/$n" || fail "$n: report_check.py on old results"
+done
+
+# The check bites: an external script, and a plotted value that is not its CSV's.
+d="$tmp/snia-iops"
+if [ -f "$d/report.html" ]; then
+	cp -r "$d" "$tmp/bad1" && sed -i 's|</body>|<script src="http://example.com/x.js"></script></body>|' \
+		"$tmp/bad1/report.html"
+	python3 "$check" "$tmp/bad1" >/dev/null && fail "report_check.py accepts an external <script src>"
+	cp -r "$d" "$tmp/bad2" && python3 - "$tmp/bad2" <<'PY'
+import sys, glob
+f = sorted(glob.glob(sys.argv[1] + "/report/snia-iops-bs-*.csv"))[0]
+rows = open(f).read().splitlines()
+s, x, y = rows[1].split(",")
+rows[1] = ",".join([s, x, repr(float(y) * 1.001)])
+open(f, "w").write("\n".join(rows) + "\n")
+PY
+	python3 "$check" "$tmp/bad2" >/dev/null && fail "report_check.py accepts a plot that differs from its CSV"
+fi
+
+# Exit codes.
+"$SSDLAB" report >/dev/null 2>&1
+[ $? -eq 2 ] || fail "report without a directory: exit code not 2"
+"$SSDLAB" report "$tmp/nothing-here" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "report of a missing directory: exit code not 2"
+"$SSDLAB" report --help | grep -q "report.html" || fail "report --help does not describe the report"
+
+echo "report_test: $((($(date +%s%N) - t0) / 1000000)) ms wall"
+[ "$fails" -eq 0 ] || exit 1
