@@ -24,6 +24,33 @@ void section_fail(struct section_ctx *c, int rc, const char *what)
 	errmsg_set(c->err, c->errlen, rc, "%s: %s", what, strerror(-rc));
 }
 
+struct json_object *section_get(struct json_object *o, const char *key)
+{
+	struct json_object *v = NULL;
+
+	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+size_t section_alen(struct json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
+double *section_numbers(struct json_object *a, double scale, size_t *n)
+{
+	size_t len = section_alen(a);
+	double *v = len ? calloc(len, sizeof(*v)) : NULL;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		v[i] = e ? json_object_get_double(e) * scale : NAN;
+	}
+	*n = len;
+	return v;
+}
+
 void section_table_init(struct section_table *t, const char *id, const char *title, size_t ncols,
 			const char *const *head, bool in_md)
 {

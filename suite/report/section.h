@@ -69,6 +69,14 @@ void section_heading(struct section_ctx *c, int level, const char *id, const cha
 		     bool in_md);
 void section_para(struct section_ctx *c, const char *text);
 
+/* Member key of o (borrowed), NULL when o is not an object or has no such member. */
+struct json_object *section_get(struct json_object *o, const char *key);
+/* The length of array a, 0 when a is not an array. */
+size_t section_alen(struct json_object *a);
+/* The numbers of array a times scale in a new array (NaN for null; the caller frees it), their
+ * count in *n; NULL (n untouched) for an empty array, not an array, or ENOMEM. */
+double *section_numbers(struct json_object *a, double scale, size_t *n);
+
 /* Records the first failure (rc < 0) with its message; later ones are dropped. */
 void section_fail(struct section_ctx *c, int rc, const char *what);
 

@@ -24,13 +24,6 @@ static const char *const head[] = {"phase", "repeat", "kind", "cell", "direction
 				   "p99_9_ns", "p99_99_ns", "p99_999_ns", "max_ns"};
 #define NHEAD (sizeof(head) / sizeof(head[0]))
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 enum { PER = 8 };
 
 struct curve {
@@ -62,7 +55,7 @@ static void flush(struct section_ctx *c, struct curve *cv, size_t n, size_t *plo
 void section_cells(struct section_ctx *c)
 {
 	static const char *const dirs[] = {"read", "write"};
-	struct json_object *cells = get(c->summary, "cells");
+	struct json_object *cells = section_get(c->summary, "cells");
 	size_t n = cells && json_object_is_type(cells, json_type_array)
 		       ? json_object_array_length(cells)
 		       : 0;
@@ -77,7 +70,7 @@ void section_cells(struct section_ctx *c)
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *e = json_object_array_get_idx(cells, i);
 		for (size_t d = 0; d < 2; d++) {
-			struct json_object *io = get(e, dirs[d]), *lat = get(io, "lat_ns");
+			struct json_object *io = section_get(e, dirs[d]), *lat = section_get(io, "lat_ns");
 			if (!lat || !json_object_is_type(lat, json_type_object))
 				continue;
 			section_table_json(&t, e, "phase");
@@ -105,7 +98,7 @@ void section_cells(struct section_ctx *c)
 		struct json_object *e = json_object_array_get_idx(cells, i);
 		const char *cell = jsonget_str(e, "cell");
 		for (size_t d = 0; d < 2; d++) {
-			struct json_object *lat = get(get(e, dirs[d]), "lat_ns");
+			struct json_object *lat = section_get(section_get(e, dirs[d]), "lat_ns");
 			struct curve *k = &cv[ncv];
 			if (!lat || !json_object_is_type(lat, json_type_object))
 				continue;

@@ -56,33 +56,21 @@ static void kv_rows(struct section_table *t, const char *prefix, struct json_obj
 	}
 }
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static size_t len_of(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
 /* The purge methods of the run: from the first SNIA block's header, else "not in the summary". */
 static const char *purge_method(struct section_ctx *c, char *buf, size_t len)
 {
-	struct json_object *snia = get(c->summary, "snia"), *purge;
+	struct json_object *snia = section_get(c->summary, "snia"), *purge;
 
-	if (!len_of(snia))
+	if (!section_alen(snia))
 		return NULL;
-	purge = get(get(json_object_array_get_idx(snia, 0), "header"), "purge");
+	purge = section_get(section_get(json_object_array_get_idx(snia, 0), "header"), "purge");
 	if (!purge)
 		return NULL;
 	if (json_object_is_type(purge, json_type_string))
 		snprintf(buf, len, "%s", json_object_get_string(purge));
 	else
 	{
-		struct json_object *pp = get(purge, "pts_purge");
+		struct json_object *pp = section_get(purge, "pts_purge");
 		snprintf(buf, len, "%s (pts_purge: %s)",
 			 jsonget_str(purge, "method") ? jsonget_str(purge, "method") : "not recorded",
 			 pp ? json_object_get_string(pp) : "null");
@@ -92,7 +80,7 @@ static const char *purge_method(struct section_ctx *c, char *buf, size_t len)
 
 static void deviations(struct section_ctx *c)
 {
-	struct json_object *flags = get(c->summary, "flags"), *ts = get(c->manifest, "time_scale");
+	struct json_object *flags = section_get(c->summary, "flags"), *ts = section_get(c->manifest, "time_scale");
 	double eff = ts && json_object_is_type(ts, json_type_object) ? jsonget_num(ts, "effective")
 		     : ts ? json_object_get_double(ts) : NAN;
 	char buf[256];
@@ -109,7 +97,7 @@ static void deviations(struct section_ctx *c)
 		html_puts(&c->md, "\n");                                                           \
 	} while (0)
 	DEV("No reference test platform: the host is the one described below, not the PTS RTP.");
-	if (len_of(get(flags, "purge_not_pts")))
+	if (section_alen(section_get(flags, "purge_not_pts")))
 		DEV("Purge by discard (TRIM/deallocate), not a PTS purge (flags.purge_not_pts).");
 	if (isfinite(eff) && eff != 1) {
 		snprintf(buf, sizeof(buf), "Time scale %g: durations are the profile's times x %g "
@@ -125,7 +113,7 @@ static void deviations(struct section_ctx *c)
 
 void section_header(struct section_ctx *c)
 {
-	struct json_object *target = get(c->manifest, "target"), *prof = get(c->manifest, "profile");
+	struct json_object *target = section_get(c->manifest, "target"), *prof = section_get(c->manifest, "profile");
 	static const char *const skip_target[] = {"drive", NULL};
 	static const char *const skip_setup[] = {"profile", "plan", "target", "host", "steady_state",
 						  "schema", "link", NULL};
@@ -148,7 +136,7 @@ void section_header(struct section_ctx *c)
 
 	section_heading(c, 2, "platform", "Test platform", false);
 	section_table_init(&t, "platform", "Host state (manifest.host)", 2, kv_head, false);
-	kv_rows(&t, "", get(c->manifest, "host"), NULL);
+	kv_rows(&t, "", section_get(c->manifest, "host"), NULL);
 	section_emit_table(c, &t);
 	section_table_release(&t);
 
@@ -156,10 +144,10 @@ void section_header(struct section_ctx *c)
 	section_table_init(&t, "device", "Device (manifest.target, target.drive, link, wear)", 2,
 			   kv_head, true);
 	kv_rows(&t, "target", target, skip_target);
-	kv_rows(&t, "target.drive", get(target, "drive"), NULL);
-	kv_rows(&t, "link", get(c->manifest, "link"), NULL);
-	kv_rows(&t, "drive_settings", get(c->manifest, "drive_settings"), NULL);
-	kv_rows(&t, "endurance", get(c->summary, "endurance"), NULL);
+	kv_rows(&t, "target.drive", section_get(target, "drive"), NULL);
+	kv_rows(&t, "link", section_get(c->manifest, "link"), NULL);
+	kv_rows(&t, "drive_settings", section_get(c->manifest, "drive_settings"), NULL);
+	kv_rows(&t, "endurance", section_get(c->summary, "endurance"), NULL);
 	if (purge_method(c, buf, sizeof(buf))) {
 		section_table_str(&t, "purge");
 		section_table_str(&t, buf);
@@ -174,15 +162,15 @@ void section_header(struct section_ctx *c)
 	section_table_str(&t, "profile.path");
 	section_table_str(&t, jsonget_str(prof, "path"));
 	kv_rows(&t, "", c->manifest, skip_setup);
-	kv_rows(&t, "plan.pts", get(get(c->manifest, "plan"), "pts"), NULL);
+	kv_rows(&t, "plan.pts", section_get(section_get(c->manifest, "plan"), "pts"), NULL);
 	section_emit_table(c, &t);
 	section_table_release(&t);
 }
 
 void section_flags(struct section_ctx *c)
 {
-	struct json_object *flags = get(c->summary, "flags"), *wa = get(c->summary, "wa");
-	struct json_object *run = get(wa, "run");
+	struct json_object *flags = section_get(c->summary, "flags"), *wa = section_get(c->summary, "wa");
+	struct json_object *run = section_get(wa, "run");
 	struct section_table t;
 
 	if (!flags)
@@ -193,13 +181,13 @@ void section_flags(struct section_ctx *c)
 	{
 		/* an empty list, false or null is no finding: only what is raised is listed */
 		if (!v || (json_object_is_type(v, json_type_boolean) && !json_object_get_boolean(v)) ||
-		    (json_object_is_type(v, json_type_array) && !len_of(v)) ||
+		    (json_object_is_type(v, json_type_array) && !section_alen(v)) ||
 		    (json_object_is_type(v, json_type_int) && !json_object_get_int64(v)) ||
 		    (!strcmp(k, "reads_unmapped") && !(jsonget_num(v, "bytes") > 0)))
 			continue;
 		kv_rows(&t, k, v, NULL);
 	}
-	if (run && !get(run, "wa")) {
+	if (run && !section_get(run, "wa")) {
 		section_table_str(&t, "wa_unavailable");
 		section_table_str(&t, jsonget_str(run, "wa_reason") ? jsonget_str(run, "wa_reason")
 								    : "unknown");

@@ -16,19 +16,12 @@
 #include "report/section.h"
 #include "results/files.h"
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
 static void wa_table(struct section_ctx *c)
 {
 	static const char *const head[] = {"phase", "repeat", "from_label", "to_label",
 					   "host_bytes_written", "nand_bytes_written", "wa",
 					   "wa_lo", "wa_hi", "wa_reason"};
-	struct json_object *ph = get(get(c->summary, "wa"), "phases");
+	struct json_object *ph = section_get(section_get(c->summary, "wa"), "phases");
 	size_t n = ph && json_object_is_type(ph, json_type_array) ? json_object_array_length(ph) : 0;
 	struct section_table t;
 
@@ -38,7 +31,7 @@ static void wa_table(struct section_ctx *c)
 	section_table_init(&t, "wa_phases", "Write amplification per phase (interval from the "
 					    "counters' resolution)", 10, head, true);
 	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(ph, i), *iv = get(e, "interval");
+		struct json_object *e = json_object_array_get_idx(ph, i), *iv = section_get(e, "interval");
 		for (size_t j = 0; j < 7; j++)
 			section_table_json(&t, e, head[j]);
 		for (size_t j = 0; j < 2; j++) {
@@ -80,14 +73,14 @@ static void counters(struct section_ctx *c)
 	if (files_read_in_dir(sdir, ents[0]->d_name, &first) ||
 	    files_read_in_dir(sdir, ents[n - 1]->d_name, &last))
 		goto out;
-	if (!get(first, "counters") || !json_object_is_type(get(first, "counters"), json_type_object))
+	if (!section_get(first, "counters") || !json_object_is_type(section_get(first, "counters"), json_type_object))
 		goto out;
 	section_heading(c, 2, "counters", "Counters before and after", false);
 	section_table_init(&t, "counters", "Device counters: first and last snapshot", 4, head, false);
-	json_object_object_foreach(get(first, "counters"), k, v)
+	json_object_object_foreach(section_get(first, "counters"), k, v)
 	{
-		struct json_object *after = get(get(get(last, "counters"), k), "value");
-		struct json_object *before = get(v, "value");
+		struct json_object *after = section_get(section_get(section_get(last, "counters"), k), "value");
+		struct json_object *before = section_get(v, "value");
 
 		if (!before || (!json_object_is_type(before, json_type_int) &&
 				!json_object_is_type(before, json_type_double)))

@@ -20,40 +20,12 @@
 
 enum { MAXCELLS = 256, MAXMIX = 16 };
 
-static struct json_object *get(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static size_t alen(struct json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
-}
-
-/* The numbers of array a into a new array (NaN for null); NULL on ENOMEM or no array. */
-static double *numbers(struct json_object *a, double scale, size_t *n)
-{
-	size_t len = alen(a);
-	double *v = len ? calloc(len, sizeof(*v)) : NULL;
-
-	if (!v)
-		return NULL;
-	for (size_t i = 0; i < len; i++) {
-		struct json_object *e = json_object_array_get_idx(a, i);
-		v[i] = e ? json_object_get_double(e) * scale : NAN;
-	}
-	*n = len;
-	return v;
-}
-
 /* Convergence: every tracked cell's per-round figure `key`, at most 8 cells to a plot (a
  * legend of 56 would hide the lines), the cells in the block's order. */
 static void convergence(struct section_ctx *c, struct json_object *track, const char *key,
 			const char *unit, const char *idbase)
 {
-	size_t n = alen(track), per = 8;
+	size_t n = section_alen(track), per = 8;
 
 	for (size_t from = 0; from < n; from += per) {
 		size_t m = n - from < per ? n - from : per, used = 0;
@@ -66,8 +38,8 @@ static void convergence(struct section_ctx *c, struct json_object *track, const 
 			struct json_object *e = json_object_array_get_idx(track, from + i);
 			size_t nx = 0, ny = 0;
 
-			xs[used] = numbers(get(e, "rounds"), 1, &nx);
-			ys[used] = numbers(get(e, key), 1, &ny);
+			xs[used] = section_numbers(section_get(e, "rounds"), 1, &nx);
+			ys[used] = section_numbers(section_get(e, key), 1, &ny);
 			if (!xs[used] || !ys[used] || nx != ny) {
 				free(xs[used]);
 				free(ys[used]);
@@ -102,7 +74,7 @@ static void header_table(struct section_ctx *c, struct json_object *b, size_t k)
 	static const char *const keys[] = {"profile", "test_from", "spec", "variant", "active_range",
 					   "active_range_amount", "write_cache", "data_pattern",
 					   "toio", "purge"};
-	struct json_object *h = get(b, "header");
+	struct json_object *h = section_get(b, "header");
 	struct section_table t;
 	char id[64];
 
@@ -120,9 +92,9 @@ static void header_table(struct section_ctx *c, struct json_object *b, size_t k)
 
 static void iops_block(struct section_ctx *c, struct json_object *b, size_t k)
 {
-	struct json_object *mx = get(b, "matrix");
+	struct json_object *mx = section_get(b, "matrix");
 	double mixes[MAXMIX], bss[MAXCELLS];
-	size_t nmix = 0, nbs = 0, n = alen(mx);
+	size_t nmix = 0, nbs = 0, n = section_alen(mx);
 	const char **head = NULL;
 	char **names = NULL, id[64];
 	struct section_table t;
@@ -217,7 +189,7 @@ static void iops_block(struct section_ctx *c, struct json_object *b, size_t k)
 		section_emit_plot(c, &p);
 	}
 	snprintf(id, sizeof(id), "snia-iops-%zu", k);
-	convergence(c, get(b, "tracking"), "iops", "I/O per s", id);
+	convergence(c, section_get(b, "tracking"), "iops", "I/O per s", id);
 out:
 	for (size_t j = 0; names && j < nmix; j++)
 		free(names[j]);
@@ -231,13 +203,13 @@ static void rows_table(struct section_ctx *c, struct json_object *rows, const ch
 	struct section_table t;
 
 	section_table_init(&t, id, title, ncols, head, true);
-	for (size_t i = 0; i < alen(rows); i++) {
+	for (size_t i = 0; i < section_alen(rows); i++) {
 		struct json_object *e = json_object_array_get_idx(rows, i);
 		for (size_t j = 0; j < ncols; j++) {
 			if (!strncmp(head[j], "p99", 3)) { /* percentiles.<p>.ns */
 				char key[16];
 				snprintf(key, sizeof(key), "%.*s", (int)(strlen(head[j]) - 3), head[j]);
-				section_table_json(&t, get(get(e, "percentiles"), key), "ns");
+				section_table_json(&t, section_get(section_get(e, "percentiles"), key), "ns");
 			} else {
 				section_table_json(&t, e, head[j]);
 			}
@@ -254,10 +226,10 @@ static void throughput_block(struct section_ctx *c, struct json_object *b, size_
 	char id[64];
 
 	snprintf(id, sizeof(id), "snia_throughput_%zu", k);
-	rows_table(c, get(b, "table"), id, "Throughput (MB/s, 10^6 bytes per second; mean of the "
+	rows_table(c, section_get(b, "table"), id, "Throughput (MB/s, 10^6 bytes per second; mean of the "
 					   "measurement window)", head, 7);
 	snprintf(id, sizeof(id), "snia-throughput-%zu", k);
-	convergence(c, get(b, "tracking"), "mb_s", "MB/s", id);
+	convergence(c, section_get(b, "tracking"), "mb_s", "MB/s", id);
 }
 
 static void latency_block(struct section_ctx *c, struct json_object *b, size_t k)
@@ -268,15 +240,15 @@ static void latency_block(struct section_ctx *c, struct json_object *b, size_t k
 	char id[64];
 
 	snprintf(id, sizeof(id), "snia_latency_%zu", k);
-	rows_table(c, get(b, "table"), id, "Response time (ns; histograms merged over the "
+	rows_table(c, section_get(b, "table"), id, "Response time (ns; histograms merged over the "
 					   "measurement window)", head, 12);
 }
 
 static void wsat_block(struct section_ctx *c, struct json_object *b, size_t k)
 {
 	static const char *const head[] = {"level", "iops", "chunks", "bytes", "x"};
-	struct json_object *s = get(b, "series"), *pl = get(b, "plateau"), *dr = get(b, "drop");
-	struct json_object *st = get(b, "steady");
+	struct json_object *s = section_get(b, "series"), *pl = section_get(b, "plateau"), *dr = section_get(b, "drop");
+	struct json_object *st = section_get(b, "steady");
 	double *t = NULL, *x = NULL, *iops = NULL;
 	size_t nt = 0, nx = 0, ni = 0;
 	struct section_table tab;
@@ -311,9 +283,9 @@ static void wsat_block(struct section_ctx *c, struct json_object *b, size_t k)
 	section_table_release(&tab);
 
 	/* minutes of the profile's time: what the PTS plots (t_profile_ns undoes the time scale) */
-	t = numbers(get(s, "t_profile_ns"), 1.0 / 60e9, &nt);
-	x = numbers(get(s, "x"), 1, &nx);
-	iops = numbers(get(s, "iops"), 1, &ni);
+	t = section_numbers(section_get(s, "t_profile_ns"), 1.0 / 60e9, &nt);
+	x = section_numbers(section_get(s, "x"), 1, &nx);
+	iops = section_numbers(section_get(s, "iops"), 1, &ni);
 	if (!t || !x || !iops || nt != ni || nx != ni)
 		goto out;
 	se = (struct svg_series){"IOPS", t, iops, ni, SVG_LINE};
@@ -339,8 +311,8 @@ out:
 
 void section_snia(struct section_ctx *c)
 {
-	struct json_object *snia = get(c->summary, "snia");
-	size_t n = alen(snia);
+	struct json_object *snia = section_get(c->summary, "snia");
+	size_t n = section_alen(snia);
 
 	if (!n)
 		return;
