@@ -85,6 +85,9 @@ void section_header(struct section_ctx *c);
 void section_flags(struct section_ctx *c);
 void section_steady_state(struct section_ctx *c);
 void section_snia(struct section_ctx *c);
+/* One XSR, DIRTH, HIR or ECW block b (index k in snia) of section_snia (section_pts.c); false
+ * for a block of another test. */
+bool section_snia_more(struct section_ctx *c, struct json_object *b, size_t k);
 void section_cells(struct section_ctx *c);
 void section_probes(struct section_ctx *c);
 

@@ -337,9 +337,8 @@ void section_snia(struct section_ctx *c)
 			latency_block(c, b, k);
 		else if (!strcmp(test, "wsat"))
 			wsat_block(c, b, k);
-		else
-			section_para(c, "This test's block is in summary.json; this version of the "
-					"report shows no table or plot for it (issue 17: HIR, XSR, DIRTH "
-					"and ECW plots are left for a later change).");
+		else if (!section_snia_more(c, b, k))
+			section_para(c, "A block of a test this version of the report does not know; "
+					"its figures are in summary.json.");
 	}
 }

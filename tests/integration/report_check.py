@@ -10,7 +10,8 @@ in ssdlab's report cannot hide itself:
     drawn points where data-xmap/data-ymap put those values; on the virtual SSD every plot says
     "simulated";
   - every table's cells equal its CSV's, and the tables and plots equal summary.json's numbers
-    (the IOPS matrix, throughput, latency, WSAT levels, steady state, WA, latency percentiles).
+    (the IOPS matrix, throughput, latency, WSAT levels, XSR groups, DIRTH and ECW points and
+    Demand Variation, HIR wait states, steady state, WA, latency percentiles).
 Exit 0 when all holds, 1 with each finding on a line otherwise.
 """
 import csv
@@ -347,6 +348,67 @@ def main():
             if not w or w[0] != [float(v) for v in ser["x"]] or w[1] != [float(v) for v in ser["iops"]]:
                 fail("WSAT IOPS-vs-written plot differs from the series")
             ncheck += 2
+        elif b["test"] == "xsr":
+            rows = tables.get("snia_xsr_groups_%d" % k)
+            for i, g in enumerate(b["groups"]):
+                r = rows[1 + i] if rows and len(rows) > 1 + i else None
+                for key in ("mb_s", "end_mb_s", "lat_mean_ns", "mrt_ns"):
+                    if not r or not same(num(r[col(rows, key)]), g[key]):
+                        fail("xsr group %d %s differs from the summary" % (g["group"], key))
+                    ncheck += 1
+                name = "group %d (%s)" % (g["group"], g["rw"])
+                pl = plots.get("snia-xsr-throughput-%d" % k, {}).get(name)
+                if not pl or pl[1] != [float(v) for v in g["series"]["mb_s"]] or \
+                        not all(close(x, v / 60e9) for x, v in zip(pl[0], g["series"]["t_profile_ns"])):
+                    fail("xsr throughput plot of %s differs from the series" % name)
+                ncheck += 1
+        elif b["test"] in ("dirth", "ecw"):
+            var = plots.get("snia-%s-variation-%d" % (b["test"], k), {})
+            for e in b.get("by_tc", []):
+                name = "TC %d" % e["threads"]
+                if b["test"] == "dirth":
+                    want = ([float(p["toio"]) for p in e["points"]], [float(p["iops"]) for p in e["points"]])
+                else:
+                    want = ([float(v) for v in e["toio"]], [float(v) for v in e["iops"]])
+                if var.get(name) != want:
+                    fail("%s Demand Variation plot of %s differs from by_tc" % (b["test"], name))
+                ncheck += 1
+            if b["test"] == "dirth" and isinstance(b.get("points"), list):
+                rows = tables.get("snia_dirth_points_%d" % k)
+                for i, pt in enumerate(b["points"]):
+                    r = rows[1 + i] if rows else None
+                    run = pt["run"] if isinstance(pt["run"], dict) else {}
+                    if not r or r[0] != pt["point"] or not same(num(r[col(rows, "rounds_iops")]), pt["rounds_iops"]) or \
+                            ("iops" in run and not same(num(r[col(rows, "run_iops")]), run["iops"])):
+                        fail("dirth point %s differs from the summary" % pt["point"])
+                    ncheck += 1
+            if b["test"] == "ecw" and b.get("stage") == "toio":
+                rows = tables.get("snia_ecw_points_%d" % k)
+                for i, pt in enumerate(b["points"]):
+                    r = rows[1 + i] if rows else None
+                    for key in ("iops", "lat_mean_ns", "lat_p99_ns"):
+                        if not r or not same(num(r[col(rows, key)]), pt[key]):
+                            fail("ecw point TC%d/QD%d %s differs" % (pt["threads"], pt["qd"], key))
+                        ncheck += 1
+            if b["test"] == "ecw" and b.get("stage") == "precondition":
+                pl = plots.get("snia-ecw-precondition-%d" % k, {}).get("IOPS")
+                if not pl or pl[1] != [float(r["iops"]) for r in b["rounds"]]:
+                    fail("ecw precondition plot differs from its rounds")
+                ncheck += 1
+        elif b["test"] == "hir":
+            rows = tables.get("snia_hir_%d" % k)
+            for i, w in enumerate(b["wait_states"]):
+                r = rows[1 + i] if rows else None
+                if not r or not same(num(r[col(rows, "mean_iops")]), w["mean_iops"]):
+                    fail("hir wait state %d mean_iops differs" % i)
+                pl = plots.get("snia-hir-bursts-%d" % k, {}).get("wait %g s" % (w["wait_profile_ns"] / 1e9))
+                if not pl or pl[1] != [float(v) for v in w["series"]["iops"]]:
+                    fail("hir bursts plot of wait state %d differs" % i)
+                ncheck += 2
+            pl = plots.get("snia-hir-time-%d" % k, {}).get("IOPS")
+            if not pl or pl[1] != [float(v) for v in b["iops_vs_time"]["iops"]]:
+                fail("hir IOPS-vs-time plot differs from iops_vs_time")
+            ncheck += 1
     # WA per phase
     rows = tables.get("wa_phases")
     for i, e in enumerate(summary.get("wa", {}).get("phases", [])):

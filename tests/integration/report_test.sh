@@ -3,7 +3,8 @@
 #
 # report_test (issue 17, points 1-3): `ssdlab report` and the report `run` writes at its end.
 #   - snia-iops, snia-throughput, snia-latency, snia-wsat and demo run on client-tlc shrunk to
-#     1 GiB (run_lib.sh); each run leaves report.html, summary.md and report/*.csv (runflow.c);
+#     1 GiB (run_lib.sh), and snia-xsr, snia-hir, snia-dirth and snia-ecw shortened; each run
+#     leaves report.html, summary.md and report/<name>.csv (runflow.c);
 #   - `ssdlab report DIR` rewrites them byte for byte (the same input gives the same bytes);
 #   - report_check.py (python3's html.parser, csv and json, none of ssdlab's code) checks each
 #     report: it parses, names no external file, every plot has axes, units, tick labels and
@@ -46,6 +47,36 @@ for p in snia-iops snia-throughput snia-latency snia-wsat demo; do
 	python3 "$check" "$tmp/$p" || fail "$p: report_check.py"
 	echo "$p: run + report + check $((($(date +%s%N) - s) / 1000000)) ms wall"
 done
+
+# The other PTS tests, shortened as their own tests shorten them (snia_xsr_test.sh,
+# snia_hir_test.sh, snia_dirth_test.sh): XSR and DIRTH on the 1 GiB model, HIR on the bundled
+# idle-gc-aggressive, ECW on the 1 GiB model at the time scale the runner asks for.
+hir_sets=(--set phases.1.rounds.cell_time=5min)
+for p in 2 4 6 8 10; do
+	hir_sets+=(--set "phases.$p.bursts.count=20" --set "phases.$((p + 1)).write_until.amount=300s")
+done
+# run_with NAME PROFILE TARGET ARGS...: one run into $tmp/NAME, then the same checks as above.
+run_with() {
+	local n=$1 p=$2 tg=$3 s
+	shift 3
+	s=$(date +%s%N)
+	"$SSDLAB" run "$p" --target "$tg" --out "$tmp/$n" "$@" >"$tmp/$n.run" 2>"$tmp/$n.err" || {
+		fail "$p: run failed"
+		sed 's/^/  /' "$tmp/$n.err" >&2
+		return 1
+	}
+	same_report "$tmp/$n" "$p"
+	python3 "$check" "$tmp/$n" || fail "$p: report_check.py"
+	echo "$p: run + report + check $((($(date +%s%N) - s) / 1000000)) ms wall"
+}
+run_with xsr snia-xsr "sim:$tmp/small.yaml" --set phases.1.write_until.amount=1h \
+	--set phases.2.write_until.amount=30min --set phases.3.write_until.amount=1h
+run_with hir snia-hir sim:idle-gc-aggressive "${hir_sets[@]}"
+run_with dirth snia-dirth "sim:$tmp/small.yaml" --time-scale 2
+if run_rescaled snia-ecw "$tmp/small.yaml" "$tmp/snia-ecw"; then
+	same_report "$tmp/snia-ecw" snia-ecw
+	python3 "$check" "$tmp/snia-ecw" || fail "snia-ecw: report_check.py"
+fi
 
 for t in "$SSDLAB_SRCDIR"/tests/data/old-results/*.tar.gz; do
 	n=$(basename "$t" .tar.gz)
