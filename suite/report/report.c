@@ -127,6 +127,7 @@ int report_write(const char *dir, char *err, size_t errlen)
 	section_flags(&c);
 	section_snia(&c);
 	section_steady_state(&c);
+	section_curves(&c);
 	section_probes(&c);
 	section_cells(&c);
 	if (c.rc) {

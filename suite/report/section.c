@@ -308,7 +308,7 @@ void section_emit_plot(struct section_ctx *c, struct svg_plot *p)
 void section_heading(struct section_ctx *c, int level, const char *id, const char *text,
 		     bool in_md)
 {
-	html_printf(&c->html, "<h%d id=\"%s\">", level, id);
+	html_printf(&c->html, "<h%d id=\"sec-%s\">", level, id); /* plots own the bare ids */
 	html_esc(&c->html, text);
 	html_printf(&c->html, "</h%d>\n", level);
 	if (!in_md)

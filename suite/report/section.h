@@ -90,5 +90,7 @@ void section_snia(struct section_ctx *c);
 bool section_snia_more(struct section_ctx *c, struct json_object *b, size_t k);
 void section_cells(struct section_ctx *c);
 void section_probes(struct section_ctx *c);
+/* The probes' curves: SLC cache, GC recovery, OP variants, surface (section_curves.c). */
+void section_curves(struct section_ctx *c);
 
 #endif

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -25,6 +26,20 @@ static const char *const ss_head[] = {"phase", "repeat", "cell", "metric", "verd
 #define NSS (sizeof(ss_head) / sizeof(ss_head[0]))
 
 enum { MAXW = 4096 };
+
+/* The unit of a tracked metric (records_metric.c's names: iops, bw, lat_*). */
+static const char *unit_of(const char *metric)
+{
+	if (!metric)
+		return "";
+	if (strstr(metric, "lat"))
+		return "ns";
+	if (strstr(metric, "bw"))
+		return "bytes/s";
+	if (strstr(metric, "iops"))
+		return "I/O per s";
+	return "";
+}
 
 static void window_plot(struct section_ctx *c, struct json_object *e, size_t k)
 {
@@ -82,7 +97,7 @@ static void window_plot(struct section_ctx *c, struct json_object *e, size_t k)
 	p.id = id;
 	p.title = title;
 	p.x = (struct svg_axis){"round", "", false};
-	p.y = (struct svg_axis){metric ? metric : "value", "metric's unit", false};
+	p.y = (struct svg_axis){metric ? metric : "value", unit_of(metric), false};
 	p.series = se;
 	p.nseries = 7;
 	section_emit_plot(c, &p);

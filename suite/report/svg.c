@@ -12,7 +12,7 @@
 #include "report/html.h"
 #include "report/svg.h"
 
-enum { W = 640, H = 360, LEFT = 78, RIGHT = 28, TOP = 34, BOTTOM = 52 };
+enum { W = 640, H = 360, LEFT = 78, RIGHT = 28, TOP = 34, BOTTOM = 52, LEGROW = 14 };
 
 static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 				     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
@@ -253,9 +253,13 @@ void svg_plot_write(struct html_buf *b, const struct svg_plot *p)
 	size_t nx = axis(p, true, xt, &mx), ny = axis(p, false, yt, &my);
 	char num[48];
 
+	/* the legend goes below the plot, a row per series (and one for the "simulated" mark), so
+	 * that it never hides data and long names fit */
+	int rows = (int)p->nseries + (p->simulated ? 1 : 0), h = H + 6 + LEGROW * rows;
+
 	html_printf(b, "<figure class=\"plot\"><svg xmlns=\"http://www.w3.org/2000/svg\" "
 		       "viewBox=\"0 0 %d %d\" width=\"%d\" height=\"%d\" role=\"img\" id=\"",
-		    W, H, W, H);
+		    W, h, W, h);
 	html_esc(b, p->id);
 	html_puts(b, "\" data-csv=\"");
 	html_esc(b, p->csv);
@@ -269,9 +273,9 @@ void svg_plot_write(struct html_buf *b, const struct svg_plot *p)
 	html_esc(b, p->title);
 	html_puts(b, "</text>\n");
 	if (p->simulated)
-		html_printf(b, "<text class=\"sim\" x=\"%d\" y=\"18\" text-anchor=\"end\">simulated"
+		html_printf(b, "<text class=\"sim\" x=\"%d\" y=\"%d\">simulated (virtual SSD)"
 			       "</text>\n",
-			    W - RIGHT);
+			    LEFT, H + 2 + LEGROW * rows);
 	/* the axes and grid */
 	html_printf(b, "<g class=\"axis x\" data-axis=\"x\" data-scale=\"%s\">", mx.log ? "log" : "lin");
 	html_printf(b, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#000\"/>", LEFT,
@@ -303,14 +307,13 @@ void svg_plot_write(struct html_buf *b, const struct svg_plot *p)
 	html_puts(b, "</text></g>\n");
 	for (size_t s = 0; s < p->nseries; s++)
 		draw_series(b, &p->series[s], colors[s % NCOLORS], &mx, &my);
-	/* the legend: one row per series at the top right, inside the frame */
 	html_puts(b, "<g class=\"legend\">");
-	for (size_t s = 0; s < p->nseries; s++) {
-		int y = TOP + 10 + 13 * (int)s;
-		html_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"3\" fill=\"%s\"/>"
+	for (size_t i = 0; i < p->nseries; i++) {
+		int y = H + 2 + LEGROW * ((int)i + 1);
+		html_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"3\" fill=\"%s\"/>"
 			       "<text x=\"%d\" y=\"%d\">",
-			    W - RIGHT - 180, y - 4, colors[s % NCOLORS], W - RIGHT - 166, y);
-		html_esc(b, p->series[s].name);
+			    LEFT, y - 4, colors[i % NCOLORS], LEFT + 20, y);
+		html_esc(b, p->series[i].name);
 		html_puts(b, "</text>");
 	}
 	html_puts(b, "</g>\n</svg></figure>\n");

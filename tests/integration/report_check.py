@@ -179,7 +179,7 @@ def check_svg(d, s, simulated):
     if s["legend"] != len(s["series"]):
         fail("%s: %d legend entries for %d series" % (pid, s["legend"], len(s["series"])))
     if simulated and (a.get("data-simulated") != "true" or
-                      not any(t == "simulated" for _, t in s["texts"])):
+                      not any(t.startswith("simulated") for _, t in s["texts"])):
         fail("%s: a virtual-SSD plot not marked simulated" % pid)
     rows = read_csv(d, a.get("data-csv", ""))
     if rows is None:
@@ -409,6 +409,41 @@ def main():
             if not pl or pl[1] != [float(v) for v in b["iops_vs_time"]["iops"]]:
                 fail("hir IOPS-vs-time plot differs from iops_vs_time")
             ncheck += 1
+    # probes: SLC levels, GC-recovery points and fit, OP variants
+    for i, pr in enumerate(summary.get("slc_cache", [])):
+        lv = plots.get("slc-curve-%d" % i, {}).get("detected levels")
+        want = []
+        for l in pr["levels"]:
+            want += [(l["bytes_from"] / 1e9, l["mbps"]), (l["bytes_to"] / 1e9, l["mbps"])]
+        if pr["levels"] and (not lv or len(lv[0]) != len(want) or
+                             not all(close(a, b[0]) and close(c, b[1]) for a, c, b in zip(lv[0], lv[1], want))):
+            fail("slc-curve-%d: the levels differ from slc_cache[%d].levels" % (i, i))
+        ncheck += 1
+    g = summary.get("gc_recovery")
+    if g and g.get("points"):
+        pl = plots.get("gc-recovery", {})
+        pts = pl.get("recovered bytes per idle")
+        if not pts or pts[1] != [float(p_["recovered_bytes"]) for p_ in g["points"]]:
+            fail("gc-recovery: points differ from gc_recovery.points")
+        fit = pl.get(g["model"])
+        if g["model"] == "linear_capped" and fit:
+            t0 = g["t0"] or 0
+            for x, y in zip(*fit):
+                want = 0 if x < t0 else min(g["r"] * (x - t0), g["rmax"])
+                if not close(y, want) and abs(y - want) > 1e-6 * g["rmax"]:
+                    fail("gc-recovery: the fitted curve at %g s is %g, the model gives %g" % (x, y, want))
+                    break
+        ncheck += 2
+    for i, v in enumerate(summary.get("op_variants", [])):
+        rows = tables.get("op_variants")
+        r = rows[1 + i] if rows else None
+        w = v.get("wa")
+        w = w.get("wa") if isinstance(w, dict) else w
+        if not r or not same(num(r[col(rows, "wa")]), w if w is not None else float("nan")):
+            fail("op_variants[%d]: WA differs" % i)
+        if v.get("greedy_model") and not same(num(r[col(rows, "model_wa")]), v["greedy_model"]["wa"]):
+            fail("op_variants[%d]: model WA differs" % i)
+        ncheck += 2
     # WA per phase
     rows = tables.get("wa_phases")
     for i, e in enumerate(summary.get("wa", {}).get("phases", [])):

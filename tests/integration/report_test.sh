@@ -3,7 +3,8 @@
 #
 # report_test (issue 17, points 1-3): `ssdlab report` and the report `run` writes at its end.
 #   - snia-iops, snia-throughput, snia-latency, snia-wsat and demo run on client-tlc shrunk to
-#     1 GiB (run_lib.sh), and snia-xsr, snia-hir, snia-dirth and snia-ecw shortened; each run
+#     1 GiB (run_lib.sh), snia-xsr, snia-hir, snia-dirth and snia-ecw shortened, slc-cache,
+#     op-variants (greedy-ref) and surface-write; each run
 #     leaves report.html, summary.md and report/<name>.csv (runflow.c);
 #   - `ssdlab report DIR` rewrites them byte for byte (the same input gives the same bytes);
 #   - report_check.py (python3's html.parser, csv and json, none of ssdlab's code) checks each
@@ -73,6 +74,11 @@ run_with xsr snia-xsr "sim:$tmp/small.yaml" --set phases.1.write_until.amount=1h
 	--set phases.2.write_until.amount=30min --set phases.3.write_until.amount=1h
 run_with hir snia-hir sim:idle-gc-aggressive "${hir_sets[@]}"
 run_with dirth snia-dirth "sim:$tmp/small.yaml" --time-scale 2
+# The probes with curves: the SLC-cache probes, the OP variants on the greedy reference model
+# (op_variants_test.sh's), a surface write and read scan.
+run_with slc slc-cache "sim:$tmp/small.yaml"
+run_with opv op-variants "sim:$here/greedy-ref.yaml"
+run_with surf surface-write "sim:$tmp/small.yaml"
 if run_rescaled snia-ecw "$tmp/small.yaml" "$tmp/snia-ecw"; then
 	same_report "$tmp/snia-ecw" snia-ecw
 	python3 "$check" "$tmp/snia-ecw" || fail "snia-ecw: report_check.py"

@@ -139,7 +139,7 @@ static void plot(void **state)
 	/* the 0 is left out of the polyline: (1, 10) at the bottom left, (3, 1000) top right */
 	assert_non_null(strstr(a.p, "points=\"78.00,308.00 612.00,34.00\""));
 	assert_non_null(strstr(a.p, "<title>T &amp; U</title>"));
-	assert_non_null(strstr(a.p, ">simulated</text>"));
+	assert_non_null(strstr(a.p, ">simulated (virtual SSD)</text>"));
 	assert_non_null(strstr(a.p, "IOPS (I/O per s)</text>"));
 	assert_non_null(strstr(a.p, ">100</text>")); /* the middle decade's label */
 	assert_non_null(strstr(a.p, "stroke-dasharray"));
