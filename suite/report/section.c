@@ -143,6 +143,13 @@ void section_table_json(struct section_table *t, struct json_object *o, const ch
 	}
 }
 
+void section_table_objects(struct section_table *t, struct json_object *arr)
+{
+	for (size_t i = 0; i < section_alen(arr); i++)
+		for (size_t j = 0; j < t->ncols; j++)
+			section_table_json(t, json_object_array_get_idx(arr, i), t->head[j]);
+}
+
 /* A number as the HTML and Markdown tables show it: an integer in full (a capacity in bytes
  * must not lose digits), anything else to 6 significant digits. */
 static const char *display(double v, char *buf, size_t len)

@@ -53,6 +53,9 @@ void section_table_num(struct section_table *t, double v);
  * true/false, absent or null as "". */
 void section_table_json(struct section_table *t, struct json_object *o, const char *key);
 
+/* A row per element of array arr: its members named by t's headings, as section_table_json. */
+void section_table_objects(struct section_table *t, struct json_object *arr);
+
 /* Emits t: writes report/<id>.csv, the HTML table and (in_md) the Markdown table. */
 void section_emit_table(struct section_ctx *c, struct section_table *t);
 

@@ -84,9 +84,7 @@ static void xsr(struct section_ctx *c, struct json_object *b, size_t k)
 
 	snprintf(id, sizeof(id), "snia_xsr_groups_%zu", k);
 	section_table_init(&t, id, "XSR access groups (MB/s: 10^6 bytes per second)", 12, head, true);
-	for (size_t i = 0; i < section_alen(g); i++)
-		for (size_t j = 0; j < 12; j++)
-			section_table_json(&t, json_object_array_get_idx(g, i), head[j]);
+	section_table_objects(&t, g);
 	section_emit_table(c, &t);
 	section_table_release(&t);
 	if (rec) {
@@ -214,9 +212,7 @@ static void hir(struct section_ctx *c, struct json_object *b, size_t k)
 	snprintf(id, sizeof(id), "snia_hir_%zu", k);
 	section_table_init(&t, id, "HIR wait states (steady IOPS: the steady-state window's average)",
 			   7, head, true);
-	for (size_t i = 0; i < section_alen(ws); i++)
-		for (size_t j = 0; j < 7; j++)
-			section_table_json(&t, json_object_array_get_idx(ws, i), head[j]);
+	section_table_objects(&t, ws);
 	section_emit_table(c, &t);
 	section_table_release(&t);
 	many_add(c, &m, "IOPS", section_get(ivt, "t_profile_ns"), 1e-9, section_get(ivt, "iops"), 1);
@@ -271,9 +267,7 @@ static void ecw(struct section_ctx *c, struct json_object *b, size_t k)
 	snprintf(id, sizeof(id), "snia_ecw_points_%zu", k);
 	section_table_init(&t, id, "ECW TOIO points (response times from the merged histograms, ns)",
 			   12, head, true);
-	for (size_t i = 0; i < section_alen(pts); i++)
-		for (size_t j = 0; j < 12; j++)
-			section_table_json(&t, json_object_array_get_idx(pts, i), head[j]);
+	section_table_objects(&t, pts);
 	section_emit_table(c, &t);
 	section_table_release(&t);
 	by_tc_plots(c, section_get(b, "by_tc"), "ecw", k, false);

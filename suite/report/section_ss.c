@@ -120,11 +120,7 @@ void section_steady_state(struct section_ctx *c)
 			"rule: max - min within the allowed data excursion, the least-squares line's "
 			"rise over the window within the allowed slope excursion).");
 	section_table_init(&t, "steady_state", "Steady state per tracked series", NSS, ss_head, true);
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *e = json_object_array_get_idx(ss, i);
-		for (size_t j = 0; j < NSS; j++)
-			section_table_json(&t, e, ss_head[j]);
-	}
+	section_table_objects(&t, ss);
 	section_emit_table(c, &t);
 	section_table_release(&t);
 	for (size_t i = 0; i < n; i++)

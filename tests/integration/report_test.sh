@@ -7,6 +7,7 @@
 #     op-variants (greedy-ref) and surface-write; each run
 #     leaves report.html, summary.md and report/<name>.csv (runflow.c);
 #   - `ssdlab report DIR` rewrites them byte for byte (the same input gives the same bytes);
+#   - `resume` of a killed run writes them too, its flags saying resumed;
 #   - report_check.py (python3's html.parser, csv and json, none of ssdlab's code) checks each
 #     report: it parses, names no external file, every plot has axes, units, tick labels and
 #     data equal to its CSV and drawn where its axis mapping puts them, and the tables' and
@@ -82,6 +83,22 @@ run_with surf surface-write "sim:$tmp/small.yaml"
 if run_rescaled snia-ecw "$tmp/small.yaml" "$tmp/snia-ecw"; then
 	same_report "$tmp/snia-ecw" snia-ecw
 	python3 "$check" "$tmp/snia-ecw" || fail "snia-ecw: report_check.py"
+fi
+
+# resume writes the report too (the same runflow.c): a run killed after its 5th record, resumed;
+# its flags table says resumed.
+SSDLAB_DEBUG_FAULT=after-record:5 "$SSDLAB" run demo --target "sim:$tmp/small.yaml" \
+	--out "$tmp/resumed" >/dev/null 2>&1
+if [ -f "$tmp/resumed/report.html" ]; then
+	fail "resume: the killed run left a report (the fault hook did not stop it)"
+elif "$SSDLAB" resume "$tmp/resumed" >"$tmp/resumed.out" 2>&1; then
+	same_report "$tmp/resumed" "resume"
+	python3 "$check" "$tmp/resumed" || fail "resume: report_check.py"
+	grep -q '<td>resumed</td><td>true</td>' "$tmp/resumed/report.html" ||
+		fail "resume: the report's flags do not say resumed"
+else
+	fail "resume of the killed demo run failed"
+	sed 's/^/  /' "$tmp/resumed.out" >&2
 fi
 
 for t in "$SSDLAB_SRCDIR"/tests/data/old-results/*.tar.gz; do
