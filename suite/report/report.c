@@ -3,7 +3,8 @@
  * report: builds the report page from its sections (section.h) in a fixed order and writes
  * report.html and summary.md. The page's CSS is here, inline: a screen layout, and @media print
  * rules that fit A4 and Letter alike (the narrower of the two, A4's 210 mm, less margins, is
- * the width every table and plot scales to) and keep a plot or a table on one page.
+ * the width every table and plot scales to) and keep a plot or a table on one page. On screen a
+ * table wider than the page scrolls by itself; in print it stays a table in a smaller font.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,9 +24,9 @@ static const char css[] =
     "padding:0 1em}\n"
     "h1{font-size:1.5em}h2{font-size:1.25em;border-bottom:1px solid #999;margin-top:1.6em}"
     "h3{font-size:1.1em}\n"
-    "table{border-collapse:collapse;margin:.6em 0;font-size:9pt}caption{text-align:left;"
-    "font-weight:bold;padding:.2em 0}\n"
-    "th,td{border:1px solid #bbb;padding:.15em .4em;vertical-align:top}td.num{text-align:right;"
+    "table{border-collapse:collapse;margin:.6em 0;font-size:9pt;display:block;max-width:100%;"
+    "overflow-x:auto}caption{text-align:left;font-weight:bold;padding:.2em 0}\n"
+    "th,td{border:1px solid #bbb;padding:.15em .4em;vertical-align:top;overflow-wrap:anywhere}td.num{text-align:right;"
     "font-variant-numeric:tabular-nums}th{background:#eee}\n"
     "figure.plot{margin:.8em 0}svg{max-width:100%;height:auto;font-size:11px;"
     "font-family:sans-serif}\n"
@@ -36,7 +37,7 @@ static const char css[] =
     "@media print{body{max-width:none;margin:0;padding:0;font-size:9pt}"
     "table,figure.plot{break-inside:avoid;page-break-inside:avoid}"
     "h2,h3{break-after:avoid;page-break-after:avoid}"
-    "svg{width:100%;max-width:180mm}table{font-size:7.5pt}}\n";
+    "svg{width:100%;max-width:180mm}table{font-size:7.5pt;display:table;overflow:visible}}\n";
 
 static void headline(struct section_ctx *c)
 {

@@ -16,6 +16,7 @@
 
 #include "base/jsonget.h"
 #include "report/section.h"
+#include "results/records.h"
 
 static const char *const kv_head[] = {"key", "value"};
 
@@ -167,6 +168,44 @@ void section_header(struct section_ctx *c)
 	section_table_release(&t);
 }
 
+/*
+ * Other processes' I/O on the device during the measurements: the records' foreign_sectors_read
+ * and _written summed (the analysis keeps no total of them). Rows only when there was some;
+ * unreadable records add nothing here (summary.json, which the rest of the page shows, exists).
+ */
+static void foreign_io(struct section_ctx *c, struct section_table *t)
+{
+	struct results_records rr = {0};
+	double rd = 0, wr = 0, with = 0;
+
+	if (results_read_records(c->dir, &rr))
+		return;
+	for (size_t i = 0; i < rr.n; i++) {
+		double r = jsonget_num(rr.rec[i], "foreign_sectors_read");
+		double w = jsonget_num(rr.rec[i], "foreign_sectors_written");
+		bool any = false;
+
+		if (isfinite(r) && r > 0) {
+			rd += r;
+			any = true;
+		}
+		if (isfinite(w) && w > 0) {
+			wr += w;
+			any = true;
+		}
+		with += any;
+	}
+	results_records_release(&rr);
+	if (!with)
+		return;
+	section_table_str(t, "foreign_io.sectors_read");
+	section_table_num(t, rd);
+	section_table_str(t, "foreign_io.sectors_written");
+	section_table_num(t, wr);
+	section_table_str(t, "foreign_io.records");
+	section_table_num(t, with);
+}
+
 void section_flags(struct section_ctx *c)
 {
 	struct json_object *flags = section_get(c->summary, "flags"), *wa = section_get(c->summary, "wa");
@@ -192,6 +231,7 @@ void section_flags(struct section_ctx *c)
 		section_table_str(&t, jsonget_str(run, "wa_reason") ? jsonget_str(run, "wa_reason")
 								    : "unknown");
 	}
+	foreign_io(c, &t);
 	if (!t.rows) {
 		section_table_str(&t, "none");
 		section_table_str(&t, "no flag raised");

@@ -409,6 +409,24 @@ def main():
             if not pl or pl[1] != [float(v) for v in b["iops_vs_time"]["iops"]]:
                 fail("hir IOPS-vs-time plot differs from iops_vs_time")
             ncheck += 1
+    # foreign I/O: the records' foreign_sectors_* summed, in the flags table when any
+    fr = fw = nrec = 0
+    with open(os.path.join(d, "records.jsonl")) as f:
+        for line in f:
+            try:
+                r = json.loads(line)
+            except ValueError:
+                continue
+            a, b = r.get("foreign_sectors_read") or 0, r.get("foreign_sectors_written") or 0
+            fr, fw, nrec = fr + max(a, 0), fw + max(b, 0), nrec + (1 if a > 0 or b > 0 else 0)
+    flags = {r[0]: r[1] for r in (tables.get("flags") or [[]])[1:]}
+    if nrec:
+        if [num(flags.get(k, "nan")) for k in ("foreign_io.sectors_read", "foreign_io.sectors_written",
+                                                 "foreign_io.records")] != [fr, fw, nrec]:
+            fail("flags: foreign I/O %r, records say %r" % (flags, (fr, fw, nrec)))
+        ncheck += 3
+    elif any(k.startswith("foreign_io") for k in flags):
+        fail("flags: foreign I/O listed without any in the records")
     # probes: SLC levels, GC-recovery points and fit, OP variants
     for i, pr in enumerate(summary.get("slc_cache", [])):
         lv = plots.get("slc-curve-%d" % i, {}).get("detected levels")

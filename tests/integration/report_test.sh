@@ -12,6 +12,7 @@
 #     report: it parses, names no external file, every plot has axes, units, tick labels and
 #     data equal to its CSV and drawn where its axis mapping puts them, and the tables' and
 #     plots' numbers equal summary.json's;
+#   - foreign I/O written into two records shows in the flags, summed;
 #   - the old results of tests/data/old-results/ (written before the report existed) report too;
 #   - the check bites: a copy with a <script src> and one with a CSV value changed fail it;
 #   - exit codes: 2 for no directory or one without results files, 0 for --help.
@@ -99,6 +100,24 @@ elif "$SSDLAB" resume "$tmp/resumed" >"$tmp/resumed.out" 2>&1; then
 else
 	fail "resume of the killed demo run failed"
 	sed 's/^/  /' "$tmp/resumed.out" >&2
+fi
+
+# Foreign I/O (never on the virtual SSD): two of demo's records edited to say other processes
+# read 8 + 16 and wrote 0 + 24 sectors; the flags table must sum them (report_check.py).
+if [ -f "$tmp/demo/records.jsonl" ]; then
+	cp -r "$tmp/demo" "$tmp/foreign" && python3 - "$tmp/foreign/records.jsonl" <<'PY'
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+for i, (r, w) in {2: (8, 0), 5: (16, 24)}.items():
+    rec = json.loads(lines[i])
+    rec["foreign_sectors_read"], rec["foreign_sectors_written"] = r, w
+    lines[i] = json.dumps(rec)
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+	"$SSDLAB" report -q "$tmp/foreign" || fail "foreign: ssdlab report failed"
+	python3 "$check" "$tmp/foreign" || fail "foreign: report_check.py"
+	grep -q '^foreign_io.sectors_written,24$' "$tmp/foreign/report/flags.csv" ||
+		fail "foreign: flags.csv does not hold the 24 sectors written"
 fi
 
 for t in "$SSDLAB_SRCDIR"/tests/data/old-results/*.tar.gz; do
