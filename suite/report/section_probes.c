@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * section_probes: write amplification per phase (summary.json's wa: the deltas, WA, its interval
- * from the counters' resolution and, where WA is unknown, why) and the counters before and after
+ * from the counters' resolution and, where WA is unknown, why; a table and a plot) and the counters before and after
  * the run (the first and last snapshot under DIR/snapshots/, their "counters" objects: {value, unit} each).
  */
 #include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,53 @@
 #include "base/jsonget.h"
 #include "report/section.h"
 #include "results/files.h"
+
+/* WA per phase where it is known, with its interval's ends as points of their own (the interval
+ * of exact counters is the WA itself). */
+static void wa_plot(struct section_ctx *c, struct json_object *ph)
+{
+	size_t n = section_alen(ph), m = 0;
+	double *x = calloc(n ? n : 1, sizeof(*x)), *w = calloc(n ? n : 1, sizeof(*w));
+	double *lo = calloc(n ? n : 1, sizeof(*lo)), *hi = calloc(n ? n : 1, sizeof(*hi));
+	struct svg_series se[3];
+	struct svg_plot p = {0};
+
+	if (!x || !w || !lo || !hi) {
+		section_fail(c, -ENOMEM, "WA plot");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = json_object_array_get_idx(ph, i), *iv = section_get(e, "interval");
+		double v = jsonget_num(e, "wa");
+
+		if (!isfinite(v))
+			continue;
+		x[m] = jsonget_num(e, "phase");
+		w[m] = v;
+		lo[m] = section_alen(iv) == 2 ? json_object_get_double(json_object_array_get_idx(iv, 0)) : NAN;
+		hi[m] = section_alen(iv) == 2 && json_object_array_get_idx(iv, 1)
+			    ? json_object_get_double(json_object_array_get_idx(iv, 1))
+			    : NAN;
+		m++;
+	}
+	if (!m)
+		goto out;
+	se[0] = (struct svg_series){"WA", x, w, m, SVG_POINTS};
+	se[1] = (struct svg_series){"interval low", x, lo, m, SVG_POINTS};
+	se[2] = (struct svg_series){"interval high", x, hi, m, SVG_POINTS};
+	p.id = "wa-phases";
+	p.title = "Write amplification per phase, with its interval";
+	p.x = (struct svg_axis){"phase", "", false};
+	p.y = (struct svg_axis){"write amplification", "NAND / host bytes", false};
+	p.series = se;
+	p.nseries = 3;
+	section_emit_plot(c, &p);
+out:
+	free(x);
+	free(w);
+	free(lo);
+	free(hi);
+}
 
 static void wa_table(struct section_ctx *c)
 {
@@ -44,6 +92,7 @@ static void wa_table(struct section_ctx *c)
 	}
 	section_emit_table(c, &t);
 	section_table_release(&t);
+	wa_plot(c, ph);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)

@@ -474,6 +474,15 @@ def main():
             if (v is None and r[col(rows, key)] != "") or (v is not None and not same(num(r[col(rows, key)]), v)):
                 fail("wa.phases[%d].%s: table %r, summary %r" % (i, key, r[col(rows, key)], v))
             ncheck += 1
+    known = [e for e in summary.get("wa", {}).get("phases", []) if e.get("wa") is not None]
+    if known:
+        pl = plots.get("wa-phases", {})
+        if pl.get("WA") != ([float(e["phase"]) for e in known], [float(e["wa"]) for e in known]):
+            fail("wa-phases plot differs from wa.phases")
+        lo = [float(e["interval"][0]) if e.get("interval") else float("nan") for e in known]
+        if "interval low" not in pl or not all(same(a, b) for a, b in zip(lo, pl["interval low"][1])):
+            fail("wa-phases: the interval's low ends differ from wa.phases[].interval")
+        ncheck += 2
     # latency percentiles and their exceedance points
     rows = tables.get("latency_percentiles")
     exc = {}
