@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * section_probes: write amplification per phase (summary.json's wa: the deltas, WA, its interval
+ * section_probes: the drive's temperature per phase (summary.json's thermal), write
+ * amplification per phase (summary.json's wa: the deltas, WA, its interval
  * from the counters' resolution and, where WA is unknown, why; a table and a plot) and the counters before and after
  * the run (the first and last snapshot under DIR/snapshots/, their "counters" objects: {value, unit} each).
  */
@@ -150,8 +151,28 @@ out:
 	free(sdir);
 }
 
+/* The drive's temperature per phase and whether it throttled (summary.json's thermal). */
+static void thermal(struct section_ctx *c)
+{
+	static const char *const head[] = {"phase", "repeat", "throttled", "evidence", "max_c",
+					   "warning_c", "warning_source", "thermal_transitions",
+					   "warning_temp_minutes"};
+	struct json_object *ph = section_get(section_get(c->summary, "thermal"), "phases");
+	struct section_table t;
+
+	if (!section_alen(ph))
+		return;
+	section_heading(c, 2, "thermal", "Temperature and throttling", true);
+	section_table_init(&t, "thermal", "Temperature per phase (Celsius) and throttling evidence",
+			   9, head, true);
+	section_table_objects(&t, ph);
+	section_emit_table(c, &t);
+	section_table_release(&t);
+}
+
 void section_probes(struct section_ctx *c)
 {
+	thermal(c);
 	wa_table(c);
 	counters(c);
 }

@@ -462,6 +462,15 @@ def main():
         if v.get("greedy_model") and not same(num(r[col(rows, "model_wa")]), v["greedy_model"]["wa"]):
             fail("op_variants[%d]: model WA differs" % i)
         ncheck += 2
+    # thermal phases
+    th = (summary.get("thermal") or {}).get("phases") or []
+    rows = tables.get("thermal")
+    for i, e in enumerate(th):
+        r = rows[1 + i] if rows and len(rows) > 1 + i else None
+        if not r or not same(num(r[col(rows, "max_c")]), e["max_c"] if e.get("max_c") is not None else float("nan")) or \
+                r[col(rows, "throttled")] != ("true" if e.get("throttled") else "false"):
+            fail("thermal.phases[%d] differs from the thermal table" % i)
+        ncheck += 2
     # WA per phase
     rows = tables.get("wa_phases")
     for i, e in enumerate(summary.get("wa", {}).get("phases", [])):

@@ -12,7 +12,8 @@
 #     report: it parses, names no external file, every plot has axes, units, tick labels and
 #     data equal to its CSV and drawn where its axis mapping puts them, and the tables' and
 #     plots' numbers equal summary.json's;
-#   - foreign I/O written into two records shows in the flags, summed;
+#   - foreign I/O written into two records shows in the flags, summed; a thermal block put into
+#     a summary shows as the thermal table;
 #   - the old results of tests/data/old-results/ (written before the report existed) report too;
 #   - the check bites: a copy with a <script src> and one with a CSV value changed fail it;
 #   - exit codes: 2 for no directory or one without results files, 0 for --help.
@@ -118,6 +119,26 @@ PY
 	python3 "$check" "$tmp/foreign" || fail "foreign: report_check.py"
 	grep -q '^foreign_io.sectors_written,24$' "$tmp/foreign/report/flags.csv" ||
 		fail "foreign: flags.csv does not hold the 24 sectors written"
+fi
+
+# Temperature (never on the virtual SSD): demo's summary.json given a thermal block as a drive's
+# results have it (results-format.md); the report's thermal table must hold it.
+if [ -f "$tmp/demo/summary.json" ]; then
+	cp -r "$tmp/demo" "$tmp/thermal" && python3 - "$tmp/thermal/summary.json" <<'PY'
+import json, sys
+s = json.load(open(sys.argv[1]))
+s["thermal"] = {"phases": [
+    {"phase": 1, "repeat": 0, "throttled": False, "evidence": [], "max_c": 47.5, "warning_c": 70,
+     "warning_source": "drive", "thermal_transitions": 0, "warning_temp_minutes": 0},
+    {"phase": 3, "repeat": 0, "throttled": True, "evidence": ["thermal_transitions", "temperature"],
+     "max_c": 71, "warning_c": 70, "warning_source": "drive", "thermal_transitions": 3,
+     "warning_temp_minutes": None}], "cooldowns": []}
+json.dump(s, open(sys.argv[1], "w"), indent=2)
+PY
+	"$SSDLAB" report -q "$tmp/thermal" || fail "thermal: ssdlab report failed"
+	python3 "$check" "$tmp/thermal" || fail "thermal: report_check.py"
+	grep -q '^3,0,true,"\[""thermal_transitions""' "$tmp/thermal/report/thermal.csv" ||
+		fail "thermal: thermal.csv does not list phase 3 as throttled with its evidence"
 fi
 
 for t in "$SSDLAB_SRCDIR"/tests/data/old-results/*.tar.gz; do
