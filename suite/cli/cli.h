@@ -31,6 +31,7 @@ int cmd_run(int argc, char **argv);
 int cmd_resume(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_smart(int argc, char **argv);
 int cmd_drives(int argc, char **argv);

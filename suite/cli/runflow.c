@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "analysis/analyze.h"
+#include "report/report.h"
 #include "base/ydoc.h"
 #include "cli/cli.h"
 #include "cli/clock.h"
@@ -223,6 +224,13 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		code = EXIT_FAILED;
 		goto out;
 	}
+	/* The report is a view of the results, not part of them: a failure warns, the run stands
+	 * (`ssdlab report DIR` redoes it). */
+	rc = report_write(c->dir, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "ssdlab %s: warning: the report was not written: %s (the results are "
+				"complete; run `ssdlab report %s`)\n",
+			c->cmd, err[0] ? err : strerror(-rc), c->dir);
 	if (!c->quiet && c->verbose)
 		headline_print_details(summary, stdout);
 	if (!c->quiet)

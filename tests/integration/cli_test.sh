@@ -51,7 +51,7 @@ for c in $cmds; do
 	contains "$c --help shows usage" "$tmp/out" "usage: ssdlab $c"
 	check "$c --no-such-option" 2 "$ssdlab" "$c" --no-such-option
 done
-for c in io run resume plan analyze check profiles models drives; do
+for c in io run resume plan analyze report check profiles models drives; do
 	echo "$cmds" | grep -qx "$c" || { fail=$((fail + 1)); echo "FAIL: '$c' missing from ssdlab --help"; }
 done
 
@@ -74,6 +74,8 @@ check "io without target" 2 "$ssdlab" io
 check "io bad block size" 2 "$ssdlab" io sim:client-tlc --bs 4q
 check "io bad target model" 2 "$ssdlab" io sim:no-such-model --time 1s
 check "analyze not a results dir" 2 "$ssdlab" analyze "$tmp"
+check "report not a results dir" 2 "$ssdlab" report "$tmp"
+check "report without a directory" 2 "$ssdlab" report
 
 # The lists name what they list.
 check "profiles" 0 "$ssdlab" profiles
@@ -125,7 +127,7 @@ check "run option without its value" 2 "$ssdlab" run demo --target
 lines "run option without its value, one line" "$tmp/err" 1
 check "resume unknown option" 2 "$ssdlab" resume --frobnicate "$tmp"
 lines "resume unknown option, one line" "$tmp/err" 1
-for c in check models plan profiles analyze; do
+for c in check models plan profiles analyze report; do
 	check "$c unknown option" 2 "$ssdlab" "$c" --frobnicate x
 	contains "$c unknown option named" "$tmp/err" "unknown option '--frobnicate' (see ssdlab $c --help)"
 	lines "$c unknown option, one line" "$tmp/err" 1

@@ -5,7 +5,8 @@ Usage: layers_check.py [SOURCE_ROOT]   (default: $SSDLAB_SRCDIR, else the folder
 
 Reads every .c and .h under suite/<layer>/ and analysis/ and fails on:
   upward      an #include "layer/x.h" of a layer above the file's own, in the order
-              base < host < results < analysis < sim < targets < engine < profile < run < cli
+              base < host < results < analysis < sim < targets < engine < profile < run < report
+              < cli
   analysis    an include from analysis/ outside base/, analysis/ and the results reader
               (RESULTS_READER below), or of a device/YAML library (liburing, libatasmart, libyaml,
               <linux/...>): the analysis is a pure function of a results directory
@@ -41,7 +42,8 @@ import os
 import re
 import sys
 
-LAYERS = ["base", "host", "results", "analysis", "sim", "targets", "engine", "profile", "run", "cli"]
+LAYERS = ["base", "host", "results", "analysis", "sim", "targets", "engine", "profile", "run", "report",
+          "cli"]
 RANK = {name: i for i, name in enumerate(LAYERS)}
 # The results reader: the headers analysis/ may include besides base/ and its own.
 RESULTS_READER = {"results/results.h", "results/snapshot.h", "results/records.h",

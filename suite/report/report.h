@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report: the lab report of a results directory (issue 17). From DIR/summary.json and
+ * DIR/manifest.json (and the first and last snapshot) it writes
+ *   DIR/report.html   one self-contained page: inline CSS and SVG, no script, font or other file
+ *   DIR/summary.md    the headline and the main tables in Markdown
+ *   DIR/report/<name>.csv  one CSV per table and per plot (docs/report.md lists them)
+ * It prints nothing; the same inputs give the same bytes (no time stamp, no path in the files).
+ */
+#ifndef SSDLAB_REPORT_REPORT_H
+#define SSDLAB_REPORT_REPORT_H
+
+#include <stddef.h>
+
+/*
+ * Writes the report of results directory dir. Returns 0, or -errno with a message in err:
+ * -ENOENT when dir has no manifest.json or summary.json (run `ssdlab analyze` first), -EINVAL
+ * when one is not JSON, the errors of writing the files otherwise. Files already written by a
+ * failed call stay (each is written atomically, so none is torn).
+ */
+int report_write(const char *dir, char *err, size_t errlen);
+
+#endif
