@@ -120,7 +120,7 @@ for p in $profiles; do
 	echo "ssdlab ${args[*]}" >>"$tmp/commands.txt"
 	# The report's own outputs (report.html, summary.md) are made from the directory by the tests,
 	# not stored with it.
-	tar -C "$tmp" --exclude="$p/report.html" --exclude="$p/summary.md" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - "$p" |
+	tar -C "$tmp" --exclude="$p/report.html" --exclude="$p/summary.md" --exclude="$p/report" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - "$p" |
 		gzip -9n >"$dest/$p.tar.gz"
 	printf '%-24s %8d bytes\n' "$p.tar.gz" "$(stat -c %s "$dest/$p.tar.gz")"
 done
