@@ -9,7 +9,12 @@
 #   - each tarball extracts to one directory named after its profile, holding manifest.json,
 #     records.jsonl and summary.json, and `ssdlab analyze` on it reproduces summary.json byte for
 #     byte (run_lib.sh's check_analyze). When an analysis change alters summary.json on purpose,
-#     this test says which fixtures to regenerate.
+#     this test says which fixtures to regenerate;
+#   - `ssdlab report` on each (issue 17's tests: reports from stored results directories of every
+#     bundled profile, not re-run in every test): report_check.py (python3's html.parser, csv and
+#     json) finds the page parsing with no external reference, every plot with axes, units and
+#     data equal to its CSV, and the tables equal to summary.json; a second `ssdlab report` gives
+#     the same bytes (report.html, summary.md and every CSV).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
@@ -44,10 +49,21 @@ for f in "$fixtures"/*.tar.gz; do
 		[ -s "$tmp/$p/$n" ] || fail "$p: no $n"
 	done
 	check_analyze "$tmp/$p" "$p"
+	if "$SSDLAB" report -q "$tmp/$p" >"$tmp/$p.rep" 2>&1; then
+		python3 "$here/report_check.py" "$tmp/$p" || fail "$p: report_check.py"
+		cp -r "$tmp/$p" "$tmp/$p.first"
+		"$SSDLAB" report -q "$tmp/$p" >/dev/null 2>&1 || fail "$p: the second ssdlab report failed"
+		diff -r "$tmp/$p.first" "$tmp/$p" >/dev/null ||
+			fail "$p: a second ssdlab report wrote other bytes"
+		rm -rf "$tmp/$p.first"
+	else
+		fail "$p: ssdlab report failed"
+		sed 's/^/  /' "$tmp/$p.rep" >&2
+	fi
 done
 
 n=$(find "$fixtures" -maxdepth 1 -name '*.tar.gz' | wc -l)
 printf '%d fixtures, %d bytes in all, checked in %.1f s\n' "$n" "$(cat "$fixtures"/*.tar.gz | wc -c)" \
 	"$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')"
 [ "$fails" = 0 ] || exit 1
-echo "ok: every bundled profile has a stored results directory that analyze reproduces byte for byte"
+echo "ok: every bundled profile has a stored results directory that analyze reproduces byte for byte, and its report holds"
