@@ -212,8 +212,15 @@ for c in "${CMDS[@]}"; do
 	if command -v python3 >/dev/null; then
 		python3 -c 'import os, sys, time; os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL); print("held", flush=True); time.sleep(60)' "$FREE" >"$WORK/holder" &
 		HOLDER=$!
-		for _ in $(seq 50); do grep -q held "$WORK/holder" && break; sleep 0.1; done
-		expect 3 "$FREE is in use" -- "$c" "$FREE" --yes-destroy="$FREE"
+		# On a loaded machine python can take seconds to start: wait up to a minute for the
+		# hold, and check it was taken (a check run before it would pass the write through
+		# and prove nothing; CI once saw a smoke run go ahead after the 5 s this used to wait).
+		for _ in $(seq 600); do grep -q held "$WORK/holder" && break; sleep 0.1; done
+		if grep -q held "$WORK/holder"; then
+			expect 3 "$FREE is in use" -- "$c" "$FREE" --yes-destroy="$FREE"
+		else
+			fail "the exclusive holder of $FREE did not start within 60 s"
+		fi
 		kill "$HOLDER"
 		wait "$HOLDER" 2>/dev/null
 		HOLDER=""
