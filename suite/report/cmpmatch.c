@@ -75,5 +75,7 @@ int cmpmatch_diff(double v, double ref, double thr, double *ratio)
 		return 0;
 	}
 	*ratio = v / ref;
-	return fabs(*ratio - 1) > thr ? 1 : 0;
+	/* the distance against thr x ref, not the ratio against 1 + thr: 110 against 100 at 10 %
+	 * is then exactly on the threshold (within), where 110 / 100 - 1 rounds above 0.1 */
+	return fabs(v - ref) > thr * fabs(ref) ? 1 : 0;
 }

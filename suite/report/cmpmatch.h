@@ -31,7 +31,7 @@ bool cmpmatch_in_all(const struct cmpmatch_run *runs, size_t nruns, const char *
 bool cmpmatch_first(const struct cmpmatch_run *run, size_t i);
 
 /*
- * The ratio v / ref in *ratio and whether it is beyond the threshold: 1 when |v / ref - 1| > thr,
+ * The ratio v / ref in *ratio and whether it is beyond the threshold: 1 when |v - ref| > thr x |ref|,
  * 0 when within, -1 when not comparable (ref 0, NaN or infinite, or v NaN; *ratio NaN). Two
  * zeros are equal (ratio 1, within).
  */
