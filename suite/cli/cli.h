@@ -32,6 +32,7 @@ int cmd_resume(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_smart(int argc, char **argv);
 int cmd_drives(int argc, char **argv);

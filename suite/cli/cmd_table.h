@@ -3,6 +3,7 @@
 {"io", cmd_io, "run one ad-hoc job on a block device, file or sim:MODEL (fio-like figures)"},
 {"analyze", cmd_analyze, "recompute summary.json of a results directory and print the headline figures"},
 {"report", cmd_report, "write DIR/report.html (SNIA PTS-style, plots as inline SVG), DIR/summary.md and a CSV per table"},
+{"compare", cmd_compare, "several results directories side by side: aligned tables, ratios to the first, compare.html"},
 {"profiles", cmd_profiles, "list the bundled test profiles with one-line descriptions"},
 {"check", cmd_check, "validate a profile and print a summary of its plan"},
 {"run", cmd_run, "run a profile on a target and write a results directory (then analyze it)"},

@@ -39,6 +39,23 @@ static const char css[] =
     "h2,h3{break-after:avoid;page-break-after:avoid}"
     "svg{width:100%;max-width:180mm}table{font-size:7.5pt;display:table;overflow:visible}}\n";
 
+void report_page(struct html_buf *page, const char *title, const char *body, const char *writer,
+		 const char *from)
+{
+	html_puts(page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+			"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+			"<title>");
+	html_esc(page, title);
+	html_puts(page, "</title>\n<style>\n");
+	html_puts(page, css);
+	html_puts(page, "</style>\n</head>\n<body>\n");
+	html_puts(page, body);
+	html_puts(page, "<footer><p>Written by ");
+	html_esc(page, writer);
+	html_esc(page, from);
+	html_puts(page, "</p></footer>\n</body>\n</html>\n");
+}
+
 static void headline(struct section_ctx *c)
 {
 	static const char *const head[] = {"key", "value"};
@@ -96,7 +113,7 @@ int report_write(const char *dir, char *err, size_t errlen)
 	struct section_ctx c = {.dir = dir, .err = err, .errlen = errlen};
 	struct json_object *target = NULL;
 	struct html_buf page;
-	const char *kind;
+	const char *kind, *footer;
 	int rc;
 
 	html_init(&page);
@@ -136,23 +153,17 @@ int report_write(const char *dir, char *err, size_t errlen)
 		goto out;
 	}
 
-	html_puts(&page, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-			 "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-			 "<title>");
 	{
 		struct json_object *prof = NULL;
+		const char *name;
+		char title[512];
 		json_object_object_get_ex(c.manifest, "profile", &prof);
-		html_puts(&page, "SNIA PTS-style report: ");
-		html_esc(&page, jsonget_str(prof, "name") ? jsonget_str(prof, "name") : "unnamed profile");
+		name = jsonget_str(prof, "name");
+		snprintf(title, sizeof(title), "SNIA PTS-style report: %s", name ? name : "unnamed profile");
+		footer = jsonget_str(c.summary, "analyzer");
+		report_page(&page, title, c.html.p, footer, " from summary.json and manifest.json; every "
+							    "table and plot has its CSV under report/.");
 	}
-	html_puts(&page, "</title>\n<style>\n");
-	html_puts(&page, css);
-	html_puts(&page, "</style>\n</head>\n<body>\n");
-	html_puts(&page, c.html.p);
-	html_puts(&page, "<footer><p>Written by ");
-	html_esc(&page, jsonget_str(c.summary, "analyzer"));
-	html_puts(&page, " from summary.json and manifest.json; every table and plot has its CSV "
-			 "under report/.</p></footer>\n</body>\n</html>\n");
 	rc = write_top(dir, "report.html", &page, err, errlen);
 	if (!rc)
 		rc = write_top(dir, "summary.md", &c.md, err, errlen);

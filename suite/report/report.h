@@ -20,4 +20,14 @@
  */
 int report_write(const char *dir, char *err, size_t errlen);
 
+struct html_buf;
+
+/*
+ * Appends the whole page around body to page: the doctype, head with title and the report's
+ * inline CSS, body, and a footer "Written by WRITER FROM" (both escaped; NULL writes nothing).
+ * report_write and compare_write (compare.h) share it, so the two pages look and print alike.
+ */
+void report_page(struct html_buf *page, const char *title, const char *body, const char *writer,
+		 const char *from);
+
 #endif

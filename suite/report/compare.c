@@ -1,0 +1,611 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compare: runs side by side (compare.h). The figures taken from each summary.json, by group:
+ *   headline      headline.wa_run; per headline.steady_state entry its average and WA
+ *   results       per headline.results entry (its cell, or its workload) iops, bw_bps,
+ *                 lat_mean_ns, lat_p99_ns, lat_max_ns: the steady-state figures per cell
+ *   snia          the scalar numbers of each SNIA block (snia[]), but its header and the
+ *                 per-round arrays, named "TEST path"; blocks of the same test match
+ *   latency       per summary cell and direction: mean, p50 .. p99.999 and max latency
+ * A figure is named without phase numbers, so that profiles laid out differently still match
+ * on the cell. The plots: the results' IOPS per shared cell, and a latency exceedance plot per
+ * shared cell and direction (the first MAX_LAT_PLOTS; the table has them all).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "base/errmsg.h"
+#include "base/jsonget.h"
+#include "base/jsonnum.h"
+#include "report/cmpmatch.h"
+#include "report/compare.h"
+#include "report/report.h"
+#include "report/section.h"
+#include "results/files.h"
+
+enum group { G_HEADLINE, G_RESULTS, G_SNIA, G_LATENCY, G_COUNT };
+
+static const char *const group_id[G_COUNT] = {"headline", "results", "snia", "latency"};
+static const char *const group_title[G_COUNT] = {
+    "Headline: run WA and the steady-state averages",
+    "Steady-state figures per cell (headline results)",
+    "SNIA PTS blocks (scalar figures of the same test)",
+    "Latency per cell and direction (ns)"};
+
+static const char *const pct_keys[] = {"p50", "p90", "p95", "p99", "p99_9", "p99_99", "p99_999"};
+static const double pct_exceed[] = {0.5, 0.1, 0.05, 0.01, 1e-3, 1e-4, 1e-5};
+#define NPCT (sizeof(pct_keys) / sizeof(pct_keys[0]))
+
+enum { MAX_LAT_PLOTS = 12 };
+
+struct run {
+	const char *dir;
+	char label[32]; /* "run K" */
+	struct json_object *manifest, *summary;
+	char **keys;
+	double *v;
+	enum group *g;
+	size_t n, cap;
+	int err;
+};
+
+static void fig(struct run *r, enum group g, double v, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void fig(struct run *r, enum group g, double v, const char *fmt, ...)
+{
+	va_list ap;
+	char *k = NULL;
+
+	if (r->err || !isfinite(v))
+		return;
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		char **nk = realloc(r->keys, cap * sizeof(*nk));
+		if (!nk)
+			goto enomem;
+		r->keys = nk;
+		double *nv = realloc(r->v, cap * sizeof(*nv));
+		if (!nv)
+			goto enomem;
+		r->v = nv;
+		enum group *ng = realloc(r->g, cap * sizeof(*ng));
+		if (!ng)
+			goto enomem;
+		r->g = ng;
+		r->cap = cap;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&k, fmt, ap) < 0)
+		k = NULL;
+	va_end(ap);
+	if (!k)
+		goto enomem;
+	r->keys[r->n] = k;
+	r->v[r->n] = v;
+	r->g[r->n++] = g;
+	return;
+enomem:
+	r->err = -ENOMEM;
+}
+
+static double num(struct json_object *o, const char *key)
+{
+	struct json_object *v = section_get(o, key);
+
+	if (!v || !(json_object_is_type(v, json_type_int) || json_object_is_type(v, json_type_double)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+static const char *cell_name(struct json_object *e, char *buf, size_t len)
+{
+	const char *cell = jsonget_str(e, "cell");
+	double rep = num(e, "repeat");
+
+	if (cell && cell[0])
+		snprintf(buf, len, "%s", cell);
+	else
+		snprintf(buf, len, "%s", jsonget_str(e, "workload") ? jsonget_str(e, "workload")
+			 : jsonget_str(e, "kind") ? jsonget_str(e, "kind") : "-");
+	if (isfinite(rep) && rep > 0)
+		snprintf(buf + strlen(buf), len - strlen(buf), " repeat %lld", (long long)rep);
+	return buf;
+}
+
+/* The scalar numbers under o as "TEST path": objects by member, arrays of objects by index;
+ * arrays of numbers (per-round values) are series, not figures. */
+static void flatten(struct run *r, struct json_object *o, const char *path)
+{
+	char sub[512];
+
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v)
+		{
+			if (!v || !strcmp(k, "header"))
+				continue;
+			snprintf(sub, sizeof(sub), "%s.%s", path, k);
+			flatten(r, v, sub);
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++) {
+			struct json_object *e = json_object_array_get_idx(o, i);
+			if (!json_object_is_type(e, json_type_object))
+				return;
+			snprintf(sub, sizeof(sub), "%s[%zu]", path, i);
+			flatten(r, e, sub);
+		}
+	} else if (json_object_is_type(o, json_type_int) || json_object_is_type(o, json_type_double)) {
+		fig(r, G_SNIA, json_object_get_double(o), "%s", path);
+	}
+}
+
+static void figures(struct run *r)
+{
+	static const char *const rk[] = {"iops", "bw_bps", "lat_mean_ns", "lat_p99_ns", "lat_max_ns"};
+	static const char *const dirs[] = {"read", "write"};
+	struct json_object *h = section_get(r->summary, "headline"), *a;
+	char name[256];
+
+	fig(r, G_HEADLINE, num(h, "wa_run"), "wa_run");
+	a = section_get(h, "steady_state");
+	for (size_t i = 0; i < section_alen(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		const char *m = jsonget_str(e, "metric");
+		cell_name(e, name, sizeof(name));
+		fig(r, G_HEADLINE, num(e, "average"), "steady state %s %s average", name, m ? m : "-");
+		fig(r, G_HEADLINE, num(e, "wa"), "steady state %s %s wa", name, m ? m : "-");
+	}
+	a = section_get(h, "results");
+	for (size_t i = 0; i < section_alen(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		cell_name(e, name, sizeof(name));
+		for (size_t j = 0; j < sizeof(rk) / sizeof(rk[0]); j++)
+			fig(r, G_RESULTS, num(e, rk[j]), "%s %s", name, rk[j]);
+	}
+	a = section_get(r->summary, "snia");
+	for (size_t i = 0; i < section_alen(a); i++) {
+		struct json_object *b = json_object_array_get_idx(a, i);
+		const char *t = jsonget_str(b, "test");
+		double rep = num(b, "repeat");
+		snprintf(name, sizeof(name), "%s", t ? t : "-");
+		if (isfinite(rep) && rep > 0)
+			snprintf(name + strlen(name), sizeof(name) - strlen(name), "#%lld", (long long)rep);
+		json_object_object_foreach(b, k, v)
+		{
+			char path[512];
+			if (!v || !strcmp(k, "header") || !strcmp(k, "phase") || !strcmp(k, "repeat") ||
+			    !strcmp(k, "test"))
+				continue;
+			snprintf(path, sizeof(path), "%s %s", name, k);
+			flatten(r, v, path);
+		}
+	}
+	a = section_get(r->summary, "cells");
+	for (size_t i = 0; i < section_alen(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+		const char *kind = jsonget_str(e, "kind");
+		if (jsonget_str(e, "cell") && jsonget_str(e, "cell")[0])
+			cell_name(e, name, sizeof(name));
+		else
+			snprintf(name, sizeof(name), "%s", kind ? kind : "-");
+		for (size_t d = 0; d < 2; d++) {
+			struct json_object *lat = section_get(section_get(e, dirs[d]), "lat_ns");
+			if (!lat || !json_object_is_type(lat, json_type_object))
+				continue;
+			fig(r, G_LATENCY, num(lat, "mean"), "%s %s mean", name, dirs[d]);
+			for (size_t j = 0; j < NPCT; j++)
+				fig(r, G_LATENCY, num(lat, pct_keys[j]), "%s %s %s", name, dirs[d],
+				    pct_keys[j]);
+			fig(r, G_LATENCY, num(lat, "max"), "%s %s max", name, dirs[d]);
+		}
+	}
+}
+
+static long lookup(const struct run *r, const char *key)
+{
+	for (size_t i = 0; i < r->n; i++)
+		if (!strcmp(r->keys[i], key))
+			return (long)i;
+	return -1;
+}
+
+struct cmp {
+	struct run *runs;
+	size_t n;
+	struct cmpmatch_run *m;
+	size_t *idx; /* shared rows x n */
+	size_t rows;
+	struct section_ctx c;
+	struct html_buf *text;
+};
+
+/* One group's shared rows as a table (HTML, CSV) and as aligned text. */
+static void group_table(struct cmp *k, enum group g)
+{
+	size_t ncols = 1 + k->n + (k->n - 1) + 1, nrows = 0, w0 = 6, wv = 8;
+	const char **head = calloc(ncols, sizeof(*head));
+	char **names = calloc(ncols, sizeof(*names)), id[64], num[40];
+	struct section_table t;
+
+	if (!head || !names) {
+		section_fail(&k->c, -ENOMEM, "compare");
+		goto out;
+	}
+	head[0] = "figure";
+	for (size_t r = 0; r < k->n; r++) {
+		if (asprintf(&names[1 + r], "%s", k->runs[r].label) < 0)
+			names[1 + r] = NULL;
+		if (r && asprintf(&names[k->n + r], "%s / run 1", k->runs[r].label) < 0)
+			names[k->n + r] = NULL;
+	}
+	for (size_t j = 1; j + 1 < ncols; j++) {
+		if (!names[j]) {
+			section_fail(&k->c, -ENOMEM, "compare");
+			goto out;
+		}
+		head[j] = names[j];
+	}
+	head[ncols - 1] = "beyond +-10 %";
+	for (size_t i = 0; i < k->rows; i++) {
+		size_t i0 = k->idx[i * k->n];
+		if (k->runs[0].g[i0] != g)
+			continue;
+		nrows++;
+		if (strlen(k->runs[0].keys[i0]) > w0)
+			w0 = strlen(k->runs[0].keys[i0]);
+		for (size_t r = 0; r < k->n; r++) {
+			size_t l = strlen(jsonnum_fmt(k->runs[r].v[k->idx[i * k->n + r]], num, sizeof(num)));
+			if (l > wv)
+				wv = l;
+		}
+	}
+	if (!nrows)
+		goto out;
+	snprintf(id, sizeof(id), "compare-%s", group_id[g]);
+	section_heading(&k->c, 2, id, group_title[g], false);
+	section_table_init(&t, id, group_title[g], ncols, head, false);
+	html_printf(k->text, "\n%s\n%-*s", group_title[g], (int)w0, "figure");
+	for (size_t r = 0; r < k->n; r++)
+		html_printf(k->text, "  %*s", (int)wv, k->runs[r].label);
+	for (size_t r = 1; r < k->n; r++)
+		html_printf(k->text, "  %9s", r == 1 ? "ratio r2" : "ratio");
+	html_puts(k->text, "\n");
+	for (size_t i = 0; i < k->rows; i++) {
+		const size_t *ix = &k->idx[i * k->n];
+		double ref = k->runs[0].v[ix[0]];
+		char beyond[256] = "";
+		if (k->runs[0].g[ix[0]] != g)
+			continue;
+		section_table_str(&t, k->runs[0].keys[ix[0]]);
+		html_printf(k->text, "%-*s", (int)w0, k->runs[0].keys[ix[0]]);
+		for (size_t r = 0; r < k->n; r++) {
+			section_table_num(&t, k->runs[r].v[ix[r]]);
+			html_printf(k->text, "  %*s", (int)wv,
+				    jsonnum_fmt(k->runs[r].v[ix[r]], num, sizeof(num)));
+		}
+		for (size_t r = 1; r < k->n; r++) {
+			double ratio;
+			int d = cmpmatch_diff(k->runs[r].v[ix[r]], ref, COMPARE_THRESHOLD, &ratio);
+			section_table_num(&t, ratio);
+			if (d < 0)
+				html_printf(k->text, "  %9s", "-");
+			else
+				html_printf(k->text, "  %8.3f%c", ratio, d ? '*' : ' ');
+			if (d > 0 && strlen(beyond) + 40 < sizeof(beyond))
+				snprintf(beyond + strlen(beyond), sizeof(beyond) - strlen(beyond), "%s%s",
+					 beyond[0] ? ", " : "", k->runs[r].label);
+		}
+		section_table_str(&t, beyond);
+		html_puts(k->text, "\n");
+	}
+	section_emit_table(&k->c, &t);
+	section_table_release(&t);
+out:
+	for (size_t j = 0; names && j < ncols; j++)
+		free(names[j]);
+	free(names);
+	free(head);
+}
+
+/* The IOPS of the shared results rows, one series per run against the row's number. */
+static void plot_iops(struct cmp *k)
+{
+	struct svg_series *se = calloc(k->n, sizeof(*se));
+	double *x = calloc(k->rows + 1, sizeof(*x)), *y = calloc((k->rows + 1) * k->n, sizeof(*y));
+	struct svg_plot p = {0};
+	size_t m = 0;
+
+	if (!se || !x || !y) {
+		section_fail(&k->c, -ENOMEM, "compare");
+		goto out;
+	}
+	for (size_t i = 0; i < k->rows; i++) {
+		const size_t *ix = &k->idx[i * k->n];
+		const char *key = k->runs[0].keys[ix[0]];
+		size_t l = strlen(key);
+		if (k->runs[0].g[ix[0]] != G_RESULTS || l < 5 || strcmp(key + l - 5, " iops"))
+			continue;
+		x[m] = (double)(m + 1);
+		for (size_t r = 0; r < k->n; r++)
+			y[r * k->rows + m] = k->runs[r].v[ix[r]];
+		m++;
+	}
+	if (!m)
+		goto out;
+	for (size_t r = 0; r < k->n; r++)
+		se[r] = (struct svg_series){k->runs[r].label, x, &y[r * k->rows], m, SVG_LINE};
+	section_para(&k->c, "IOPS of each shared cell (the rows ending in \"iops\" of the table "
+			    "above, numbered in its order), one series per run.");
+	p.id = "compare-iops";
+	p.title = "Steady-state IOPS per shared cell";
+	p.x = (struct svg_axis){"shared cell (row of the table)", "", false};
+	p.y = (struct svg_axis){"IOPS", "IO/s", true};
+	p.series = se;
+	p.nseries = k->n;
+	section_emit_plot(&k->c, &p);
+out:
+	free(se);
+	free(x);
+	free(y);
+}
+
+/* An exceedance plot per shared "CELL DIR" whose percentiles all runs have. */
+static void plot_latency(struct cmp *k)
+{
+	size_t plots = 0, skipped = 0;
+
+	for (size_t i = 0; i < k->rows; i++) {
+		const size_t *ix = &k->idx[i * k->n];
+		const char *key = k->runs[0].keys[ix[0]];
+		size_t l = strlen(key);
+		char prefix[256], pk[300], id[64];
+		struct svg_series *se;
+		double *x, *y;
+		struct svg_plot p = {0};
+		size_t npt = 0;
+
+		if (k->runs[0].g[ix[0]] != G_LATENCY || l < 4 || strcmp(key + l - 4, " p50"))
+			continue;
+		if (plots == MAX_LAT_PLOTS) {
+			skipped++;
+			continue;
+		}
+		snprintf(prefix, sizeof(prefix), "%.*s", (int)(l - 4), key);
+		se = calloc(k->n, sizeof(*se));
+		x = calloc(NPCT * k->n, sizeof(*x));
+		y = calloc(NPCT * k->n, sizeof(*y));
+		if (!se || !x || !y) {
+			section_fail(&k->c, -ENOMEM, "compare");
+			free(se);
+			free(x);
+			free(y);
+			return;
+		}
+		for (size_t j = 0; j < NPCT; j++) {
+			snprintf(pk, sizeof(pk), "%s %s", prefix, pct_keys[j]);
+			if (!cmpmatch_in_all(k->m, k->n, pk))
+				continue;
+			for (size_t r = 0; r < k->n; r++) {
+				x[r * NPCT + npt] = k->runs[r].v[lookup(&k->runs[r], pk)];
+				y[r * NPCT + npt] = pct_exceed[j];
+			}
+			npt++;
+		}
+		for (size_t r = 0; r < k->n; r++)
+			se[r] = (struct svg_series){k->runs[r].label, &x[r * NPCT], &y[r * NPCT], npt,
+						    SVG_LINE};
+		snprintf(id, sizeof(id), "compare-latency-%zu", ++plots);
+		snprintf(pk, sizeof(pk), "Latency exceedance: %s", prefix);
+		p.id = id;
+		p.title = pk;
+		p.x = (struct svg_axis){"latency", "ns", true};
+		p.y = (struct svg_axis){"share of I/Os slower", "1 - CDF", true};
+		p.series = se;
+		p.nseries = k->n;
+		section_emit_plot(&k->c, &p);
+		free(se);
+		free(x);
+		free(y);
+	}
+	if (skipped) {
+		char msg[160];
+		snprintf(msg, sizeof(msg), "%zu more shared cells and directions are in the table, "
+					   "without a plot (at most %d plots).", skipped, MAX_LAT_PLOTS);
+		section_para(&k->c, msg);
+	}
+}
+
+static void runs_table(struct cmp *k)
+{
+	static const char *const head[] = {"run", "directory", "profile", "target", "model",
+					   "analyzer", "figures", "shared", "not shared"};
+	struct section_table t;
+
+	section_heading(&k->c, 2, "compare-runs", "Runs", false);
+	section_table_init(&t, "compare-runs", "The runs compared (run 1 is the reference)", 9, head,
+			   false);
+	html_puts(k->text, "runs (ratios are to run 1; * marks a ratio outside [0.9, 1.1]):\n");
+	for (size_t r = 0; r < k->n; r++) {
+		struct run *u = &k->runs[r];
+		struct json_object *tg = section_get(u->manifest, "target");
+		size_t first = 0;
+		for (size_t i = 0; i < u->n; i++)
+			first += cmpmatch_first(&k->m[r], i);
+		section_table_str(&t, u->label);
+		section_table_str(&t, u->dir);
+		section_table_json(&t, section_get(u->manifest, "profile"), "name");
+		section_table_json(&t, tg, "path");
+		section_table_json(&t, tg, "model");
+		section_table_json(&t, u->summary, "analyzer");
+		section_table_num(&t, (double)first);
+		section_table_num(&t, (double)k->rows);
+		section_table_num(&t, (double)(first - k->rows));
+		html_printf(k->text, "  %s: %s (profile %s, target %s): %zu figures, %zu not shared\n",
+			    u->label, u->dir,
+			    jsonget_str(section_get(u->manifest, "profile"), "name")
+				? jsonget_str(section_get(u->manifest, "profile"), "name") : "-",
+			    jsonget_str(tg, "path") ? jsonget_str(tg, "path") : "-", first,
+			    first - k->rows);
+	}
+	section_emit_table(&k->c, &t);
+	section_table_release(&t);
+}
+
+/* What each run has that not all share: a table, and a count (and the first few) in the text. */
+static void unshared(struct cmp *k)
+{
+	static const char *const head[] = {"run", "group", "figure", "value"};
+	struct section_table t;
+
+	section_table_init(&t, "compare-unshared", "Figures not shared by every run (not compared)",
+			   4, head, false);
+	for (size_t r = 0; r < k->n; r++) {
+		struct run *u = &k->runs[r];
+		size_t shown = 0;
+		for (size_t i = 0; i < u->n; i++) {
+			if (!cmpmatch_first(&k->m[r], i) || cmpmatch_in_all(k->m, k->n, u->keys[i]))
+				continue;
+			section_table_str(&t, u->label);
+			section_table_str(&t, group_id[u->g[i]]);
+			section_table_str(&t, u->keys[i]);
+			section_table_num(&t, u->v[i]);
+			if (!shown)
+				html_printf(k->text, "\nnot shared by every run, %s:\n", u->label);
+			if (shown++ < 10)
+				html_printf(k->text, "  %s\n", u->keys[i]);
+		}
+		if (shown > 10)
+			html_printf(k->text, "  ... and %zu more (all in the page's table)\n", shown - 10);
+	}
+	if (!t.rows) {
+		html_puts(k->text, "\nevery figure is shared by every run\n");
+		section_para(&k->c, "Every figure is shared by every run.");
+	} else {
+		section_heading(&k->c, 2, "compare-unshared", "Not shared", false);
+		section_emit_table(&k->c, &t);
+	}
+	section_table_release(&t);
+}
+
+/* The directory of path out ("." for a bare name), a new string. */
+static char *dir_of(const char *out)
+{
+	const char *s = strrchr(out, '/');
+
+	if (!s)
+		return strdup(".");
+	if (s == out)
+		return strdup("/");
+	return strndup(out, (size_t)(s - out));
+}
+
+int compare_write(const char *const *dirs, size_t n, const char *out, struct html_buf *text,
+		  char *err, size_t errlen)
+{
+	struct cmp k = {.n = n, .text = text};
+	struct html_buf page;
+	char *odir = NULL;
+	long rows;
+	int rc = 0;
+
+	html_init(&page);
+	html_init(&k.c.html);
+	html_init(&k.c.md);
+	k.c.err = err;
+	k.c.errlen = errlen;
+	k.runs = calloc(n, sizeof(*k.runs));
+	k.m = calloc(n, sizeof(*k.m));
+	odir = dir_of(out);
+	if (!n || !k.runs || !k.m || !odir) {
+		rc = errmsg_set(err, errlen, n ? -ENOMEM : -EINVAL, n ? "out of memory" : "no run");
+		goto out;
+	}
+	k.c.dir = odir;
+	for (size_t r = 0; r < n; r++) {
+		struct run *u = &k.runs[r];
+		u->dir = dirs[r];
+		snprintf(u->label, sizeof(u->label), "run %zu", r + 1);
+		rc = files_read_in_dir(u->dir, RESULTS_MANIFEST_FILE, &u->manifest);
+		if (!rc)
+			rc = files_read_in_dir(u->dir, RESULTS_SUMMARY_FILE, &u->summary);
+		if (rc) {
+			errmsg_set(err, errlen, rc, "%s: manifest.json or summary.json: %s (run `ssdlab "
+						    "analyze %s` first)", u->dir, strerror(-rc), u->dir);
+			goto out;
+		}
+		if (!json_object_is_type(u->manifest, json_type_object) ||
+		    !json_object_is_type(u->summary, json_type_object)) {
+			rc = errmsg_set(err, errlen, -EINVAL, "%s: manifest.json or summary.json is not "
+							      "a JSON object", u->dir);
+			goto out;
+		}
+		k.c.simulated |= jsonget_str(section_get(u->manifest, "target"), "kind") &&
+				 !strcmp(jsonget_str(section_get(u->manifest, "target"), "kind"), "sim");
+		figures(u);
+		if (u->err) {
+			rc = errmsg_set(err, errlen, u->err, "out of memory");
+			goto out;
+		}
+		k.m[r] = (struct cmpmatch_run){(const char *const *)u->keys, u->n};
+	}
+	rows = cmpmatch_shared(k.m, n, &k.idx);
+	if (rows < 0) {
+		rc = errmsg_set(err, errlen, (int)rows, "out of memory");
+		goto out;
+	}
+	k.rows = (size_t)rows;
+
+	html_puts(&k.c.html, "<h1>ssdlab compare</h1>\n");
+	section_para(&k.c, "Runs side by side on the figures they share (same names in their "
+			   "summary.json); each ratio is to run 1's figure, and the last column of a "
+			   "table names the runs whose ratio is outside [0.9, 1.1] (10 %). Every plot has "
+			   "one series per run.");
+	runs_table(&k);
+	for (enum group g = 0; g < G_COUNT; g++) {
+		group_table(&k, g);
+		if (g == G_RESULTS)
+			plot_iops(&k);
+		if (g == G_LATENCY)
+			plot_latency(&k);
+	}
+	unshared(&k);
+	if (k.c.rc) {
+		rc = k.c.rc;
+		goto out;
+	}
+	report_page(&page, "ssdlab compare", k.c.html.p, "ssdlab compare",
+		    " from each run's summary.json and manifest.json; every table and plot has its "
+		    "CSV under report/ beside this page.");
+	if (page.err || text->err) {
+		rc = errmsg_set(err, errlen, -ENOMEM, "out of memory");
+		goto out;
+	}
+	rc = files_atomic_write(out, page.p, page.len);
+	if (rc)
+		errmsg_set(err, errlen, rc, "writing %s: %s", out, strerror(-rc));
+out:
+	for (size_t r = 0; k.runs && r < n; r++) {
+		for (size_t i = 0; i < k.runs[r].n; i++)
+			free(k.runs[r].keys[i]);
+		free(k.runs[r].keys);
+		free(k.runs[r].v);
+		free(k.runs[r].g);
+		json_object_put(k.runs[r].manifest);
+		json_object_put(k.runs[r].summary);
+	}
+	free(k.runs);
+	free(k.m);
+	free(k.idx);
+	free(odir);
+	html_release(&page);
+	html_release(&k.c.html);
+	html_release(&k.c.md);
+	return rc;
+}
