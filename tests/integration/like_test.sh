@@ -100,6 +100,39 @@ print(f"{len(ra)} records equal but {sorted(wall)}; {len(sa)} series files ident
 sys.exit(1 if bad else 0)
 PY
 
+# The report of the repeat: report_check.py as for any report, and its "like" section: the run it
+# repeats named, and report/like.csv holding both headlines, each value read here from the two
+# summary.json files (json), compared as the numbers they are.
+"$SSDLAB" report "$tmp/b" -q || fail "report of the repeat"
+python3 "$here/report_check.py" "$tmp/b" || fail "report_check.py on the repeat"
+python3 - "$tmp/a" "$tmp/b" <<'PY' || fail "the report's like section"
+import csv, json, sys
+a, b = sys.argv[1], sys.argv[2]
+bad = []
+page = open(f"{b}/report.html").read()
+if "Repeat of an earlier run" not in page or a not in page:
+    bad.append("report.html does not name the run it repeats")
+ha = json.load(open(f"{a}/summary.json"))["headline"]
+hb = json.load(open(f"{b}/summary.json"))["headline"]
+rows = list(csv.reader(open(f"{b}/report/like.csv")))
+if rows[0] != ["figure", "this run", "the run it repeats"]:
+    bad.append(f"like.csv heading {rows[0]}")
+want = [("wa_run", hb.get("wa_run"), ha.get("wa_run"))]
+for i, (eb, ea) in enumerate(zip(hb.get("results", []), ha.get("results", []))):
+    for f in ("iops", "bw_bps", "lat_mean_ns", "lat_p99_ns", "lat_max_ns"):
+        want.append((f"results[{i}] {eb.get('cell') or eb.get('workload')} {f}", eb.get(f), ea.get(f)))
+if len(rows) - 1 != len(want) or len(want) < 6:
+    bad.append(f"like.csv has {len(rows) - 1} rows, summary.json gives {len(want)}")
+num = lambda s: None if s == "" else float(s)
+for r, (k, vb, va) in zip(rows[1:], want):
+    if r[0] != k or num(r[1]) != vb or num(r[2]) != va:
+        bad.append(f"like.csv {r} != {(k, vb, va)}")
+for m in bad:
+    print("  " + m, file=sys.stderr)
+print(f"report: like section with {len(want)} figures of both runs")
+sys.exit(1 if bad else 0)
+PY
+
 for args in "child --like $tmp/a" "--like $tmp/a --seed 3" "--like $tmp/nothing"; do
 	"$SSDLAB" run $args --out "$tmp/x" -q >/dev/null 2>&1
 	rc=$?
