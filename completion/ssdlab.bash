@@ -72,7 +72,7 @@ _ssdlab()
 		COMPREPLY=($(compgen -P sim: -W "$(_ssdlab_names "$prog" models)" -- "$cur"))
 		_ssdlab_files "$cur"
 		return ;;
-	--out|--journal)
+	--out|--journal|--like)
 		local IFS=$'\n'
 		COMPREPLY=($(compgen -d -- "$cur"))
 		return ;;

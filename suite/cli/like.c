@@ -27,17 +27,17 @@ static struct json_object *obj(struct json_object *o, const char *k)
 	return o && json_object_object_get_ex(o, k, &v) ? v : NULL;
 }
 
-/* The recorded `extends` parents (absent in manifests older than their recording: NULL, 0). */
-static int recorded_parents(const struct cli_like *l, struct profile_parent **out, size_t *n)
+int cli_manifest_parents(struct json_object *manifest, struct profile_parent **out, size_t *n)
 {
-	struct json_object *me = obj(obj(l->manifest, "profile"), "extends");
+	struct json_object *me = obj(obj(manifest, "profile"), "extends");
 	struct profile_parent *v;
 	size_t k;
 
-	*out = NULL;
-	*n = 0;
-	if (!me || !json_object_is_type(me, json_type_array))
+	if (!me || !json_object_is_type(me, json_type_array)) {
+		*out = NULL;
+		*n = 0;
 		return 0;
+	}
 	k = json_object_array_length(me);
 	v = calloc(k ? k : 1, sizeof(*v));
 	if (!v)
@@ -101,7 +101,7 @@ int cli_like_load(const char *dir, struct cli_like *l)
 			}
 		}
 	}
-	rc = recorded_parents(l, &parents, &nparents);
+	rc = cli_manifest_parents(l->manifest, &parents, &nparents);
 	if (rc) {
 		cli_error("run", "--like %s: %s", dir, rc == -ENOMEM ? strerror(ENOMEM) :
 			  "manifest profile.extends lacks a ref, path or text");

@@ -15,6 +15,7 @@
 
 struct json_object;
 struct profile;
+struct profile_parent;
 
 struct cli_like {
 	struct json_object *manifest; /* DIR/manifest.json (owned) */
@@ -36,6 +37,12 @@ int cli_like_load(const char *dir, struct cli_like *l);
 /* Adds "like": {dir, profile, target, seed, time_scale, started_utc} to the manifest m. 0 or
  * -ENOMEM. */
 int cli_like_manifest(struct json_object *m, const struct cli_like *l);
+
+/* The `extends` parents a manifest recorded (profile.extends), for profile_parse_recorded: an
+ * array (free it; its strings are borrowed from manifest) in *out and its length in *n; NULL and
+ * 0 for a manifest without them (older runs). -EINVAL when an entry lacks ref, path or text,
+ * -ENOMEM; *out and *n untouched on failure. Shared by `resume` and `run --like`. */
+int cli_manifest_parents(struct json_object *manifest, struct profile_parent **out, size_t *n);
 
 /* Frees what l holds (the manifest, the profile unless taken, the sets). Accepts a zeroed l. */
 void cli_like_release(struct cli_like *l);
