@@ -22,6 +22,7 @@
 #include "analysis/analyze.h"
 #include "cli/headline.h"
 #include "cli/cli.h"
+#include "cli/like.h"
 #include "cli/drive_dry.h"
 #include "cli/clock.h"
 #include "cli/options.h"
@@ -146,7 +147,6 @@ int cmd_resume(int argc, char **argv)
 	struct ydoc_error yerr;
 	const char **sets = NULL;
 	struct profile_parent *known = NULL;
-	struct json_object *me;
 	size_t nknown = 0;
 	size_t nsets = 0;
 	char err[1024] = "";
@@ -236,26 +236,12 @@ int cmd_resume(int argc, char **argv)
 			sets[i] = json_object_get_string(json_object_array_get_idx(ms, i));
 	}
 	/* The parents as the run read them (absent in runs before they were recorded). */
-	me = jobj(jobj(m, "profile"), "extends");
-	if (me && json_object_is_type(me, json_type_array)) {
-		nknown = json_object_array_length(me);
-		known = calloc(nknown ? nknown : 1, sizeof(*known));
-		if (!known) {
-			code = EXIT_FAILED;
-			goto out;
-		}
-		for (size_t i = 0; i < nknown; i++) {
-			struct json_object *e = json_object_array_get_idx(me, i);
-
-			known[i] = (struct profile_parent){.ref = (char *)jstr(e, "ref"),
-							    .path = (char *)jstr(e, "path"),
-							    .text = (char *)jstr(e, "text")};
-			if (!known[i].ref || !known[i].path || !known[i].text) {
-				cli_error("resume", "%s: manifest profile.extends[%zu] lacks ref, "
-					  "path or text", cr.dir, i);
-				goto out;
-			}
-		}
+	rc = cli_manifest_parents(m, &known, &nknown);
+	if (rc) {
+		cli_error("resume", "%s: %s", cr.dir, rc == -ENOMEM ? strerror(ENOMEM) :
+			  "manifest profile.extends lacks a ref, path or text");
+		code = rc == -ENOMEM ? EXIT_FAILED : EXIT_USAGE;
+		goto out;
 	}
 	memset(&yerr, 0, sizeof(yerr));
 	rc = profile_parse_recorded(text, strlen(text), ppath ? ppath : "<manifest>", sets, nsets,

@@ -19,6 +19,7 @@
 #include <json-c/json.h>
 
 #include "cli/cli.h"
+#include "cli/like.h"
 #include "cli/drive_dry.h"
 #include "cli/endurance.h"
 #include "cli/clock.h"
@@ -38,13 +39,17 @@
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: ssdlab run PROFILE [--target T] [options]\n\n"
+		"usage: ssdlab run PROFILE [--target T] [options]\n"
+		"       ssdlab run --like DIR [--target T] [options]\n\n"
 		"Runs a profile (a path or a bundled name, see `ssdlab profiles`) on a target and\n"
 		"writes a results directory; at the end the analysis runs and the headline figures\n"
 		"are printed.\n\n"
 		"  --target T          block device, file or sim:MODEL (default " DEFAULT_TARGET ")\n"
 		"  --out DIR           results directory (default\n"
 		"                      results/<profile>-<target>-<UTC time>/)\n"
+		"  --like DIR          repeat the run recorded in DIR: its profile (text, extends\n"
+		"                      parents, --set overrides), seed, time scale and chunks;\n"
+		"                      on its target unless --target names another\n"
 		"  --time-scale F      multiply every duration of the profile by F (smoke runs)\n"
 		"  --set KEY=VALUE     override a profile value by its path, e.g.\n"
 		"                      --set phases.2.rounds.cell_time=30s (repeatable)\n"
@@ -148,6 +153,7 @@ int cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"target", required_argument, NULL, 't'},
+		{"like", required_argument, NULL, 'L'},
 		{"out", required_argument, NULL, 'o'},
 		{"time-scale", required_argument, NULL, 'S'},
 		{"set", required_argument, NULL, 's'},
@@ -163,7 +169,8 @@ int cmd_run(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *target_spec = DEFAULT_TARGET, *out = NULL, *yes = NULL;
+	const char *target_spec = NULL, *out = NULL, *yes = NULL, *like_dir = NULL;
+	struct cli_like like = {0};
 	struct cli_strlist sets = {0};
 	struct cli_run cr = {.cmd = "run", .time_scale = 1.0};
 	struct target_open_opts to = {.models_dir = cli_models_dir(), .drive_ident = true};
@@ -175,16 +182,17 @@ int cmd_run(int argc, char **argv)
 	struct profile *p = NULL;
 	struct target *t = NULL;
 	char dir[4096], err[1024] = "";
-	bool have_seed = false, dry = false;
+	bool have_seed = false, dry = false, profile_opts = false;
 	double tbw = 0, warning_c = NAN;
 	struct cli_rated rated;
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:o:S:s:e:c:z:y:W:T:nqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:L:o:S:s:e:c:z:y:W:T:nqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
+		case 'L': like_dir = optarg; break;
 		case 'W':
 			if (cli_opt_double("run", "--tbw", optarg, &tbw))
 				goto out;
@@ -203,6 +211,7 @@ int cmd_run(int argc, char **argv)
 			break;
 		case 'o': out = optarg; break;
 		case 'S':
+			profile_opts = true;
 			if (cli_opt_double("run", "--time-scale", optarg, &cr.time_scale))
 				goto out;
 			if (!(cr.time_scale > 0)) {
@@ -211,6 +220,7 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 's':
+			profile_opts = true;
 			if (!strchr(optarg, '=')) {
 				cli_error("run", "--set needs KEY=VALUE, got '%s'", optarg);
 				goto out;
@@ -221,11 +231,13 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'e':
+			profile_opts = true;
 			if (cli_opt_u64("run", "--seed", optarg, &cr.seed))
 				goto out;
 			have_seed = true;
 			break;
 		case 'c':
+			profile_opts = true;
 			if (cli_opt_size("run", "--chunk", optarg, &cr.chunk_bytes))
 				goto out;
 			if (!cr.chunk_bytes) {
@@ -249,17 +261,43 @@ int cmd_run(int argc, char **argv)
 		default: code = cli_opt_reject("run", c, argv); goto out;
 		}
 	}
-	if (optind != argc - 1) {
-		cli_error("run", optind >= argc ? "no PROFILE given (see ssdlab run --help)"
-						: "one PROFILE expected, got more (see ssdlab run --help)");
-		goto out;
+	if (like_dir) {
+		/* A repeat is the recorded run's profile and options or it is not a repeat. */
+		if (optind != argc || profile_opts) {
+			cli_error("run", "--like takes the profile, --set, --seed, --time-scale and "
+				  "--chunk from the recorded run; give none of them with it");
+			goto out;
+		}
+		code = cli_like_load(like_dir, &like);
+		if (code)
+			goto out;
+		code = EXIT_USAGE;
+		p = like.profile;
+		like.profile = NULL;
+		/* recorded again as this run's "sets", so that it can be resumed and repeated */
+		sets = like.sets;
+		like.sets = (struct cli_strlist){0};
+		cr.seed = like.seed;
+		cr.time_scale = like.time_scale;
+		cr.chunk_bytes = like.chunk_bytes;
+		cr.chunk_ns = like.chunk_ns;
+		if (!target_spec)
+			target_spec = like.target;
+	} else {
+		if (optind != argc - 1) {
+			cli_error("run", optind >= argc ? "no PROFILE given (see ssdlab run --help)"
+							: "one PROFILE expected, got more (see ssdlab run --help)");
+			goto out;
+		}
+		code = cli_load_profile("run", argv[optind], &sets, &p);
+		if (code)
+			goto out;
+		code = EXIT_USAGE;
+		if (!have_seed)
+			cr.seed = p->defaults.seed ? p->defaults.seed : 1;
 	}
-	code = cli_load_profile("run", argv[optind], &sets, &p);
-	if (code)
-		goto out;
-	code = EXIT_USAGE;
-	if (!have_seed)
-		cr.seed = p->defaults.seed ? p->defaults.seed : 1;
+	if (!target_spec)
+		target_spec = DEFAULT_TARGET;
 
 	if (dry) {
 		/* before the gate and the open: nothing is opened or sent */
@@ -322,7 +360,12 @@ int cmd_run(int argc, char **argv)
 				       &(struct runner_opts){.time_scale = cr.time_scale,
 							     .seed = cr.seed,
 							     .chunk_bytes = cr.chunk_bytes,
+							     .chunk_ns = cr.chunk_ns,
 							     .settings = settings});
+	if (manifest && like_dir && cli_like_manifest(manifest, &like)) {
+		json_object_put(manifest);
+		manifest = NULL;
+	}
 	/* the drive's rated endurance and the user's warning level, for the analysis
 	 * (pass_thermal) and the reader of the manifest */
 	cli_rated_endurance(target_info(t), tbw, &rated);
@@ -355,6 +398,7 @@ out:
 	target_close(t);
 	profile_free(p);
 	cli_strlist_release(&sets);
+	cli_like_release(&like);
 	if (lock >= 0)
 		close(lock);
 	return code;

@@ -20,6 +20,7 @@
 #include <json-c/json.h>
 
 #include "config.h"
+#include "base/datadir.h"
 #include "profile/extends.h"
 
 /* ---- profiles ------------------------------------------------------------------------------- */
@@ -383,13 +384,17 @@ static bool looks_like_path(const char *s)
 	       (n > 4 && !strcmp(s + n - 4, ".yml"));
 }
 
-/* The bundled-profile directories in search order; returns how many (at most 3). */
-static size_t search_dirs(const char *user_dir, const char *dirs[3])
+/* The bundled-profile directories in search order; returns how many (at most 4). The one next to
+ * the program comes before the source tree so that an installed copy reads its own files (a
+ * build-tree binary has none there); exe is its storage. */
+static size_t search_dirs(const char *user_dir, const char *dirs[4], char exe[PATH_MAX])
 {
 	size_t n = 0;
 
 	if (user_dir && *user_dir)
 		dirs[n++] = user_dir;
+	if (!datadir_exe_profiles(exe, PATH_MAX))
+		dirs[n++] = exe;
 	dirs[n++] = SSDLAB_PROFILES_SRCDIR;
 	dirs[n++] = SSDLAB_PROFILES_DIR;
 	return n;
@@ -398,7 +403,8 @@ static size_t search_dirs(const char *user_dir, const char *dirs[3])
 int profile_find(const char *name, const char *user_dir, char *path, size_t len,
 		 struct ydoc_error *err)
 {
-	const char *dirs[3];
+	const char *dirs[4];
+	char exe[PATH_MAX];
 	size_t nd;
 	struct stat st;
 	char buf[PATH_MAX];
@@ -421,7 +427,7 @@ int profile_find(const char *name, const char *user_dir, char *path, size_t len,
 		snprintf(path, len, "%s", name);
 		return 0;
 	}
-	nd = search_dirs(user_dir, dirs);
+	nd = search_dirs(user_dir, dirs, exe);
 	for (size_t i = 0; i < nd; i++) {
 		if ((size_t)snprintf(buf, sizeof(buf), "%s/%s.yaml", dirs[i], name) >= sizeof(buf))
 			continue;
@@ -528,8 +534,9 @@ static int add_dir(const char *dir, struct profile_entry **list, size_t *n, size
 
 int profile_list_bundled(const char *user_dir, struct profile_entry **list, size_t *n)
 {
-	const char *dirs[3];
-	size_t nd = search_dirs(user_dir, dirs), cnt = 0, cap = 0;
+	const char *dirs[4];
+	char exe[PATH_MAX];
+	size_t nd = search_dirs(user_dir, dirs, exe), cnt = 0, cap = 0;
 	struct profile_entry *l = NULL;
 	int ret;
 

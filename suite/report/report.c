@@ -142,6 +142,7 @@ int report_write(const char *dir, char *err, size_t errlen)
 
 	section_header(&c);
 	headline(&c);
+	section_like(&c);
 	section_flags(&c);
 	section_snia(&c);
 	section_steady_state(&c);

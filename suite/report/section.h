@@ -86,6 +86,8 @@ void section_fail(struct section_ctx *c, int rc, const char *what);
 /* The sections, in report order. Each appends to c and returns nothing: errors go to c->rc. */
 void section_header(struct section_ctx *c);
 void section_flags(struct section_ctx *c);
+/* A run made with `run --like`: the run it repeats and both headlines (section_like.c). */
+void section_like(struct section_ctx *c);
 void section_steady_state(struct section_ctx *c);
 void section_snia(struct section_ctx *c);
 /* One XSR, DIRTH, HIR or ECW block b (index k in snia) of section_snia (section_pts.c); false

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "config.h"
+#include "base/datadir.h"
 
 /* The document as written; converted to sim_config once every key has been checked. */
 struct raw_model {
@@ -295,12 +296,16 @@ static bool looks_like_path(const char *s)
 }
 
 /* Directories holding bundled models, in search order; returns how many. */
-static size_t model_dirs(const char *user_dir, char dirs[3][PATH_MAX])
+static size_t model_dirs(const char *user_dir, char dirs[4][PATH_MAX])
 {
+	char exe[PATH_MAX - 16]; /* room for "/models" in dirs[] */
 	size_t n = 0;
 
 	if (user_dir && *user_dir)
 		snprintf(dirs[n++], PATH_MAX, "%s", user_dir);
+	/* next to the program first: an installed copy reads its own models (datadir.h) */
+	if (!datadir_exe_profiles(exe, sizeof(exe)))
+		snprintf(dirs[n++], PATH_MAX, "%s/models", exe);
 	snprintf(dirs[n++], PATH_MAX, "%s/models", SSDLAB_PROFILES_SRCDIR);
 	snprintf(dirs[n++], PATH_MAX, "%s/models", SSDLAB_PROFILES_DIR);
 	return n;
@@ -309,7 +314,7 @@ static size_t model_dirs(const char *user_dir, char dirs[3][PATH_MAX])
 int sim_model_load(const char *spec, const char *user_dir, struct sim_model *m,
 		   struct ydoc_error *err)
 {
-	char dirs[3][PATH_MAX], path[PATH_MAX + 80];
+	char dirs[4][PATH_MAX], path[PATH_MAX + 80];
 	struct ydoc *doc = NULL;
 	struct stat st;
 	size_t nd;
@@ -356,7 +361,7 @@ static int cmp_str(const void *a, const void *b)
 
 int sim_model_names(const char *user_dir, char ***names, size_t *n)
 {
-	char dirs[3][PATH_MAX], **v = NULL, name[256];
+	char dirs[4][PATH_MAX], **v = NULL, name[256];
 	size_t nd = model_dirs(user_dir, dirs), cnt = 0, cap = 0;
 
 	for (size_t i = 0; i < nd; i++) {
