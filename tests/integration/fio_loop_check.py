@@ -82,8 +82,8 @@ if r and j:
     print(f"phase 1: ssdlab {r['write']['ios']} writes ({bs.get(KIB4)} 4k), "
           f"fio {j['write']['total_ios']} ({f4} 4k)")
 
-# Phase 2: 2 rounds of one randrw cell: one fio job per round; read share ~70%, split ~70% 4k.
-for rnd in (1, 2):
+# Phase 2: 5 rounds of one randrw cell: one fio job per round; read share ~70%, split ~70% 4k.
+for rnd in range(1, 6):
     r, j = rec(2, rnd), fio_job(f"p2.i0.r{rnd}.all")
     if not (r and j):
         continue
@@ -95,6 +95,6 @@ for rnd in (1, 2):
     share_ok(f"round {rnd} ssdlab 4k share", r["io_mix"]["bs"][0]["ios"], r["total"]["ios"])
     print(f"round {rnd}: ssdlab {r['read']['ios']} reads / {r['write']['ios']} writes, "
           f"fio {fr} / {fw}")
-if len(jobs) != 4:
-    fail(f"fio ran {len(jobs)} jobs, expected 4 (2 preconditions, 2 rounds of 1 cell)")
+if len(jobs) != 7:
+    fail(f"fio ran {len(jobs)} jobs, expected 7 (2 preconditions, 5 rounds of 1 cell)")
 sys.exit(1 if fails else 0)
