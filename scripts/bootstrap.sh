@@ -23,10 +23,11 @@ esac
 # localedef for the comma-decimal locale test, clang for the fuzz target, python3 to check JSON,
 # skdump (libatasmart-bin) as the independent SMART decoder the smart_blobs test compares with,
 # chromium for the headless-browser check of report.html (a skip elsewhere, a failure under CI=true).
+# fio, the peer tool export-fio and analyze --fio are checked against (the same: skip, or CI failure).
 pkgs=(meson ninja-build pkg-config gcc liburing-dev libyaml-dev libgsl-dev libatasmart-dev
 	libcmocka-dev libjson-c-dev)
 if [ "$mode" = test ]; then
-	pkgs+=(util-linux mount fdisk e2fsprogs locales clang libclang-rt-dev python3 kmod libatasmart-bin
+	pkgs+=(util-linux mount fdisk e2fsprogs locales clang libclang-rt-dev python3 kmod libatasmart-bin fio
 		chromium)
 fi
 

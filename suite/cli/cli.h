@@ -40,6 +40,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_hpa(int argc, char **argv);
 int cmd_namespace(int argc, char **argv);
 int cmd_quick(int argc, char **argv);
+int cmd_export_fio(int argc, char **argv);
 
 /* Prints "ssdlab <cmd>: <message>" to stderr (printf-style). */
 void cli_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

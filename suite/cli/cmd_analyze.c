@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "analysis/analyze.h"
+#include "cli/analyze_fio.h"
 #include "cli/headline.h"
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -31,6 +32,10 @@ static void help(FILE *f)
 	       "  --check       do not write: exit 1 when DIR/summary.json differs from what the\n"
 	       "                records give (e.g. after a fix of the analysis)\n"
 	       "  --stdout      print the summary JSON instead of writing it\n"
+	       "  --fio FILE    analyze fio's JSON (--output-format=json+) instead of a results\n"
+	       "                directory: per-job figures, percentiles from its histograms, steady\n"
+	       "                state over export-fio's rounds (docs/fio.md); no DIR\n"
+	       "  --out DIR     with --fio: write DIR/summary.json instead of printing the JSON\n"
 	       "  -h, --help    this text\n\n"
 	       "exit codes: 0 ok (also when steady state was not reached: that is a flagged\n"
 	       "finding), 1 the results are corrupt or --check found a difference, 2 bad usage or\n"
@@ -82,9 +87,12 @@ int cmd_analyze(int argc, char **argv)
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"check", no_argument, NULL, 'c'},
 	    {"stdout", no_argument, NULL, 's'},
+	    {"fio", required_argument, NULL, 'F'},
+	    {"out", required_argument, NULL, 'o'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
+	const char *fio = NULL, *outdir = NULL;
 	struct json_object *summary = NULL;
 	int quiet = 0, verbose = 0, do_check = 0, to_stdout = 0, c, rc, ret;
 	char err[512] = "";
@@ -106,12 +114,24 @@ int cmd_analyze(int argc, char **argv)
 		case 's':
 			to_stdout = 1;
 			break;
+		case 'F':
+			fio = optarg;
+			break;
+		case 'o':
+			outdir = optarg;
+			break;
 		case 'h':
 			help(stdout);
 			return EXIT_OK;
 		default:
 			return cli_opt_reject("analyze", c, argv);
 		}
+	}
+	if (fio && optind == argc)
+		return cli_analyze_fio(fio, outdir, quiet);
+	if (fio || outdir) {
+		cli_error("analyze", "--fio FILE takes no results directory; --out goes with --fio");
+		return EXIT_USAGE;
 	}
 	if (optind != argc - 1) {
 		cli_error("analyze", "expected one results directory (see ssdlab analyze --help)");

@@ -17,3 +17,4 @@
 {"hpa", cmd_hpa, "show a SATA drive's native and accessible max address (HPA/AMAC, DCO, frozen); --set/--restore with --dry-run list the commands"},
 {"namespace", cmd_namespace, "show an NVMe namespace's layout and the controller's unallocated capacity; --set over-provisions it (journaled, `restore` undoes)"},
 {"quick", cmd_quick, "a bounded, honest first look: seq write (SLC-cache flag), O_DIRECT seq read, 4k random QD1/QD32, latency percentiles"},
+{"export-fio", cmd_export_fio, "write a profile as a fio job file (stonewall'ed jobs in ssdlab's order) for cross-checks with fio"},
