@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -36,6 +37,7 @@ void fault_parse(struct fault *f, const char *spec)
 	f->n = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 1;
 	if (!f->n)
 		f->n = 1;
+	f->stall = colon && strstr(colon + 1, ":stall") != NULL;
 }
 
 bool fault_hit(struct fault *f, enum fault_point p)
@@ -49,6 +51,17 @@ void fault_die(void)
 {
 	raise(SIGKILL);
 	_exit(137); /* not reached */
+}
+
+void fault_act(const struct fault *f)
+{
+	struct timespec ts = {.tv_sec = FAULT_STALL_S, .tv_nsec = 0};
+
+	if (!f->stall)
+		fault_die();
+	/* One sleep, not a loop: the first signal (the test's SIGINT or SIGTERM) ends it with
+	 * EINTR, since the stop handler is installed without SA_RESTART. */
+	nanosleep(&ts, NULL);
 }
 
 void fault_torn(const char *results_dir, struct json_object *rec)

@@ -252,7 +252,7 @@ static int write_snapshot(struct runner *r, const char *label, int phase, unsign
 static int store_snapshot(struct runner *r, const char *label, int phase, unsigned repeat)
 {
 	if (fault_hit(&r->fault, FAULT_BOUNDARY))
-		fault_die();
+		fault_act(&r->fault);
 	return write_snapshot(r, label, phase, repeat);
 }
 
@@ -375,7 +375,7 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 					      json_object_new_uint64(r->o.wall_ns()))))
 		return rc;
 	if (fault_hit(&r->fault, FAULT_BEFORE))
-		fault_die();
+		fault_act(&r->fault);
 	if (fault_hit(&r->fault, FAULT_TORN))
 		fault_torn(results_path(r->res), rec);
 	rc = results_append_record(r->res, rec);
@@ -386,7 +386,7 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 	r->recorded++;
 	r->wrote_anything = true;
 	if (fault_hit(&r->fault, FAULT_AFTER))
-		fault_die();
+		fault_act(&r->fault);
 	return 0;
 }
 
@@ -522,7 +522,7 @@ static void on_engine_progress(const struct engine_progress *ep, void *arg)
 
 	if (r->fault.armed_cell) {
 		r->fault.armed_cell = false;
-		fault_die();
+		fault_act(&r->fault);
 	}
 	r->prog.iops = ep->iops;
 	if (ep->total_ns)
@@ -610,8 +610,10 @@ static int run_job(struct runner *r, const struct job_spec *spec, bool armed,
 	r->fault.armed_cell = armed;
 	r->job_t0_ns = target_now(r->t);
 	rc = engine_run(r->t, spec, &h, res);
-	if (r->fault.armed_cell) /* the job made no progress call: die right after it instead */
-		fault_die();
+	if (r->fault.armed_cell) { /* the job made no progress call: act right after it instead */
+		r->fault.armed_cell = false;
+		fault_act(&r->fault);
+	}
 	r->bytes_written += res->bytes_written_total;
 	r->eta.io_bytes += res->bytes_written_total + res->bytes_read_total;
 	r->eta.io_ns += res->elapsed_ns + res->ramp_elapsed_ns;

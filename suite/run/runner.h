@@ -187,7 +187,8 @@ struct runner_opts {
 	 *   after-record   right after the N-th record was appended and fsync'ed
 	 *   torn           half-way through writing the N-th record (a torn last line)
 	 *   boundary       at the N-th phase-boundary snapshot
-	 * NULL or "" = none.
+	 * "POINT:N:stall" waits there for a signal instead (fault.h): the signal tests' way to hit
+	 * a run that is certainly still going. NULL or "" = none.
 	 */
 	const char *debug_fault;
 	/* Chunks of a precondition / write_until without round_time (see the table above):

@@ -8,9 +8,10 @@
 # (the reference), then again killed with SIGKILL at named points through the runner's test
 # hook SSDLAB_DEBUG_FAULT (runner.h): during a cell, after a measurement but before its record,
 # right after a record, half-way through writing a record (a torn last line), at a phase
-# boundary; twice in a row; at random delays with a real `kill -9`; and with SIGINT, which must
-# exit 130 and print the resume command, which is then run as printed; a resume while the run
-# is still going is refused (the directory is locked). The precondition is recorded in 4 chunks
+# boundary; twice in a row; at random delays with a real `kill -9`; and with SIGINT and SIGTERM
+# sent from outside while the run stalls after a record (the hook's ":stall"), which must exit
+# 130 and print the resume command, which is then run as printed; a resume while the run is
+# still going is refused (the directory is locked). The precondition is recorded in 4 chunks
 # (--chunk: a quarter of the target), so kills land in the middle of it too. After each resume the
 # record keys (phase, repeat, round, cell, kind) must equal the reference's, with no duplicate,
 # every line complete, the precondition's chunks must add up to its amount (1x the capacity: no
@@ -249,45 +250,47 @@ for target in "${targets[@]}"; do
 		finish "$name" "$target" "$tag kill -9 #$i at ${delay_ms} ms" "$ref"
 	done
 
-	# A resume while the run is still going is refused (the results directory is locked), and
-	# the run finishes with its records intact.
+	# A resume while the run is still going is refused (the results directory is locked). The
+	# run stalls after its first record (the fault hook) so that it is certainly still going;
+	# a SIGINT then stops it, and a resume completes it with its records intact.
 	name=$tag-locked
-	"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --chunk "$chunk" --time-scale "$scale" \
+	SSDLAB_DEBUG_FAULT=after-record:1:stall "$SSDLAB" run "$tmp/p.yaml" --target "$target" \
+		--out "$tmp/$name" --chunk "$chunk" --time-scale "$scale" \
 		--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
 	pid=$!
-	for _ in $(seq 200); do
+	for _ in $(seq 600); do
 		[ -f "$tmp/$name/records.jsonl" ] && [ -s "$tmp/$name/records.jsonl" ] && break
-		sleep 0.02
+		sleep 0.05
 	done
-	if kill -0 "$pid" 2>/dev/null; then
-		rc=$(resume "$name" "$target")
-		[ "$rc" = 1 ] || fail "$tag: resume of a running run: exit $rc, expected 1"
-		grep -q "another ssdlab is running" "$tmp/$name.err" ||
-			fail "$tag: resume of a running run does not say why it refused"
-	else
-		echo "note: $tag: the run ended before the concurrent resume could start"
-	fi
-	wait "$pid" || fail "$tag: the locked run failed"
+	rc=$(resume "$name" "$target")
+	[ "$rc" = 1 ] || fail "$tag: resume of a running run: exit $rc, expected 1"
+	grep -q "another ssdlab is running" "$tmp/$name.err" ||
+		fail "$tag: resume of a running run does not say why it refused"
+	kill -INT "$pid" || fail "$tag locked: the run was gone before the signal"
+	wait "$pid"
+	rc=$?
+	[ "$rc" = 130 ] || fail "$tag locked: exit $rc after SIGINT, expected 130"
+	rc=$(resume "$name" "$target")
+	[ "$rc" = 0 ] || fail "$tag locked: the resume after the refused one failed (exit $rc)"
 	check_keys "$tmp/$name" "$tmp/$ref" "$tag locked"
 
 	# SIGINT and SIGTERM: a safe stop, exit 130, and a resume command that works as printed.
 	for sig in INT TERM; do
 		name=$tag-sig$sig
-		"$SSDLAB" run "$tmp/p.yaml" --target "$target" --out "$tmp/$name" --chunk "$chunk" --time-scale "$scale" \
+		# The run waits after its 3rd record until the signal comes (the fault hook's stall),
+		# so the signal lands in a running run however fast the machine.
+		SSDLAB_DEBUG_FAULT=after-record:3:stall "$SSDLAB" run "$tmp/p.yaml" --target "$target" \
+			--out "$tmp/$name" --chunk "$chunk" --time-scale "$scale" \
 			--yes-destroy="$target" --quiet >"$tmp/$name.out" 2>"$tmp/$name.err" &
 		pid=$!
-		for _ in $(seq 100); do
+		for _ in $(seq 600); do
 			[ -f "$tmp/$name/records.jsonl" ] &&
 				[ "$(wc -l <"$tmp/$name/records.jsonl")" -ge 3 ] && break
 			sleep 0.05
 		done
-		kill -"$sig" "$pid"
+		kill -"$sig" "$pid" || fail "$tag SIG$sig: the run was gone before the signal"
 		wait "$pid"
 		rc=$?
-		if [ "$rc" = 0 ]; then
-			echo "note: $tag SIG$sig: the run ended before the signal"
-			continue
-		fi
 		[ "$rc" = 130 ] || fail "$tag SIG$sig: exit $rc, expected 130"
 		grep -q "interrupted by SIG$sig" "$tmp/$name.err" ||
 			fail "$tag SIG$sig: no 'interrupted by SIG$sig' message"
