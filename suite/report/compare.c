@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,11 @@ struct run {
 	const char *dir;
 	char label[32]; /* "run K" */
 	struct json_object *manifest, *summary;
+	struct section_kept plots; /* the report's plots of this run (report_curve_sections) */
+	char **ckeys;              /* per data series of plots: "KEY | SERIES" (#K when repeated) */
+	const struct section_kept_plot **cplot;
+	const struct section_kept_series **cser;
+	size_t nc;
 	char **keys;
 	double *v;
 	enum group *g;
@@ -458,6 +464,171 @@ static void runs_table(struct cmp *k)
 	section_table_release(&t);
 }
 
+/* The data series (not the dashed fits and limits) of run u's kept plots, each named by what it
+ * shows: the plot's key and the series' name; a name repeated in the run (a repeated block) gets
+ * " #K" so that the K-th of each run meet. */
+static int curve_index(struct run *u)
+{
+	size_t cap = 0;
+
+	for (size_t i = 0; i < u->plots.n; i++)
+		cap += u->plots.p[i].nse;
+	u->ckeys = calloc(cap ? cap : 1, sizeof(*u->ckeys));
+	u->cplot = calloc(cap ? cap : 1, sizeof(*u->cplot));
+	u->cser = calloc(cap ? cap : 1, sizeof(*u->cser));
+	if (!u->ckeys || !u->cplot || !u->cser)
+		return -ENOMEM;
+	for (size_t i = 0; i < u->plots.n; i++) {
+		const struct section_kept_plot *p = &u->plots.p[i];
+		for (size_t s = 0; s < p->nse; s++) {
+			const struct section_kept_series *se = &p->se[s];
+			size_t dup = 0;
+			char *k;
+			if (se->style == SVG_DASHED || !se->n)
+				continue;
+			if (asprintf(&k, "%s | %s", p->key, se->name) < 0)
+				return -ENOMEM;
+			for (size_t j = 0; j < u->nc; j++)
+				dup += !strncmp(u->ckeys[j], k, strlen(k)) &&
+				       (!u->ckeys[j][strlen(k)] || !strncmp(u->ckeys[j] + strlen(k), " #", 2));
+			if (dup) {
+				char *k2;
+				int w = asprintf(&k2, "%s #%zu", k, dup + 1);
+				free(k);
+				if (w < 0)
+					return -ENOMEM;
+				k = k2;
+			}
+			u->ckeys[u->nc] = k;
+			u->cplot[u->nc] = p;
+			u->cser[u->nc++] = se;
+		}
+	}
+	return 0;
+}
+
+static long curve_find(const struct run *u, const char *key)
+{
+	for (size_t i = 0; i < u->nc; i++)
+		if (!strcmp(u->ckeys[i], key))
+			return (long)i;
+	return -1;
+}
+
+/* How many data series plot p has: a plot of one draws as its key, of several as "KEY: SERIES". */
+static size_t data_series(const struct section_kept_plot *p)
+{
+	size_t m = 0;
+
+	for (size_t s = 0; s < p->nse; s++)
+		m += p->se[s].style != SVG_DASHED && p->se[s].n;
+	return m;
+}
+
+/*
+ * Every curve the report draws that two or more runs have: one plot with one series per run
+ * (named by the run's label), the report's axes and units; the runs without it named under the
+ * plot. Curves only one run has are listed in a table. The order: run 1's curves, then those
+ * first met in run 2, ...
+ */
+static void overlay_curves(struct cmp *k)
+{
+	static const char *const head[] = {"run", "curve"};
+	struct svg_series *se = calloc(k->n, sizeof(*se));
+	long *at = calloc(k->n, sizeof(*at));
+	struct section_table t;
+	size_t plots = 0;
+
+	section_table_init(&t, "compare-curves-unshared", "Curves only one run has (not overlaid)",
+			   2, head, false);
+	if (!se || !at) {
+		section_fail(&k->c, -ENOMEM, "compare");
+		goto out;
+	}
+	section_heading(&k->c, 2, "compare-curves", "Curves overlaid", false);
+	section_para(&k->c, "Every curve of the report that two or more runs have, one plot each "
+			    "with one series per run, on the report's axes (bytes written in "
+			    "capacity multiples, surface position in % of capacity, rounds, time "
+			    "in profile time); a run without the curve is named under its plot.");
+	html_puts(k->text, "\ncurves overlaid (one plot each, a series per run):\n");
+	for (size_t r0 = 0; r0 < k->n; r0++) {
+		for (size_t i = 0; i < k->runs[r0].nc; i++) {
+			const char *key = k->runs[r0].ckeys[i];
+			const struct section_kept_plot *pl = k->runs[r0].cplot[i];
+			const struct section_kept_series *s0 = k->runs[r0].cser[i];
+			size_t have = 0, m = 0, shown = 0;
+			bool seen = false;
+			const char *rep;
+			char title[512], id[48], missing[256] = "";
+			struct svg_plot p = {0};
+
+			for (size_t r = 0; r < r0 && !seen; r++)
+				seen = curve_find(&k->runs[r], key) >= 0;
+			if (seen)
+				continue;
+			for (size_t r = 0; r < k->n; r++) {
+				at[r] = curve_find(&k->runs[r], key);
+				have += at[r] >= 0;
+			}
+			if (have < 2) {
+				section_table_str(&t, k->runs[r0].label);
+				section_table_str(&t, key);
+				html_printf(k->text, "  only in %s: %s\n", k->runs[r0].label, key);
+				continue;
+			}
+			for (size_t r = 0; r < k->n; r++) {
+				const struct section_kept_series *s;
+				if (at[r] < 0) {
+					snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+						 "%s%s", missing[0] ? ", " : "", k->runs[r].label);
+					continue;
+				}
+				s = k->runs[r].cser[at[r]];
+				se[m++] = (struct svg_series){k->runs[r].label, s->x, s->y, s->n,
+							      s->style == SVG_BARS ? SVG_LINE : s->style};
+			}
+			/* the key's " #K" of a repeated curve kept in the title */
+			rep = key + strlen(pl->key) + 3 + strlen(s0->name);
+			if (data_series(pl) > 1)
+				snprintf(title, sizeof(title), "%s: %s%s", pl->key, s0->name, rep);
+			else
+				snprintf(title, sizeof(title), "%s%s", pl->key, rep);
+			snprintf(id, sizeof(id), "compare-curve-%zu", ++plots);
+			p.id = id;
+			p.title = title;
+			p.x = (struct svg_axis){pl->xlabel, pl->xunit, pl->xlog};
+			p.y = (struct svg_axis){pl->ylabel, pl->yunit, pl->ylog};
+			p.series = se;
+			p.nseries = m;
+			section_emit_plot(&k->c, &p);
+			html_printf(k->text, "  %s:", title);
+			for (size_t r = 0; r < k->n; r++)
+				if (at[r] >= 0)
+					html_printf(k->text, "%s %s (%zu points)", shown++ ? "," : "",
+						    k->runs[r].label, k->runs[r].cser[at[r]]->n);
+			if (missing[0]) {
+				char msg[300];
+				snprintf(msg, sizeof(msg), "not in: %s", missing);
+				html_printf(k->text, "; %s", msg);
+				html_printf(&k->c.html, "<p class=\"not-in\" data-plot=\"%s\">", id);
+				html_esc(&k->c.html, msg);
+				html_puts(&k->c.html, "</p>\n");
+			}
+			html_puts(k->text, "\n");
+		}
+	}
+	if (!plots) {
+		html_puts(k->text, "  none: no curve is in two runs\n");
+		section_para(&k->c, "No curve is in two or more runs.");
+	}
+	if (t.rows)
+		section_emit_table(&k->c, &t);
+out:
+	section_table_release(&t);
+	free(se);
+	free(at);
+}
+
 /* What each run has that not all share: a table, and a count (and the first few) in the text. */
 static void unshared(struct cmp *k)
 {
@@ -554,6 +725,23 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 			goto out;
 		}
 		k.m[r] = (struct cmpmatch_run){(const char *const *)u->keys, u->n};
+		/* the report's own curve code, keeping its plots instead of writing them */
+		{
+			struct section_ctx rc_ = {.dir = u->dir, .manifest = u->manifest,
+						  .summary = u->summary, .keep = &u->plots,
+						  .err = err, .errlen = errlen};
+			html_init(&rc_.html);
+			html_init(&rc_.md);
+			report_curve_sections(&rc_);
+			html_release(&rc_.html);
+			html_release(&rc_.md);
+			rc = rc_.rc ? rc_.rc : curve_index(u);
+			if (rc) {
+				if (!rc_.rc)
+					errmsg_set(err, errlen, rc, "out of memory");
+				goto out;
+			}
+		}
 	}
 	rows = cmpmatch_shared(k.m, n, &k.idx);
 	if (rows < 0) {
@@ -575,6 +763,7 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 		if (g == G_LATENCY)
 			plot_latency(&k);
 	}
+	overlay_curves(&k);
 	unshared(&k);
 	if (k.c.rc) {
 		rc = k.c.rc;
@@ -597,6 +786,12 @@ out:
 		free(k.runs[r].keys);
 		free(k.runs[r].v);
 		free(k.runs[r].g);
+		for (size_t i = 0; i < k.runs[r].nc; i++)
+			free(k.runs[r].ckeys[i]);
+		free(k.runs[r].ckeys);
+		free(k.runs[r].cplot);
+		free(k.runs[r].cser);
+		section_kept_release(&k.runs[r].plots);
 		json_object_put(k.runs[r].manifest);
 		json_object_put(k.runs[r].summary);
 	}
