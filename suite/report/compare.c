@@ -570,10 +570,16 @@ static void overlay_curves(struct cmp *k)
 				at[r] = curve_find(&k->runs[r], key);
 				have += at[r] >= 0;
 			}
+			/* the key's " #K" of a repeated curve kept in the title */
+			rep = key + strlen(pl->key) + 3 + strlen(s0->name);
+			if (data_series(pl) > 1)
+				snprintf(title, sizeof(title), "%s: %s%s", pl->key, s0->name, rep);
+			else
+				snprintf(title, sizeof(title), "%s%s", pl->key, rep);
 			if (have < 2) {
 				section_table_str(&t, k->runs[r0].label);
-				section_table_str(&t, key);
-				html_printf(k->text, "  only in %s: %s\n", k->runs[r0].label, key);
+				section_table_str(&t, title);
+				html_printf(k->text, "  only in %s: %s\n", k->runs[r0].label, title);
 				continue;
 			}
 			for (size_t r = 0; r < k->n; r++) {
@@ -587,12 +593,6 @@ static void overlay_curves(struct cmp *k)
 				se[m++] = (struct svg_series){k->runs[r].label, s->x, s->y, s->n,
 							      s->style == SVG_BARS ? SVG_LINE : s->style};
 			}
-			/* the key's " #K" of a repeated curve kept in the title */
-			rep = key + strlen(pl->key) + 3 + strlen(s0->name);
-			if (data_series(pl) > 1)
-				snprintf(title, sizeof(title), "%s: %s%s", pl->key, s0->name, rep);
-			else
-				snprintf(title, sizeof(title), "%s%s", pl->key, rep);
 			snprintf(id, sizeof(id), "compare-curve-%zu", ++plots);
 			p.id = id;
 			p.title = title;

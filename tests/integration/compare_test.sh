@@ -8,6 +8,10 @@
 #     (python3 over the runs' summary.json, none of ssdlab's code): every table has a column per
 #     run with each run's figures, every plot one series per run with each run's figures, the
 #     terminal rows the same numbers, and the figures not shared are listed;
+#   - every stored run (each profile kind: SNIA tests, probes, surface, ...) against itself: every
+#     curve its report draws is overlaid with a series for both runs, and the curves
+#     compare_check.py recomputes from summary.json carry each run's data; three runs of which one
+#     has another profile: each curve two runs share is overlaid, the third named "not in";
 #   - a run against itself has every ratio 1 and nothing marked; different profiles list what
 #     they do not share, in the terminal and the page;
 #   - the same input gives the same bytes; compare.html opens offline in headless Chromium
@@ -42,6 +46,20 @@ cmp_check client snia-iops snia-iops-client
 cmp_check self snia-iops snia-iops
 cmp_check latency snia-iops snia-latency
 
+# every stored run against itself, and three runs of two profiles
+nk=0
+for f in "$SSDLAB_SRCDIR"/tests/data/reports/*.tar.gz; do
+	p=$(basename "$f" .tar.gz)
+	[ -d "$tmp/$p" ] || tar -xzf "$f" -C "$tmp" || { fail "$p.tar.gz: does not extract"; continue; }
+	cmp_check "self-$p" "$p" "$p"
+	grep -q 'curves overlaid' "$tmp/self-$p.txt" || fail "self-$p: no curves section in the terminal"
+	nk=$((nk + 1))
+done
+cmp_check three gc-recovery gc-recovery snia-iops
+grep -q 'not in: run 3' "$tmp/three.txt" || fail "three: run 3 not named under a curve it lacks"
+grep -q '^  only in run 3: IOPS against block size' "$tmp/three.txt" ||
+	fail "three: run 3's own curves not listed"
+
 # a run against itself: every ratio 1.000, nothing marked, nothing unshared
 grep -q '[0-9]\*$' "$tmp/self.txt" && fail "self: a difference is marked comparing a run with itself"
 grep -q 'every figure is shared by every run' "$tmp/self.txt" || fail "self: unshared figures listed"
@@ -59,6 +77,16 @@ sed '0,/data-series="run 2" data-style="line" data-x="1 2 3 4 5 6 7" data-y="[0-
 cmp -s "$tmp/bad/plot.html" "$tmp/client/compare.html" && fail "bites: the plot edit did not apply"
 sed '0,/data-v="2.043905972674211"/s//data-v="2.04"/' "$tmp/client/compare.html" >"$tmp/bad/table.html"
 cmp -s "$tmp/bad/table.html" "$tmp/client/compare.html" && fail "bites: the table edit did not apply"
+# an overlay's data changed, and a "not in" note dropped
+sed '/id="compare-curve-1"/,/<\/svg>/s/data-series="run 2" data-style="line" data-x="[^"]*" data-y="[0-9]/&1/' \
+	"$tmp/self-snia-wsat/compare.html" >"$tmp/bad/curve.html"
+cmp -s "$tmp/bad/curve.html" "$tmp/self-snia-wsat/compare.html" && fail "bites: the curve edit did not apply"
+(cd "$tmp" && python3 "$here/compare_check.py" bad/curve.html self-snia-wsat.txt snia-wsat snia-wsat) \
+	>/dev/null && fail "bites: compare_check.py passed an edited curve"
+sed '0,/<p class="not-in"/s//<p class="x"/' "$tmp/three/compare.html" >"$tmp/bad/notin.html"
+cmp -s "$tmp/bad/notin.html" "$tmp/three/compare.html" && fail "bites: the note edit did not apply"
+(cd "$tmp" && python3 "$here/compare_check.py" bad/notin.html three.txt gc-recovery gc-recovery snia-iops) \
+	>/dev/null && fail "bites: compare_check.py passed a missing \"not in\" note"
 for b in plot table; do
 	(cd "$tmp" && python3 "$here/compare_check.py" "bad/$b.html" client.txt snia-iops snia-iops-client) \
 		>/dev/null && fail "bites: compare_check.py passed an edited $b"
@@ -93,5 +121,6 @@ fi
 t2=$EPOCHREALTIME
 awk -v a="$t0" -v b="$t1" -v c="$t2" \
 	'BEGIN { printf "compares and checks in %.1f s, Chromium in %.1f s\n", b - a, c - b }'
+echo "$nk stored runs compared with themselves"
 [ "$fails" = 0 ] || exit 1
 echo "ok: ssdlab compare shows every run in every table and plot, with summary.json's figures"
