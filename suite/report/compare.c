@@ -24,11 +24,13 @@
 #include "base/errmsg.h"
 #include "base/jsonget.h"
 #include "base/jsonnum.h"
+#include "report/cmpfast.h"
 #include "report/cmpmatch.h"
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/section.h"
 #include "results/files.h"
+#include "results/records.h"
 
 enum group { G_HEADLINE, G_RESULTS, G_SNIA, G_LATENCY, G_COUNT };
 
@@ -230,6 +232,7 @@ struct cmp {
 	size_t rows;
 	struct section_ctx c;
 	struct html_buf *text;
+	bool fast; /* run 1 is a full run, run 2 a fast one (--fast) */
 };
 
 /* One group's shared rows as a table (HTML, CSV) and as aligned text. */
@@ -665,6 +668,173 @@ static void unshared(struct cmp *k)
 	section_table_release(&t);
 }
 
+/* Whether shared figure key of group g is a steady-state figure the fast comparison holds to
+ * its 5 % goal: the headline (run WA, steady-state averages and WA), every cell's figures and
+ * latency, and the SNIA blocks' measured values (not their round numbers and settings). */
+static bool fast_figure(const char *key, enum group g)
+{
+	static const char *const last[] = {"iops", "mb_s", "average", "ns", "mean_ns", "max_ns",
+					   "wa", "bw_bps"};
+	const char *dot = strrchr(key, '.');
+
+	if (g != G_SNIA)
+		return true;
+	if (!dot)
+		return false;
+	for (size_t i = 0; i < sizeof(last) / sizeof(last[0]); i++)
+		if (!strcmp(dot + 1, last[i]))
+			return true;
+	return false;
+}
+
+/* A row of the fast table: the cells as strings (numbers through jsonnum), and the text line. */
+static void fast_row(struct cmp *k, struct section_table *t, const char *what, const char *full,
+		     const char *fast, double ratio, const char *goal, const char *verdict)
+{
+	char num[40];
+
+	section_table_str(t, what);
+	section_table_str(t, full);
+	section_table_str(t, fast);
+	section_table_num(t, ratio);
+	section_table_str(t, goal);
+	section_table_str(t, verdict);
+	if (isfinite(ratio))
+		snprintf(num, sizeof(num), "%.4f", ratio);
+	html_printf(k->text, "  %-46s %22s %22s %10s %-9s %s\n", what, full, fast,
+		    isfinite(ratio) ? num : "-", goal, verdict);
+}
+
+static const char *early_text(const struct cmpfast_verdict *v, char *buf, size_t len)
+{
+	char conf[40] = "-";
+
+	if (!v->found)
+		return "no steady-state result";
+	if (!v->early_present)
+		return "absent (no early key)";
+	if (isfinite(v->early_confidence))
+		jsonnum_fmt(v->early_confidence, conf, sizeof(conf));
+	snprintf(buf, len, "%s, round %lld, conf. %s%s", v->early, v->early_round, conf,
+		 v->stopped_run == 1 ? ", stopped the run" : "");
+	return buf;
+}
+
+/*
+ * `--fast`: run 2 (fast) against run 1 (full) on issue 19's goals: the drive time and host
+ * bytes to the verdict (cmpfast.h) as fast/full ratios against CMPFAST_TIME_GOAL, the
+ * verdicts of both, and every shared steady-state figure's difference against
+ * CMPFAST_FIGURE_GOAL, each marked pass or fail. A table (report/compare-fast.csv) and text.
+ */
+static void fast_section(struct cmp *k)
+{
+	static const char *const head[] = {"figure", "full", "fast", "fast/full or difference",
+					   "goal", "verdict"};
+	struct results_records rr[2] = {{0}};
+	struct cmpfast_verdict v[2];
+	struct section_table t;
+	char a[256], b[256], num[40], num2[40], goal[32];
+	size_t pass = 0, fail = 0;
+	int rc;
+
+	section_table_init(&t, "compare-fast", "Fast against full (issue 19 goals)", 6, head, false);
+	for (size_t r = 0; r < 2; r++) {
+		rc = results_read_records(k->runs[r].dir, &rr[r]);
+		if (rc) {
+			char what[300];
+			snprintf(what, sizeof(what), "%s/records.jsonl", k->runs[r].dir);
+			section_fail(&k->c, rc, what);
+			goto out;
+		}
+		cmpfast_verdict(cmpfast_ss_result(k->runs[r].summary), &rr[r], &v[r]);
+	}
+	section_heading(&k->c, 2, "compare-fast", "Fast against full", false);
+	section_para(&k->c, "Run 1 is the full run, run 2 the fast one. Drive time to the verdict: "
+			    "the target time (elapsed_ns) of the records up to the verdict's round "
+			    "(the early verdict's when it predicts steady state, else the SNIA "
+			    "window's last round); host bytes likewise. Goals (issue 19): at most 0.5 "
+			    "of the full run's, and every steady-state figure within 5 %.");
+	html_printf(k->text, "\nfast against full (run 1 full: %s, run 2 fast: %s; goals: drive "
+			     "time and bytes to the verdict <= 0.5 of full, every steady-state "
+			     "figure within 5 %%):\n",
+		    k->runs[0].dir, k->runs[1].dir);
+	html_printf(k->text, "  %-46s %22s %22s %10s %-9s %s\n", "figure", "full", "fast",
+		    "ratio/diff", "goal", "verdict");
+	cmpfast_precondition(k->runs[0].manifest, &rr[0], a, sizeof(a));
+	cmpfast_precondition(k->runs[1].manifest, &rr[1], b, sizeof(b));
+	fast_row(k, &t, "precondition method", a, b, NAN, "", "");
+	for (size_t r = 0; r < 2; r++) {
+		char *d = r ? b : a;
+		if (v[r].found)
+			snprintf(d, sizeof(a), "%s (%s %s)", v[r].snia, v[r].cell, v[r].metric);
+		else
+			snprintf(d, sizeof(a), "no steady-state result");
+	}
+	fast_row(k, &t, "SNIA steady-state verdict", a, b, NAN, "", "");
+	{
+		char ea[160], eb[160];
+		fast_row(k, &t, "early verdict", early_text(&v[0], ea, sizeof(ea)),
+			 early_text(&v[1], eb, sizeof(eb)), NAN, "",
+			 v[1].early_present ? "" : "the fast run has no early verdict");
+	}
+	if (!v[0].found || !v[1].found) {
+		fast_row(k, &t, "drive time to the verdict", "-", "-", NAN, "<= 0.5",
+			 "not comparable: a run has no steady-state result");
+	} else {
+		double tr = (double)v[1].drive_ns / (double)v[0].drive_ns;
+		double br = (double)v[1].host_bytes / (double)v[0].host_bytes;
+		snprintf(a, sizeof(a), "round %lld (%s)", v[0].round, v[0].round_from);
+		snprintf(b, sizeof(b), "round %lld (%s)", v[1].round, v[1].round_from);
+		fast_row(k, &t, "verdict round", a, b, NAN, "", "");
+		snprintf(a, sizeof(a), "%s", jsonnum_fmt((double)v[0].drive_ns / 1e9, num, sizeof(num)));
+		snprintf(b, sizeof(b), "%s", jsonnum_fmt((double)v[1].drive_ns / 1e9, num2, sizeof(num2)));
+		if (!v[0].drive_ns)
+			tr = NAN;
+		fast_row(k, &t, "drive time to the verdict (s, target time)", a, b, tr, "<= 0.5",
+			 !isfinite(tr) ? "-" : tr <= CMPFAST_TIME_GOAL ? "pass" : "fail");
+		pass += isfinite(tr) && tr <= CMPFAST_TIME_GOAL;
+		fail += isfinite(tr) && tr > CMPFAST_TIME_GOAL;
+		snprintf(a, sizeof(a), "%s", jsonnum_fmt((double)v[0].host_bytes, num, sizeof(num)));
+		snprintf(b, sizeof(b), "%s", jsonnum_fmt((double)v[1].host_bytes, num2, sizeof(num2)));
+		if (!v[0].host_bytes)
+			br = NAN;
+		fast_row(k, &t, "host bytes written to the verdict", a, b, br, "<= 0.5",
+			 !isfinite(br) ? "-" : br <= CMPFAST_TIME_GOAL ? "pass" : "fail");
+		pass += isfinite(br) && br <= CMPFAST_TIME_GOAL;
+		fail += isfinite(br) && br > CMPFAST_TIME_GOAL;
+	}
+	snprintf(goal, sizeof(goal), "+-%g %%", CMPFAST_FIGURE_GOAL * 100);
+	for (size_t i = 0; i < k->rows; i++) {
+		const size_t *ix = &k->idx[i * k->n];
+		const char *key = k->runs[0].keys[ix[0]];
+		double full = k->runs[0].v[ix[0]], fast = k->runs[1].v[ix[1]];
+		double d = cmpfast_diff(fast, full);
+		bool ok = isfinite(d) && fabs(d) <= CMPFAST_FIGURE_GOAL;
+		if (!fast_figure(key, k->runs[0].g[ix[0]]))
+			continue;
+		if (!isfinite(d) && full == fast)
+			ok = true, d = 0; /* two zeros: no difference */
+		fast_row(k, &t, key, jsonnum_fmt(full, num, sizeof(num)),
+			 jsonnum_fmt(fast, num2, sizeof(num2)), isfinite(d) ? d * 100 : NAN, goal,
+			 !isfinite(d) ? "-" : ok ? "pass" : "fail");
+		pass += isfinite(d) && ok;
+		fail += isfinite(d) && !ok;
+	}
+	html_printf(k->text, "  %zu pass, %zu fail (ratios are fast/full; differences in %% of the "
+			     "full run's figure)\n", pass, fail);
+	{
+		char msg[160];
+		snprintf(msg, sizeof(msg), "%zu pass, %zu fail. Ratios are fast/full; figure "
+					   "differences are in %% of the full run's figure.", pass, fail);
+		section_para(&k->c, msg);
+	}
+	section_emit_table(&k->c, &t);
+out:
+	section_table_release(&t);
+	results_records_release(&rr[0]);
+	results_records_release(&rr[1]);
+}
+
 /* The directory of path out ("." for a bare name), a new string. */
 static char *dir_of(const char *out)
 {
@@ -677,10 +847,10 @@ static char *dir_of(const char *out)
 	return strndup(out, (size_t)(s - out));
 }
 
-int compare_write(const char *const *dirs, size_t n, const char *out, struct html_buf *text,
-		  char *err, size_t errlen)
+int compare_write(const char *const *dirs, size_t n, const char *out, bool fast,
+		  struct html_buf *text, char *err, size_t errlen)
 {
-	struct cmp k = {.n = n, .text = text};
+	struct cmp k = {.n = n, .text = text, .fast = fast};
 	struct html_buf page;
 	char *odir = NULL;
 	long rows;
@@ -694,6 +864,10 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 	k.runs = calloc(n, sizeof(*k.runs));
 	k.m = calloc(n, sizeof(*k.m));
 	odir = dir_of(out);
+	if (fast && n != 2) {
+		rc = errmsg_set(err, errlen, -EINVAL, "--fast compares two runs, FULL and FAST");
+		goto out;
+	}
 	if (!n || !k.runs || !k.m || !odir) {
 		rc = errmsg_set(err, errlen, n ? -ENOMEM : -EINVAL, n ? "out of memory" : "no run");
 		goto out;
@@ -756,6 +930,8 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 			   "table names the runs whose ratio is outside [0.9, 1.1] (10 %). Every plot has "
 			   "one series per run.");
 	runs_table(&k);
+	if (k.fast)
+		fast_section(&k);
 	for (enum group g = 0; g < G_COUNT; g++) {
 		group_table(&k, g);
 		if (g == G_RESULTS)
