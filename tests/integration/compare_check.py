@@ -3,6 +3,7 @@
 """compare_check.py: check `ssdlab compare`'s page and terminal text against the runs' summary.json.
 
 Usage: compare_check.py PAGE.html TEXT.txt DIR...   (DIR in the order given to ssdlab compare)
+       compare_check.py --fast PAGE.html TEXT.txt FULL FAST   (ssdlab compare --fast FULL FAST)
 
 The figures are taken from each summary.json here, in Python, by the rules docs/report.md
 ("Comparing runs") states, none of ssdlab's code. It fails unless
@@ -21,6 +22,12 @@ The figures are taken from each summary.json here, in Python, by the rules docs/
     more runs have it, with each run's x and y; one that only one run has is in the
     "compare-curves-unshared" table; and a run with an SLC-cache probe or a surface scan has its
     curve overlaid when another run has one too.
+With --fast it also checks the fast table ("t-compare-fast") by its own reading of each run's
+records.jsonl and summary.json (docs/report.md, "Fast against full"): the verdict round (the
+early verdict's round when it says "predicted", else the SNIA window's last round), the drive time
+(sum of elapsed_ns) and host bytes (sum of write.bytes) of the records up to it, their fast/full
+ratios and pass/fail against 0.5; the precondition method and the early verdicts (or "absent");
+and for every steady-state figure of the table its difference in % and pass/fail against 5 %.
 Prints what it checked; exits 0 when all holds, 1 otherwise.
 """
 import html.parser
@@ -241,8 +248,102 @@ class Page(html.parser.HTMLParser):
             self.notin[self.in_notin] += data
 
 
+def verdict_sums(d):
+    """(round, drive_ns, host_bytes, early) of run d's first steady-state result."""
+    s = json.load(open(os.path.join(d, "summary.json")))
+    ss = (s.get("steady_state") or [None])[0]
+    if ss is None:
+        ss = next((b["steady_state"] for b in s.get("snia") or [] if isinstance(b.get("steady_state"), dict)), None)
+    early = ss.get("early") if isinstance(ss.get("early"), dict) else None
+    recs = [json.loads(line) for line in open(os.path.join(d, "records.jsonl"))]
+    ph, rep = ss["phase"], ss.get("repeat") or 0
+    if early and early.get("verdict") == "predicted":
+        rnd = early["round"]
+    elif ss.get("reached"):
+        rnd = ss["last_round"]
+    else:
+        rnd = max(r.get("round", 0) for r in recs if r.get("phase") == ph and (r.get("repeat") or 0) == rep)
+    ns = b = 0
+    for r in recs:
+        p, q, k = r.get("phase", -1), r.get("repeat") or 0, r.get("round") or 0
+        if p < 0 or p > ph or (p == ph and (q > rep or (q == rep and k > rnd))):
+            continue
+        ns += r.get("elapsed_ns") or 0
+        b += (r.get("write") or {}).get("bytes") or 0
+    return rnd, ns, b, early
+
+
+def method(d):
+    for line in open(os.path.join(d, "records.jsonl")):
+        r = json.loads(line)
+        if r.get("kind") == "precondition" and isinstance(r.get("precondition"), dict) \
+                and r["precondition"].get("method"):
+            return r["precondition"]["method"]
+    return None
+
+
+def check_fast(p, full, fast, maps, errs):
+    t = p.tables.get("t-compare-fast")
+    if t is None:
+        errs.append("fast: no fast table")
+        return 0
+    rows = {row[0]["text"]: row for row in t["rows"]}
+    f, q = verdict_sums(full), verdict_sums(fast)
+    n = 0
+
+    def cell(name, j):
+        r = rows.get(name)
+        return None if r is None else (r[j]["v"] if r[j]["v"] is not None else r[j]["text"])
+    for name, a, b in (("drive time to the verdict (s, target time)", f[1], q[1]),
+                       ("host bytes written to the verdict", f[2], q[2])):
+        ratio = b / a
+        got = cell(name, 3)
+        if got is None or not math.isclose(float(got), ratio, rel_tol=1e-12):
+            errs.append("fast: %s ratio %r, want %r (records.jsonl)" % (name, got, ratio))
+        scale = 1e9 if name.startswith("drive") else 1
+        for j, want in ((1, a / scale), (2, b / scale)):
+            if not math.isclose(float(cell(name, j)), want, rel_tol=1e-12):
+                errs.append("fast: %s column %d %r, want %r" % (name, j, cell(name, j), want))
+        if cell(name, 5) != ("pass" if ratio <= 0.5 else "fail"):
+            errs.append("fast: %s marked %r at ratio %g" % (name, cell(name, 5), ratio))
+        n += 1
+    for j, (d, v) in ((1, (full, f)), (2, (fast, q))):
+        rr = cell("verdict round", j) or ""
+        if not rr.startswith("round %d " % v[0]):
+            errs.append("fast: verdict round of %s %r, want %d" % (d, rr, v[0]))
+        e = cell("early verdict", j) or ""
+        if v[3] is None and not e.startswith("absent"):
+            errs.append("fast: %s has no early key, page says %r" % (d, e))
+        if v[3] is not None and not e.startswith("%s, round %d" % (v[3]["verdict"], v[3]["round"])):
+            errs.append("fast: %s early verdict %r, want %s round %d" % (d, e, v[3]["verdict"], v[3]["round"]))
+        m = method(d)
+        got = cell("precondition method", j) or ""
+        if (m and got != m) or (not m and not got.startswith(("sequential", "sprandom"))):
+            errs.append("fast: %s precondition method %r, want %r" % (d, got, m))
+    figs = 0
+    for name, row in rows.items():
+        if name not in maps[0] or name not in maps[1]:
+            continue
+        a, b = maps[0][name][1], maps[1][name][1]
+        if a == 0:
+            continue
+        diff = (b - a) / a * 100
+        got = row[3]["v"]
+        if got is None or not math.isclose(float(got), diff, rel_tol=1e-9, abs_tol=1e-12):
+            errs.append("fast: %s difference %r, want %r" % (name, got, diff))
+        if row[5]["text"] != ("pass" if abs(diff) <= 5 else "fail"):
+            errs.append("fast: %s marked %r at %g %%" % (name, row[5]["text"], diff))
+        figs += 1
+    if not figs:
+        errs.append("fast: no steady-state figure in the fast table")
+    return n + figs
+
+
 def main(argv):
-    if len(argv) < 3:
+    fast = bool(argv) and argv[0] == "--fast"
+    if fast:
+        argv = argv[1:]
+    if len(argv) < 3 or (fast and len(argv) != 4):
         print(__doc__, file=sys.stderr)
         return 2
     page_path, text_path, dirs = argv[0], argv[1], argv[2:]
@@ -375,10 +476,12 @@ def main(argv):
         else:
             errs.append("unexpected plot %s" % pl["id"])
 
+    nfast = check_fast(p, dirs[0], dirs[1], maps, errs) if fast else 0
+
     lines = 0
     for line in open(text_path, encoding="utf-8"):
         tok = line.split()
-        if len(tok) < 2 * n or line.startswith(" "):
+        if len(tok) < 2 * n or line.startswith(" ") or line.startswith("fast against"):
             continue
         vals = tok[-(2 * n - 1):-(n - 1)] if n > 1 else tok[-1:]
         key = " ".join(tok[:len(tok) - (2 * n - 1)])
@@ -393,9 +496,9 @@ def main(argv):
     for e in errs[:20]:
         print("FAIL " + e)
     print("%s: %d runs, %d shared figures (%d table cells), %d not shared, %d plots (%d overlays, "
-          "%d recomputed here), %d terminal rows"
+          "%d recomputed here), %d terminal rows%s"
           % ("FAIL" if errs else "PASS", n, len(shared), checked, len(want_un), len(p.plots),
-             len(overlays), ncurves, lines))
+             len(overlays), ncurves, lines, ", %d fast rows" % nfast if fast else ""))
     return 1 if errs else 0
 
 
