@@ -106,10 +106,12 @@ void cmpfast_verdict(struct json_object *ss, const struct results_records *rr,
 	} else {
 		/* no verdict: the whole rounds phase, to its last recorded round */
 		v.round = 0;
-		for (size_t i = 0; i < rr->n; i++)
+		for (size_t i = 0; i < rr->n; i++) {
+			long long rd = num_or(rr->rec[i], "round", 0);
 			if (num_or(rr->rec[i], "phase", -1) == v.phase &&
-			    num_or(rr->rec[i], "repeat", 0) == v.repeat)
-				v.round = fmax(v.round, num_or(rr->rec[i], "round", 0));
+			    num_or(rr->rec[i], "repeat", 0) == v.repeat && rd > v.round)
+				v.round = rd;
+		}
 		v.round_from = "last round (no verdict)";
 	}
 	for (size_t i = 0; i < rr->n; i++) {
