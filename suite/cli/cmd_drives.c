@@ -6,6 +6,7 @@
  * can see before a run whether ssdlab will be able to report WA for their drive.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -20,14 +21,16 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: ssdlab drives [--db FILE] [--nvme] [MODEL]\n\n"
+	fprintf(f, "usage: ssdlab drives [--db FILE] [--nvme] [--path] [MODEL]\n\n"
 		   "Without MODEL, lists the drive database's entries. With MODEL (the model\n"
 		   "string the drive reports, quoted), shows the entry that matches it: the\n"
 		   "host- and NAND-write counters, their units, the entry's source, and\n"
 		   "model strings it matches (examples) and leaves to other entries (not).\n\n"
-		   "  --db FILE   the database (default: drives/drives.yaml in the source tree's\n"
-		   "              profiles, else in the installed data directory)\n"
+		   "  --db FILE   the database (default: drives/drives.yaml in the profiles next\n"
+		   "              to the program when installed, else in the source tree's\n"
+		   "              profiles, else in the configured data directory)\n"
 		   "  --nvme      MODEL is an NVMe drive (default: ATA)\n"
+		   "  --path      print the database's path and exit\n"
 		   "  -h, --help  this text\n");
 }
 
@@ -79,6 +82,7 @@ int cmd_drives(int argc, char **argv)
 	static const struct option opts[] = {
 	    {"db", required_argument, NULL, 'd'},
 	    {"nvme", no_argument, NULL, 'n'},
+	    {"path", no_argument, NULL, 'p'},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -86,9 +90,9 @@ int cmd_drives(int argc, char **argv)
 	enum drivedb_transport t = DRIVEDB_ATA;
 	struct drivedb *db = NULL;
 	struct ydoc_error err = {0};
-	char buf[1024];
+	char buf[1024], dflt[PATH_MAX + 64];
 	int c, ret, rc = EXIT_FAILED;
-	bool given;
+	bool given, show_path = false;
 
 	optind = 1;
 	opterr = 0;
@@ -99,6 +103,9 @@ int cmd_drives(int argc, char **argv)
 			break;
 		case 'n':
 			t = DRIVEDB_NVME;
+			break;
+		case 'p':
+			show_path = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -112,12 +119,18 @@ int cmd_drives(int argc, char **argv)
 			  argv[optind + 1]);
 		return EXIT_USAGE;
 	}
-	/* The source tree first, as for profiles and models, so a build runs its own data. */
+	/* Found as profiles and models are (drivedb.h): an installed copy reads its own. */
 	given = path != NULL;
 	if (!path) {
-		path = SSDLAB_PROFILES_SRCDIR "/drives/drives.yaml";
-		if (access(path, R_OK) != 0)
-			path = SSDLAB_PROFILES_DIR "/drives/drives.yaml";
+		if (drivedb_default_path(dflt, sizeof(dflt))) {
+			cli_error("drives", "the bundled database's path is too long");
+			return EXIT_FAILED;
+		}
+		path = dflt;
+	}
+	if (show_path) {
+		printf("%s\n", path);
+		return EXIT_OK;
 	}
 	ret = drivedb_load(path, &db, &err);
 	if (ret < 0) {

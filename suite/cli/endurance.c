@@ -4,6 +4,7 @@
  */
 #include "cli/endurance.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +20,8 @@
 
 void cli_rated_endurance(const struct target_info *ti, double user_tbw, struct cli_rated *out)
 {
-	const char *path = SSDLAB_PROFILES_SRCDIR "/drives/drives.yaml", *src = NULL;
+	char path[PATH_MAX + 64];
+	const char *src = NULL;
 	struct drivedb *db = NULL;
 	struct ydoc_error err;
 	const struct drivedb_entry *e;
@@ -34,10 +36,8 @@ void cli_rated_endurance(const struct target_info *ti, double user_tbw, struct c
 	}
 	if (ti->kind != TARGET_KIND_BLOCKDEV || !*ti->model)
 		return;
-	/* the source tree first, as `ssdlab drives` reads it */
-	if (access(path, R_OK))
-		path = SSDLAB_PROFILES_DIR "/drives/drives.yaml";
-	if (drivedb_load(path, &db, &err))
+	/* where `ssdlab drives` reads it (drivedb.h) */
+	if (drivedb_default_path(path, sizeof(path)) || drivedb_load(path, &db, &err))
 		return;
 	e = drivedb_lookup(db, *ti->nvme.ns ? DRIVEDB_NVME : DRIVEDB_ATA, ti->model);
 	if (e && !drivedb_rated_endurance(e, ti->model, ti->capacity, &bytes, &src)) {

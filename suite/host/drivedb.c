@@ -6,10 +6,15 @@
 #include "host/drivedb.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "base/datadir.h"
+#include "config.h"
 
 struct drivedb {
 	struct ydoc *doc; /* the entries' strings point into it */
@@ -451,5 +456,24 @@ int drivedb_compute_wa(const struct drivedb_entry *e, const char *model,
 	}
 	w.compression = w.wa_known && w.wa < 1.0;
 	*out = w;
+	return 0;
+}
+
+int drivedb_default_path(char *buf, size_t len)
+{
+	static const char tail[] = "/drives/drives.yaml";
+	char exe[PATH_MAX], cand[3][PATH_MAX + sizeof(tail)];
+	size_t n = 0, pick;
+
+	/* next to the program first: the order profile_find() and the model search keep */
+	if (!datadir_exe_profiles(exe, sizeof(exe)))
+		snprintf(cand[n++], sizeof(cand[0]), "%s%s", exe, tail);
+	snprintf(cand[n++], sizeof(cand[0]), "%s%s", SSDLAB_PROFILES_SRCDIR, tail);
+	snprintf(cand[n++], sizeof(cand[0]), "%s%s", SSDLAB_PROFILES_DIR, tail);
+	for (pick = 0; pick + 1 < n && access(cand[pick], R_OK); pick++)
+		;
+	if (strlen(cand[pick]) >= len)
+		return -ENAMETOOLONG;
+	memcpy(buf, cand[pick], strlen(cand[pick]) + 1);
 	return 0;
 }

@@ -94,6 +94,13 @@ int drivedb_load_string(const char *text, size_t len, const char *file, struct d
 			struct ydoc_error *err);
 void drivedb_free(struct drivedb *db);
 
+/* The bundled database's path, found as profiles and models are: drives/drives.yaml under the
+ * profiles directory next to the running program (base/datadir.h: an installed or staged copy
+ * reads its own), else the source tree's, else the configured prefix's. Writes the first that
+ * is readable into buf; when none is, the prefix's (so the error names where it should be).
+ * Returns 0, or -ENAMETOOLONG (buf untouched). */
+int drivedb_default_path(char *buf, size_t len);
+
 size_t drivedb_count(const struct drivedb *db);
 const struct drivedb_entry *drivedb_entry(const struct drivedb *db, size_t i);
 

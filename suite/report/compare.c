@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,11 +24,13 @@
 #include "base/errmsg.h"
 #include "base/jsonget.h"
 #include "base/jsonnum.h"
+#include "report/cmpfast.h"
 #include "report/cmpmatch.h"
 #include "report/compare.h"
 #include "report/report.h"
 #include "report/section.h"
 #include "results/files.h"
+#include "results/records.h"
 
 enum group { G_HEADLINE, G_RESULTS, G_SNIA, G_LATENCY, G_COUNT };
 
@@ -48,6 +51,11 @@ struct run {
 	const char *dir;
 	char label[32]; /* "run K" */
 	struct json_object *manifest, *summary;
+	struct section_kept plots; /* the report's plots of this run (report_curve_sections) */
+	char **ckeys;              /* per data series of plots: "KEY | SERIES" (#K when repeated) */
+	const struct section_kept_plot **cplot;
+	const struct section_kept_series **cser;
+	size_t nc;
 	char **keys;
 	double *v;
 	enum group *g;
@@ -224,6 +232,7 @@ struct cmp {
 	size_t rows;
 	struct section_ctx c;
 	struct html_buf *text;
+	bool fast; /* run 1 is a full run, run 2 a fast one (--fast) */
 };
 
 /* One group's shared rows as a table (HTML, CSV) and as aligned text. */
@@ -458,6 +467,171 @@ static void runs_table(struct cmp *k)
 	section_table_release(&t);
 }
 
+/* The data series (not the dashed fits and limits) of run u's kept plots, each named by what it
+ * shows: the plot's key and the series' name; a name repeated in the run (a repeated block) gets
+ * " #K" so that the K-th of each run meet. */
+static int curve_index(struct run *u)
+{
+	size_t cap = 0;
+
+	for (size_t i = 0; i < u->plots.n; i++)
+		cap += u->plots.p[i].nse;
+	u->ckeys = calloc(cap ? cap : 1, sizeof(*u->ckeys));
+	u->cplot = calloc(cap ? cap : 1, sizeof(*u->cplot));
+	u->cser = calloc(cap ? cap : 1, sizeof(*u->cser));
+	if (!u->ckeys || !u->cplot || !u->cser)
+		return -ENOMEM;
+	for (size_t i = 0; i < u->plots.n; i++) {
+		const struct section_kept_plot *p = &u->plots.p[i];
+		for (size_t s = 0; s < p->nse; s++) {
+			const struct section_kept_series *se = &p->se[s];
+			size_t dup = 0;
+			char *k;
+			if (se->style == SVG_DASHED || !se->n)
+				continue;
+			if (asprintf(&k, "%s | %s", p->key, se->name) < 0)
+				return -ENOMEM;
+			for (size_t j = 0; j < u->nc; j++)
+				dup += !strncmp(u->ckeys[j], k, strlen(k)) &&
+				       (!u->ckeys[j][strlen(k)] || !strncmp(u->ckeys[j] + strlen(k), " #", 2));
+			if (dup) {
+				char *k2;
+				int w = asprintf(&k2, "%s #%zu", k, dup + 1);
+				free(k);
+				if (w < 0)
+					return -ENOMEM;
+				k = k2;
+			}
+			u->ckeys[u->nc] = k;
+			u->cplot[u->nc] = p;
+			u->cser[u->nc++] = se;
+		}
+	}
+	return 0;
+}
+
+static long curve_find(const struct run *u, const char *key)
+{
+	for (size_t i = 0; i < u->nc; i++)
+		if (!strcmp(u->ckeys[i], key))
+			return (long)i;
+	return -1;
+}
+
+/* How many data series plot p has: a plot of one draws as its key, of several as "KEY: SERIES". */
+static size_t data_series(const struct section_kept_plot *p)
+{
+	size_t m = 0;
+
+	for (size_t s = 0; s < p->nse; s++)
+		m += p->se[s].style != SVG_DASHED && p->se[s].n;
+	return m;
+}
+
+/*
+ * Every curve the report draws that two or more runs have: one plot with one series per run
+ * (named by the run's label), the report's axes and units; the runs without it named under the
+ * plot. Curves only one run has are listed in a table. The order: run 1's curves, then those
+ * first met in run 2, ...
+ */
+static void overlay_curves(struct cmp *k)
+{
+	static const char *const head[] = {"run", "curve"};
+	struct svg_series *se = calloc(k->n, sizeof(*se));
+	long *at = calloc(k->n, sizeof(*at));
+	struct section_table t;
+	size_t plots = 0;
+
+	section_table_init(&t, "compare-curves-unshared", "Curves only one run has (not overlaid)",
+			   2, head, false);
+	if (!se || !at) {
+		section_fail(&k->c, -ENOMEM, "compare");
+		goto out;
+	}
+	section_heading(&k->c, 2, "compare-curves", "Curves overlaid", false);
+	section_para(&k->c, "Every curve of the report that two or more runs have, one plot each "
+			    "with one series per run, on the report's axes (bytes written in "
+			    "capacity multiples, surface position in % of capacity, rounds, time "
+			    "in profile time); a run without the curve is named under its plot.");
+	html_puts(k->text, "\ncurves overlaid (one plot each, a series per run):\n");
+	for (size_t r0 = 0; r0 < k->n; r0++) {
+		for (size_t i = 0; i < k->runs[r0].nc; i++) {
+			const char *key = k->runs[r0].ckeys[i];
+			const struct section_kept_plot *pl = k->runs[r0].cplot[i];
+			const struct section_kept_series *s0 = k->runs[r0].cser[i];
+			size_t have = 0, m = 0, shown = 0;
+			bool seen = false;
+			const char *rep;
+			char title[512], id[48], missing[256] = "";
+			struct svg_plot p = {0};
+
+			for (size_t r = 0; r < r0 && !seen; r++)
+				seen = curve_find(&k->runs[r], key) >= 0;
+			if (seen)
+				continue;
+			for (size_t r = 0; r < k->n; r++) {
+				at[r] = curve_find(&k->runs[r], key);
+				have += at[r] >= 0;
+			}
+			/* the key's " #K" of a repeated curve kept in the title */
+			rep = key + strlen(pl->key) + 3 + strlen(s0->name);
+			if (data_series(pl) > 1)
+				snprintf(title, sizeof(title), "%s: %s%s", pl->key, s0->name, rep);
+			else
+				snprintf(title, sizeof(title), "%s%s", pl->key, rep);
+			if (have < 2) {
+				section_table_str(&t, k->runs[r0].label);
+				section_table_str(&t, title);
+				html_printf(k->text, "  only in %s: %s\n", k->runs[r0].label, title);
+				continue;
+			}
+			for (size_t r = 0; r < k->n; r++) {
+				const struct section_kept_series *s;
+				if (at[r] < 0) {
+					snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+						 "%s%s", missing[0] ? ", " : "", k->runs[r].label);
+					continue;
+				}
+				s = k->runs[r].cser[at[r]];
+				se[m++] = (struct svg_series){k->runs[r].label, s->x, s->y, s->n,
+							      s->style == SVG_BARS ? SVG_LINE : s->style};
+			}
+			snprintf(id, sizeof(id), "compare-curve-%zu", ++plots);
+			p.id = id;
+			p.title = title;
+			p.x = (struct svg_axis){pl->xlabel, pl->xunit, pl->xlog};
+			p.y = (struct svg_axis){pl->ylabel, pl->yunit, pl->ylog};
+			p.series = se;
+			p.nseries = m;
+			section_emit_plot(&k->c, &p);
+			html_printf(k->text, "  %s:", title);
+			for (size_t r = 0; r < k->n; r++)
+				if (at[r] >= 0)
+					html_printf(k->text, "%s %s (%zu points)", shown++ ? "," : "",
+						    k->runs[r].label, k->runs[r].cser[at[r]]->n);
+			if (missing[0]) {
+				char msg[300];
+				snprintf(msg, sizeof(msg), "not in: %s", missing);
+				html_printf(k->text, "; %s", msg);
+				html_printf(&k->c.html, "<p class=\"not-in\" data-plot=\"%s\">", id);
+				html_esc(&k->c.html, msg);
+				html_puts(&k->c.html, "</p>\n");
+			}
+			html_puts(k->text, "\n");
+		}
+	}
+	if (!plots) {
+		html_puts(k->text, "  none: no curve is in two runs\n");
+		section_para(&k->c, "No curve is in two or more runs.");
+	}
+	if (t.rows)
+		section_emit_table(&k->c, &t);
+out:
+	section_table_release(&t);
+	free(se);
+	free(at);
+}
+
 /* What each run has that not all share: a table, and a count (and the first few) in the text. */
 static void unshared(struct cmp *k)
 {
@@ -494,6 +668,169 @@ static void unshared(struct cmp *k)
 	section_table_release(&t);
 }
 
+/* Whether shared figure key of group g is a steady-state figure the fast comparison holds to
+ * its 5 % goal: the headline (run WA, steady-state averages and WA), every cell's figures and
+ * latency, and the SNIA blocks' measured values (not their round numbers and settings). */
+static bool fast_figure(const char *key, enum group g)
+{
+	static const char *const last[] = {"iops", "mb_s", "average", "ns", "mean_ns", "max_ns",
+					   "wa", "bw_bps"};
+	const char *dot = strrchr(key, '.');
+
+	if (g != G_SNIA)
+		return true;
+	if (!dot)
+		return false;
+	for (size_t i = 0; i < sizeof(last) / sizeof(last[0]); i++)
+		if (!strcmp(dot + 1, last[i]))
+			return true;
+	return false;
+}
+
+/* A row of the fast table: the cells as strings (numbers through jsonnum), and the text line. */
+static void fast_row(struct cmp *k, struct section_table *t, const char *what, const char *full,
+		     const char *fast, double ratio, const char *goal, const char *verdict)
+{
+	char num[40];
+
+	section_table_str(t, what);
+	section_table_str(t, full);
+	section_table_str(t, fast);
+	section_table_num(t, ratio);
+	section_table_str(t, goal);
+	section_table_str(t, verdict);
+	if (isfinite(ratio))
+		snprintf(num, sizeof(num), "%.4f", ratio);
+	html_printf(k->text, "  %-46s %22s %22s %10s %-9s %s\n", what, full, fast,
+		    isfinite(ratio) ? num : "-", goal, verdict);
+}
+
+static const char *early_text(const struct cmpfast_verdict *v, char *buf, size_t len)
+{
+	char conf[40] = "-";
+
+	if (!v->found)
+		return "no steady-state result";
+	if (!v->early_present)
+		return "absent (no early key)";
+	if (isfinite(v->early_confidence))
+		jsonnum_fmt(v->early_confidence, conf, sizeof(conf));
+	snprintf(buf, len, "%s, round %lld, conf. %s%s", v->early, v->early_round, conf,
+		 v->stopped_run == 1 ? ", stopped the run" : "");
+	return buf;
+}
+
+/*
+ * `--fast`: run 2 (fast) against run 1 (full) on issue 19's goals: the drive time and host
+ * bytes to the verdict (cmpfast.h) as fast/full ratios against CMPFAST_TIME_GOAL, the
+ * verdicts of both, and every shared steady-state figure's difference against
+ * CMPFAST_FIGURE_GOAL, each marked pass or fail. A table (report/compare-fast.csv) and text.
+ */
+static void fast_section(struct cmp *k)
+{
+	static const char *const head[] = {"figure", "full", "fast", "fast/full or difference",
+					   "goal", "verdict"};
+	struct results_records rr[2] = {{0}};
+	struct cmpfast_verdict v[2];
+	struct section_table t;
+	char a[256], b[256], num[40], num2[40], goal[32];
+	size_t pass = 0, fail = 0;
+	int rc;
+
+	section_table_init(&t, "compare-fast", "Fast against full (issue 19 goals)", 6, head, false);
+	for (size_t r = 0; r < 2; r++) {
+		rc = results_read_records(k->runs[r].dir, &rr[r]);
+		if (rc) {
+			char what[300];
+			snprintf(what, sizeof(what), "%s/records.jsonl", k->runs[r].dir);
+			section_fail(&k->c, rc, what);
+			goto out;
+		}
+		cmpfast_verdict(cmpfast_ss_result(k->runs[r].summary), &rr[r], &v[r]);
+	}
+	section_heading(&k->c, 2, "compare-fast", "Fast against full", false);
+	section_para(&k->c, "Run 1 is the full run, run 2 the fast one. Drive time to the verdict: "
+			    "the target time (elapsed_ns) of the records up to the verdict's round "
+			    "(the early verdict's when it predicts steady state, else the SNIA "
+			    "window's last round); host bytes likewise. Goals (issue 19): at most 0.5 "
+			    "of the full run's, and every steady-state figure within 5 %.");
+	html_printf(k->text, "\nfast against full (run 1 full: %s, run 2 fast: %s; goals: drive "
+			     "time and bytes to the verdict <= 0.5 of full, every steady-state "
+			     "figure within 5 %%):\n",
+		    k->runs[0].dir, k->runs[1].dir);
+	html_printf(k->text, "  %-46s %22s %22s %10s %-9s %s\n", "figure", "full", "fast",
+		    "ratio/diff", "goal", "verdict");
+	cmpfast_precondition(k->runs[0].manifest, &rr[0], a, sizeof(a));
+	cmpfast_precondition(k->runs[1].manifest, &rr[1], b, sizeof(b));
+	fast_row(k, &t, "precondition method", a, b, NAN, "", "");
+	for (size_t r = 0; r < 2; r++) {
+		char *d = r ? b : a;
+		if (v[r].found)
+			snprintf(d, sizeof(a), "%s (%s %s)", v[r].snia, v[r].cell, v[r].metric);
+		else
+			snprintf(d, sizeof(a), "no steady-state result");
+	}
+	fast_row(k, &t, "SNIA steady-state verdict", a, b, NAN, "", "");
+	{
+		char ea[160], eb[160];
+		fast_row(k, &t, "early verdict", early_text(&v[0], ea, sizeof(ea)),
+			 early_text(&v[1], eb, sizeof(eb)), NAN, "",
+			 v[1].early_present ? "" : "the fast run has no early verdict");
+	}
+	if (!v[0].found || !v[1].found) {
+		fast_row(k, &t, "drive time to the verdict", "-", "-", NAN, "<= 0.5",
+			 "not comparable: a run has no steady-state result");
+	} else {
+		snprintf(a, sizeof(a), "round %lld (%s)", v[0].round, v[0].round_from);
+		snprintf(b, sizeof(b), "round %lld (%s)", v[1].round, v[1].round_from);
+		fast_row(k, &t, "verdict round", a, b, NAN, "", "");
+		for (int which = 0; which < 2; which++) {
+			/* drive time in s, then host bytes: fast/full against the time goal */
+			double scale = which ? 1 : 1e9;
+			double full = (double)(which ? v[0].host_bytes : v[0].drive_ns) / scale;
+			double fast = (double)(which ? v[1].host_bytes : v[1].drive_ns) / scale;
+			double ratio = full > 0 ? fast / full : NAN;
+			fast_row(k, &t, which ? "host bytes written to the verdict"
+					      : "drive time to the verdict (s, target time)",
+				 jsonnum_fmt(full, num, sizeof(num)), jsonnum_fmt(fast, num2, sizeof(num2)),
+				 ratio, "<= 0.5",
+				 !isfinite(ratio) ? "-" : ratio <= CMPFAST_TIME_GOAL ? "pass" : "fail");
+			pass += isfinite(ratio) && ratio <= CMPFAST_TIME_GOAL;
+			fail += isfinite(ratio) && ratio > CMPFAST_TIME_GOAL;
+		}
+	}
+	snprintf(goal, sizeof(goal), "+-%g %%", CMPFAST_FIGURE_GOAL * 100);
+	for (size_t i = 0; i < k->rows; i++) {
+		const size_t *ix = &k->idx[i * k->n];
+		const char *key = k->runs[0].keys[ix[0]];
+		double full = k->runs[0].v[ix[0]], fast = k->runs[1].v[ix[1]];
+		double d = cmpfast_diff(fast, full);
+		bool ok = isfinite(d) && fabs(d) <= CMPFAST_FIGURE_GOAL;
+		if (!fast_figure(key, k->runs[0].g[ix[0]]))
+			continue;
+		if (!isfinite(d) && full == fast)
+			ok = true, d = 0; /* two zeros: no difference */
+		fast_row(k, &t, key, jsonnum_fmt(full, num, sizeof(num)),
+			 jsonnum_fmt(fast, num2, sizeof(num2)), isfinite(d) ? d * 100 : NAN, goal,
+			 !isfinite(d) ? "-" : ok ? "pass" : "fail");
+		pass += isfinite(d) && ok;
+		fail += isfinite(d) && !ok;
+	}
+	html_printf(k->text, "  %zu pass, %zu fail (ratios are fast/full; differences in %% of the "
+			     "full run's figure)\n", pass, fail);
+	{
+		char msg[160];
+		snprintf(msg, sizeof(msg), "%zu pass, %zu fail. Ratios are fast/full; figure "
+					   "differences are in %% of the full run's figure.", pass, fail);
+		section_para(&k->c, msg);
+	}
+	section_emit_table(&k->c, &t);
+out:
+	section_table_release(&t);
+	results_records_release(&rr[0]);
+	results_records_release(&rr[1]);
+}
+
 /* The directory of path out ("." for a bare name), a new string. */
 static char *dir_of(const char *out)
 {
@@ -506,10 +843,10 @@ static char *dir_of(const char *out)
 	return strndup(out, (size_t)(s - out));
 }
 
-int compare_write(const char *const *dirs, size_t n, const char *out, struct html_buf *text,
-		  char *err, size_t errlen)
+int compare_write(const char *const *dirs, size_t n, const char *out, bool fast,
+		  struct html_buf *text, char *err, size_t errlen)
 {
-	struct cmp k = {.n = n, .text = text};
+	struct cmp k = {.n = n, .text = text, .fast = fast};
 	struct html_buf page;
 	char *odir = NULL;
 	long rows;
@@ -523,6 +860,10 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 	k.runs = calloc(n, sizeof(*k.runs));
 	k.m = calloc(n, sizeof(*k.m));
 	odir = dir_of(out);
+	if (fast && n != 2) {
+		rc = errmsg_set(err, errlen, -EINVAL, "--fast compares two runs, FULL and FAST");
+		goto out;
+	}
 	if (!n || !k.runs || !k.m || !odir) {
 		rc = errmsg_set(err, errlen, n ? -ENOMEM : -EINVAL, n ? "out of memory" : "no run");
 		goto out;
@@ -554,6 +895,23 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 			goto out;
 		}
 		k.m[r] = (struct cmpmatch_run){(const char *const *)u->keys, u->n};
+		/* the report's own curve code, keeping its plots instead of writing them */
+		{
+			struct section_ctx rc_ = {.dir = u->dir, .manifest = u->manifest,
+						  .summary = u->summary, .keep = &u->plots,
+						  .err = err, .errlen = errlen};
+			html_init(&rc_.html);
+			html_init(&rc_.md);
+			report_curve_sections(&rc_);
+			html_release(&rc_.html);
+			html_release(&rc_.md);
+			rc = rc_.rc ? rc_.rc : curve_index(u);
+			if (rc) {
+				if (!rc_.rc)
+					errmsg_set(err, errlen, rc, "out of memory");
+				goto out;
+			}
+		}
 	}
 	rows = cmpmatch_shared(k.m, n, &k.idx);
 	if (rows < 0) {
@@ -568,6 +926,8 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 			   "table names the runs whose ratio is outside [0.9, 1.1] (10 %). Every plot has "
 			   "one series per run.");
 	runs_table(&k);
+	if (k.fast)
+		fast_section(&k);
 	for (enum group g = 0; g < G_COUNT; g++) {
 		group_table(&k, g);
 		if (g == G_RESULTS)
@@ -575,6 +935,7 @@ int compare_write(const char *const *dirs, size_t n, const char *out, struct htm
 		if (g == G_LATENCY)
 			plot_latency(&k);
 	}
+	overlay_curves(&k);
 	unshared(&k);
 	if (k.c.rc) {
 		rc = k.c.rc;
@@ -597,6 +958,12 @@ out:
 		free(k.runs[r].keys);
 		free(k.runs[r].v);
 		free(k.runs[r].g);
+		for (size_t i = 0; i < k.runs[r].nc; i++)
+			free(k.runs[r].ckeys[i]);
+		free(k.runs[r].ckeys);
+		free(k.runs[r].cplot);
+		free(k.runs[r].cser);
+		section_kept_release(&k.runs[r].plots);
 		json_object_put(k.runs[r].manifest);
 		json_object_put(k.runs[r].summary);
 	}

@@ -10,6 +10,7 @@
 #ifndef SSDLAB_REPORT_COMPARE_H
 #define SSDLAB_REPORT_COMPARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct html_buf;
@@ -19,11 +20,14 @@ struct html_buf;
 
 /*
  * Compares the n (>= 1) results directories dirs. Writes the page to out and its CSVs to
- * report/compare-<name>.csv beside out, and appends the terminal text to text. Returns 0, or
- * -errno with a message in err: -ENOENT when a directory has no summary.json or manifest.json,
- * -EINVAL when one is not a JSON object, the errors of writing otherwise.
+ * report/compare-<name>.csv beside out, and appends the terminal text to text. fast (n == 2):
+ * dirs[0] is a full run and dirs[1] a fast one, and the page and text begin with the fast
+ * comparison (cmpfast.h: drive time and bytes to the verdict, the verdicts, every steady-state
+ * figure against the 5 % goal; report/compare-fast.csv). Returns 0, or -errno with a message in
+ * err: -ENOENT when a directory has no summary.json or manifest.json, -EINVAL when one is not a
+ * JSON object or fast is set with n != 2, the errors of reading records and writing otherwise.
  */
-int compare_write(const char *const *dirs, size_t n, const char *out, struct html_buf *text,
-		  char *err, size_t errlen);
+int compare_write(const char *const *dirs, size_t n, const char *out, bool fast,
+		  struct html_buf *text, char *err, size_t errlen);
 
 #endif

@@ -108,6 +108,14 @@ static int write_top(const char *dir, const char *name, struct html_buf *b, char
 	return rc;
 }
 
+void report_curve_sections(struct section_ctx *c)
+{
+	section_snia(c);
+	section_steady_state(c);
+	section_curves(c);
+	section_probes(c);
+}
+
 int report_write(const char *dir, char *err, size_t errlen)
 {
 	struct section_ctx c = {.dir = dir, .err = err, .errlen = errlen};
@@ -144,10 +152,7 @@ int report_write(const char *dir, char *err, size_t errlen)
 	headline(&c);
 	section_like(&c);
 	section_flags(&c);
-	section_snia(&c);
-	section_steady_state(&c);
-	section_curves(&c);
-	section_probes(&c);
+	report_curve_sections(&c);
 	section_cells(&c);
 	if (c.rc) {
 		rc = c.rc;

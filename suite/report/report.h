@@ -21,6 +21,15 @@
 int report_write(const char *dir, char *err, size_t errlen);
 
 struct html_buf;
+struct section_ctx;
+
+/*
+ * The report's sections that draw curves, in report order: the SNIA blocks, steady state, the
+ * probes' curves, WA and counters. report_write calls them; compare_write calls them with a
+ * context that keeps the plots (section.h) to overlay each curve of several runs, so that a curve
+ * is read and drawn by one function for both.
+ */
+void report_curve_sections(struct section_ctx *c);
 
 /*
  * Appends the whole page around body to page: the doctype, head with title and the report's

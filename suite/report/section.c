@@ -219,7 +219,7 @@ void section_emit_table(struct section_ctx *c, struct section_table *t)
 		section_fail(c, t->err, t->id);
 		return;
 	}
-	if (!t->rows)
+	if (!t->rows || c->keep) /* compare's tables are its own (compare.c) */
 		return;
 	html_init(&csv);
 	for (size_t j = 0; j < t->ncols; j++) {
@@ -288,10 +288,95 @@ void section_emit_table(struct section_ctx *c, struct section_table *t)
 	html_puts(&c->md, "\n");
 }
 
+void section_kept_release(struct section_kept *k)
+{
+	for (size_t i = 0; k && i < k->n; i++) {
+		struct section_kept_plot *p = &k->p[i];
+		for (size_t s = 0; s < p->nse; s++) {
+			free(p->se[s].name);
+			free(p->se[s].x);
+			free(p->se[s].y);
+		}
+		free(p->se);
+		free(p->key);
+		free(p->title);
+		free(p->xlabel);
+		free(p->xunit);
+		free(p->ylabel);
+		free(p->yunit);
+	}
+	if (k) {
+		free(k->p);
+		*k = (struct section_kept){0};
+	}
+}
+
+static char *dup_or_empty(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+static double *dup_doubles(const double *v, size_t n)
+{
+	double *d = malloc((n ? n : 1) * sizeof(*d));
+
+	if (d && n)
+		memcpy(d, v, n * sizeof(*d));
+	return d;
+}
+
+/* A deep copy of p at the end of c->keep. */
+static void keep_plot(struct section_ctx *c, const struct svg_plot *p)
+{
+	struct section_kept *k = c->keep;
+	struct section_kept_plot *q;
+
+	if (k->n == k->cap) {
+		size_t cap = k->cap ? 2 * k->cap : 32;
+		struct section_kept_plot *np = realloc(k->p, cap * sizeof(*np));
+		if (!np)
+			goto enomem;
+		k->p = np;
+		k->cap = cap;
+	}
+	q = &k->p[k->n++];
+	*q = (struct section_kept_plot){0};
+	q->key = dup_or_empty(p->key ? p->key : p->title);
+	q->title = dup_or_empty(p->title);
+	q->xlabel = dup_or_empty(p->x.label);
+	q->xunit = dup_or_empty(p->x.unit);
+	q->ylabel = dup_or_empty(p->y.label);
+	q->yunit = dup_or_empty(p->y.unit);
+	q->xlog = p->x.log;
+	q->ylog = p->y.log;
+	q->se = calloc(p->nseries ? p->nseries : 1, sizeof(*q->se));
+	if (!q->key || !q->title || !q->xlabel || !q->xunit || !q->ylabel || !q->yunit || !q->se)
+		goto enomem;
+	for (size_t s = 0; s < p->nseries; s++) {
+		const struct svg_series *f = &p->series[s];
+		struct section_kept_series *t = &q->se[q->nse++];
+		t->name = dup_or_empty(f->name);
+		t->x = dup_doubles(f->x, f->n);
+		t->y = dup_doubles(f->y, f->n);
+		t->n = f->n;
+		t->style = f->style;
+		if (!t->name || !t->x || !t->y)
+			goto enomem;
+	}
+	return;
+enomem:
+	section_fail(c, -ENOMEM, "keeping a plot");
+}
+
 void section_emit_plot(struct section_ctx *c, struct svg_plot *p)
 {
 	struct html_buf csv;
 	char name[128], path[160], num[40];
+
+	if (c->keep) {
+		keep_plot(c, p);
+		return;
+	}
 
 	snprintf(name, sizeof(name), "%s.csv", p->id);
 	snprintf(path, sizeof(path), "report/%s", name);

@@ -17,6 +17,31 @@
 
 struct json_object;
 
+/* A plot a section drew, copied instead of written when the context keeps plots (compare.c
+ * overlays the same plot of several runs). The strings and arrays are owned. */
+struct section_kept_series {
+	char *name;
+	double *x, *y;
+	size_t n;
+	enum svg_style style;
+};
+
+struct section_kept_plot {
+	char *key, *title; /* key: svg_plot.key, or the title when that is NULL */
+	char *xlabel, *xunit, *ylabel, *yunit;
+	bool xlog, ylog;
+	struct section_kept_series *se;
+	size_t nse;
+};
+
+struct section_kept {
+	struct section_kept_plot *p;
+	size_t n, cap;
+};
+
+/* Frees what k holds (k itself is the caller's); NULL is fine. */
+void section_kept_release(struct section_kept *k);
+
 struct section_ctx {
 	const char *dir;               /* the results directory */
 	struct json_object *manifest;  /* borrowed */
@@ -24,6 +49,8 @@ struct section_ctx {
 	bool simulated;                /* the target is the virtual SSD */
 	struct html_buf html;          /* report.html's body */
 	struct html_buf md;            /* summary.md */
+	struct section_kept *keep;     /* non-NULL: plots are copied here and nothing is written
+					* (no HTML, Markdown or CSV): compare.c's use of the sections */
 	int rc;                        /* the first error, sticky */
 	char *err;
 	size_t errlen;
@@ -56,13 +83,14 @@ void section_table_json(struct section_table *t, struct json_object *o, const ch
 /* A row per element of array arr: its members named by t's headings, as section_table_json. */
 void section_table_objects(struct section_table *t, struct json_object *arr);
 
-/* Emits t: writes report/<id>.csv, the HTML table and (in_md) the Markdown table. */
+/* Emits t: writes report/<id>.csv, the HTML table and (in_md) the Markdown table (nothing when
+ * c keeps plots). */
 void section_emit_table(struct section_ctx *c, struct section_table *t);
 
 /*
  * Emits plot p (p->csv is set here to report/<p->id>.csv): writes the CSV (series,x,y, one row
  * per value in the same number format as the plot's data-x/data-y) and the SVG. Plots of a
- * virtual-SSD run are marked simulated.
+ * virtual-SSD run are marked simulated. When c keeps plots (c->keep), copies p there instead.
  */
 void section_emit_plot(struct section_ctx *c, struct svg_plot *p);
 

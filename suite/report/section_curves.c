@@ -248,7 +248,7 @@ static void surface(struct section_ctx *c)
 		double *pos = calloc(s[i].n ? s[i].n : 1, sizeof(*pos));
 		struct svg_series se;
 		struct svg_plot pl = {0};
-		char id[48], title[96];
+		char id[48], title[96], key[96];
 
 		if (!pos) {
 			section_fail(c, -ENOMEM, "surface plot");
@@ -264,8 +264,11 @@ static void surface(struct section_ctx *c)
 			snprintf(title, sizeof(title), "Surface %s scan (phase %lld): %s against position",
 				 s[i].write ? "write" : "read", (long long)s[i].phase,
 				 pass ? "maximum latency" : "speed");
+			snprintf(key, sizeof(key), "Surface %s scan: %s against position",
+				 s[i].write ? "write" : "read", pass ? "maximum latency" : "speed");
 			pl.id = id;
 			pl.title = title;
+			pl.key = key; /* without the phase number */
 			pl.x = (struct svg_axis){"position", "% of capacity", false};
 			pl.y = pass ? (struct svg_axis){"max latency", "ns", true}
 				    : (struct svg_axis){"speed", "MB/s", false};

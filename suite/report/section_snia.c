@@ -20,9 +20,9 @@
 
 enum { MAXCELLS = 256, MAXMIX = 16 };
 
-/* Convergence: every tracked cell's per-round figure `key`, at most 8 cells to a plot (a
+/* Convergence: every tracked cell's per-round figure `metric`, at most 8 cells to a plot (a
  * legend of 56 would hide the lines), the cells in the block's order. */
-static void convergence(struct section_ctx *c, struct json_object *track, const char *key,
+static void convergence(struct section_ctx *c, struct json_object *track, const char *metric,
 			const char *unit, const char *idbase)
 {
 	size_t n = section_alen(track), per = 8;
@@ -32,14 +32,14 @@ static void convergence(struct section_ctx *c, struct json_object *track, const 
 		struct svg_series se[8];
 		double *xs[8] = {0}, *ys[8] = {0};
 		struct svg_plot p = {0};
-		char id[96], title[160];
+		char id[96], title[160], key[96];
 
 		for (size_t i = 0; i < m; i++) {
 			struct json_object *e = json_object_array_get_idx(track, from + i);
 			size_t nx = 0, ny = 0;
 
 			xs[used] = section_numbers(section_get(e, "rounds"), 1, &nx);
-			ys[used] = section_numbers(section_get(e, key), 1, &ny);
+			ys[used] = section_numbers(section_get(e, metric), 1, &ny);
 			if (!xs[used] || !ys[used] || nx != ny) {
 				free(xs[used]);
 				free(ys[used]);
@@ -52,11 +52,13 @@ static void convergence(struct section_ctx *c, struct json_object *track, const 
 		}
 		snprintf(id, sizeof(id), "%s-convergence-%zu", idbase, from / per + 1);
 		snprintf(title, sizeof(title), "Steady-state convergence: %s per round (cells %zu-%zu)",
-			 key, from + 1, from + m);
+			 metric, from + 1, from + m);
+		snprintf(key, sizeof(key), "Steady-state convergence: %s per round", metric);
 		p.id = id;
 		p.title = title;
+		p.key = key; /* the cells' grouping into plots is the report's layout, not the data */
 		p.x = (struct svg_axis){"round", "", false};
-		p.y = (struct svg_axis){key, unit, false};
+		p.y = (struct svg_axis){metric, unit, false};
 		p.series = se;
 		p.nseries = used;
 		if (used)

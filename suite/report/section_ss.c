@@ -52,7 +52,7 @@ static void window_plot(struct section_ctx *c, struct json_object *e, size_t k)
 	const char *cell = jsonget_str(e, "cell"), *metric = jsonget_str(e, "metric");
 	struct svg_series se[7];
 	struct svg_plot p = {0};
-	char id[64], title[256];
+	char id[64], title[256], key[256];
 	size_t n;
 
 	if (!json_object_object_get_ex(e, "values", &vals) || !json_object_is_type(vals, json_type_array))
@@ -94,8 +94,11 @@ static void window_plot(struct section_ctx *c, struct json_object *e, size_t k)
 	snprintf(title, sizeof(title), "Steady-state window: phase %lld, %s, %s (%s)",
 		 (long long)jsonget_num(e, "phase"), cell && cell[0] ? cell : "-",
 		 metric ? metric : "?", jsonget_str(e, "verdict") ? jsonget_str(e, "verdict") : "?");
+	snprintf(key, sizeof(key), "Steady-state window: %s, %s", cell && cell[0] ? cell : "-",
+		 metric ? metric : "?");
 	p.id = id;
 	p.title = title;
+	p.key = key; /* without the phase number and the verdict, which differ between runs */
 	p.x = (struct svg_axis){"round", "", false};
 	p.y = (struct svg_axis){metric ? metric : "value", unit_of(metric), false};
 	p.series = se;

@@ -47,6 +47,8 @@ struct svg_plot {
 	const struct svg_series *series;
 	size_t nseries;
 	bool simulated;    /* marks the plot "simulated" (a virtual-SSD run) */
+	const char *key;   /* not drawn: what the plot shows whatever the run (no phase numbers or
+			    * verdicts), for `compare` to match it across runs; NULL: the title */
 };
 
 #define SVG_MAX_TICKS 24

@@ -3,6 +3,7 @@
 """compare_check.py: check `ssdlab compare`'s page and terminal text against the runs' summary.json.
 
 Usage: compare_check.py PAGE.html TEXT.txt DIR...   (DIR in the order given to ssdlab compare)
+       compare_check.py --fast PAGE.html TEXT.txt FULL FAST   (ssdlab compare --fast FULL FAST)
 
 The figures are taken from each summary.json here, in Python, by the rules docs/report.md
 ("Comparing runs") states, none of ssdlab's code. It fails unless
@@ -11,7 +12,22 @@ The figures are taken from each summary.json here, in Python, by the rules docs/
   - the "not shared" table lists exactly the figures not every run has;
   - every plot has one series per run ("run K"); the IOPS plot's data are the runs' shared
     headline.results IOPS, each latency plot's x data the run's percentiles of its cell;
-  - every figure row of the terminal text has the runs' figures, as summary.json has them.
+  - every figure row of the terminal text has the runs' figures, as summary.json has them;
+  - curves (the overlays, "compare-curve-N"): every plot has a series for two or more runs, in
+    the runs' order, and names the others under it ("not in: run K"); the curves recomputed here
+    from each summary.json (the SNIA IOPS test's IOPS against block size per mix and the
+    convergence per tracked cell, the throughput test's convergence, WSAT against time and bytes
+    written, each steady-state window's values, the GC recovery points, the OP variants' WA, XSR's
+    groups against time, HIR against time and per burst) are each overlaid exactly when two or
+    more runs have it, with each run's x and y; one that only one run has is in the
+    "compare-curves-unshared" table; and a run with an SLC-cache probe or a surface scan has its
+    curve overlaid when another run has one too.
+With --fast it also checks the fast table ("t-compare-fast") by its own reading of each run's
+records.jsonl and summary.json (docs/report.md, "Fast against full"): the verdict round (the
+early verdict's round when it says "predicted", else the SNIA window's last round), the drive time
+(sum of elapsed_ns) and host bytes (sum of write.bytes) of the records up to it, their fast/full
+ratios and pass/fail against 0.5; the precondition method and the early verdicts (or "absent");
+and for every steady-state figure of the table its difference in % and pass/fail against 5 %.
 Prints what it checked; exits 0 when all holds, 1 otherwise.
 """
 import html.parser
@@ -91,12 +107,99 @@ def figures(summary):
     return out
 
 
+def nums(a, scale=1.0):
+    return [None if v is None else float(v) * scale for v in (a or [])]
+
+
+def curves(summary):
+    """{title: (x, y)}: the report's curves this script can recompute from summary.json, titled
+    as the compare page titles them (docs/report.md, "Comparing runs"); a repeated title gets
+    " #K" as ssdlab does."""
+    out = {}
+
+    def add(title, x, y):
+        if not x or len(x) != len(y):
+            return
+        t, k = title, 1
+        while t in out:
+            k += 1
+            t = "%s #%d" % (title, k)
+        out[t] = (x, y)
+
+    for b in summary.get("snia") or []:
+        test = b.get("test")
+        if test == "iops":
+            mixes = []
+            for e in b.get("matrix") or []:
+                if isnum(e.get("rwmix_read")) and isnum(e.get("bs")) and e["rwmix_read"] not in mixes:
+                    mixes.append(e["rwmix_read"])
+            for m in mixes:
+                pts = [(e["bs"] / 1024.0, float(e["iops"])) for e in b["matrix"]
+                       if e.get("rwmix_read") == m and isnum(e.get("iops"))]
+                add("IOPS against block size, per R/W mix: rwmix_read=%g" % m,
+                    [p[0] for p in pts], [p[1] for p in pts])
+        if test in ("iops", "throughput"):
+            key = "iops" if test == "iops" else "mb_s"
+            for e in b.get("tracking") or []:
+                add("Steady-state convergence: %s per round: %s" % (key, e.get("cell")),
+                    nums(e.get("rounds")), nums(e.get(key)))
+        if test == "wsat":
+            s = b.get("series") or {}
+            add("WSAT: IOPS against time", nums(s.get("t_profile_ns"), 1 / 60e9), nums(s.get("iops")))
+            add("WSAT: IOPS against bytes written", nums(s.get("x")), nums(s.get("iops")))
+        if test == "xsr":
+            for pas, (key, title) in enumerate((("mb_s", "XSR: throughput against time"),
+                                                ("lat_mean_ns", "XSR: mean response time against time"))):
+                for e in b.get("groups") or []:
+                    s = e.get("series") or {}
+                    add("%s: group %d (%s)" % (title, e.get("group"), e.get("rw") or "?"),
+                        nums(s.get("t_profile_ns"), 1 / 60e9), nums(s.get(key)))
+        if test == "hir":
+            ivt = b.get("iops_vs_time") or {}
+            add("HIR: IOPS against time from the first burst", nums(ivt.get("t_profile_ns"), 1e-9),
+                nums(ivt.get("iops")))
+            for e in b.get("wait_states") or []:
+                s = e.get("series") or {}
+                add("HIR: IOPS per burst, per wait state: wait %g s" % (e["wait_profile_ns"] / 1e9),
+                    nums(s.get("burst")), nums(s.get("iops")))
+    for e in summary.get("steady_state") or []:
+        vals = e.get("values")
+        if isinstance(vals, list) and vals and isnum(e.get("first_round")):
+            add("Steady-state window: %s, %s" % (e.get("cell") or "-", e.get("metric") or "?"),
+                [e["first_round"] + i for i in range(len(vals))], nums(vals))
+    g = summary.get("gc_recovery") or {}
+    pts = g.get("points") or []
+    add("GC recovery: bytes recovered against idle time, with the fitted model",
+        [p["idle_ns"] / 1e9 for p in pts], [float(p["recovered_bytes"]) for p in pts])
+    ov = summary.get("op_variants") or []
+
+    def vwa(e):
+        w = e.get("wa")
+        return float(w["wa"]) if isinstance(w, dict) else float(w)
+    add("OP variants: write amplification against user capacity",
+        [float(e["fraction"]) for e in ov], [vwa(e) for e in ov])
+    return out
+
+
+def same(a, b):
+    if len(a) != len(b):
+        return False
+    for u, v in zip(a, b):
+        if u is None or (isinstance(u, float) and math.isnan(u)):
+            continue  # a null is drawn as no point; its CSV says nan
+        if not math.isclose(u, v, rel_tol=1e-12, abs_tol=1e-300):
+            return False
+    return True
+
+
 class Page(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.tables, self.plots = {}, []
         self.table = self.row = self.cell = None
         self.in_title = False
+        self.notin = {}
+        self.in_notin = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -115,6 +218,9 @@ class Page(html.parser.HTMLParser):
                  [float(y) for y in a["data-y"].split()]))
         elif tag == "text" and a.get("class") == "ptitle":
             self.in_title = True
+        elif tag == "p" and a.get("class") == "not-in":
+            self.in_notin = a["data-plot"]
+            self.notin[self.in_notin] = ""
 
     def handle_endtag(self, tag):
         if tag == "table":
@@ -130,16 +236,114 @@ class Page(html.parser.HTMLParser):
             self.cell = None
         elif tag == "text":
             self.in_title = False
+        elif tag == "p":
+            self.in_notin = None
 
     def handle_data(self, data):
         if self.cell is not None:
             self.cell["text"] += data
         if self.in_title:
             self.plots[-1]["title"] += data
+        if self.in_notin:
+            self.notin[self.in_notin] += data
+
+
+def verdict_sums(d):
+    """(round, drive_ns, host_bytes, early) of run d's first steady-state result."""
+    s = json.load(open(os.path.join(d, "summary.json")))
+    ss = (s.get("steady_state") or [None])[0]
+    if ss is None:
+        ss = next((b["steady_state"] for b in s.get("snia") or [] if isinstance(b.get("steady_state"), dict)), None)
+    early = ss.get("early") if isinstance(ss.get("early"), dict) else None
+    recs = [json.loads(line) for line in open(os.path.join(d, "records.jsonl"))]
+    ph, rep = ss["phase"], ss.get("repeat") or 0
+    if early and early.get("verdict") == "predicted":
+        rnd = early["round"]
+    elif ss.get("reached"):
+        rnd = ss["last_round"]
+    else:
+        rnd = max(r.get("round", 0) for r in recs if r.get("phase") == ph and (r.get("repeat") or 0) == rep)
+    ns = b = 0
+    for r in recs:
+        p, q, k = r.get("phase", -1), r.get("repeat") or 0, r.get("round") or 0
+        if p < 0 or p > ph or (p == ph and (q > rep or (q == rep and k > rnd))):
+            continue
+        ns += r.get("elapsed_ns") or 0
+        b += (r.get("write") or {}).get("bytes") or 0
+    return rnd, ns, b, early
+
+
+def method(d):
+    for line in open(os.path.join(d, "records.jsonl")):
+        r = json.loads(line)
+        if r.get("kind") == "precondition" and isinstance(r.get("precondition"), dict) \
+                and r["precondition"].get("method"):
+            return r["precondition"]["method"]
+    return None
+
+
+def check_fast(p, full, fast, maps, errs):
+    t = p.tables.get("t-compare-fast")
+    if t is None:
+        errs.append("fast: no fast table")
+        return 0
+    rows = {row[0]["text"]: row for row in t["rows"]}
+    f, q = verdict_sums(full), verdict_sums(fast)
+    n = 0
+
+    def cell(name, j):
+        r = rows.get(name)
+        return None if r is None else (r[j]["v"] if r[j]["v"] is not None else r[j]["text"])
+    for name, a, b in (("drive time to the verdict (s, target time)", f[1], q[1]),
+                       ("host bytes written to the verdict", f[2], q[2])):
+        ratio = b / a
+        got = cell(name, 3)
+        if got is None or not math.isclose(float(got), ratio, rel_tol=1e-12):
+            errs.append("fast: %s ratio %r, want %r (records.jsonl)" % (name, got, ratio))
+        scale = 1e9 if name.startswith("drive") else 1
+        for j, want in ((1, a / scale), (2, b / scale)):
+            if not math.isclose(float(cell(name, j)), want, rel_tol=1e-12):
+                errs.append("fast: %s column %d %r, want %r" % (name, j, cell(name, j), want))
+        if cell(name, 5) != ("pass" if ratio <= 0.5 else "fail"):
+            errs.append("fast: %s marked %r at ratio %g" % (name, cell(name, 5), ratio))
+        n += 1
+    for j, (d, v) in ((1, (full, f)), (2, (fast, q))):
+        rr = cell("verdict round", j) or ""
+        if not rr.startswith("round %d " % v[0]):
+            errs.append("fast: verdict round of %s %r, want %d" % (d, rr, v[0]))
+        e = cell("early verdict", j) or ""
+        if v[3] is None and not e.startswith("absent"):
+            errs.append("fast: %s has no early key, page says %r" % (d, e))
+        if v[3] is not None and not e.startswith("%s, round %d" % (v[3]["verdict"], v[3]["round"])):
+            errs.append("fast: %s early verdict %r, want %s round %d" % (d, e, v[3]["verdict"], v[3]["round"]))
+        m = method(d)
+        got = cell("precondition method", j) or ""
+        if (m and got != m) or (not m and not got.startswith(("sequential", "sprandom"))):
+            errs.append("fast: %s precondition method %r, want %r" % (d, got, m))
+    figs = 0
+    for name, row in rows.items():
+        if name not in maps[0] or name not in maps[1]:
+            continue
+        a, b = maps[0][name][1], maps[1][name][1]
+        if a == 0:
+            continue
+        diff = (b - a) / a * 100
+        got = row[3]["v"]
+        if got is None or not math.isclose(float(got), diff, rel_tol=1e-9, abs_tol=1e-12):
+            errs.append("fast: %s difference %r, want %r" % (name, got, diff))
+        if row[5]["text"] != ("pass" if abs(diff) <= 5 else "fail"):
+            errs.append("fast: %s marked %r at %g %%" % (name, row[5]["text"], diff))
+        figs += 1
+    if not figs:
+        errs.append("fast: no steady-state figure in the fast table")
+    return n + figs
 
 
 def main(argv):
-    if len(argv) < 3:
+    fast = bool(argv) and argv[0] == "--fast"
+    if fast:
+        argv = argv[1:]
+    if len(argv) < 3 or (fast and len(argv) != 4):
         print(__doc__, file=sys.stderr)
         return 2
     page_path, text_path, dirs = argv[0], argv[1], argv[2:]
@@ -206,7 +410,52 @@ def main(argv):
 
     if not p.plots:
         errs.append("no plot")
+    sums = [json.load(open(os.path.join(d, "summary.json"))) for d in dirs]
+    cv = [curves(s) for s in sums]
+    overlays = {pl["title"]: pl for pl in p.plots if pl["id"].startswith("compare-curve-")}
+    if len(overlays) != sum(1 for pl in p.plots if pl["id"].startswith("compare-curve-")):
+        errs.append("two overlays with one title")
+    ncurves = 0
+    for pl in overlays.values():
+        names = [s[0] for s in pl["series"]]
+        if len(names) < 2 or names != [l for l in labels if l in names]:
+            errs.append("overlay %s (%s): series %r" % (pl["id"], pl["title"], names))
+        miss = [l for l in labels if l not in names]
+        want_note = "not in: " + ", ".join(miss) if miss else None
+        if p.notin.get(pl["id"]) != want_note:
+            errs.append("overlay %s: note %r, want %r" % (pl["id"], p.notin.get(pl["id"]), want_note))
+    titles = []
+    for c in cv:
+        titles += [t for t in c if t not in titles]
+    un = p.tables.get("t-compare-curves-unshared")
+    unrows = set((row[0]["text"], row[1]["text"]) for row in un["rows"]) if un else set()
+    for t in titles:
+        have = [r for r in range(n) if t in cv[r]]
+        if len(have) < 2:
+            if (labels[have[0]], t) not in unrows:
+                errs.append("curve %r of %s only: not in the unshared-curves table" % (t, labels[have[0]]))
+            if t in overlays:
+                errs.append("curve %r overlaid though only %s has it" % (t, labels[have[0]]))
+            continue
+        pl = overlays.get(t)
+        if pl is None:
+            errs.append("curve %r of %s not overlaid" % (t, [labels[r] for r in have]))
+            continue
+        got = {s[0]: s for s in pl["series"]}
+        for r in have:
+            s = got.get(labels[r])
+            if s is None:
+                errs.append("curve %r: no series for %s" % (t, labels[r]))
+            elif not same(cv[r][t][0], s[1]) or not same(cv[r][t][1], s[2]):
+                errs.append("curve %r %s: data differ from summary.json" % (t, labels[r]))
+        ncurves += 1
+    for key, title in (("slc_cache", "SLC cache: write speed"), ("surface", "Surface ")):
+        have = [r for r in range(n) if sums[r].get(key)]
+        if len(have) >= 2 and not any(t.startswith(title) for t in overlays):
+            errs.append("%s: in %d runs, no overlay" % (key, len(have)))
     for pl in p.plots:
+        if pl["id"].startswith("compare-curve-"):
+            continue
         names = [s[0] for s in pl["series"]]
         if names != labels:
             errs.append("plot %s: series %r, want one per run" % (pl["id"], names))
@@ -227,10 +476,12 @@ def main(argv):
         else:
             errs.append("unexpected plot %s" % pl["id"])
 
+    nfast = check_fast(p, dirs[0], dirs[1], maps, errs) if fast else 0
+
     lines = 0
     for line in open(text_path, encoding="utf-8"):
         tok = line.split()
-        if len(tok) < 2 * n or line.startswith(" "):
+        if len(tok) < 2 * n or line.startswith(" ") or line.startswith("fast against"):
             continue
         vals = tok[-(2 * n - 1):-(n - 1)] if n > 1 else tok[-1:]
         key = " ".join(tok[:len(tok) - (2 * n - 1)])
@@ -244,8 +495,10 @@ def main(argv):
         errs.append("terminal: %d figure rows, want %d" % (lines, len(shared)))
     for e in errs[:20]:
         print("FAIL " + e)
-    print("%s: %d runs, %d shared figures (%d table cells), %d not shared, %d plots, %d terminal rows"
-          % ("FAIL" if errs else "PASS", n, len(shared), checked, len(want_un), len(p.plots), lines))
+    print("%s: %d runs, %d shared figures (%d table cells), %d not shared, %d plots (%d overlays, "
+          "%d recomputed here), %d terminal rows%s"
+          % ("FAIL" if errs else "PASS", n, len(shared), checked, len(want_un), len(p.plots),
+             len(overlays), ncurves, lines, ", %d fast rows" % nfast if fast else ""))
     return 1 if errs else 0
 
 

@@ -7,7 +7,8 @@
 #   byte for byte), share/man/man1/ssdlab.1, share/bash-completion/completions/ssdlab;
 # and the installed binary, run from there, finds its bundled profiles and models THERE (the paths
 # `profiles --paths` and `models --paths` print lie under D, not in the source tree), checks a
-# bundled profile by name and plans it on a bundled model.
+# bundled profile by name and plans it on a bundled model; and the drive database: `drives --path`
+# names the installed file and `drives` lists it with the source tree's profiles hidden.
 # usage: install_test.sh BUILD_DIR
 set -u
 build=$1
@@ -49,6 +50,27 @@ nin=$(grep -c "^ *$root/share/ssdlab/profiles/models/[a-z0-9-]*\.yaml\$" <<<"$pa
 [ "$nin" = "$nm" ] || { echo "FAIL: models --paths: $nin of $nm under $root"; fail=1; }
 "$exe" check smoke >/dev/null || { echo "FAIL: installed check smoke"; fail=1; }
 "$exe" plan smoke --target sim:client-tlc >/dev/null || { echo "FAIL: installed plan smoke"; fail=1; }
+# The drive database the same way (drivedb_default_path): `drives --path` names the installed
+# file, and `drives` lists it with the source tree's profiles hidden (a private mount namespace
+# with an empty tmpfs over them, when this user may make one) or, where not, as it is.
+dbp=$("$exe" drives --path) || { echo "FAIL: installed drives --path"; fail=1; }
+[ "$dbp" = "$root/share/ssdlab/profiles/drives/drives.yaml" ] ||
+	{ echo "FAIL: drives --path: '$dbp', not the installed $root/share/ssdlab/profiles/drives/drives.yaml"; fail=1; }
+ndb=$(grep -c '^  - name:' "$src/profiles/drives/drives.yaml")
+if unshare -m true 2>/dev/null; then
+	hidden=$(unshare -m sh -c 'mount -t tmpfs none "$1" && ls -A "$1" | wc -l && "$2" drives' sh \
+		"$src/profiles" "$exe") || { echo "FAIL: installed drives with the source tree hidden"; fail=1; }
+	how="with the source tree's profiles hidden"
+else
+	hidden="0
+$("$exe" drives)" || { echo "FAIL: installed drives"; fail=1; }
+	how="(no mount namespace here: the source tree not hidden)"
+fi
+[ "$(head -1 <<<"$hidden")" = 0 ] || { echo "FAIL: the source tree's profiles were not hidden"; fail=1; }
+nl=$(tail -n +2 <<<"$hidden" | grep -c .)
+[ "$nl" -ge "$ndb" ] && [ "$ndb" -gt 0 ] ||
+	{ echo "FAIL: installed drives $how listed $nl lines for $ndb entries"; fail=1; }
+echo "installed drives $how: $nl lines for $ndb entries, from $dbp"
 echo "installed into $d$prefix: $np profiles, $nm models found there;" \
 	"$(echo "$(date +%s.%N) - $t0" | bc) s"
 exit $fail
