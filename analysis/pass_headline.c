@@ -740,7 +740,8 @@ int pass_headline(const struct analyze_input *in, struct json_object *summary, c
 	for (size_t i = 0; ss && i < json_object_array_length(ss); i++) {
 		static const char *const copy[] = {"phase",	  "repeat",    "cell",
 						   "metric",	  "verdict",   "average",
-						   "first_round", "last_round"};
+						   "first_round", "last_round", "reason",
+						   "early"};
 		struct json_object *s = json_object_array_get_idx(ss, i),
 				   *e = json_object_new_object();
 		struct json_object *x;
