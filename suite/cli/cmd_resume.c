@@ -182,6 +182,17 @@ int cmd_resume(int argc, char **argv)
 		cli_error("resume", "%s: cannot read manifest.json: %s", cr.dir, strerror(-rc));
 		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
 	}
+	/* --strict-pts as recorded: the rounds already walked decided by it, and a replay must
+	 * take the same decisions (absent in runs before it existed: off). */
+	if (jobj(m, "options"))
+		cr.strict_pts = json_object_get_boolean(jobj(jobj(m, "options"), "strict_pts"));
+	if (want_strict && !cr.strict_pts) {
+		cli_error("resume", "%s was recorded without --strict-pts; a resume replays its "
+				    "early steady-state decisions and cannot change that (start a new "
+				    "run with --strict-pts)",
+			  cr.dir);
+		goto out;
+	}
 	/* Nothing is opened, replayed or written for a finished run. */
 	if (run_complete(cr.dir)) {
 		struct json_object *summary = NULL;
@@ -228,17 +239,6 @@ int cmd_resume(int argc, char **argv)
 	if (jobj(m, "chunks")) {
 		(void)jsonnum_get_u64(jobj(m, "chunks"), "bytes", &cr.chunk_bytes);
 		(void)jsonnum_get_u64(jobj(m, "chunks"), "time_ns", &cr.chunk_ns);
-	}
-	/* --strict-pts as recorded: the rounds already walked decided by it, and a replay must
-	 * take the same decisions (absent in runs before it existed: off). */
-	if (jobj(m, "options"))
-		cr.strict_pts = json_object_get_boolean(jobj(jobj(m, "options"), "strict_pts"));
-	if (want_strict && !cr.strict_pts) {
-		cli_error("resume", "%s was recorded without --strict-pts; a resume replays its "
-				    "early steady-state decisions and cannot change that (start a new "
-				    "run with --strict-pts)",
-			  cr.dir);
-		goto out;
 	}
 	ms = jobj(m, "sets");
 	if (ms && json_object_is_type(ms, json_type_array)) {

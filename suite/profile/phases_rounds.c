@@ -759,6 +759,9 @@ static void rounds_length(const void *data, const struct phase_env *env, struct 
 	if (r->has_pre_write)
 		phase_add_length(env, &r->pre_write.length, l);
 	l->rounds_lo = r->has_steady_state ? r->ss.window : r->count;
+	/* an early verdict may end the rounds at min_rounds (docs/early-verdict.md) */
+	if (r->has_steady_state && r->has_early && r->early.min_rounds < l->rounds_lo)
+		l->rounds_lo = r->early.min_rounds;
 	l->rounds_hi = r->has_steady_state ? r->ss.max_rounds : r->count;
 }
 
