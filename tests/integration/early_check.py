@@ -37,36 +37,15 @@ def bad(msg):
     errors.append(msg)
 
 
-def written_since_purge(phase, repeat, rnd):
-    end = max(i for i, r in enumerate(recs)
-              if r.get("phase") == phase and r.get("repeat") == repeat and r.get("round") == rnd)
-    tot = 0
-    for r in recs[:end + 1]:
-        if r.get("kind") == "purge":
-            tot = 0
-            continue
-        tot += r.get("bytes_written_total", 0) + r.get("pre_write_bytes", 0)
-    return tot
-
-
 for tr in m.get("steady_state", []):
     if "early" not in tr:
         continue
     ph, rep, cell = tr["phase"], tr["repeat"], tr["cell"]
-    p, e = tr["params"], tr["early"]
-    metric = tr["metric"]
-    cells = [r for r in recs if r.get("kind") == "cell" and r.get("phase") == ph and
-             r.get("repeat") == rep and r.get("cell") == cell]
-    if metric != "iops":
-        bad("checker knows the iops metric only, not %s" % metric)
+    try:
+        r, free, y, rounds = rule.recompute(recs, tr)
+    except ValueError as ex:
+        bad(str(ex))
         continue
-    y = [r["total"]["iops"] for r in cells]  # the "iops" metric: all I/Os of the cell
-    rounds = [r["round"] for r in cells]
-    guard = [written_since_purge(ph, rep, rnd) >= e["guard"]["bytes"] for rnd in rounds]
-    args_ = (rounds[0], p["window"], p["max_data_excursion"], p["max_slope_excursion"],
-             p["max_rounds"], e["confidence"], e["min_rounds"])
-    r = rule.early_scan(y, guard, *args_)
-    free = rule.early_scan(y, None, *args_)
     se = [x for x in s["steady_state"] if x["phase"] == ph and x["repeat"] == rep and
           x["cell"] == cell][0]
     ee = se["early"]

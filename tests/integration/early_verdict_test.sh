@@ -40,6 +40,11 @@ grep -q "^early verdict  steady state predicted at round $round (confidence 0.95
 	fail "early run: headline line"
 grep -q "^steady state   .* (NOT reached: SNIA window not completed; last window rounds 1-$round)$" "$tmp/early.out" ||
 	fail "early run: the SNIA verdict beside the early one"
+# headline_check.py: every headline line against summary.json, the early line recomputed from
+# records.jsonl (ss_early_rule.py)
+"$SSDLAB" analyze "$tmp/early" 2>/dev/null | grep -v '^summary: ' >"$tmp/early.block"
+python3 "$here/headline_check.py" early-iops "$tmp/early" "$tmp/early.block" "$tmp/early.out" ||
+	fail "early run: headline_check"
 "$SSDLAB" report "$tmp/early" >/dev/null 2>&1 || fail "report: exit $?"
 grep -q "steady state predicted at round $round (confidence 0.95), SNIA window not completed" "$tmp/early/report.html" ||
 	fail "report.html: no early-verdict sentence"
@@ -104,6 +109,9 @@ PY
 grep -q "^early verdict  steady state predicted at round $round (confidence 0.95); --strict-pts: SNIA window run$" "$tmp/strict.out" ||
 	fail "strict run: headline line"
 grep -q "^steady state   .* (reached in rounds " "$tmp/strict.out" || fail "strict run: SNIA headline"
+"$SSDLAB" analyze "$tmp/strict" 2>/dev/null | grep -v '^summary: ' >"$tmp/strict.block"
+python3 "$here/headline_check.py" early-iops "$tmp/strict" "$tmp/strict.block" "$tmp/strict.out" ||
+	fail "strict run: headline_check"
 
 "$SSDLAB" run --like "$tmp/strict" --out "$tmp/like" >"$tmp/like.out" 2>&1 || fail "run --like: exit $?"
 python3 -c 'import json,sys; sys.exit(json.load(open(sys.argv[1]))["options"]["strict_pts"] is not True)' \

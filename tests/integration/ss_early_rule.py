@@ -140,3 +140,34 @@ def early_scan(y, guard, first, window, dexc, sexc, max_rounds, conf, min_rounds
         if r["predicted"]:
             return r
     return None
+
+
+def written_since_purge(recs, phase, repeat, rnd):
+    """The guard's count: bytes of every record after the last purge record, up to the last
+    record of the round (docs/early-verdict.md)."""
+    end = max(i for i, r in enumerate(recs)
+              if r.get("phase") == phase and r.get("repeat") == repeat and r.get("round") == rnd)
+    tot = 0
+    for r in recs[:end + 1]:
+        if r.get("kind") == "purge":
+            tot = 0
+            continue
+        tot += r.get("bytes_written_total", 0) + r.get("pre_write_bytes", 0)
+    return tot
+
+
+def recompute(recs, track):
+    """(scan result with the guard or None, scan result without it or None, values, rounds) of a
+    manifest steady_state entry with "early", from the records (the "iops" metric only)."""
+    ph, rep, cell = track["phase"], track["repeat"], track["cell"]
+    p, e = track["params"], track["early"]
+    if track["metric"] != "iops":
+        raise ValueError("the checker knows the iops metric only, not %s" % track["metric"])
+    cells = [r for r in recs if r.get("kind") == "cell" and r.get("phase") == ph and
+             r.get("repeat") == rep and r.get("cell") == cell]
+    y = [r["total"]["iops"] for r in cells]  # the "iops" metric: all I/Os of the cell
+    rounds = [r["round"] for r in cells]
+    guard = [written_since_purge(recs, ph, rep, rnd) >= e["guard"]["bytes"] for rnd in rounds]
+    a = (rounds[0], p["window"], p["max_data_excursion"], p["max_slope_excursion"],
+         p["max_rounds"], e["confidence"], e["min_rounds"])
+    return early_scan(y, guard, *a), early_scan(y, None, *a), y, rounds
