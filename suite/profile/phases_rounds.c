@@ -268,7 +268,7 @@ struct early_raw {
 /* clang-format off */
 static const struct ydoc_key early_keys[] = {
 	{.name = "confidence", .kind = YK_DOUBLE, .offset = offsetof(struct early_raw, confidence),
-	 .bounded = true, .min = 0.501, .max = 0.99999},
+	 .bounded = true, .min = 0.51, .max = 0.999},
 	{.name = "min_rounds", .kind = YK_UINT, .offset = offsetof(struct early_raw, min_rounds),
 	 .bounded = true, .min = 3, .max = PHASE_MAX_ROUNDS},
 	{.name = "written", .kind = YK_SIZE, .offset = offsetof(struct early_raw, written)},
