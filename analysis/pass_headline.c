@@ -654,6 +654,12 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 		ss = member(b, "steady_state");
 		w = member(b, "window");
 		copy_as(o, "verdict", ss, "verdict", &e);
+		/* a run stopped on an early verdict (docs/early-verdict.md): the reason and the
+		 * predicted round, beside the SNIA verdict */
+		if (member(ss, "reason")) {
+			copy_as(o, "reason", ss, "reason", &e);
+			copy_as(o, "early_round", member(ss, "early"), "round", &e);
+		}
 		copy_as(o, "first_round", w, "first_round", &e);
 		copy_as(o, "last_round", w, "last_round", &e);
 		if (!strcmp(t, "iops") || !strcmp(t, "latency")) {
