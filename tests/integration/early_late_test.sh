@@ -12,7 +12,7 @@
 #   - the SNIA rule reaches steady state, its window beginning at round F;
 #   - the early verdict is "not predicted" or its round is >= F; early_check.py recomputes it
 #     from records.jsonl, also without the guard, and prints both.
-# Measured 2026-12-02: about 1 s wall.
+# Measured 2026-12-02: 2.0-2.6 s wall.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"

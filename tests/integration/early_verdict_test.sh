@@ -12,8 +12,10 @@
 #      reports is the same round, and the manifest records the option; `run --like` keeps it;
 #   3. a run killed in the round it stops at and resumed records and decides the same;
 #      `resume --strict-pts` of a run recorded without it is refused (exit 2), `plan` says the
-#      rounds may end early, and a run where the guard does not hold (1x fill) is not predicted.
-# Measured 2026-12-02: about 4 s wall.
+#      rounds may end early, and a run where the guard does not hold (1x fill) is not predicted;
+#   4. snia-iops's 4 KiB column with early on enterprise-28op stops at round 3 and its SNIA
+#      headline line says "steady state predicted at round 3, SNIA window not completed".
+# Measured 2026-12-02: 6-13 s wall (the latter with the machine loaded by other builds).
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
@@ -132,6 +134,18 @@ grep -q "recorded without --strict-pts" "$tmp/resume.out" || fail "resume --stri
 "$SSDLAB" run "$prof" --target sim:client-tlc --out "$tmp/guard" >"$tmp/guard.out" 2>&1 || fail "guard run: exit $?"
 python3 "$check" "$tmp/guard" --expect "not predicted" --stopped no || fail "guard run: checker"
 grep -q "^early verdict  not predicted (confidence 0.95)$" "$tmp/guard.out" || fail "guard run: headline"
+
+# 4. snia-iops (its 4 KiB column) with an early verdict on enterprise-28op, flat from round 1:
+# the SNIA headline line says it beside the SNIA verdict, headline_check.py checks every line
+"$SSDLAB" run snia-iops --target sim:enterprise-28op --set 'phases.2.rounds.cells.bs=[4k]' \
+	--set 'phases.2.rounds.steady_state.early={confidence: 0.95}' --out "$tmp/snia" >"$tmp/snia.out" 2>&1 ||
+	fail "snia-iops with early: exit $?"
+python3 "$check" "$tmp/snia" --expect predicted --stopped yes || fail "snia-iops: checker"
+grep -q "^SNIA IOPS      rwmix_read=0,bs=4k [0-9]* IOPS (too_few, steady state predicted at round 3, SNIA window not completed, rounds 1-3, 4 threads x QD32)$" "$tmp/snia.out" ||
+	fail "snia-iops: the SNIA headline line"
+"$SSDLAB" analyze "$tmp/snia" 2>/dev/null | grep -v '^summary: ' >"$tmp/snia.block"
+python3 "$here/headline_check.py" snia-iops "$tmp/snia" "$tmp/snia.block" "$tmp/snia.out" ||
+	fail "snia-iops: headline_check"
 
 echo "early_verdict_test: $((($(date +%s%N) - start) / 1000000)) ms wall"
 [ $fails -eq 0 ]
