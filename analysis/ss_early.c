@@ -44,13 +44,20 @@ static bool within(double measured, double allowed)
 const char *ss_early_why_name(enum ss_early_why w)
 {
 	switch (w) {
-	case SS_EARLY_OK: return "predicted";
-	case SS_EARLY_TOO_FEW: return "too_few";
-	case SS_EARLY_NO_ROOM: return "no_room";
-	case SS_EARLY_COMPLETE: return "complete";
-	case SS_EARLY_NONPOSITIVE: return "nonpositive";
-	case SS_EARLY_DATA: return "data";
-	case SS_EARLY_SLOPE: return "slope";
+	case SS_EARLY_OK:
+		return "predicted";
+	case SS_EARLY_TOO_FEW:
+		return "too_few";
+	case SS_EARLY_NO_ROOM:
+		return "no_room";
+	case SS_EARLY_COMPLETE:
+		return "complete";
+	case SS_EARLY_NONPOSITIVE:
+		return "nonpositive";
+	case SS_EARLY_DATA:
+		return "data";
+	case SS_EARLY_SLOPE:
+		return "slope";
 	}
 	return "?";
 }

@@ -52,13 +52,13 @@ struct ss_early_params {
 
 /* Why a round was not predicted (a name for the summary: ss_early_why_name). */
 enum ss_early_why {
-	SS_EARLY_OK = 0,	/* predicted */
-	SS_EARLY_TOO_FEW,	/* fewer than min_rounds (or than 3) rounds */
-	SS_EARLY_NO_ROOM,	/* the candidate window would end after max_rounds */
-	SS_EARLY_COMPLETE,	/* W - 1 < 3: no window with a missing round leaves a fit */
-	SS_EARLY_NONPOSITIVE,	/* a value or an interval bound <= 0, or not finite */
-	SS_EARLY_DATA,		/* the worst-case data excursion is over the limit */
-	SS_EARLY_SLOPE,		/* the worst-case slope excursion is over the limit (data ok) */
+	SS_EARLY_OK = 0,      /* predicted */
+	SS_EARLY_TOO_FEW,     /* fewer than min_rounds (or than 3) rounds */
+	SS_EARLY_NO_ROOM,     /* the candidate window would end after max_rounds */
+	SS_EARLY_COMPLETE,    /* W - 1 < 3: no window with a missing round leaves a fit */
+	SS_EARLY_NONPOSITIVE, /* a value or an interval bound <= 0, or not finite */
+	SS_EARLY_DATA,	      /* the worst-case data excursion is over the limit */
+	SS_EARLY_SLOPE,	      /* the worst-case slope excursion is over the limit (data ok) */
 };
 
 struct ss_early_result {
@@ -114,6 +114,8 @@ struct json_object *ss_early_params_to_json(const struct ss_early_params *e);
 int ss_early_params_from_json(struct json_object *o, struct ss_early_params *e);
 
 /* The method string the summary states ("early.method"). */
-#define SS_EARLY_METHOD "linear fit of the last min(n, window-1) rounds, Student t prediction intervals (Bonferroni over the missing rounds), scatter floored at the values' standard deviation"
+#define SS_EARLY_METHOD                                                                            \
+	"linear fit of the last min(n, window-1) rounds, Student t prediction intervals "          \
+	"(Bonferroni over the missing rounds), scatter floored at the values' standard deviation"
 
 #endif

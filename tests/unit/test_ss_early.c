@@ -65,7 +65,8 @@ static void test_hand_worked(void **state)
 	assert_float_equal(r.allowed_data_excursion, 19.721841, 1e-5);
 	assert_float_equal(r.slope_excursion, 5.963184, 1e-5);
 	assert_float_equal(r.allowed_slope_excursion, 9.860920, 1e-5);
-	/* at 99.9% confidence, t(0.9995, 2) = 31.5991: the interval is 99.5 +- 47.4, no longer flat */
+	/* at 99.9% confidence, t(0.9995, 2) = 31.5991: the interval is 99.5 +- 47.4, no longer flat
+	 */
 	e.confidence = 0.999;
 	assert_int_equal(ss_early_check(y, 4, 1, &p, &e, &r), 0);
 	assert_false(r.predicted);
@@ -256,10 +257,10 @@ static void test_invalid(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-	    cmocka_unit_test(test_hand_worked), cmocka_unit_test(test_flat),
-	    cmocka_unit_test(test_noisy_flat),	cmocka_unit_test(test_converging),
+	    cmocka_unit_test(test_hand_worked),	   cmocka_unit_test(test_flat),
+	    cmocka_unit_test(test_noisy_flat),	   cmocka_unit_test(test_converging),
 	    cmocka_unit_test(test_flat_then_drop), cmocka_unit_test(test_rising),
-	    cmocka_unit_test(test_no_room),	cmocka_unit_test(test_invalid),
+	    cmocka_unit_test(test_no_room),	   cmocka_unit_test(test_invalid),
 	};
 
 	gsl_set_error_handler_off();
