@@ -654,6 +654,12 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 		ss = member(b, "steady_state");
 		w = member(b, "window");
 		copy_as(o, "verdict", ss, "verdict", &e);
+		/* a run stopped on an early verdict (docs/early-verdict.md): the reason and the
+		 * predicted round, beside the SNIA verdict */
+		if (member(ss, "reason")) {
+			copy_as(o, "reason", ss, "reason", &e);
+			copy_as(o, "early_round", member(ss, "early"), "round", &e);
+		}
 		copy_as(o, "first_round", w, "first_round", &e);
 		copy_as(o, "last_round", w, "last_round", &e);
 		if (!strcmp(t, "iops") || !strcmp(t, "latency")) {
@@ -740,7 +746,8 @@ int pass_headline(const struct analyze_input *in, struct json_object *summary, c
 	for (size_t i = 0; ss && i < json_object_array_length(ss); i++) {
 		static const char *const copy[] = {"phase",	  "repeat",    "cell",
 						   "metric",	  "verdict",   "average",
-						   "first_round", "last_round"};
+						   "first_round", "last_round", "reason",
+						   "early"};
 		struct json_object *s = json_object_array_get_idx(ss, i),
 				   *e = json_object_new_object();
 		struct json_object *x;

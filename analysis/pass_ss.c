@@ -18,6 +18,7 @@
 #include "base/jsonnum.h"
 #include "analysis/reader.h"
 #include "analysis/ss.h"
+#include "analysis/ss_early.h"
 
 /* Copies every member of src into dst (taking references), in src's order. */
 static int merge_into(struct json_object *dst, struct json_object *src)
@@ -28,6 +29,120 @@ static int merge_into(struct json_object *dst, struct json_object *src)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The key of the early block's round: null when nothing was predicted. */
+static struct json_object *round_or_null(const struct ss_early_result *e)
+{
+	return e->predicted ? json_object_new_int64(e->round) : NULL;
+}
+
+/*
+ * summary.json's steady_state[].early (docs/early-verdict.md): "off" without
+ * steady_state.early in the manifest's track; else ss_early_scan over the rounds, each allowed
+ * once the records since the purge hold the guard's bytes, and whether it stopped the run
+ * (predicted, not --strict-pts, and the series ends at that round). *stopped_run for the caller.
+ */
+static int early_block(const struct analyze_input *in, struct json_object *track,
+		       const struct reader_series *ys, int64_t phase, int64_t repeat,
+		       const struct ss_params *p, bool *stopped_run, struct json_object **out,
+		       char *err, size_t errlen)
+{
+	struct json_object *eo, *go, *o = json_object_new_object(), *g = NULL, *opt;
+	struct ss_early_params ep;
+	struct ss_early_result er;
+	uint64_t guard = 0;
+	bool *ok = NULL, strict = false, purged = false;
+	double written_at = NAN, avg = NAN;
+	int rc = -ENOMEM;
+
+	*stopped_run = false;
+	if (!o)
+		return -ENOMEM;
+	if (!json_object_object_get_ex(track, "early", &eo) || !eo) {
+		if (pass_add_str(o, "verdict", "off") || jsonnum_add(o, "round", NULL) ||
+		    jsonnum_add(o, "confidence", NULL) || jsonnum_add(o, "method", NULL) ||
+		    jsonnum_add(o, "stopped_run", json_object_new_boolean(0)))
+			goto out;
+		*out = o;
+		return 0;
+	}
+	if (ss_early_params_from_json(eo, &ep) || !json_object_object_get_ex(eo, "guard", &go) ||
+	    jsonnum_get_u64(go, "bytes", &guard)) {
+		pass_err(err, errlen, "manifest.json: a steady_state entry's early is malformed");
+		rc = -EBADMSG;
+		goto out;
+	}
+	if (json_object_object_get_ex(in->manifest, "options", &opt) && opt &&
+	    json_object_object_get_ex(opt, "strict_pts", &opt) && opt)
+		strict = json_object_get_boolean(opt);
+	if (!ys->n || ys->round[0] < 1 || ys->round[0] > UINT32_MAX) {
+		if (pass_add_str(o, "verdict", "not predicted") || jsonnum_add(o, "round", NULL))
+			goto out;
+		er = (struct ss_early_result){.why = SS_EARLY_TOO_FEW, .params = ep};
+	} else {
+		ok = calloc(ys->n, sizeof(*ok));
+		if (!ok)
+			goto out;
+		for (size_t i = 0; i < ys->n; i++) {
+			double b = 0;
+
+			ok[i] = !reader_written_since_purge(&in->records, phase, repeat, ys->round[i], &b,
+							    &purged) &&
+				b >= (double)guard;
+		}
+		rc = ss_early_scan(ys->y, ok, ys->n, (unsigned)ys->round[0], p, &ep, &er);
+		if (rc) {
+			pass_err(err, errlen, "early steady state of phase %" PRId64 ": %s", phase,
+				 strerror(-rc));
+			goto out;
+		}
+		rc = -ENOMEM;
+		if (er.predicted) {
+			size_t last = er.round - (unsigned)ys->round[0];
+
+			avg = 0;
+			for (size_t i = last + 1 - er.fit_rounds; i <= last; i++)
+				avg += ys->y[i] / er.fit_rounds;
+			(void)reader_written_since_purge(&in->records, phase, repeat, er.round,
+							 &written_at, &purged);
+			*stopped_run = !strict && ys->round[ys->n - 1] == (int64_t)er.round;
+		}
+		if (pass_add_str(o, "verdict", er.predicted ? "predicted" : "not predicted") ||
+		    jsonnum_add(o, "round", round_or_null(&er)))
+			goto out;
+	}
+	g = json_object_new_object();
+	if (jsonnum_add(o, "confidence", jsonnum_new(ep.confidence)) ||
+	    pass_add_str(o, "method", SS_EARLY_METHOD) ||
+	    jsonnum_add(o, "stopped_run", json_object_new_boolean(*stopped_run)) ||
+	    jsonnum_add(o, "strict_pts", json_object_new_boolean(strict)) ||
+	    pass_add_int(o, "min_rounds", ep.min_rounds) ||
+	    pass_add_str(o, "why", ss_early_why_name(er.why)) ||
+	    jsonnum_add(o, "window_first_round",
+			er.predicted ? json_object_new_int64(er.first_round) : NULL) ||
+	    jsonnum_add(o, "window_last_round",
+			er.predicted ? json_object_new_int64(er.last_round) : NULL) ||
+	    jsonnum_add(o, "observed_average", jsonnum_new(avg)) ||
+	    jsonnum_add(o, "interval_low", jsonnum_new(er.predicted ? er.lo_min : NAN)) ||
+	    jsonnum_add(o, "interval_high", jsonnum_new(er.predicted ? er.hi_max : NAN)) || !g ||
+	    jsonnum_add(g, "bytes", json_object_new_uint64(guard)) ||
+	    jsonnum_add(g, "source", json_object_get(json_object_object_get(go, "source"))) ||
+	    jsonnum_add(g, "written_at_round", jsonnum_new(written_at)) ||
+	    jsonnum_add(g, "purged", json_object_new_boolean(purged))) {
+		json_object_put(g);
+		goto out;
+	}
+	rc = jsonnum_add(o, "guard", g);
+	if (rc)
+		goto out;
+	*out = o;
+	o = NULL;
+	rc = 0;
+out:
+	free(ok);
+	json_object_put(o);
+	return rc;
 }
 
 /*
@@ -89,6 +204,20 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		rc = -ENOMEM;
 		sj = ss_result_to_json(&r);
 		if (!sj || merge_into(res, sj))
+			goto out;
+	}
+	{
+		struct json_object *eb = NULL;
+		bool stopped = false;
+
+		rc = early_block(in, track, &ys, phase, repeat, &p, &stopped, &eb, err, errlen);
+		if (rc)
+			goto out;
+		rc = -ENOMEM;
+		if (jsonnum_add(res, "early", eb))
+			goto out;
+		/* beside the SNIA verdict, never instead of it: the window was not run */
+		if (stopped && pass_add_str(res, "reason", "SNIA window not completed"))
 			goto out;
 	}
 	if (pass_add_int(res, "round_gaps", gaps))

@@ -556,3 +556,39 @@ int reader_bytes_written(const struct results_records *rr, int64_t phase, int64_
 	*records = n;
 	return 0;
 }
+
+int reader_written_since_purge(const struct results_records *rr, int64_t phase, int64_t repeat,
+			       int64_t round, double *bytes, bool *purged)
+{
+	double sum = 0;
+	bool seen = false;
+	long end = -1;
+
+	for (size_t i = 0; i < rr->n; i++) {
+		struct reader_key k;
+
+		if (!reader_key(rr->rec[i], &k) && k.phase == phase && k.repeat == repeat &&
+		    k.round == round)
+			end = (long)i;
+	}
+	if (end < 0)
+		return -ENODATA;
+	for (long i = 0; i <= end; i++) {
+		struct json_object *rec = rr->rec[i], *kind;
+		uint64_t v;
+
+		if (json_object_object_get_ex(rec, "kind", &kind) && kind &&
+		    !strcmp(json_object_get_string(kind), "purge")) {
+			sum = 0;
+			seen = true;
+			continue;
+		}
+		if (!jsonnum_get_u64(rec, "bytes_written_total", &v))
+			sum += (double)v;
+		if (!jsonnum_get_u64(rec, "pre_write_bytes", &v))
+			sum += (double)v;
+	}
+	*bytes = sum;
+	*purged = seen;
+	return 0;
+}

@@ -228,6 +228,16 @@ int reader_idles(const struct results_records *rr, struct reader_idle **out, siz
 int reader_bytes_written(const struct results_records *rr, int64_t phase, int64_t repeat, bool all,
 			 bool has_from_t, uint64_t from_t, double *bytes, size_t *records);
 
+/*
+ * The early steady-state guard's count (docs/early-verdict.md), as the runner keeps it: the
+ * bytes_written_total + pre_write_bytes of every record after the last "purge" record before
+ * the end of round `round` of (phase, repeat) (its last record), that record included. *bytes
+ * and *purged (a purge record came before); 0, or -ENODATA when the round has no record
+ * (outputs untouched).
+ */
+int reader_written_since_purge(const struct results_records *rr, int64_t phase, int64_t repeat,
+			       int64_t round, double *bytes, bool *purged);
+
 /* A (phase, repeat) pair. */
 struct reader_phase {
 	int64_t phase, repeat;

@@ -47,6 +47,9 @@ static void usage(FILE *f)
 		   "  --target T          the target, when its name changed since the run (it must\n"
 		   "                      still be the same device: model, serial, WWN, capacity)\n"
 		   "  --yes-destroy=ID    confirm again for a real target (serial, WWN or path)\n"
+		   "  --strict-pts        check that the run was recorded with --strict-pts (a resume\n"
+		   "                      replays the run's early steady-state decisions, so it\n"
+		   "                      keeps the recorded setting and refuses to change it)\n"
 		   "  --quiet             print nothing but errors\n"
 		"  --verbose           also the per-phase lines before the headline\n"
 		   "  --dry-run           print the ATA or NVMe commands it would send to the drive\n"
@@ -130,6 +133,7 @@ int cmd_resume(int argc, char **argv)
 		{"target", required_argument, NULL, 't'},
 		{"yes-destroy", required_argument, NULL, 'y'},
 		{"dry-run", no_argument, NULL, 'n'},
+		{"strict-pts", no_argument, NULL, 'P'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"verbose", no_argument, NULL, 'v'},
 		{"help", no_argument, NULL, 'h'},
@@ -150,16 +154,17 @@ int cmd_resume(int argc, char **argv)
 	size_t nknown = 0;
 	size_t nsets = 0;
 	char err[1024] = "";
-	bool dry = false;
+	bool dry = false, want_strict = false;
 	int c, rc, lock = -1, code = EXIT_USAGE;
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:y:nqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:y:Pnqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'y': yes = optarg; break;
 		case 'n': dry = true; break;
+		case 'P': want_strict = true; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
 		case 'h': usage(stdout); return EXIT_OK;
@@ -176,6 +181,17 @@ int cmd_resume(int argc, char **argv)
 	if (rc) {
 		cli_error("resume", "%s: cannot read manifest.json: %s", cr.dir, strerror(-rc));
 		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAILED;
+	}
+	/* --strict-pts as recorded: the rounds already walked decided by it, and a replay must
+	 * take the same decisions (absent in runs before it existed: off). */
+	if (jobj(m, "options"))
+		cr.strict_pts = json_object_get_boolean(jobj(jobj(m, "options"), "strict_pts"));
+	if (want_strict && !cr.strict_pts) {
+		cli_error("resume", "%s was recorded without --strict-pts; a resume replays its "
+				    "early steady-state decisions and cannot change that (start a new "
+				    "run with --strict-pts)",
+			  cr.dir);
+		goto out;
 	}
 	/* Nothing is opened, replayed or written for a finished run. */
 	if (run_complete(cr.dir)) {

@@ -48,7 +48,8 @@ static void usage(FILE *f)
 		"  --out DIR           results directory (default\n"
 		"                      results/<profile>-<target>-<UTC time>/)\n"
 		"  --like DIR          repeat the run recorded in DIR: its profile (text, extends\n"
-		"                      parents, --set overrides), seed, time scale and chunks;\n"
+		"                      parents, --set overrides), seed, time scale, chunks and\n"
+		"                      --strict-pts;\n"
 		"                      on its target unless --target names another\n"
 		"  --time-scale F      multiply every duration of the profile by F (smoke runs)\n"
 		"  --set KEY=VALUE     override a profile value by its path, e.g.\n"
@@ -58,6 +59,9 @@ static void usage(FILE *f)
 		"  --chunk SIZE        record a precondition / write_until amount in chunks of SIZE\n"
 		"                      (default 16g, scaled like durations on the virtual SSD); a\n"
 		"                      crash loses at most the chunk in flight\n"
+		"  --strict-pts        never stop a rounds phase on an early steady-state verdict\n"
+		"                      (steady_state.early): run on to the SNIA window; the early\n"
+		"                      verdict is still computed and reported\n"
 		"  --tbw N             the drive's rated endurance in TB written (recorded in the\n"
 		"                      manifest; else the drive database's rating, where known)\n"
 		"  --warning-c N       the temperature (Celsius) a phase is flagged as throttled\n"
@@ -162,6 +166,7 @@ int cmd_run(int argc, char **argv)
 		{"size", required_argument, NULL, 'z'},
 		{"yes-destroy", required_argument, NULL, 'y'},
 		{"tbw", required_argument, NULL, 'W'},
+		{"strict-pts", no_argument, NULL, 'P'},
 		{"warning-c", required_argument, NULL, 'T'},
 		{"dry-run", no_argument, NULL, 'n'},
 		{"quiet", no_argument, NULL, 'q'},
@@ -189,7 +194,7 @@ int cmd_run(int argc, char **argv)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":t:L:o:S:s:e:c:z:y:W:T:nqvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":t:L:o:S:s:e:c:z:y:W:T:Pnqvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 't': target_spec = optarg; break;
 		case 'L': like_dir = optarg; break;
@@ -254,6 +259,10 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		case 'y': yes = optarg; break;
+		case 'P':
+			profile_opts = true;
+			cr.strict_pts = true;
+			break;
 		case 'n': dry = true; break;
 		case 'q': cr.quiet = true; break;
 		case 'v': cr.verbose = true; break;
@@ -264,8 +273,9 @@ int cmd_run(int argc, char **argv)
 	if (like_dir) {
 		/* A repeat is the recorded run's profile and options or it is not a repeat. */
 		if (optind != argc || profile_opts) {
-			cli_error("run", "--like takes the profile, --set, --seed, --time-scale and "
-				  "--chunk from the recorded run; give none of them with it");
+			cli_error("run", "--like takes the profile, --set, --seed, --time-scale, "
+				  "--chunk and --strict-pts from the recorded run; give none of them "
+				  "with it");
 			goto out;
 		}
 		code = cli_like_load(like_dir, &like);
@@ -281,6 +291,7 @@ int cmd_run(int argc, char **argv)
 		cr.time_scale = like.time_scale;
 		cr.chunk_bytes = like.chunk_bytes;
 		cr.chunk_ns = like.chunk_ns;
+		cr.strict_pts = like.strict_pts;
 		if (!target_spec)
 			target_spec = like.target;
 	} else {
@@ -361,7 +372,8 @@ int cmd_run(int argc, char **argv)
 							     .seed = cr.seed,
 							     .chunk_bytes = cr.chunk_bytes,
 							     .chunk_ns = cr.chunk_ns,
-							     .settings = settings});
+							     .settings = settings,
+							     .strict_pts = cr.strict_pts});
 	if (manifest && like_dir && cli_like_manifest(manifest, &like)) {
 		json_object_put(manifest);
 		manifest = NULL;

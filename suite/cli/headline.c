@@ -421,6 +421,39 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/*
+ * The early verdict beside (never instead of) the SNIA verdict, when the profile asked for one
+ * (docs/early-verdict.md):
+ *   early verdict  steady state predicted at round 4 (confidence 0.95), SNIA window not completed
+ *   early verdict  steady state predicted at round 4 (confidence 0.95); --strict-pts: SNIA window run
+ *   early verdict  not predicted (confidence 0.95)
+ */
+static void print_early(struct json_object *s, FILE *f)
+{
+	struct json_object *e, *x;
+	const char *v;
+	char a[48];
+	int64_t round = 0;
+
+	if (!json_object_object_get_ex(s, "early", &e) || !e)
+		return;
+	v = S(jsonget_str(e, "verdict"));
+	if (!strcmp(v, "off"))
+		return;
+	fmt(jsonget_num(e, "confidence"), 2, a, sizeof(a));
+	if (strcmp(v, "predicted")) {
+		fprintf(f, "early verdict  not predicted (confidence %s)\n", a);
+		return;
+	}
+	(void)jsonget_int(e, "round", &round);
+	fprintf(f, "early verdict  steady state predicted at round %" PRId64 " (confidence %s)", round,
+		a);
+	if (json_object_object_get_ex(e, "stopped_run", &x) && json_object_get_boolean(x))
+		fprintf(f, ", SNIA window not completed\n");
+	else
+		fprintf(f, "; --strict-pts: SNIA window run\n");
+}
+
 /* One series: "steady state   4k randwrite IOPS 3263 (reached in rounds 1-5)" and its WA. */
 static void print_steady_one(struct json_object *h, struct json_object *s, bool several, FILE *f)
 {
@@ -435,8 +468,9 @@ static void print_steady_one(struct json_object *h, struct json_object *s, bool 
 	if (!strcmp(v, "reached"))
 		fprintf(f, " (reached in rounds %" PRId64 "-%" PRId64 ")\n", lo, hi);
 	else
-		fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64 ")\n", v,
-			lo, hi);
+		fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64 ")\n",
+			jsonget_str(s, "reason") ? jsonget_str(s, "reason") : v, lo, hi);
+	print_early(s, f);
 	/* With several series the whole run's WA follows them once. */
 	if (several)
 		fprintf(f, "WA             %s in steady state\n",

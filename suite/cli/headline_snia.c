@@ -6,6 +6,8 @@
  *   SNIA IOPS      rwmix_read=0,bs=4k 2985 IOPS (reached, rounds 1-5, 4 threads x QD32)
  *   SNIA IOPS 4k   by read %: 100% 63786, 95% 32780, 65% 7930, 50% 5861, 35% 4497, 5% 3144, 0% 2985
  *   SNIA TP 1m     write 59.2 MB/s, read 547.7 MB/s (reached, rounds 2-6, QD32)
+ *   SNIA IOPS      ... (not_yet, steady state predicted at round 4, SNIA window not completed,
+ *                  rounds 1-4, ...): a run stopped on an early verdict (docs/early-verdict.md)
  *   SNIA latency   4k QD1 mean / p99.99: 100% read 87.44 us / 87.45 us*, ... (* fewer than 10
  *                  samples at or beyond the percentile)
  *   SNIA WSAT      steady 3696 IOPS from 3.01x written, plateau 20779 IOPS, drop at 0.89x
@@ -49,6 +51,10 @@ static void window_text(struct json_object *e, FILE *f)
 	fputs(" (", f);
 	if (v)
 		fprintf(f, "%s, ", strcmp(v, "not_reached") ? v : "steady state NOT reached");
+	/* stopped on an early verdict: said beside the SNIA verdict (docs/early-verdict.md) */
+	if (jsonget_str(e, "reason") && !jsonget_int(e, "early_round", &lo))
+		fprintf(f, "steady state predicted at round %" PRId64 ", %s, ", lo,
+			jsonget_str(e, "reason"));
 	if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi))
 		fprintf(f, "rounds %" PRId64 "-%" PRId64, lo, hi);
 	if (q && *q)

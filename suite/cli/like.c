@@ -90,6 +90,8 @@ int cli_like_load(const char *dir, struct cli_like *l)
 		(void)jsonnum_get_u64(ch, "bytes", &l->chunk_bytes);
 		(void)jsonnum_get_u64(ch, "time_ns", &l->chunk_ns);
 	}
+	if (obj(l->manifest, "options"))
+		l->strict_pts = json_object_get_boolean(obj(obj(l->manifest, "options"), "strict_pts"));
 	ms = obj(l->manifest, "sets");
 	if (ms && json_object_is_type(ms, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(ms); i++) {

@@ -9,6 +9,7 @@
 #ifndef SSDLAB_CLI_LIKE_H
 #define SSDLAB_CLI_LIKE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cli/options.h"
@@ -26,6 +27,7 @@ struct cli_like {
 	uint64_t seed;
 	double time_scale;	      /* the recorded user --time-scale (1 when absent) */
 	uint64_t chunk_bytes, chunk_ns; /* the recorded chunks (0 = absent: defaults) */
+	bool strict_pts;		/* the recorded --strict-pts (options.strict_pts) */
 };
 
 /* Reads DIR's manifest and rebuilds its run's profile and options into *l (zeroed first).

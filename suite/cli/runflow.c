@@ -175,6 +175,7 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		.chunk_bytes = c->chunk_bytes, .chunk_ns = c->chunk_ns,
 		.progress = ui_progress, .note = ui_note, .arg = &ui, .wall_ns = cli_wall_ns,
 		.debug_fault = getenv("SSDLAB_DEBUG_FAULT"), .settings = c->settings,
+		.strict_pts = c->strict_pts,
 	};
 	struct json_object *summary = NULL;
 	struct runner *r = NULL;

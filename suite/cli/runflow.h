@@ -69,6 +69,7 @@ struct cli_run {
 	uint64_t seed;
 	double time_scale;	 /* the user's --time-scale */
 	uint64_t chunk_bytes, chunk_ns; /* runner_opts' chunks; 0 = defaults */
+	bool strict_pts;		/* runner_opts' --strict-pts */
 	bool quiet;
 	bool verbose; /* the per-phase lines before the headline */
 	struct drive_settings *settings; /* re-checked at phase boundaries (runner_opts); may be NULL */

@@ -55,6 +55,7 @@
 
 #include "engine/jobspec.h"
 #include "analysis/ss.h"
+#include "analysis/ss_early.h"
 #include "results/records.h"
 #include "base/units.h"
 #include "base/ydoc.h"
@@ -236,6 +237,12 @@ struct phase_rounds {
 	struct profile_workload pre_write;
 	bool has_steady_state;
 	struct ss_params ss;
+	/* steady_state.early (analysis/ss_early.h): the rounds may end when the window is
+	 * predicted to pass; early_written the guard's stated bytes since the purge (0 = the
+	 * target's physical capacity + SLC cache, docs/early-verdict.md) */
+	bool has_early;
+	struct ss_early_params early;
+	uint64_t early_written;
 	struct profile_track track;
 	unsigned count; /* fixed round count when !has_steady_state */
 	unsigned

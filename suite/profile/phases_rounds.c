@@ -256,9 +256,25 @@ struct ss_raw {
 	unsigned window;
 	double data, slope;
 	unsigned max_rounds;
+	const struct ydoc_node *early;
+};
+
+struct early_raw {
+	double confidence;
+	unsigned min_rounds;
+	uint64_t written;
 };
 
 /* clang-format off */
+static const struct ydoc_key early_keys[] = {
+	{.name = "confidence", .kind = YK_DOUBLE, .offset = offsetof(struct early_raw, confidence),
+	 .bounded = true, .min = 0.51, .max = 0.999},
+	{.name = "min_rounds", .kind = YK_UINT, .offset = offsetof(struct early_raw, min_rounds),
+	 .bounded = true, .min = 3, .max = PHASE_MAX_ROUNDS},
+	{.name = "written", .kind = YK_SIZE, .offset = offsetof(struct early_raw, written)},
+	{0},
+};
+
 static const struct ydoc_key ss_keys[] = {
 	{.name = "track", .kind = YK_MAPPING, .offset = offsetof(struct ss_raw, track)},
 	{.name = "window", .kind = YK_UINT, .offset = offsetof(struct ss_raw, window), .bounded = true,
@@ -269,9 +285,32 @@ static const struct ydoc_key ss_keys[] = {
 	 .bounded = true, .min = 0.001, .max = 1},
 	{.name = "max_rounds", .kind = YK_UINT, .offset = offsetof(struct ss_raw, max_rounds),
 	 .bounded = true, .min = 2, .max = PHASE_MAX_ROUNDS},
+	{.name = "early", .kind = YK_MAPPING, .offset = offsetof(struct ss_raw, early)},
 	{0},
 };
 /* clang-format on */
+
+/* early: {confidence, min_rounds, written} -> r->early (ss_early.h); the guard's stated bytes
+ * (written, 0 = the target's physical capacity + SLC cache where it says them). */
+static int parse_early(const struct ydoc_node *n, struct phase_rounds *r, struct ydoc_error *err)
+{
+	struct early_raw raw = {.confidence = SS_EARLY_DEFAULT_CONFIDENCE,
+				.min_rounds = SS_EARLY_DEFAULT_MIN_ROUNDS};
+	int ret = ydoc_map_read(n, "early", early_keys, &raw, NULL, err);
+
+	if (ret)
+		return ret;
+	if (r->ss.window < 4)
+		return ydoc_errorf(err, n,
+				   "early needs a window of at least 4 rounds (a fit of 3 with one "
+				   "missing), not %u",
+				   r->ss.window);
+	r->has_early = true;
+	r->early = (struct ss_early_params){.confidence = raw.confidence,
+					    .min_rounds = raw.min_rounds};
+	r->early_written = raw.written;
+	return 0;
+}
 
 /* track: {<cell key>: value, ..., metric} -> r->track and r->tracked_cell. */
 static int parse_track(const struct ydoc_node *t, const struct ydoc_node *ssn,
@@ -393,6 +432,11 @@ static int parse_steady(const struct ydoc_node *n, struct phase_rounds *r, struc
 				   .max_data_excursion = raw.data,
 				   .max_slope_excursion = raw.slope,
 				   .max_rounds = raw.max_rounds};
+	if (raw.early) {
+		ret = parse_early(raw.early, r, err);
+		if (ret)
+			return ret;
+	}
 	/* An absent track on a one-cell matrix follows that cell. */
 	return parse_track(raw.track, n, r, err);
 }
@@ -562,6 +606,14 @@ static struct json_object *rounds_json(const void *data)
 				       jsonnum_new(r->ss.max_slope_excursion));
 		bad |= phase_json_add(ss, "max_rounds",
 				       json_object_new_int((int)r->ss.max_rounds));
+		if (r->has_early) {
+			struct json_object *ej = ss_early_params_to_json(&r->early);
+
+			if (ej && r->early_written)
+				bad |= phase_json_add(ej, "written",
+						       json_object_new_uint64(r->early_written));
+			bad |= phase_json_add(ss, "early", ej);
+		}
 		bad |= phase_json_add(o, "steady_state", ss);
 	} else {
 		bad |= phase_json_add(o, "count", json_object_new_int((int)r->count));
@@ -611,6 +663,12 @@ static void rounds_describe(const void *data, char *buf, size_t len)
 				     ", to steady state on %s%s%s (window %u, at most %u rounds)",
 				     results_metric_name(r->track.metric), r->naxes ? " of " : "",
 				     r->naxes ? key : "", r->ss.window, r->ss.max_rounds);
+		if (r->has_early && pos < len)
+			pos += (size_t)snprintf(
+			    buf + pos, len - pos,
+			    ", may end early when the window is predicted to pass (confidence %g, "
+			    "from round %u; not with --strict-pts)",
+			    r->early.confidence, r->early.min_rounds);
 		free(cells);
 	} else {
 		pos += (size_t)snprintf(buf + pos, len - pos, ", %u round%s", r->count,
@@ -701,6 +759,9 @@ static void rounds_length(const void *data, const struct phase_env *env, struct 
 	if (r->has_pre_write)
 		phase_add_length(env, &r->pre_write.length, l);
 	l->rounds_lo = r->has_steady_state ? r->ss.window : r->count;
+	/* an early verdict may end the rounds at min_rounds (docs/early-verdict.md) */
+	if (r->has_steady_state && r->has_early && r->early.min_rounds < l->rounds_lo)
+		l->rounds_lo = r->early.min_rounds;
 	l->rounds_hi = r->has_steady_state ? r->ss.max_rounds : r->count;
 }
 

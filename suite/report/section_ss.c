@@ -109,6 +109,72 @@ out:
 	free(y);
 }
 
+static const char *const early_head[] = {
+    "phase",	      "cell",		      "snia_verdict",	 "snia_reason",
+    "early_verdict",  "early_round",	      "confidence",	 "stopped_run",
+    "window_first",   "window_last",	      "observed_average", "guard_bytes",
+    "guard_source",   "written_at_round"};
+#define NEARLY (sizeof(early_head) / sizeof(early_head[0]))
+
+/* The early verdicts (docs/early-verdict.md) beside the SNIA verdicts: a sentence per series
+ * the run stopped early, and a table of every series that asked for one. */
+static void early_section(struct section_ctx *c, struct json_object *ss, size_t n)
+{
+	struct section_table t;
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *e = section_get(json_object_array_get_idx(ss, i), "early");
+		const char *v = jsonget_str(e, "verdict");
+
+		any |= v && strcmp(v, "off");
+	}
+	if (!any)
+		return;
+	section_heading(c, 3, "early-verdict", "Early verdict", true);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(ss, i), *e = section_get(s, "early");
+		struct json_object *x = section_get(e, "stopped_run");
+		char text[256];
+
+		if (!x || !json_object_get_boolean(x))
+			continue;
+		snprintf(text, sizeof(text),
+			 "Phase %.0f, %s: steady state predicted at round %.0f (confidence %g), SNIA "
+			 "window not completed; the SNIA verdict stays \"%s\".",
+			 jsonget_num(s, "phase"), jsonget_str(s, "cell") ? jsonget_str(s, "cell") : "?",
+			 jsonget_num(e, "round"), jsonget_num(e, "confidence"),
+			 jsonget_str(s, "verdict") ? jsonget_str(s, "verdict") : "?");
+		section_para(c, text);
+	}
+	section_table_init(&t, "early_verdict", "Early steady-state verdict per tracked series",
+			   NEARLY, early_head, true);
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(ss, i), *e = section_get(s, "early");
+		struct json_object *g = section_get(e, "guard"), *x = section_get(e, "stopped_run");
+		const char *v = jsonget_str(e, "verdict");
+
+		if (!v || !strcmp(v, "off"))
+			continue;
+		section_table_num(&t, jsonget_num(s, "phase"));
+		section_table_str(&t, jsonget_str(s, "cell"));
+		section_table_str(&t, jsonget_str(s, "verdict"));
+		section_table_str(&t, jsonget_str(s, "reason"));
+		section_table_str(&t, v);
+		section_table_num(&t, jsonget_num(e, "round"));
+		section_table_num(&t, jsonget_num(e, "confidence"));
+		section_table_str(&t, x && json_object_get_boolean(x) ? "true" : "false");
+		section_table_num(&t, jsonget_num(e, "window_first_round"));
+		section_table_num(&t, jsonget_num(e, "window_last_round"));
+		section_table_num(&t, jsonget_num(e, "observed_average"));
+		section_table_num(&t, jsonget_num(g, "bytes"));
+		section_table_str(&t, jsonget_str(g, "source"));
+		section_table_num(&t, jsonget_num(g, "written_at_round"));
+	}
+	section_emit_table(c, &t);
+	section_table_release(&t);
+}
+
 void section_steady_state(struct section_ctx *c)
 {
 	struct json_object *ss = NULL;
@@ -126,6 +192,7 @@ void section_steady_state(struct section_ctx *c)
 	section_table_objects(&t, ss);
 	section_emit_table(c, &t);
 	section_table_release(&t);
+	early_section(c, ss, n);
 	for (size_t i = 0; i < n; i++)
 		window_plot(c, json_object_array_get_idx(ss, i), i);
 }

@@ -83,6 +83,10 @@ struct runner {
 
 	size_t recorded, replayed, rerun;
 	uint64_t bytes_written;
+	/* The early steady-state guard's count (docs/early-verdict.md): bytes_written_total and
+	 * pre_write_bytes of every record since the last purge record, taken from the records
+	 * themselves (K's in a replay, the new ones after), so that a resume decides the same. */
+	uint64_t written_since_purge;
 
 	/* Progress of the step in flight. */
 	struct runner_progress prog;
@@ -110,6 +114,7 @@ struct runner {
 	struct fault fault;
 
 	bool cooldown_noted; /* the note that the target cannot take the gate was given */
+	bool early_noted;    /* --strict-pts: the note that an early verdict was passed by */
 
 	/* A variants phase's trimmed tail (run/variants.h): workloads resolve against this
 	 * capacity instead of the visible one; 0 = none. */
@@ -212,6 +217,21 @@ static uint64_t rec_get_u64(struct json_object *rec, const char *k)
 	if (rec)
 		(void)jsonnum_get_u64(rec, k, &v);
 	return v;
+}
+
+/* Every record walked past (K's) or appended counts once into the guard's bytes since the
+ * purge, as analyze counts them (reader_written_since_purge). */
+static void count_written(struct runner *r, struct json_object *rec)
+{
+	struct json_object *k;
+
+	if (json_object_object_get_ex(rec, "kind", &k) && k &&
+	    !strcmp(json_object_get_string(k), "purge")) {
+		r->written_since_purge = 0;
+		return;
+	}
+	r->written_since_purge +=
+	    rec_get_u64(rec, "bytes_written_total") + rec_get_u64(rec, "pre_write_bytes");
 }
 
 /* ---- state and records ------------------------------------------------------------------ */
@@ -320,6 +340,7 @@ static int step_mode(struct runner *r, const struct where *w, unsigned round, co
 	if (k) {
 		assert(r->state == RUNNER_REPLAY || r->state == RUNNER_RERUN);
 		r->k.pos++;
+		count_written(r, k);
 		*krec = k;
 		*mode = in_rerun || r->redo ? RUNNER_RERUN : RUNNER_REPLAY;
 		return 0;
@@ -384,6 +405,7 @@ static int append_step(struct runner *r, struct json_object *rec, const char *ke
 		return rc;
 	}
 	r->recorded++;
+	count_written(r, rec);
 	r->wrote_anything = true;
 	if (fault_hit(&r->fault, FAULT_AFTER))
 		fault_act(&r->fault);
@@ -1446,6 +1468,55 @@ static int na_step(struct runner *r, const struct where *w, unsigned round, cons
 	return rc;
 }
 
+/* The bytes the early guard asks for since the purge (docs/early-verdict.md): the profile's
+ * stated `written`, else the target's physical capacity + SLC cache, else twice the user
+ * capacity (what the SNIA preconditioning writes). */
+uint64_t runner_early_guard_bytes(const struct phase_rounds *pr, const struct target_info *ti)
+{
+	if (pr->early_written)
+		return pr->early_written;
+	if (ti->nand_bytes)
+		return ti->nand_bytes + ti->slc_cache_bytes;
+	return 2 * ti->capacity;
+}
+
+/*
+ * The early verdict after a round the SNIA rule did not stop (analysis/ss_early.h): allowed
+ * once the guard holds, it stops the rounds on "predicted" unless --strict-pts. It uses only
+ * recorded values (the tracked figures and the records' bytes), so a resume decides the same.
+ */
+static int early_decide(struct runner *r, const struct where *w, const struct phase_rounds *pr,
+			const double *track, unsigned round, bool *stop)
+{
+	struct ss_early_result e;
+	int rc;
+
+	if (r->written_since_purge < runner_early_guard_bytes(pr, target_info(r->t)))
+		return 0;
+	rc = ss_early_check(track, round, 1, &pr->ss, &pr->early, &e);
+	if (rc) {
+		fail(r, "early steady-state check failed: %s", strerror(-rc));
+		return rc;
+	}
+	if (!e.predicted)
+		return 0;
+	if (r->o.strict_pts) {
+		if (r->state == RUNNER_RECORD && !r->early_noted) {
+			note(r, "phase %d: steady state predicted at round %u (confidence %g); "
+				"--strict-pts: going on to the SNIA window",
+			     w->phase, round, pr->early.confidence);
+			r->early_noted = true;
+		}
+		return 0;
+	}
+	if (r->state == RUNNER_RECORD)
+		note(r, "phase %d: steady state predicted at round %u (confidence %g), SNIA window "
+			"not completed",
+		     w->phase, round, pr->early.confidence);
+	*stop = true;
+	return 0;
+}
+
 static int exec_rounds(struct runner *r, const struct where *w)
 {
 	const struct phase_rounds *pr = w->ph->data;
@@ -1612,6 +1683,15 @@ static int exec_rounds(struct runner *r, const struct where *w)
 					     w->phase, ss.reached ? "reached" : "NOT reached", round,
 					     ss.first_round, ss.last_round, ss.average);
 				break;
+			}
+			if (pr->has_early) {
+				bool stop = false;
+
+				rc = early_decide(r, w, pr, track, round, &stop);
+				if (rc)
+					goto out;
+				if (stop)
+					break;
 			}
 		}
 	}
@@ -2077,7 +2157,42 @@ static int walk_list(struct runner *r, const struct phase_list *l, int *next_pha
 /* ---- the manifest's tracks (the rest of the manifest: runner_manifest.c) ------------------ */
 
 /* Declares every steady-state tracked series: one per rounds phase instance (plan step). */
-int runner_manifest_tracks(struct json_object *m, const struct plan *pl)
+/* The guard's source as the manifest states it. */
+static const char *early_guard_source(const struct phase_rounds *pr, const struct target_info *ti)
+{
+	if (pr->early_written)
+		return "stated (steady_state.early.written)";
+	if (ti->nand_bytes)
+		return "target: NAND capacity + SLC cache";
+	return "assumed: 2x the user capacity (the target does not say its NAND capacity)";
+}
+
+/* "early" of the last steady_state entry of m: params, guard {bytes, source}. */
+static int early_track_add(struct json_object *m, const struct phase_rounds *pr,
+			   const struct target_info *ti)
+{
+	struct json_object *arr, *e, *g;
+	size_t n;
+
+	if (!json_object_object_get_ex(m, "steady_state", &arr) ||
+	    !(n = json_object_array_length(arr)))
+		return -EINVAL;
+	e = ss_early_params_to_json(&pr->early);
+	if (!e || jsonnum_add(json_object_array_get_idx(arr, n - 1), "early", e))
+		return -ENOMEM;
+	g = json_object_new_object();
+	if (!g || jsonnum_add(e, "guard", g) ||
+	    jsonnum_add(g, "bytes", json_object_new_uint64(runner_early_guard_bytes(pr, ti))) ||
+	    jsonnum_add(g, "source", json_object_new_string(early_guard_source(pr, ti))) ||
+	    jsonnum_add(g, "nand_bytes", json_object_new_uint64(ti->nand_bytes)) ||
+	    jsonnum_add(g, "slc_cache_bytes", json_object_new_uint64(ti->slc_cache_bytes)) ||
+	    jsonnum_add(g, "capacity", json_object_new_uint64(ti->capacity)))
+		return -ENOMEM;
+	return 0;
+}
+
+int runner_manifest_tracks(struct json_object *m, const struct plan *pl,
+			   const struct target_info *ti)
 {
 	for (size_t i = 0; i < pl->n; i++) {
 		const struct plan_step *st = &pl->v[i];
@@ -2092,6 +2207,8 @@ int runner_manifest_tracks(struct json_object *m, const struct plan *pl)
 		if (!rc && pr->tracked_cell < n)
 			rc = ss_track_add(m, st->phase, st->repeat, cells[pr->tracked_cell].key,
 					  results_metric_name(pr->track.metric), &pr->ss);
+		if (!rc && pr->tracked_cell < n && pr->has_early)
+			rc = early_track_add(m, pr, ti);
 		free(cells);
 		if (rc)
 			return rc;

@@ -200,6 +200,10 @@ struct runner_opts {
 	 * runner_execute and restored after it; the runner re-checks them at every phase boundary
 	 * (a note when one had to be set again). NULL: none. */
 	struct drive_settings *settings;
+	/* --strict-pts: the early steady-state verdict (a rounds phase's steady_state.early) is
+	 * computed but never stops the rounds; the manifest records it ("options") and a resume
+	 * takes it from there */
+	bool strict_pts;
 };
 
 /* Default chunks: a crash loses at most this much of a long writing phase. 16 GiB is 8 s of a
@@ -222,8 +226,15 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 
 /* The steady-state tracks of runner_manifest_new(): one ss_track_add() per rounds phase
  * instance of plan pl that has a steady-state rule, under the metric name the rounds track
- * (defined in runner.c, beside the rounds' metric names). 0 or -errno. */
-int runner_manifest_tracks(struct json_object *m, const struct plan *pl);
+ * (defined in runner.c, beside the rounds' metric names); with steady_state.early, the entry's
+ * "early": its params and the guard (bytes, source) for target ti. 0 or -errno. */
+int runner_manifest_tracks(struct json_object *m, const struct plan *pl,
+			   const struct target_info *ti);
+
+/* The bytes the early steady-state guard asks the host to have written since the purge: the
+ * profile's stated steady_state.early.written, else ti's NAND + SLC cache, else 2x ti's
+ * capacity (docs/early-verdict.md). */
+uint64_t runner_early_guard_bytes(const struct phase_rounds *pr, const struct target_info *ti);
 
 /*
  * Creates a runner over an open profile, target and results directory (all borrowed; they must

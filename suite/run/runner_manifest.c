@@ -254,6 +254,18 @@ static struct json_object *chunks_json(const struct target *t, const struct runn
 	return c;
 }
 
+/* The run's options that change its decisions (--strict-pts), for analyze, resume and --like. */
+static struct json_object *options_json(const struct runner_opts *o)
+{
+	struct json_object *x = json_object_new_object();
+
+	if (x && jsonnum_add(x, "strict_pts", json_object_new_boolean(o && o->strict_pts))) {
+		json_object_put(x);
+		return NULL;
+	}
+	return x;
+}
+
 struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
 					struct target *t, const struct runner_opts *o)
 {
@@ -289,10 +301,10 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 	rc = jsonnum_add(m, "time_scale", ts);
 	ts = NULL;
 	rc = jsonnum_add(m, "chunks", chunks_json(t, o));
-	if (rc || jsonnum_add(m, "plan", profile_to_json(p)) ||
+	if (rc || jsonnum_add(m, "options", options_json(o)) || jsonnum_add(m, "plan", profile_to_json(p)) ||
 	    jsonnum_add(m, "target", target_info_to_json(ti, target_spec)) ||
 	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
-	    runner_plan(p, t, o, &pl) || runner_manifest_tracks(m, &pl) ||
+	    runner_plan(p, t, o, &pl) || runner_manifest_tracks(m, &pl, ti) ||
 	    (p->pts.set && jsonnum_add(m, "pts", pts_json(p, ti, o))))
 		goto fail;
 	plan_release(&pl);

@@ -361,6 +361,12 @@ struct json_object *target_info_to_json(const struct target_info *ti, const char
 		json_object_put(o);
 		return NULL;
 	}
+	if (ti->nand_bytes &&
+	    (jsonnum_add(o, "nand_bytes", json_object_new_uint64(ti->nand_bytes)) ||
+	     jsonnum_add(o, "slc_cache_bytes", json_object_new_uint64(ti->slc_cache_bytes)))) {
+		json_object_put(o);
+		return NULL;
+	}
 	if (ti->has_drive) {
 		struct json_object *d = drive_ident_to_json(&ti->drive);
 

@@ -105,6 +105,10 @@ struct target_info {
 	/* sim: how long after the last I/O its idle GC starts, in target time (the model's delay
 	 * x time_scale); 0 when it has none (idle GC off) or the target does not say (a drive) */
 	uint64_t idle_gc_delay_ns;
+	/* sim: the NAND's physical capacity (physical blocks x block bytes) and its SLC cache size
+	 * in bytes; 0 when the target does not say (a drive). The early steady-state guard's inputs
+	 * (docs/early-verdict.md). */
+	uint64_t nand_bytes, slc_cache_bytes;
 	/* the target's clock, as results state it: "virtual", "CLOCK_MONOTONIC (tsc)" */
 	char clock[48];
 	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */

@@ -11,9 +11,13 @@ headline_test.sh; reads only the results directory, never ssdlab's code.
 """
 import json
 import math
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ss_early_rule  # noqa: E402
 
 name, d, block_path, run_path = sys.argv[1:5]
 summary = json.load(open(d + "/summary.json"))
@@ -176,7 +180,8 @@ for ln in lines:
         cur_group = [e]
         pat, scale = metric_text(e["metric"])
         tail = (r" \(reached in rounds (\d+)-(\d+)\)" if e["verdict"] == "reached" else
-                r" \(NOT reached: " + re.escape(e["verdict"]) + r"; last window rounds (\d+)-(\d+)\)")
+                r" \(NOT reached: " + re.escape(e.get("reason", e["verdict"])) +
+                r"; last window rounds (\d+)-(\d+)\)")
         mm = re.fullmatch(re.escape(e["workload"]) + " " + pat + tail, ln[len("steady state   "):])
         if not mm:
             bad("steady-state line %r does not show %r" % (ln, e))
@@ -185,6 +190,35 @@ for ln in lines:
         if int(mm.group(2)) != e["first_round"] or int(mm.group(3)) != e["last_round"]:
             bad("steady-state rounds %r vs %r" % (ln, e))
         named.add(e["phase"])
+        figures += 1
+        continue
+    m = re.fullmatch(r"early verdict  (?:steady state predicted at round (\d+) \(confidence (\S+)\)"
+                     r"(, SNIA window not completed|; --strict-pts: SNIA window run)|"
+                     r"not predicted \(confidence (\S+)\))", ln)
+    if m:
+        # beside the SNIA line of its series; recomputed from records.jsonl (ss_early_rule.py)
+        if i_ss < 1 or not cur_group or "early" not in cur_group[-1]:
+            bad("early verdict line %r is not after a steady-state line with an early block" % ln)
+            continue
+        ent = cur_group[-1]
+        ee = ent["early"]
+        track = [t for t in manifest.get("steady_state", []) if t["phase"] == ent["phase"] and
+                 t["repeat"] == ent["repeat"] and t["cell"] == ent["cell"]]
+        if not track or "early" not in track[0]:
+            bad("early verdict line %r: the manifest declares no early rule" % ln)
+            continue
+        got, _, yv, rv = ss_early_rule.recompute(recs, track[0])
+        conf = m.group(2) or m.group(4)
+        near(conf, ee["confidence"], "early verdict confidence")
+        if m.group(1):
+            stopped = m.group(3).startswith(",")
+            if not got or int(m.group(1)) != got["round"] or ee["round"] != got["round"]:
+                bad("early verdict %r: recomputed %s" % (ln, got and got["round"]))
+            if stopped != (not manifest.get("options", {}).get("strict_pts", False) and
+                           rv[-1] == int(m.group(1))):
+                bad("early verdict %r: stopped or not does not match the records" % ln)
+        elif got:
+            bad("early verdict %r: recomputed predicted at round %d" % (ln, got["round"]))
         figures += 1
         continue
     m = re.fullmatch(r"WA             (\S+) in steady state(?:, (\S+) whole run)?", ln)

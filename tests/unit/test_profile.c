@@ -219,6 +219,19 @@ static const struct bad bad_profiles[] = {
 	 "is left out, the other weights renormalised), got 'drop'"},
 	{HDR "  - write_until: {rw: randwrite, amount: 1x, align: 1000}\n", 4, 53,
 	 "align must be a multiple of 512 B, got 1000"},
+	/* steady_state.early (issue 19) */
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
+	     "      steady_state: {early: {confidence: 1.5}}\n",
+	 7, 42, "confidence 1.5 is outside 0.510 to 0.999"},
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
+	     "      steady_state: {early: {min_rounds: 2}}\n",
+	 7, 42, "min_rounds 2 is outside 3 to 10000"},
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
+	     "      steady_state: {window: 3, early: {}}\n",
+	 7, 40, "early needs a window of at least 4 rounds (a fit of 3 with one missing), not 3"},
+	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
+	     "      steady_state: {early: {confidance: 0.9}}\n",
+	 7, 30, "unknown key 'confidance' in early (did you mean 'confidence'?)"},
 };
 /* clang-format on */
 
@@ -300,6 +313,7 @@ static void test_snia_plan(void **state)
 	assert_int_equal(r->ss.window, 5);
 	assert_int_equal(r->ss.max_rounds, 25);
 	assert_true(r->ss.max_data_excursion == 0.2 && r->ss.max_slope_excursion == 0.1);
+	assert_false(r->has_early); /* absent: no early verdict */
 	assert_int_equal(r->track.metric, RESULTS_METRIC_IOPS);
 	assert_int_equal(profile_rounds_cells(r, &cells, &n), 0);
 	assert_int_equal(n, 56);
