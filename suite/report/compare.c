@@ -715,8 +715,12 @@ static const char *early_text(const struct cmpfast_verdict *v, char *buf, size_t
 		return "absent (no early key)";
 	if (isfinite(v->early_confidence))
 		jsonnum_fmt(v->early_confidence, conf, sizeof(conf));
-	snprintf(buf, len, "%s, round %lld, conf. %s%s", v->early, v->early_round, conf,
-		 v->stopped_run == 1 ? ", stopped the run" : "");
+	/* "off" (no early rule in the profile) and "not predicted" name no round. */
+	if (v->early_round < 0)
+		snprintf(buf, len, "%s", v->early);
+	else
+		snprintf(buf, len, "%s, round %lld, conf. %s%s", v->early, v->early_round, conf,
+			 v->stopped_run == 1 ? ", stopped the run" : "");
 	return buf;
 }
 

@@ -75,6 +75,16 @@ tf0=$EPOCHREALTIME
 	>"$tmp/fast.run" 2>&1 || { fail "the fast-like run failed"; tail -5 "$tmp/fast.run" >&2; }
 tf1=$EPOCHREALTIME
 cp -r "$tmp/fast" "$tmp/fastc"
+# fasto: the same run as one from before issue 19 would read, without the early keys
+cp -r "$tmp/fast" "$tmp/fasto"
+python3 - "$tmp/fasto" <<'PY' || fail "could not write the old-style copy"
+import json, sys
+d = sys.argv[1]
+s = json.load(open(d + "/summary.json"))
+for e in s["steady_state"]:
+    e.pop("early", None)
+json.dump(s, open(d + "/summary.json", "w"))
+PY
 python3 - "$tmp/fastc" <<'PY' || fail "could not write the contract copy"
 import json, sys
 d = sys.argv[1]
@@ -88,7 +98,7 @@ for r in recs:
         r["precondition"] = {"method": "sprandom"}
 open(d + "/records.jsonl", "w").write("".join(json.dumps(r) + "\n" for r in recs))
 PY
-for f in fast fastc; do
+for f in fast fastc fasto; do
 	mkdir -p "$tmp/f-$f"
 	(cd "$tmp" && "$SSDLAB" compare --fast --out "f-$f/compare.html" snia-iops "$f") >"$tmp/f-$f.txt" 2>"$tmp/f-$f.err" ||
 		{ fail "compare --fast snia-iops $f failed"; cat "$tmp/f-$f.err" >&2; continue; }
@@ -96,7 +106,8 @@ for f in fast fastc; do
 		fail "compare --fast snia-iops $f: compare_check.py"
 	[ -s "$tmp/f-$f/report/compare-fast.csv" ] || fail "f-$f: no report/compare-fast.csv"
 done
-grep -q '^  early verdict .*absent (no early key)' "$tmp/f-fast.txt" || fail "fast: a missing early key not said"
+grep -q '^  early verdict .*off' "$tmp/f-fast.txt" || fail "fast: a profile without an early rule not said"
+grep -q '^  early verdict .*absent (no early key)' "$tmp/f-fasto.txt" || fail "fasto: a missing early key not said"
 grep -q '^  early verdict .*predicted, round 3' "$tmp/f-fastc.txt" || fail "fastc: the early verdict not shown"
 grep -q '^  precondition method .*sprandom' "$tmp/f-fastc.txt" || fail "fastc: the sprandom method not shown"
 grep -q '^  verdict round .*round 3 (early verdict)' "$tmp/f-fastc.txt" || fail "fastc: not summed to the early round"
