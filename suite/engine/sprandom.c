@@ -150,6 +150,13 @@ void sprandom_free(struct sprandom *s)
 	free(s);
 }
 
+unsigned sprandom_default_regions(uint64_t units)
+{
+	uint64_t r = units / SPRANDOM_MIN_UNITS_PER_REGION;
+
+	return r >= SPRANDOM_DEFAULT_REGIONS ? SPRANDOM_DEFAULT_REGIONS : r < 2 ? 2 : (unsigned)r;
+}
+
 uint64_t sprandom_total(const struct sprandom *s)
 {
 	return s->wstart[s->regions];

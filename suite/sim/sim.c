@@ -1507,6 +1507,23 @@ int sim_check(const struct sim_ssd *s, char *err, size_t errlen)
 	return -EIO;
 }
 
+size_t sim_closed_block_valid(const struct sim_ssd *s, uint32_t *out, size_t max,
+			      uint32_t *units_per_block)
+{
+	size_t n = 0;
+
+	for (uint32_t b = 0; b < s->nblocks; b++) {
+		if (s->state[b] != B_CLOSED || s->is_slc[b])
+			continue;
+		if (n < max)
+			out[n] = s->valid[b];
+		n++;
+	}
+	if (units_per_block)
+		*units_per_block = s->upb;
+	return n;
+}
+
 double sim_map_bytes_per_unit(const struct sim_ssd *s)
 {
 	uint64_t nphys = (uint64_t)s->nblocks * s->upb;

@@ -210,6 +210,16 @@ void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c);
  */
 int sim_check(const struct sim_ssd *s, char *err, size_t errlen);
 
+/*
+ * Read-only introspection for tests and the sprandom check (no behaviour change): writes the
+ * valid mapping-unit count of each closed TLC block (not the open ones, the free ones, the GC
+ * victim in progress or SLC blocks), in block-number order, into out[0..max) and returns how
+ * many closed TLC blocks there are (more than max: only max written). *units_per_block, when
+ * not NULL, is set to the units a block holds (the denominator of a valid fraction).
+ */
+size_t sim_closed_block_valid(const struct sim_ssd *s, uint32_t *out, size_t max,
+			      uint32_t *units_per_block);
+
 /* Bytes of heap the maps take per mapping unit of user capacity (forward + reverse + the
  * validity bitmap of the physical units). */
 double sim_map_bytes_per_unit(const struct sim_ssd *s);
