@@ -475,6 +475,14 @@ static int add_overrun(struct json_object *rec, const struct job_spec *s,
 	return 0;
 }
 
+/* What a target says of its NAND, for the sprandom fill's `auto` inputs (profile/phases.h). */
+static struct phase_nand target_nand(const struct target_info *ti)
+{
+	return (struct phase_nand){.gc_space_bytes = ti->gc_space_bytes,
+				   .slc_known = ti->slc_known,
+				   .slc_cache_bytes = ti->slc_cache_bytes};
+}
+
 int runner_plan(const struct profile *p, const struct target *t, const struct runner_opts *o,
 		struct plan *out)
 {
@@ -487,6 +495,7 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .lbs = target_info(t)->logical_block_size,
 	    /* a bursts phase's waits are never shorter (issue 16 point 1) */
 	    .wait_floor_ns = 2 * target_info(t)->idle_gc_delay_ns,
+	    .nand = target_nand(target_info(t)),
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
@@ -1151,6 +1160,44 @@ static int exec_surface(struct runner *r, const struct where *w)
 }
 
 /*
+ * precondition's `method: sprandom` (docs/sprandom.md): resolves its inputs on this target
+ * (the visible capacity: a variant's added spare counts), turns the spec into the sprandom
+ * fill (one sequence, seeded by the phase's step seed so that every chunk continues the same
+ * one) and sets *total_bytes to the fill's length; the inputs go into each chunk's record
+ * (r->rec_extra, released by exec_write). A target on which they do not resolve fails the run
+ * with what to set.
+ */
+static int sprandom_setup(struct runner *r, const struct phase_write *pw, const char *key,
+			  struct job_spec *spec, uint64_t *total_bytes)
+{
+	struct phase_nand nand = target_nand(target_info(r->t));
+	struct sprandom_inputs in;
+	struct json_object *x;
+	char e[400] = "";
+	int rc;
+
+	rc = phase_sprandom_resolve(&pw->spr, spec->bs[0].bs, spec->range_end - spec->range_start,
+				    &nand, &in, e, sizeof(e));
+	if (rc) {
+		fail(r, "%s: %s", key, e);
+		return rc;
+	}
+	spec->sprandom.on = true;
+	spec->sprandom.alpha = in.alpha;
+	spec->sprandom.regions = in.regions;
+	spec->sprandom.seed = spec->seed;
+	*total_bytes = in.bytes;
+	x = json_object_new_object();
+	if (!x || jsonnum_add(x, "sprandom", phase_sprandom_inputs_json(&in))) {
+		json_object_put(x);
+		return -ENOMEM;
+	}
+	json_object_put(r->rec_extra);
+	r->rec_extra = x;
+	return 0;
+}
+
+/*
  * precondition and write_until, in chunks, each a step of its own (round = chunk number), so a
  * crash loses at most the chunk in flight and the walk goes on from the chunks found in K: a
  * sequential workload at the last chunk's seq_next, the bytes or the time left. A chunk is
@@ -1164,7 +1211,7 @@ static int exec_surface(struct runner *r, const struct where *w)
  * A phase with neither a byte nor a time amount (one pass over the range) is one step (round
  * 0), and so is a phase that an older version recorded as one step, found in K by a resume.
  */
-static int exec_write(struct runner *r, const struct where *w)
+static int exec_write_chunks(struct runner *r, const struct where *w)
 {
 	const struct phase_write *pw = w->ph->data;
 	const char *kind = w->ph->kind->type == PHASE_PRECONDITION ? "precondition" : "write_until";
@@ -1183,6 +1230,11 @@ static int exec_write(struct runner *r, const struct where *w)
 	if (rc)
 		return rc;
 	total_bytes = amount_bytes(&pw->w.length, work_capacity(r));
+	if (pw->spr.on) {
+		rc = sprandom_setup(r, pw, key, &spec, &total_bytes);
+		if (rc)
+			return rc;
+	}
 	total_ns = pw->w.length.kind == AMOUNT_TIME ? scale_ns(r, pw->w.length.ns) : 0;
 	max_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
 	if (w->ph->kind->type == PHASE_WRITE_UNTIL && pw->round_time_ns)
@@ -1276,6 +1328,17 @@ static int exec_write(struct runner *r, const struct where *w)
 			break; /* the rule is met: slow for long enough */
 	}
 	return 0;
+}
+
+static int exec_write(struct runner *r, const struct where *w)
+{
+	int rc = exec_write_chunks(r, w);
+
+	if (((const struct phase_write *)w->ph->data)->spr.on) {
+		json_object_put(r->rec_extra); /* sprandom_setup's inputs */
+		r->rec_extra = NULL;
+	}
+	return rc;
 }
 
 /*

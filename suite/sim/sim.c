@@ -166,6 +166,19 @@ static uint64_t cfg_slc_blocks(const struct sim_config *c)
 	return cap ? (c->slc.size + cap - 1) / cap : 0;
 }
 
+uint64_t sim_config_gc_space_bytes(const struct sim_config *c)
+{
+	uint64_t pb = sim_config_physical_blocks(c), out = sim_config_watermark(c);
+	uint64_t bb = cfg_block_bytes(c);
+
+	if (c->slc.size && !c->slc.dynamic)
+		out += cfg_slc_blocks(c);
+	/* half of each die's open block, in bytes (an odd die count halves a block) */
+	if (pb <= out)
+		return 0;
+	return (pb - out) * bb > cfg_ndies(c) * bb / 2 ? (pb - out) * bb - cfg_ndies(c) * bb / 2 : 0;
+}
+
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 {
 	const char *why = NULL;

@@ -146,6 +146,15 @@ uint64_t sim_config_physical_blocks(const struct sim_config *c);
 uint32_t sim_config_watermark(const struct sim_config *c);
 
 /*
+ * The physical space greedy GC can fill with host data, in bytes: (physical blocks - the GC
+ * reserve - half the open blocks, one per die and half written on average - a static SLC
+ * cache's blocks) x block bytes: the effective model of analysis/pass_opvariants.c
+ * (greedy_model_effective), what the sprandom fill's spare: auto is computed from
+ * (docs/sprandom.md). A dynamic cache is not subtracted: it lives in space GC would use.
+ */
+uint64_t sim_config_gc_space_bytes(const struct sim_config *c);
+
+/*
  * Creates a fresh-out-of-box drive. Returns 0 and sets *out, -EINVAL for a bad config (see
  * sim_config_check), -ENOMEM. The config is copied.
  */

@@ -105,6 +105,12 @@ struct target_info {
 	/* sim: how long after the last I/O its idle GC starts, in target time (the model's delay
 	 * x time_scale); 0 when it has none (idle GC off) or the target does not say (a drive) */
 	uint64_t idle_gc_delay_ns;
+	/* sim: what its model says of the NAND, for the sprandom fill's `auto` inputs
+	 * (profile/phases.h, struct phase_nand): the space greedy GC can fill
+	 * (sim_config_gc_space_bytes) and the SLC cache's size; 0 / false on other targets */
+	uint64_t gc_space_bytes;
+	bool slc_known;
+	uint64_t slc_cache_bytes;
 	/* the target's clock, as results state it: "virtual", "CLOCK_MONOTONIC (tsc)" */
 	char clock[48];
 	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */

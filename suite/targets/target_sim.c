@@ -133,6 +133,9 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 	    st->model.cfg.idle_gc.enabled
 		? (uint64_t)((double)st->model.cfg.idle_gc.delay * st->model.cfg.time_scale)
 		: 0;
+	ti->gc_space_bytes = sim_config_gc_space_bytes(&st->model.cfg);
+	ti->slc_known = true;
+	ti->slc_cache_bytes = st->model.cfg.slc.size;
 	/* The clock starts at 1 ns, not 0: the engine reads a start time of 0 as "not known yet"
 	 * (a real device's CLOCK_MONOTONIC is never 0). */
 	st->clock = 1;
