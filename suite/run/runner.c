@@ -475,14 +475,6 @@ static int add_overrun(struct json_object *rec, const struct job_spec *s,
 	return 0;
 }
 
-/* What a target says of its NAND, for the sprandom fill's `auto` inputs (profile/phases.h). */
-static struct phase_nand target_nand(const struct target_info *ti)
-{
-	return (struct phase_nand){.gc_space_bytes = ti->gc_space_bytes,
-				   .slc_known = ti->slc_known,
-				   .slc_cache_bytes = ti->slc_cache_bytes};
-}
-
 int runner_plan(const struct profile *p, const struct target *t, const struct runner_opts *o,
 		struct plan *out)
 {
@@ -495,7 +487,7 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .lbs = target_info(t)->logical_block_size,
 	    /* a bursts phase's waits are never shorter (issue 16 point 1) */
 	    .wait_floor_ns = 2 * target_info(t)->idle_gc_delay_ns,
-	    .nand = target_nand(target_info(t)),
+	    .nand = runner_target_nand(target_info(t)),
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
@@ -1170,7 +1162,7 @@ static int exec_surface(struct runner *r, const struct where *w)
 static int sprandom_setup(struct runner *r, const struct phase_write *pw, const char *key,
 			  struct job_spec *spec, uint64_t *total_bytes)
 {
-	struct phase_nand nand = target_nand(target_info(r->t));
+	struct phase_nand nand = runner_target_nand(target_info(r->t));
 	struct sprandom_inputs in;
 	struct json_object *x;
 	char e[400] = "";
