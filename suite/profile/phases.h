@@ -176,13 +176,14 @@ uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge);
  *   spare      the spare factor of physical capacity that GC can fill (0.07 = 7%); auto = from
  *              the target (the virtual SSD's model: its physical blocks less the GC reserve and
  *              half the open blocks, over the visible capacity, so an op-variants variant's
- *              added spare counts) or the drive database's raw NAND size; else a refusal
+ *              added spare counts); else a refusal that names the key (the drive database
+ *              states no raw NAND size yet)
  *   regions    the sequence's regions (2..4096); auto = 1024 (sprandom.h says why)
  *   slc_cache  bytes of SLC cache; auto = the target's model, else 0 (assumed); the fill adds
  *              this many bytes of uniform random writes after the sequence (docs/sprandom.md)
  */
-enum spr_source { SPR_FROM_PROFILE = 0, SPR_FROM_MODEL, SPR_FROM_DRIVEDB, SPR_ASSUMED };
-/* "profile", "model", "drive database", "assumed": where an input came from, as records say */
+enum spr_source { SPR_FROM_PROFILE = 0, SPR_FROM_MODEL, SPR_ASSUMED };
+/* "profile", "model", "assumed": where an input came from, as records say */
 const char *phase_spr_source_name(enum spr_source s);
 
 struct phase_sprandom {
@@ -198,8 +199,6 @@ struct phase_sprandom {
 struct phase_nand {
 	/* bytes of physical space greedy GC can fill (the virtual SSD's model) */
 	uint64_t gc_space_bytes;
-	/* the raw NAND size of a drive from the drive database (spare = 1 - capacity / raw) */
-	uint64_t raw_nand_bytes;
 	bool slc_known;
 	uint64_t slc_cache_bytes;
 };
@@ -222,7 +221,7 @@ struct sprandom_inputs {
 /*
  * Resolves p's inputs for a workload of one block size bs over `capacity` bytes on a target
  * that says `nand` (NULL = nothing). Returns 0 and fills *out; -EINVAL with the reason in err
- * (spare auto on a target that states no raw size: the message names the key to set; a spare
+ * (spare auto on a target that states no NAND size: the message names the key to set; a spare
  * that leaves no room; too small a range). *out untouched on failure.
  */
 int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t capacity,

@@ -22,8 +22,6 @@ const char *phase_spr_source_name(enum spr_source s)
 		return "profile";
 	case SPR_FROM_MODEL:
 		return "model";
-	case SPR_FROM_DRIVEDB:
-		return "drive database";
 	case SPR_ASSUMED:
 		return "assumed";
 	}
@@ -54,15 +52,12 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		 * added spare counts) */
 		in.spare = 1 - (double)capacity / (double)nand->gc_space_bytes;
 		in.spare_from = SPR_FROM_MODEL;
-	} else if (nand->raw_nand_bytes) {
-		in.spare = 1 - (double)capacity / (double)nand->raw_nand_bytes;
-		in.spare_from = SPR_FROM_DRIVEDB;
 	} else {
 		return errmsg_set(err, errlen, -EINVAL,
-				  "sprandom: spare: auto needs the drive's raw NAND size, which this "
-				  "target does not state (no drive-database entry with raw_nand): set "
-				  "the precondition's spare: to the drive's spare factor (e.g. spare: "
-				  "7%%, or 12%% for a 480 GB drive on 512 GiB of NAND)");
+				  "sprandom: spare: auto needs the drive's raw NAND size, which only "
+				  "the virtual SSD's model states: set the precondition's spare: to the "
+				  "drive's spare factor (e.g. spare: 7%%, or 12%% for a 480 GB drive on "
+				  "512 GiB of NAND)");
 	}
 	if (!(in.spare > 0 && in.spare < 1))
 		return errmsg_set(err, errlen, -EINVAL,

@@ -546,7 +546,6 @@ static void test_sprandom_precondition(void **state)
 	const struct phase_write *w = p->phases.v[0].data, *d = p->phases.v[1].data;
 	struct phase_nand model = {.gc_space_bytes = 1200ull << 20, .slc_known = true,
 				   .slc_cache_bytes = 8 << 20};
-	struct phase_nand db = {.raw_nand_bytes = 1100ull << 20};
 	struct sprandom_inputs in;
 	char err[400];
 	double a;
@@ -571,7 +570,7 @@ static void test_sprandom_precondition(void **state)
 	a = in.alpha;
 	assert_true(fabs((1 - a) / log(1 / a) - 0.88) < 1e-9);
 	assert_int_equal(in.bytes, in.seq_writes * 4096 + (100 << 20));
-	/* auto: the model (1 GiB over 1200 MiB: spare 1 - 1024 / 1200), then the drive database */
+	/* auto: the model (1 GiB over 1200 MiB: spare 1 - 1024 / 1200) */
 	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, &model, &in, err,
 						sizeof(err)),
 			 0);
@@ -581,19 +580,25 @@ static void test_sprandom_precondition(void **state)
 	assert_int_equal(in.slc_cache, 8 << 20);
 	assert_int_equal(in.regions, 1024);
 	assert_int_equal(in.regions_from, SPR_ASSUMED);
-	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, &db, &in, err,
-						sizeof(err)),
-			 0);
-	assert_int_equal(in.spare_from, SPR_FROM_DRIVEDB);
-	assert_true(fabs(in.spare - (1 - 1024.0 / 1100.0)) < 1e-12);
-	assert_int_equal(in.slc_from, SPR_ASSUMED);
-	assert_int_equal(in.slc_cache, 0);
-	/* nothing known: refused, naming the key */
+	/* nothing known: refused, naming the key; a given spare runs, the SLC cache assumed 0 */
 	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, NULL, &in, err,
 						sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "set the precondition's spare:"));
+	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, NULL, &in, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(in.spare_from, SPR_FROM_PROFILE);
 	profile_free(p);
+	p = parse_ok(HDR "  - precondition: {method: sprandom, spare: 0.1}\n", NULL, 0);
+	d = p->phases.v[0].data;
+	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, NULL, &in, err,
+						sizeof(err)),
+			 0);
+	assert_true(fabs(in.spare - 0.1) < 1e-12);
+	assert_int_equal(in.slc_from, SPR_ASSUMED);
+	assert_int_equal(in.slc_cache, 0);
+	assert_int_equal(in.bytes, in.seq_writes * 4096);
 }
 
 static void test_sequential_resolve(void **state)
