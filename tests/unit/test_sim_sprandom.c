@@ -141,6 +141,9 @@ static void run_case(const struct spr_case *k)
 	ndies = (uint64_t)cfg.channels * cfg.dies_per_channel;
 	/* the space greedy GC can fill, in units of user space (pass_opvariants.c's effective) */
 	eff_alpha = ((double)pb - (double)res - (double)ndies / 2) * (double)upb / (double)units;
+	/* what the sim target states for spare: auto (sim.h) is the same space */
+	assert_true(fabs((double)sim_config_gc_space_bytes(&cfg) / (double)cfg.mapping_unit -
+			 eff_alpha * (double)units) < 1);
 	theory = theory_wa_greedy(eff_alpha, (unsigned)upb);
 
 	/* 1. the reference: long uniform random run */
