@@ -123,7 +123,8 @@ struct runner {
 	unsigned redo_variant;
 
 	/* Keys the next recorded job step merges into its record (a DIRTH point's choice,
-	 * exec_bursts: the wait before a burst); borrowed, NULL = none. */
+	 * exec_bursts: the wait before a burst; a sprandom precondition's inputs, for each of its
+	 * chunks: exec_write); borrowed, NULL = none. */
 	struct json_object *rec_extra;
 	/* Bytes the pre-writes since the last recorded step wrote (a rounds phase's and a DIRTH
 	 * point's `pre_write`): they have no record of their own, so the next record carries
@@ -1155,12 +1156,12 @@ static int exec_surface(struct runner *r, const struct where *w)
  * precondition's `method: sprandom` (docs/sprandom.md): resolves its inputs on this target
  * (the visible capacity: a variant's added spare counts), turns the spec into the sprandom
  * fill (one sequence, seeded by the phase's step seed so that every chunk continues the same
- * one) and sets *total_bytes to the fill's length; the inputs go into each chunk's record
- * (r->rec_extra, released by exec_write). A target on which they do not resolve fails the run
- * with what to set.
+ * one) and sets *total_bytes to the fill's length; *extra gets the inputs for each chunk's
+ * record (owned by the caller, exec_write). A target on which they do not resolve fails the
+ * run with what to set.
  */
 static int sprandom_setup(struct runner *r, const struct phase_write *pw, const char *key,
-			  struct job_spec *spec, uint64_t *total_bytes)
+			  struct job_spec *spec, uint64_t *total_bytes, struct json_object **extra)
 {
 	struct phase_nand nand = runner_target_nand(target_info(r->t));
 	struct sprandom_inputs in;
@@ -1184,8 +1185,7 @@ static int sprandom_setup(struct runner *r, const struct phase_write *pw, const 
 		json_object_put(x);
 		return -ENOMEM;
 	}
-	json_object_put(r->rec_extra);
-	r->rec_extra = x;
+	*extra = x;
 	return 0;
 }
 
@@ -1202,8 +1202,10 @@ static int sprandom_setup(struct runner *r, const struct phase_write *pw, const 
  *
  * A phase with neither a byte nor a time amount (one pass over the range) is one step (round
  * 0), and so is a phase that an older version recorded as one step, found in K by a resume.
+ * A sprandom precondition (sprandom_setup) is a byte amount whose chunks continue one sequence
+ * at the last chunk's seq_next, its position in the sequence.
  */
-static int exec_write_chunks(struct runner *r, const struct where *w)
+static int exec_write_chunks(struct runner *r, const struct where *w, struct json_object **extra)
 {
 	const struct phase_write *pw = w->ph->data;
 	const char *kind = w->ph->kind->type == PHASE_PRECONDITION ? "precondition" : "write_until";
@@ -1223,9 +1225,10 @@ static int exec_write_chunks(struct runner *r, const struct where *w)
 		return rc;
 	total_bytes = amount_bytes(&pw->w.length, work_capacity(r));
 	if (pw->spr.on) {
-		rc = sprandom_setup(r, pw, key, &spec, &total_bytes);
+		rc = sprandom_setup(r, pw, key, &spec, &total_bytes, extra);
 		if (rc)
 			return rc;
+		r->rec_extra = *extra;
 	}
 	total_ns = pw->w.length.kind == AMOUNT_TIME ? scale_ns(r, pw->w.length.ns) : 0;
 	max_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
@@ -1324,11 +1327,12 @@ static int exec_write_chunks(struct runner *r, const struct where *w)
 
 static int exec_write(struct runner *r, const struct where *w)
 {
-	int rc = exec_write_chunks(r, w);
+	struct json_object *extra = NULL; /* a sprandom fill's inputs, lent to r->rec_extra */
+	int rc = exec_write_chunks(r, w, &extra);
 
-	if (((const struct phase_write *)w->ph->data)->spr.on) {
-		json_object_put(r->rec_extra); /* sprandom_setup's inputs */
+	if (extra) {
 		r->rec_extra = NULL;
+		json_object_put(extra);
 	}
 	return rc;
 }
