@@ -599,6 +599,7 @@ static void test_sprandom_precondition(void **state)
 	assert_int_equal(in.slc_from, SPR_ASSUMED);
 	assert_int_equal(in.slc_cache, 0);
 	assert_int_equal(in.bytes, in.seq_writes * 4096);
+	profile_free(p);
 }
 
 static void test_sequential_resolve(void **state)
