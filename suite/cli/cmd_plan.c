@@ -329,6 +329,11 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 
 	if (k->describe)
 		k->describe(st->ph->data, desc, sizeof(desc));
+	/* A sprandom precondition's bytes depend on the target's NAND (its spare), which the
+	 * length hook is given (phase_env.nand) and the bytes hook is not. */
+	if (!rc && k->type == PHASE_PRECONDITION &&
+	    ((const struct phase_write *)st->ph->data)->spr.on && st->len.bytes)
+		by = st->len.bytes;
 	if (rc == -ENODATA)
 		snprintf(bytes, sizeof(bytes), "time-bound");
 	else if (by)

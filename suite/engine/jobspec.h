@@ -79,6 +79,19 @@ struct job_spec {
 	unsigned segments;
 	uint64_t segment_bytes;
 
+	/* The sprandom fill (engine/sprandom.h, docs/sprandom.md): with `on`, a randwrite job of one
+	 * block size takes its offsets from the sprandom sequence over the range's bs-sized units
+	 * (clean validity alpha, `regions` regions, the sequence's own `seed`: the same for every
+	 * chunk of the phase, unlike `seed`), one sequence shared by all threads; seq_start is then
+	 * the position in the sequence in bytes (writes done x bs), and the job's seq_next too;
+	 * past the sequence's end the writes are uniform random (a function of the index as well) */
+	struct {
+		bool on;
+		double alpha;
+		unsigned regions;
+		uint64_t seed;
+	} sprandom;
+
 	uint64_t interval_ns; /* time-series interval; 0 = 1 s */
 	bool sqpoll;
 	bool hipri;

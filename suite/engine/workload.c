@@ -7,6 +7,7 @@
  */
 #include "engine/workload.h"
 #include "base/errmsg.h"
+#include "engine/sprandom.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -48,6 +49,9 @@ struct workload {
 	enum data_pattern pattern;
 	unsigned compressibility;
 	_Atomic uint64_t seq_cursor; /* next sequential offset */
+	struct sprandom *spr;	     /* the sprandom fill's sequence, or NULL */
+	_Atomic uint64_t spr_next;   /* its next index */
+	uint64_t spr_seed;	     /* past its end: the uniform writes' key */
 };
 
 static bool mode_sequential(enum rw_mode m)
@@ -224,6 +228,27 @@ static int build_segments(struct workload *w, const struct job_spec *s, char *er
 	return 0;
 }
 
+/* The sprandom fill: its sequence over the range's bs-sized units, from seq_start / bs on. */
+static int build_sprandom(struct workload *w, const struct job_spec *s, char *err, size_t len)
+{
+	uint64_t units;
+
+	if (s->rw != RW_RANDWRITE || w->nbs != 1 || s->segments || s->dist != DIST_UNIFORM)
+		return fail(err, len, "the sprandom fill is randwrite of one block size over the "
+				      "whole range (no zones, no segments)");
+	units = (w->end - w->zones[0].first[0]) / w->bs[0];
+	if (s->seq_start % w->bs[0])
+		return fail(err, len, "sprandom: position %" PRIu64 " B is not a whole number of "
+				      "%" PRIu32 " B writes",
+			    s->seq_start, w->bs[0]);
+	atomic_init(&w->spr_next, s->seq_start / w->bs[0]);
+	w->spr_seed = prng_mix64(s->sprandom.seed ^ 0x51c0cac4e5ull);
+	return sprandom_create(units, s->sprandom.alpha,
+			       s->sprandom.regions ? s->sprandom.regions
+						   : sprandom_default_regions(units),
+			       s->sprandom.seed, &w->spr, err, len);
+}
+
 int workload_create(const struct job_spec *s, uint32_t lbs, struct workload **out, char *err,
 		    size_t errlen)
 {
@@ -269,18 +294,23 @@ int workload_create(const struct job_spec *s, uint32_t lbs, struct workload **ou
 	rc = build_zones(w, s, err, errlen);
 	if (!rc && s->segments && !w->sequential)
 		rc = build_segments(w, s, err, errlen);
+	if (!rc && s->sprandom.on)
+		rc = build_sprandom(w, s, err, errlen);
 	if (rc)
 		goto fail;
 	atomic_init(&w->seq_cursor, s->seq_start ? s->seq_start : s->range_start);
 	*out = w;
 	return 0;
 fail:
-	free(w);
+	workload_free(w);
 	return rc;
 }
 
 void workload_free(struct workload *w)
 {
+	if (!w)
+		return;
+	sprandom_free(w->spr);
 	free(w);
 }
 
@@ -338,6 +368,19 @@ void workload_next(struct workload_stream *st, struct target_io *io)
 		io->offset = seq_offset(w, io->len);
 		return;
 	}
+	if (w->spr) {
+		uint64_t i = atomic_fetch_add_explicit(&w->spr_next, 1, memory_order_relaxed);
+		uint64_t n = sprandom_units(w->spr);
+
+		/* past the sequence: uniform random writes, a function of the index too (the SLC
+		 * cache's share, written last: docs/sprandom.md) */
+		io->offset = w->zones[0].first[0] +
+			     (i < sprandom_total(w->spr)
+				  ? sprandom_unit(w->spr, i)
+				  : prng_mix64(w->spr_seed ^ (i * 0x9e3779b97f4a7c15ull)) % n) *
+				 w->bs[0];
+		return;
+	}
 	if (w->nseg) {
 		uint64_t r = prng_below(&st->rng, w->nseg * w->seg_slots[b]);
 
@@ -371,8 +414,17 @@ int workload_reads(const struct workload *w)
 	       ((w->rw == RW_RANDRW || w->rw == RW_RW) && w->rwmix_read > 0);
 }
 
+uint64_t workload_sprandom_total(const struct workload *w)
+{
+	return w->spr ? sprandom_total(w->spr) : 0;
+}
+
 uint64_t workload_seq_next(const struct workload *w)
 {
+	if (w->spr)
+		return atomic_load_explicit(&((struct workload *)w)->spr_next,
+					    memory_order_relaxed) *
+		       w->bs[0];
 	return atomic_load_explicit(&((struct workload *)w)->seq_cursor, memory_order_relaxed);
 }
 

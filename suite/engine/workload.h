@@ -24,6 +24,11 @@
  *     uniform over the aligned slots of `segments` equal segments of segment_bytes spread
  *     evenly over the range (starts aligned to the largest block alignment); sequential modes
  *     (preconditioning) still walk the whole range; zones and segments do not mix.
+ *   - sprandom (spec.sprandom.on, randwrite, one block size): the sprandom fill's sequence
+ *     (engine/sprandom.h) over the range's bs-sized units, one sequence shared by all streams
+ *     through an atomic index (like the sequential cursor), starting at index seq_start / bs;
+ *     workload_seq_next() gives the index reached x bs, so a resumed fill goes on there;
+ *     past the sequence's end, uniform random writes drawn from the index (the SLC share).
  * Directions: read/write modes are fixed; mixed modes draw a read with probability rwmix_read%.
  *
  * Data (TARGET_CAP_NEEDS_DATA targets): buffers are filled once at setup with random bytes
@@ -69,6 +74,9 @@ void workload_stream_init(struct workload_stream *st, struct workload *w, unsign
 /* The next I/O: fills io->offset, io->len and io->dir; leaves the other fields alone. */
 void workload_next(struct workload_stream *st, struct target_io *io);
 
+/* sprandom: writes in the whole sequence (0 for other jobs). */
+uint64_t workload_sprandom_total(const struct workload *w);
+
 /* The largest block size of the job (buffer size). */
 uint32_t workload_max_bs(const struct workload *w);
 /* True when the job issues writes. */
@@ -76,7 +84,8 @@ int workload_writes(const struct workload *w);
 /* True when the job issues reads. */
 int workload_reads(const struct workload *w);
 
-/* Sequential modes: the offset the next sequential I/O would use (to continue a fill later). */
+/* Sequential modes: the offset the next sequential I/O would use (to continue a fill later);
+ * sprandom: the next sequence index x bs. */
 uint64_t workload_seq_next(const struct workload *w);
 
 /* Fills a data buffer once at setup according to the pattern; `index` picks its random bytes. */

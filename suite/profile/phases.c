@@ -9,6 +9,7 @@
  * hook in run/runner.c's kind_exec[]. The helpers the kinds share are in phases_common.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include "base/jsonnum.h"
 
+#include "engine/sprandom.h"
 #include "profile/phases.h"
 
 
@@ -147,7 +149,14 @@ struct write_extra {
 	uint64_t round_time, max_time;
 	bool slc_probe, gc_pass;
 	const struct ydoc_node *stop;
+	/* precondition's method and the sprandom inputs (struct phase_sprandom) */
+	int method;
+	const char *spare, *slc_cache;
+	unsigned regions;
 };
+
+static const char *const precondition_methods[] = {"workload", "sprandom", NULL};
+enum { PRECOND_WORKLOAD = 0, PRECOND_SPRANDOM };
 
 struct stop_extra {
 	double below_peak;
@@ -168,8 +177,18 @@ static const struct ydoc_key stop_keys[] = {
 static const struct ydoc_key precondition_keys[] = {
 	{.name = "amount", .kind = YK_AMOUNT, .offset = offsetof(struct write_extra, amount),
 	 .align = 512},
+	{.name = "method", .kind = YK_ENUM, .offset = offsetof(struct write_extra, method),
+	 .enum_names = precondition_methods},
+	{.name = "spare", .kind = YK_STRING, .offset = offsetof(struct write_extra, spare),
+	 .expect = "auto, a percentage (7%) or a fraction (0.07)"},
+	{.name = "regions", .kind = YK_UINT, .offset = offsetof(struct write_extra, regions),
+	 .bounded = true, .min = 2, .max = SPRANDOM_MAX_REGIONS},
+	{.name = "slc_cache", .kind = YK_STRING, .offset = offsetof(struct write_extra, slc_cache),
+	 .expect = "auto or a size (470m, 0)"},
 	{0},
 };
+/* bits of `present` for precondition_keys[] */
+enum { PK_AMOUNT = 0, PK_METHOD, PK_SPARE, PK_REGIONS, PK_SLC };
 /* clang-format on */
 
 /* clang-format off */
@@ -186,6 +205,79 @@ static const struct ydoc_key write_until_keys[] = {
 	{0},
 };
 /* clang-format on */
+
+/*
+ * precondition's `method: sprandom`: the fill is randwrite in one block size (default 4 KiB,
+ * the usual mapping unit) over the whole drive, for a length it computes; its inputs
+ * (struct phase_sprandom) are `auto` unless given. The sprandom keys without the method are
+ * an error at the key, as are the workload keys the fill cannot honour.
+ */
+static int sprandom_parse(const struct ydoc_node *n, const struct write_extra *x, uint64_t present,
+			  struct phase_write *p, struct ydoc_error *err)
+{
+	static const char *const refused[] = {"amount", "range", "random_distribution", "zones",
+					      "align", NULL};
+	struct phase_sprandom spr = {.spare_auto = true, .slc_auto = true};
+	const struct ydoc_node *k;
+
+	if (x->method != PRECOND_SPRANDOM) {
+		static const char *const keys[] = {"spare", "regions", "slc_cache", NULL};
+
+		for (unsigned i = 0; keys[i]; i++)
+			if ((k = ydoc_map_get(n, keys[i])))
+				return ydoc_errorf(err, k, "%s is an input of method: sprandom", keys[i]);
+		return 0;
+	}
+	for (unsigned i = 0; refused[i]; i++)
+		if ((k = ydoc_map_get(n, refused[i])))
+			return ydoc_errorf(err, k,
+					   "method: sprandom computes its own offsets and length over "
+					   "the whole drive: %s does not apply",
+					   refused[i]);
+	if ((k = ydoc_map_get(n, "rw")) && p->w.spec.rw != RW_RANDWRITE)
+		return ydoc_errorf(err, k, "method: sprandom writes at random: expected rw randwrite, "
+					   "got %s",
+				   rw_mode_name(p->w.spec.rw));
+	p->w.spec.rw = RW_RANDWRITE;
+	if (!ydoc_map_get(n, "bs"))
+		p->w.spec.bs[0] = (struct bs_split){4096, 1};
+	else if (p->w.spec.nbs != 1)
+		return ydoc_errorf(err, ydoc_map_get(n, "bs"),
+				   "method: sprandom writes one block size, not a split");
+	if (present & (1u << PK_SPARE) && strcmp(x->spare, "auto")) {
+		const char *t = x->spare;
+		char *end = NULL;
+		double v = NAN;
+
+		if (t[0] && t[strlen(t) - 1] == '%') {
+			if (units_parse_percent(t, &v))
+				v = NAN;
+		} else {
+			v = strtod(t, &end);
+			if (end == t || *end)
+				v = NAN;
+		}
+		if (!(v > 0 && v < 1))
+			return ydoc_errorf(err, ydoc_map_get(n, "spare"),
+					   "spare: expected auto, a percentage (7%%) or a fraction "
+					   "(0.07) above 0 and below 1, got '%s'",
+					   t);
+		spr.spare_auto = false;
+		spr.spare = v;
+	}
+	spr.regions = x->regions;
+	if (present & (1u << PK_SLC) && strcmp(x->slc_cache, "auto")) {
+		if (units_parse_size(x->slc_cache, &spr.slc_cache))
+			return ydoc_errorf(err, ydoc_map_get(n, "slc_cache"),
+					   "slc_cache: expected auto or a size (470m, 0), got '%s'",
+					   x->slc_cache);
+		spr.slc_auto = false;
+	}
+	spr.on = true;
+	p->w.length = (struct amount){.kind = AMOUNT_NONE};
+	p->spr = spr;
+	return 0;
+}
 
 static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 		       const struct phase_parse_ctx *ctx, bool until, struct ydoc_error *err)
@@ -214,11 +306,17 @@ static int write_parse(const struct ydoc_node *n, struct phase_write *out,
 	    n, name, ctx, &p.w, until ? write_until_keys : precondition_keys, &x, &present, err);
 	if (ret)
 		return ret;
+	if (!until) {
+		ret = sprandom_parse(n, &x, present, &p, err);
+		if (ret)
+			return ret;
+	}
 	if (p.w.spec.rw != RW_WRITE && p.w.spec.rw != RW_RANDWRITE)
 		return ydoc_errorf(err, ydoc_map_get(n, "rw") ? ydoc_map_get(n, "rw") : n,
 				   "%s writes: expected rw write or randwrite, got %s", name,
 				   rw_mode_name(p.w.spec.rw));
-	p.w.length = x.amount;
+	if (!p.spr.on)
+		p.w.length = x.amount;
 	p.round_time_ns = x.round_time;
 	p.max_time_ns = x.max_time;
 	p.slc_probe = x.slc_probe;
@@ -266,6 +364,24 @@ static struct json_object *write_json(const void *data)
 	if (!o)
 		return NULL;
 	bad |= phase_json_add(o, "workload", profile_workload_to_json(&p->w));
+	if (p->spr.on) {
+		struct json_object *sp = json_object_new_object();
+
+		bad |= !sp;
+		if (sp) {
+			bad |= phase_json_add(o, "method", json_object_new_string("sprandom"));
+			bad |= phase_json_add(sp, "spare", p->spr.spare_auto
+								  ? json_object_new_string("auto")
+								  : jsonnum_new(p->spr.spare));
+			bad |= phase_json_add(sp, "regions",
+					      p->spr.regions ? json_object_new_int64(p->spr.regions)
+							     : json_object_new_string("auto"));
+			bad |= phase_json_add(sp, "slc_cache",
+					      p->spr.slc_auto ? json_object_new_string("auto")
+							      : json_u64(p->spr.slc_cache));
+			bad |= phase_json_add(o, "sprandom", sp);
+		}
+	}
 	if (p->round_time_ns)
 		bad |= phase_json_add(o, "round_time_ns", json_u64(p->round_time_ns));
 	if (p->max_time_ns)
@@ -323,7 +439,24 @@ static void write_describe_as(const struct phase_write *p, const char *name, cha
 
 static void precondition_describe(const void *data, char *buf, size_t len)
 {
-	write_describe_as(data, "precondition", buf, len);
+	const struct phase_write *p = data;
+	char w[256], sp[32] = "auto", sc[32] = "auto", rg[16] = "auto";
+
+	if (!p->spr.on) {
+		write_describe_as(data, "precondition", buf, len);
+		return;
+	}
+	phase_wl_desc(&p->w, w, sizeof(w));
+	if (!p->spr.spare_auto)
+		snprintf(sp, sizeof(sp), "%.4g%%", 100 * p->spr.spare);
+	if (!p->spr.slc_auto)
+		units_fmt_size(p->spr.slc_cache, sc, sizeof(sc));
+	if (p->spr.regions)
+		snprintf(rg, sizeof(rg), "%u", p->spr.regions);
+	snprintf(buf, len,
+		 "precondition sprandom %s, about the physical capacity once (spare %s, %s regions, "
+		 "SLC cache %s)",
+		 w, sp, rg, sc);
 }
 
 static void write_until_describe(const void *data, char *buf, size_t len)
@@ -335,6 +468,19 @@ static int write_bytes(const void *data, uint64_t capacity, uint64_t *bytes)
 {
 	const struct phase_write *p = data;
 
+	if (p->spr.on) {
+		struct sprandom_inputs in;
+		char err[256];
+
+		/* no target here: the inputs it gives are unknown, an unresolved fill counts
+		 * as one capacity (phase_sprandom_resolve) */
+		*bytes = phase_sprandom_resolve(&p->spr, p->w.spec.bs[0].bs, capacity, NULL, &in,
+						err, sizeof(err))
+			     ? capacity
+			     : in.bytes;
+		return 0;
+	}
+
 	return phase_length_bytes(&p->w.length, capacity, bytes);
 }
 
@@ -343,6 +489,22 @@ static void write_length(const void *data, const struct phase_env *env, struct p
 	const struct phase_write *p = data;
 
 	phase_one_instance(l);
+	if (p->spr.on) {
+		struct sprandom_inputs in;
+		char err[256];
+
+		/* the fill's bytes as the target's inputs resolve them; a target that cannot
+		 * resolve them is refused by the runner: counted as one capacity meanwhile */
+		if (!phase_sprandom_resolve(&p->spr, p->w.spec.bs[0].bs, env->capacity, &env->nand,
+					    &in, err, sizeof(err)))
+			l->bytes += in.bytes;
+		else {
+			l->bytes += env->capacity;
+			l->note = "sprandom: its inputs do not resolve on this target (the run "
+				  "refuses it: set spare:); counted as one capacity";
+		}
+		return;
+	}
 	phase_add_length(env, &p->w.length, l);
 	l->cap_ns = p->max_time_ns ? phase_scale_ns(env, p->max_time_ns) : 0;
 	l->chunks_by_time = p->round_time_ns != 0;

@@ -170,6 +170,68 @@ struct phase_purge {
 uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge);
 
 /*
+ * precondition's `method: sprandom` (docs/sprandom.md): the workload's offsets come from the
+ * sprandom sequence (engine/sprandom.h), which writes about the physical capacity once and
+ * leaves the block validities of a random-write steady state; its length is computed, not
+ * given. Inputs, each `auto` unless the profile sets it:
+ *   spare      the spare factor of physical capacity that GC can fill (0.07 = 7%); auto = from
+ *              the target (the virtual SSD's model: its physical blocks less the GC reserve and
+ *              half the open blocks, over the visible capacity, so an op-variants variant's
+ *              added spare counts); else a refusal that names the key (the drive database
+ *              states no raw NAND size yet)
+ *   regions    the sequence's regions (2..4096); auto = 1024 (sprandom.h says why)
+ *   slc_cache  bytes of SLC cache; auto = the target's model, else 0 (assumed); the fill adds
+ *              this many bytes of uniform random writes after the sequence (docs/sprandom.md)
+ */
+enum spr_source { SPR_FROM_PROFILE = 0, SPR_FROM_MODEL, SPR_ASSUMED };
+/* "profile", "model", "assumed": where an input came from, as records say */
+const char *phase_spr_source_name(enum spr_source s);
+
+struct phase_sprandom {
+	bool on;
+	bool spare_auto;
+	double spare;
+	unsigned regions; /* 0 = auto */
+	bool slc_auto;
+	uint64_t slc_cache;
+};
+
+/* What the target says that the sprandom inputs' `auto` needs (0 / false = it does not say). */
+struct phase_nand {
+	/* bytes of physical space greedy GC can fill (the virtual SSD's model) */
+	uint64_t gc_space_bytes;
+	bool slc_known;
+	uint64_t slc_cache_bytes;
+};
+
+/* The sprandom inputs resolved for a target of `capacity` bytes (phase_sprandom_resolve). */
+struct sprandom_inputs {
+	double spare;
+	enum spr_source spare_from;
+	unsigned regions;
+	enum spr_source regions_from;
+	uint64_t slc_cache;
+	enum spr_source slc_from;
+	uint32_t bs;
+	uint64_t units;	     /* bs-sized units of the range */
+	double alpha;	     /* the steady-state clean validity (sprandom_alpha) */
+	uint64_t seq_writes; /* writes of the sequence */
+	uint64_t bytes;	     /* the whole fill: the sequence plus slc_cache rounded up to bs */
+};
+
+/*
+ * Resolves p's inputs for a workload of one block size bs over `capacity` bytes on a target
+ * that says `nand` (NULL = nothing). Returns 0 and fills *out; -EINVAL with the reason in err
+ * (spare auto on a target that states no NAND size: the message names the key to set; a spare
+ * that leaves no room; too small a range). *out untouched on failure.
+ */
+int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t capacity,
+			   const struct phase_nand *nand, struct sprandom_inputs *out, char *err,
+			   size_t errlen);
+/* The resolved inputs as the records and the manifest carry them (docs/results-format.md). */
+struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in);
+
+/*
  * precondition / write_until: run workload `w` until `w.length` (the `amount` key: bytes,
  * capacity multiple or time) is done. write_until is measured and sampled as a time series:
  * `w.spec.interval_ns` (key `interval`, default 1 s) and, when `round_time_ns` is not 0, one
@@ -194,6 +256,8 @@ struct phase_write {
 	bool has_stop;
 	double stop_below_peak;
 	struct amount stop_for;
+	/* precondition's `method: sprandom` (see struct phase_sprandom) */
+	struct phase_sprandom spr;
 };
 
 /* Keys a rounds matrix can vary, in a fixed numbering; a cell's coordinates are indexed by it. */
@@ -439,6 +503,8 @@ struct phase_env {
 	/* the shortest wait a bursts phase applies (target time; 0 = none): twice a virtual
 	 * SSD's idle-GC delay (phases_bursts.h) */
 	uint64_t wait_floor_ns;
+	/* what the target says for the sprandom fill's `auto` inputs (all 0 = nothing) */
+	struct phase_nand nand;
 };
 
 /*

@@ -128,7 +128,8 @@ struct runner {
 	unsigned redo_variant;
 
 	/* Keys the next recorded job step merges into its record (a DIRTH point's choice,
-	 * exec_bursts: the wait before a burst); borrowed, NULL = none. */
+	 * exec_bursts: the wait before a burst; a sprandom precondition's inputs, for each of its
+	 * chunks: exec_write); borrowed, NULL = none. */
 	struct json_object *rec_extra;
 	/* Bytes the pre-writes since the last recorded step wrote (a rounds phase's and a DIRTH
 	 * point's `pre_write`): they have no record of their own, so the next record carries
@@ -509,6 +510,7 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .lbs = target_info(t)->logical_block_size,
 	    /* a bursts phase's waits are never shorter (issue 16 point 1) */
 	    .wait_floor_ns = 2 * target_info(t)->idle_gc_delay_ns,
+	    .nand = runner_target_nand(target_info(t)),
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
@@ -1173,6 +1175,43 @@ static int exec_surface(struct runner *r, const struct where *w)
 }
 
 /*
+ * precondition's `method: sprandom` (docs/sprandom.md): resolves its inputs on this target
+ * (the visible capacity: a variant's added spare counts), turns the spec into the sprandom
+ * fill (one sequence, seeded by the phase's step seed so that every chunk continues the same
+ * one) and sets *total_bytes to the fill's length; *extra gets the inputs for each chunk's
+ * record (owned by the caller, exec_write). A target on which they do not resolve fails the
+ * run with what to set.
+ */
+static int sprandom_setup(struct runner *r, const struct phase_write *pw, const char *key,
+			  struct job_spec *spec, uint64_t *total_bytes, struct json_object **extra)
+{
+	struct phase_nand nand = runner_target_nand(target_info(r->t));
+	struct sprandom_inputs in;
+	struct json_object *x;
+	char e[400] = "";
+	int rc;
+
+	rc = phase_sprandom_resolve(&pw->spr, spec->bs[0].bs, spec->range_end - spec->range_start,
+				    &nand, &in, e, sizeof(e));
+	if (rc) {
+		fail(r, "%s: %s", key, e);
+		return rc;
+	}
+	spec->sprandom.on = true;
+	spec->sprandom.alpha = in.alpha;
+	spec->sprandom.regions = in.regions;
+	spec->sprandom.seed = spec->seed;
+	*total_bytes = in.bytes;
+	x = json_object_new_object();
+	if (!x || jsonnum_add(x, "sprandom", phase_sprandom_inputs_json(&in))) {
+		json_object_put(x);
+		return -ENOMEM;
+	}
+	*extra = x;
+	return 0;
+}
+
+/*
  * precondition and write_until, in chunks, each a step of its own (round = chunk number), so a
  * crash loses at most the chunk in flight and the walk goes on from the chunks found in K: a
  * sequential workload at the last chunk's seq_next, the bytes or the time left. A chunk is
@@ -1185,8 +1224,10 @@ static int exec_surface(struct runner *r, const struct where *w)
  *
  * A phase with neither a byte nor a time amount (one pass over the range) is one step (round
  * 0), and so is a phase that an older version recorded as one step, found in K by a resume.
+ * A sprandom precondition (sprandom_setup) is a byte amount whose chunks continue one sequence
+ * at the last chunk's seq_next, its position in the sequence.
  */
-static int exec_write(struct runner *r, const struct where *w)
+static int exec_write_chunks(struct runner *r, const struct where *w, struct json_object **extra)
 {
 	const struct phase_write *pw = w->ph->data;
 	const char *kind = w->ph->kind->type == PHASE_PRECONDITION ? "precondition" : "write_until";
@@ -1205,6 +1246,12 @@ static int exec_write(struct runner *r, const struct where *w)
 	if (rc)
 		return rc;
 	total_bytes = amount_bytes(&pw->w.length, work_capacity(r));
+	if (pw->spr.on) {
+		rc = sprandom_setup(r, pw, key, &spec, &total_bytes, extra);
+		if (rc)
+			return rc;
+		r->rec_extra = *extra;
+	}
 	total_ns = pw->w.length.kind == AMOUNT_TIME ? scale_ns(r, pw->w.length.ns) : 0;
 	max_ns = pw->max_time_ns ? scale_ns(r, pw->max_time_ns) : 0;
 	if (w->ph->kind->type == PHASE_WRITE_UNTIL && pw->round_time_ns)
@@ -1298,6 +1345,18 @@ static int exec_write(struct runner *r, const struct where *w)
 			break; /* the rule is met: slow for long enough */
 	}
 	return 0;
+}
+
+static int exec_write(struct runner *r, const struct where *w)
+{
+	struct json_object *extra = NULL; /* a sprandom fill's inputs, lent to r->rec_extra */
+	int rc = exec_write_chunks(r, w, &extra);
+
+	if (extra) {
+		r->rec_extra = NULL;
+		json_object_put(extra);
+	}
+	return rc;
 }
 
 /*

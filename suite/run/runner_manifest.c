@@ -266,6 +266,60 @@ static struct json_object *options_json(const struct runner_opts *o)
 	return x;
 }
 
+/*
+ * "sprandom": per sprandom precondition of the plan (its first instance), the phase number and
+ * its inputs resolved on the target as it is at the start (docs/results-format.md); a variant
+ * that changes the capacity resolves them again, as its records say. NULL when there is none
+ * (*e untouched) or on failure (*e set).
+ */
+static struct json_object *sprandom_json(const struct plan *pl, const struct target_info *ti,
+					 int *e)
+{
+	struct json_object *a = NULL;
+	struct phase_nand nand = runner_target_nand(ti);
+
+	for (size_t i = 0; i < pl->n && !*e; i++) {
+		const struct plan_step *st = &pl->v[i];
+		const struct phase_write *pw = st->ph->data;
+		struct sprandom_inputs in;
+		struct json_object *o;
+		char err[400];
+
+		if (st->ph->kind->type != PHASE_PRECONDITION || !pw->spr.on || !st->first)
+			continue;
+		if (!a && !(a = json_object_new_array())) {
+			*e = -ENOMEM;
+			break;
+		}
+		o = json_object_new_object();
+		jsonnum_build_add(o, "phase", json_object_new_int(st->phase), e);
+		if (phase_sprandom_resolve(&pw->spr, pw->w.spec.bs[0].bs, ti->capacity, &nand, &in,
+					   err, sizeof(err)))
+			jsonnum_build_add(o, "refused", json_object_new_string(err), e);
+		else
+			jsonnum_build_add(o, "inputs", phase_sprandom_inputs_json(&in), e);
+		if (!*e && json_object_array_add(a, o))
+			*e = -ENOMEM;
+	}
+	if (*e) {
+		json_object_put(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* Adds "sprandom" to manifest m when the plan has a sprandom precondition. 0 or -ENOMEM. */
+static int manifest_sprandom(struct json_object *m, const struct plan *pl,
+			     const struct target_info *ti)
+{
+	int e = 0;
+	struct json_object *a = sprandom_json(pl, ti, &e);
+
+	if (e)
+		return e;
+	return a ? jsonnum_add(m, "sprandom", a) : 0;
+}
+
 struct json_object *runner_manifest_new(const struct profile *p, const char *target_spec,
 					struct target *t, const struct runner_opts *o)
 {
@@ -305,6 +359,7 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 	    jsonnum_add(m, "target", target_info_to_json(ti, target_spec)) ||
 	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
 	    runner_plan(p, t, o, &pl) || runner_manifest_tracks(m, &pl, ti) ||
+	    manifest_sprandom(m, &pl, ti) ||
 	    (p->pts.set && jsonnum_add(m, "pts", pts_json(p, ti, o))))
 		goto fail;
 	plan_release(&pl);

@@ -123,3 +123,10 @@ uint64_t runner_stop_chunk(uint64_t for_bytes, uint64_t cbytes)
 		c = 1ull << 20;
 	return cbytes && cbytes < c ? cbytes : c;
 }
+
+struct phase_nand runner_target_nand(const struct target_info *ti)
+{
+	return (struct phase_nand){.gc_space_bytes = ti->gc_space_bytes,
+				   .slc_known = ti->slc_known,
+				   .slc_cache_bytes = ti->slc_cache_bytes};
+}

@@ -166,6 +166,19 @@ static uint64_t cfg_slc_blocks(const struct sim_config *c)
 	return cap ? (c->slc.size + cap - 1) / cap : 0;
 }
 
+uint64_t sim_config_gc_space_bytes(const struct sim_config *c)
+{
+	uint64_t pb = sim_config_physical_blocks(c), out = sim_config_watermark(c);
+	uint64_t bb = cfg_block_bytes(c);
+
+	if (c->slc.size && !c->slc.dynamic)
+		out += cfg_slc_blocks(c);
+	/* half of each die's open block, in bytes (an odd die count halves a block) */
+	if (pb <= out)
+		return 0;
+	return (pb - out) * bb > cfg_ndies(c) * bb / 2 ? (pb - out) * bb - cfg_ndies(c) * bb / 2 : 0;
+}
+
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 {
 	const char *why = NULL;
@@ -1505,6 +1518,23 @@ int sim_check(const struct sim_ssd *s, char *err, size_t errlen)
 	if (err && errlen)
 		snprintf(err, errlen, "%s", why);
 	return -EIO;
+}
+
+size_t sim_closed_block_valid(const struct sim_ssd *s, uint32_t *out, size_t max,
+			      uint32_t *units_per_block)
+{
+	size_t n = 0;
+
+	for (uint32_t b = 0; b < s->nblocks; b++) {
+		if (s->state[b] != B_CLOSED || s->is_slc[b])
+			continue;
+		if (n < max)
+			out[n] = s->valid[b];
+		n++;
+	}
+	if (units_per_block)
+		*units_per_block = s->upb;
+	return n;
 }
 
 double sim_map_bytes_per_unit(const struct sim_ssd *s)

@@ -146,6 +146,15 @@ uint64_t sim_config_physical_blocks(const struct sim_config *c);
 uint32_t sim_config_watermark(const struct sim_config *c);
 
 /*
+ * The physical space greedy GC can fill with host data, in bytes: (physical blocks - the GC
+ * reserve - half the open blocks, one per die and half written on average - a static SLC
+ * cache's blocks) x block bytes: the effective model of analysis/pass_opvariants.c
+ * (greedy_model_effective), what the sprandom fill's spare: auto is computed from
+ * (docs/sprandom.md). A dynamic cache is not subtracted: it lives in space GC would use.
+ */
+uint64_t sim_config_gc_space_bytes(const struct sim_config *c);
+
+/*
  * Creates a fresh-out-of-box drive. Returns 0 and sets *out, -EINVAL for a bad config (see
  * sim_config_check), -ENOMEM. The config is copied.
  */
@@ -209,6 +218,16 @@ void sim_get_counters(const struct sim_ssd *s, struct sim_counters *c);
  * the first violation described in err.
  */
 int sim_check(const struct sim_ssd *s, char *err, size_t errlen);
+
+/*
+ * Read-only introspection for tests and the sprandom check (no behaviour change): writes the
+ * valid mapping-unit count of each closed TLC block (not the open ones, the free ones, the GC
+ * victim in progress or SLC blocks), in block-number order, into out[0..max) and returns how
+ * many closed TLC blocks there are (more than max: only max written). *units_per_block, when
+ * not NULL, is set to the units a block holds (the denominator of a valid fraction).
+ */
+size_t sim_closed_block_valid(const struct sim_ssd *s, uint32_t *out, size_t max,
+			      uint32_t *units_per_block);
 
 /* Bytes of heap the maps take per mapping unit of user capacity (forward + reverse + the
  * validity bitmap of the physical units). */

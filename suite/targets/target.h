@@ -109,6 +109,11 @@ struct target_info {
 	 * in bytes; 0 when the target does not say (a drive). The early steady-state guard's inputs
 	 * (docs/early-verdict.md). */
 	uint64_t nand_bytes, slc_cache_bytes;
+	/* sim: what its model says of the NAND, for the sprandom fill's `auto` inputs
+	 * (profile/phases.h, struct phase_nand): the space greedy GC can fill
+	 * (sim_config_gc_space_bytes) and the SLC cache's size; 0 / false on other targets */
+	uint64_t gc_space_bytes;
+	bool slc_known;
 	/* the target's clock, as results state it: "virtual", "CLOCK_MONOTONIC (tsc)" */
 	char clock[48];
 	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */

@@ -135,6 +135,8 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 		: 0;
 	ti->nand_bytes = sim_config_physical_blocks(&st->model.cfg) *
 			 (uint64_t)st->model.cfg.page_size * st->model.cfg.pages_per_block;
+	ti->gc_space_bytes = sim_config_gc_space_bytes(&st->model.cfg);
+	ti->slc_known = true;
 	ti->slc_cache_bytes = st->model.cfg.slc.size;
 	/* The clock starts at 1 ns, not 0: the engine reads a start time of 0 as "not known yet"
 	 * (a real device's CLOCK_MONOTONIC is never 0). */

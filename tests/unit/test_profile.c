@@ -232,6 +232,26 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - rounds:\n      rw: randwrite\n      cell_time: 1s\n"
 	     "      steady_state: {early: {confidance: 0.9}}\n",
 	 7, 30, "unknown key 'confidance' in early (did you mean 'confidence'?)"},
+	/* precondition method: sprandom (issue 19) */
+	{HDR "  - precondition: {method: sprandom, spare: 120%}\n", 4, 45,
+	 "spare: expected auto, a percentage (7%) or a fraction (0.07) above 0 and below 1, got "
+	 "'120%'"},
+	{HDR "  - precondition: {method: sprandom, spare: lots}\n", 4, 45,
+	 "spare: expected auto, a percentage (7%) or a fraction (0.07) above 0 and below 1, got "
+	 "'lots'"},
+	{HDR "  - precondition: {method: sprandom, regions: 1}\n", 4, 47, "regions 1 is outside 2 to 4096"},
+	{HDR "  - precondition: {method: sprandom, slc_cache: big}\n", 4, 49,
+	 "slc_cache: expected auto or a size (470m, 0), got 'big'"},
+	{HDR "  - precondition: {spare: 7%}\n", 4, 27, "spare is an input of method: sprandom"},
+	{HDR "  - precondition: {method: sprandom, amount: 2x}\n", 4, 46,
+	 "method: sprandom computes its own offsets and length over the whole drive: amount does "
+	 "not apply"},
+	{HDR "  - precondition: {method: sprandom, rw: write}\n", 4, 42,
+	 "method: sprandom writes at random: expected rw randwrite, got write"},
+	{HDR "  - precondition: {method: sprandom, bs: 4k/50:8k/50}\n", 4, 42,
+	 "method: sprandom writes one block size, not a split"},
+	{HDR "  - precondition: {method: sprandm}\n", 4, 28,
+	 "expected workload or sprandom, got 'sprandm' (did you mean 'sprandom'?)"},
 };
 /* clang-format on */
 
@@ -526,6 +546,73 @@ static void test_write_until_slc_probe(void **state)
 	w = p->phases.v[0].data;
 	assert_int_equal(w->stop_for.kind, AMOUNT_BYTES);
 	assert_true(w->stop_for.bytes == 2ull << 30);
+	profile_free(p);
+}
+
+/* precondition method: sprandom (issue 19): the keys, and the inputs resolved against what a
+ * target says (model, drive database, nothing), recomputed here. */
+static void test_sprandom_precondition(void **state)
+{
+	struct profile *p = parse_ok(HDR "  - precondition: {method: sprandom, spare: 12%, regions: "
+					 "64, slc_cache: 100m, queue: {threads: 2, depth: 8}}\n"
+					 "  - precondition: {method: sprandom}\n",
+				     NULL, 0);
+	const struct phase_write *w = p->phases.v[0].data, *d = p->phases.v[1].data;
+	struct phase_nand model = {.gc_space_bytes = 1200ull << 20, .slc_known = true,
+				   .slc_cache_bytes = 8 << 20};
+	struct sprandom_inputs in;
+	char err[400];
+	double a;
+
+	(void)state;
+	assert_true(w->spr.on && !w->spr.spare_auto && !w->spr.slc_auto);
+	assert_true(fabs(w->spr.spare - 0.12) < 1e-12);
+	assert_int_equal(w->spr.regions, 64);
+	assert_int_equal(w->spr.slc_cache, 100 << 20);
+	assert_int_equal(w->w.spec.rw, RW_RANDWRITE);
+	assert_int_equal(w->w.spec.bs[0].bs, 4096);
+	assert_int_equal(w->w.spec.threads, 2);
+	assert_true(d->spr.on && d->spr.spare_auto && d->spr.slc_auto && !d->spr.regions);
+	/* given inputs win over the target's */
+	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, &model, &in, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(in.spare_from, SPR_FROM_PROFILE);
+	assert_int_equal(in.slc_from, SPR_FROM_PROFILE);
+	assert_int_equal(in.regions, 64);
+	assert_int_equal(in.units, 262144);
+	a = in.alpha;
+	assert_true(fabs((1 - a) / log(1 / a) - 0.88) < 1e-9);
+	assert_int_equal(in.bytes, in.seq_writes * 4096 + (100 << 20));
+	/* auto: the model (1 GiB over 1200 MiB: spare 1 - 1024 / 1200) */
+	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, &model, &in, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(in.spare_from, SPR_FROM_MODEL);
+	assert_true(fabs(in.spare - (1 - 1024.0 / 1200.0)) < 1e-12);
+	assert_int_equal(in.slc_from, SPR_FROM_MODEL);
+	assert_int_equal(in.slc_cache, 8 << 20);
+	assert_int_equal(in.regions, 1024);
+	assert_int_equal(in.regions_from, SPR_ASSUMED);
+	/* nothing known: refused, naming the key; a given spare runs, the SLC cache assumed 0 */
+	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, NULL, &in, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "set the precondition's spare:"));
+	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, NULL, &in, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(in.spare_from, SPR_FROM_PROFILE);
+	profile_free(p);
+	p = parse_ok(HDR "  - precondition: {method: sprandom, spare: 0.1}\n", NULL, 0);
+	d = p->phases.v[0].data;
+	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, NULL, &in, err,
+						sizeof(err)),
+			 0);
+	assert_true(fabs(in.spare - 0.1) < 1e-12);
+	assert_int_equal(in.slc_from, SPR_ASSUMED);
+	assert_int_equal(in.slc_cache, 0);
+	assert_int_equal(in.bytes, in.seq_writes * 4096);
 	profile_free(p);
 }
 
@@ -1073,6 +1160,7 @@ int main(void)
 	    cmocka_unit_test(test_workload_keys),
 	    cmocka_unit_test(test_split_renormalise),
 	    cmocka_unit_test(test_write_until_slc_probe),
+	    cmocka_unit_test(test_sprandom_precondition),
 	    cmocka_unit_test(test_sequential_resolve),
 	    cmocka_unit_test(test_defaults_and_convention),
 	    cmocka_unit_test(test_readonly_not_destructive),

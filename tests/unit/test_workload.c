@@ -23,6 +23,7 @@
 #include <gsl/gsl_cdf.h>
 
 #include "testutil.h"
+#include "engine/sprandom.h"
 #include "engine/workload.h"
 
 #define KiB 1024ull
@@ -736,6 +737,80 @@ static void test_data(void **state)
 	free(b2);
 }
 
+/*
+ * The sprandom fill's offsets (spec.sprandom): two streams share the one sequence (together they
+ * draw exactly the sequence's first writes, each once), seq_next is the position in bytes, a
+ * workload started at a position continues the sequence there, past its end the writes stay in
+ * the range, and a spec the fill cannot honour is refused.
+ */
+static void test_sprandom_offsets(void **state)
+{
+	struct job_spec s = spec_of(RW_RANDWRITE, 4096, 1 * MiB, 1 * MiB + 64 * MiB);
+	uint64_t units = 64 * MiB / 4096, n = 5000, *want, *got;
+	struct workload_stream st[2];
+	struct sprandom *seq = NULL;
+	struct workload *w, *w2;
+	struct target_io io;
+	char err[256];
+
+	(void)state;
+	s.sprandom.on = true;
+	s.sprandom.alpha = 0.6;
+	s.sprandom.regions = 64;
+	s.sprandom.seed = 9;
+	assert_int_equal(sprandom_create(units, 0.6, 64, 9, &seq, err, sizeof(err)), 0);
+	want = calloc(units, sizeof(*want));
+	got = calloc(units, sizeof(*got));
+	assert_non_null(want);
+	assert_non_null(got);
+	for (uint64_t i = 0; i < n; i++)
+		want[sprandom_unit(seq, i)]++;
+	w = make(&s, 512);
+	assert_int_equal(workload_sprandom_total(w), sprandom_total(seq));
+	workload_stream_init(&st[0], w, 0);
+	workload_stream_init(&st[1], w, 1);
+	for (uint64_t i = 0; i < n; i++) {
+		workload_next(&st[i % 3 == 0], &io);
+		assert_int_equal(io.len, 4096);
+		assert_int_equal(io.dir, IO_WRITE);
+		assert_true(io.offset >= 1 * MiB && (io.offset - 1 * MiB) % 4096 == 0);
+		got[(io.offset - 1 * MiB) / 4096]++;
+	}
+	assert_memory_equal(got, want, units * sizeof(*got));
+	assert_int_equal(workload_seq_next(w), n * 4096);
+	/* resumed at position k: the sequence goes on there */
+	s.seq_start = 1234 * 4096;
+	w2 = make(&s, 512);
+	workload_stream_init(&st[0], w2, 0);
+	for (uint64_t i = 1234; i < 1300; i++) {
+		workload_next(&st[0], &io);
+		assert_int_equal(io.offset, 1 * MiB + sprandom_unit(seq, i) * 4096);
+	}
+	workload_free(w2);
+	/* past the end: uniform writes inside the range */
+	s.seq_start = sprandom_total(seq) * 4096;
+	w2 = make(&s, 512);
+	workload_stream_init(&st[0], w2, 0);
+	for (int i = 0; i < 1000; i++) {
+		workload_next(&st[0], &io);
+		assert_true(io.offset >= 1 * MiB && io.offset + 4096 <= 65 * MiB);
+	}
+	workload_free(w2);
+	/* refused: a split, a sequential mode, a position that is not a whole write */
+	s.seq_start = 100;
+	assert_int_equal(workload_create(&s, 512, &w2, err, sizeof(err)), -EINVAL);
+	s.seq_start = 0;
+	s.rw = RW_WRITE;
+	assert_int_equal(workload_create(&s, 512, &w2, err, sizeof(err)), -EINVAL);
+	s.rw = RW_RANDWRITE;
+	parse_split("4k/50:8k/50", &s);
+	assert_int_equal(workload_create(&s, 512, &w2, err, sizeof(err)), -EINVAL);
+	workload_free(w);
+	sprandom_free(seq);
+	free(want);
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -751,6 +826,7 @@ int main(void)
 		cmocka_unit_test(test_active_range_amount),
 		cmocka_unit_test(test_reproducible),
 		cmocka_unit_test(test_data),
+		cmocka_unit_test(test_sprandom_offsets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * phases_sprandom: the inputs of precondition's `method: sprandom` (profile/phases.h, struct
+ * phase_sprandom) resolved against a target, and their JSON for the records and the manifest.
+ * The parse is phases.c's (the precondition kind); the sequence is engine/sprandom.h's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+
+#include <json-c/json.h>
+
+#include "base/errmsg.h"
+#include "base/jsonnum.h"
+#include "engine/sprandom.h"
+#include "profile/phases.h"
+
+const char *phase_spr_source_name(enum spr_source s)
+{
+	switch (s) {
+	case SPR_FROM_PROFILE:
+		return "profile";
+	case SPR_FROM_MODEL:
+		return "model";
+	case SPR_ASSUMED:
+		return "assumed";
+	}
+	return "?";
+}
+
+int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t capacity,
+			   const struct phase_nand *nand, struct sprandom_inputs *out, char *err,
+			   size_t errlen)
+{
+	static const struct phase_nand none = {0};
+	struct sprandom_inputs in = {.bs = bs};
+	struct sprandom *seq = NULL;
+	double u_over_p;
+	int rc;
+
+	if (!nand)
+		nand = &none;
+	if (!bs || capacity < bs)
+		return errmsg_set(err, errlen, -EINVAL, "sprandom: the range holds no %" PRIu32
+							" B write", bs);
+	in.units = capacity / bs;
+	if (!p->spare_auto) {
+		in.spare = p->spare;
+		in.spare_from = SPR_FROM_PROFILE;
+	} else if (nand->gc_space_bytes) {
+		/* the model's space GC can fill, over what is visible now (an HPA variant's
+		 * added spare counts) */
+		in.spare = 1 - (double)capacity / (double)nand->gc_space_bytes;
+		in.spare_from = SPR_FROM_MODEL;
+	} else {
+		return errmsg_set(err, errlen, -EINVAL,
+				  "sprandom: spare: auto needs the drive's raw NAND size, which only "
+				  "the virtual SSD's model states: set the precondition's spare: to the "
+				  "drive's spare factor (e.g. spare: 7%%, or 12%% for a 480 GB drive on "
+				  "512 GiB of NAND)");
+	}
+	if (!(in.spare > 0 && in.spare < 1))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "sprandom: spare factor %.4f (%s) leaves no spare for GC: the fill "
+				  "needs one in (0, 1)",
+				  in.spare, phase_spr_source_name(in.spare_from));
+	u_over_p = 1 - in.spare;
+	in.alpha = sprandom_alpha(u_over_p);
+	if (p->regions) {
+		in.regions = p->regions;
+		in.regions_from = SPR_FROM_PROFILE;
+	} else {
+		in.regions = sprandom_default_regions(in.units);
+		in.regions_from = SPR_ASSUMED;
+	}
+	if (!p->slc_auto) {
+		in.slc_cache = p->slc_cache;
+		in.slc_from = SPR_FROM_PROFILE;
+	} else if (nand->slc_known) {
+		in.slc_cache = nand->slc_cache_bytes;
+		in.slc_from = SPR_FROM_MODEL;
+	} else {
+		in.slc_cache = 0;
+		in.slc_from = SPR_ASSUMED;
+	}
+	rc = sprandom_create(in.units, in.alpha, in.regions, 0, &seq, err, errlen);
+	if (rc)
+		return rc;
+	in.seq_writes = sprandom_total(seq);
+	sprandom_free(seq);
+	in.bytes = in.seq_writes * bs + (in.slc_cache + bs - 1) / bs * bs;
+	*out = in;
+	return 0;
+}
+
+struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in)
+{
+	struct json_object *o = json_object_new_object();
+	int e = 0;
+
+	if (!o)
+		return NULL;
+	jsonnum_build_num(o, "spare", in->spare, &e);
+	jsonnum_build_add(o, "spare_from",
+			  json_object_new_string(phase_spr_source_name(in->spare_from)), &e);
+	jsonnum_build_add(o, "regions", json_object_new_int64(in->regions), &e);
+	jsonnum_build_add(o, "regions_from",
+			  json_object_new_string(phase_spr_source_name(in->regions_from)), &e);
+	jsonnum_build_add(o, "slc_cache_bytes", json_object_new_int64((int64_t)in->slc_cache), &e);
+	jsonnum_build_add(o, "slc_cache_from",
+			  json_object_new_string(phase_spr_source_name(in->slc_from)), &e);
+	jsonnum_build_add(o, "bs", json_object_new_int64(in->bs), &e);
+	jsonnum_build_add(o, "units", json_object_new_int64((int64_t)in->units), &e);
+	jsonnum_build_num(o, "alpha", in->alpha, &e);
+	jsonnum_build_add(o, "sequence_writes", json_object_new_int64((int64_t)in->seq_writes), &e);
+	jsonnum_build_add(o, "bytes", json_object_new_int64((int64_t)in->bytes), &e);
+	if (e) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
+}
