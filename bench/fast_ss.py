@@ -85,14 +85,14 @@ def drop_block(text, key):
     return "".join(out)
 
 
-def shrink(text, name):
-    """The model shrunk to 1 GiB of user space: `represents` and the SLC cache by the same factor
-    (run_lib.sh's shrink_model, for any model): the time scale, and so the share of the drive a
-    cell writes, stays that of the bundled model."""
+def shrink(text, name, gib=1):
+    """The model shrunk to `gib` GiB of user space: `represents` and the SLC cache by the same
+    factor (run_lib.sh's shrink_model, for any model): the time scale, and so the share of the
+    drive a cell writes, stays that of the bundled model."""
     cap = size_bytes(get_line(text, "user_capacity"))
-    factor = GIB / cap
+    factor = gib * GIB / cap
     text = sub_line(text, "name", name)
-    text = sub_line(text, "user_capacity", "1g")
+    text = sub_line(text, "user_capacity", "%dg" % gib)
     text = sub_line(text, "represents", str(int(round(float(get_line(text, "represents")) * factor))))
     slc = get_line(text, "size", "  ")
     if slc is not None and re.search(r"^slc_cache:", text, re.M):
@@ -101,28 +101,30 @@ def shrink(text, name):
     return text
 
 
-def grid_model(base, spare, slc_pct):
-    """client-tlc shrunk to 1 GiB, with another spare factor and SLC cache size."""
-    name = "grid-sf%.2f-slc%d" % (spare, slc_pct)
-    text = shrink(base, name)
+def grid_model(base, name, spare, slc_pct, gib):
+    """client-tlc shrunk to `gib` GiB, with another spare factor and SLC cache size."""
+    text = shrink(base, name, gib)
     text = sub_line(text, "spare_factor", "%.2f" % spare)
     if slc_pct == 0:
         text = drop_block(text, "slc_cache")
     else:
-        text = sub_line(text, "size", "%dm" % round(GIB * slc_pct / 100 / (1 << 20)), "  ")
-    return name, text
+        text = sub_line(text, "size", "%dm" % round(gib * GIB * slc_pct / 100 / (1 << 20)), "  ")
+    return text
 
 
 def models(quick):
+    """(name, build) pairs: build(gib) is the model's text at that user capacity."""
     out = []
     for b in BUNDLED:
         with open(os.path.join(SRC, "profiles", "models", b + ".yaml")) as f:
-            out.append((b, shrink(f.read(), b + "-1g")))
+            t = f.read()
+        out.append((b, lambda g, t=t, b=b: shrink(t, "%s-%dg" % (b, g), g)))
     with open(os.path.join(SRC, "profiles", "models", "client-tlc.yaml")) as f:
         base = f.read()
     for sf in GRID_SPARE:
         for slc in GRID_SLC:
-            out.append(grid_model(base, sf, slc))
+            n = "grid-sf%.2f-slc%d" % (sf, slc)
+            out.append((n, lambda g, n=n, sf=sf, slc=slc: grid_model(base, n, sf, slc, g)))
     if quick:
         out = [m for m in out if m[0] in QUICK]
     return out
@@ -131,6 +133,15 @@ def models(quick):
 # --- running ---------------------------------------------------------------------------------
 
 REFUSED = re.compile(r"refused: .*run with --time-scale ([0-9.e+]+) or more")
+# The simulator refuses a model whose spare area cannot hold its GC reserve, open blocks and
+# static SLC cache; at 1 GiB that happens to models with big blocks or many dies (the block
+# count shrinks with the capacity, the reserve does not): they are run at 2 or 4 GiB instead.
+TOO_SMALL = "the simulator cannot run this model"
+SIZES_GIB = [1, 2, 4]
+
+
+class ModelTooSmall(Exception):
+    pass
 
 
 def run_one(ssdlab, profile, model_path, out, seed, scale):
@@ -147,15 +158,31 @@ def run_one(ssdlab, profile, model_path, out, seed, scale):
     m = REFUSED.search(p.stderr)
     if m:
         return float(m.group(1))
+    if TOO_SMALL in p.stderr:
+        raise ModelTooSmall(p.stderr.strip())
     raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-500:]))
 
 
-def run_model(ssdlab, outdir, name, text, fast11, scale0):
+def run_model(ssdlab, outdir, name, build, fast11, scale0):
     d = os.path.join(outdir, name)
     os.makedirs(d, exist_ok=True)
     mpath = os.path.join(d, "model.yaml")
-    with open(mpath, "w") as f:
-        f.write(text)
+    why = []
+    for gib in SIZES_GIB:
+        with open(mpath, "w") as f:
+            f.write(build(gib))
+        try:
+            res = run_model_at(ssdlab, d, mpath, name, fast11, scale0)
+        except ModelTooSmall as e:
+            why.append("%d GiB: %s" % (gib, e))
+            continue
+        res["user_gib"] = gib
+        res["smaller_refused"] = why
+        return res
+    raise RuntimeError("%s: the simulator refuses it at every size: %s" % (name, why))
+
+
+def run_model_at(ssdlab, d, mpath, name, fast11, scale0):
     runs = [("full7", "snia-iops", 7), ("full11", "snia-iops", 11), ("fast7", "snia-iops-fast", 7)]
     if fast11:
         runs.append(("fast11", "snia-iops-fast", 11))
@@ -424,14 +451,14 @@ def markdown(results, head):
              "whole run (the fast one with its 2 matrix rounds); `verdict`: the end of the "
              "tracking phase.")
     L.append("")
-    L.append("| model | scale | full end | fast end | time end | time verdict | bytes end | "
+    L.append("| model | GiB | scale | full end | fast end | time end | time verdict | bytes end | "
              "bytes verdict | SNIA full 7/11 | fast SNIA / early |")
-    L.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    L.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for r in results:
         R, c = r["runs"], r["cmp"]
         fv = R["fast7"]
-        L.append("| %s | %g | %.0f s | %.0f s | %.2f | %.2f | %.2f | %.2f | %s / %s | %s / %s |" % (
-            r["model"], r["time_scale"], R["full7"]["end_ns"] / 1e9, fv["end_ns"] / 1e9,
+        L.append("| %s | %d | %g | %.0f s | %.0f s | %.2f | %.2f | %.2f | %.2f | %s / %s | %s / %s |" % (
+            r["model"], r["user_gib"], r["time_scale"], R["full7"]["end_ns"] / 1e9, fv["end_ns"] / 1e9,
             c["time_ratio_end"], c["time_ratio_verdict"], c["bytes_ratio_end"],
             c["bytes_ratio_verdict"],
             "r%s" % R["full7"]["snia"]["round"] if R["full7"]["snia"]["reached"] else "no",
@@ -492,18 +519,25 @@ def main():
     ms = models(a.quick)
     if a.only:
         ms = [m for m in ms if re.search(a.only, m[0])]
-    results = []
+    results, failed = [], []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
-        futs = [ex.submit(run_model, ssdlab, os.path.abspath(a.out), n, t, not a.no_fast11,
-                          a.time_scale) for n, t in ms]
-        for fu in futs:
-            r = fu.result()
+        futs = {ex.submit(run_model, ssdlab, os.path.abspath(a.out), n, b, not a.no_fast11,
+                          a.time_scale): n for n, b in ms}
+        for fu in concurrent.futures.as_completed(futs):
+            try:
+                r = fu.result()
+            except Exception as e:  # one model's failure is reported, the others still run
+                failed.append({"model": futs[fu], "error": str(e)})
+                print("%-22s FAILED: %s" % (futs[fu], e), file=sys.stderr, flush=True)
+                continue
             r["cmp"] = compare(r)
             results.append(r)
-            print("%-22s scale %-5g time %.2f tracked %+.1f%% cells>5%% %d goal %s" % (
-                r["model"], r["time_scale"], r["cmp"]["time_ratio_end"], r["cmp"]["tracked_fast"],
-                r["cmp"]["cells_over5_fast"], "pass" if r["cmp"]["goal_pass"] else "fail"),
-                flush=True)
+            print("%-22s %d GiB scale %-5g time %.2f tracked %+.1f%% cells>5%% %d goal %s" % (
+                r["model"], r["user_gib"], r["time_scale"], r["cmp"]["time_ratio_end"],
+                r["cmp"]["tracked_fast"], r["cmp"]["cells_over5_fast"],
+                "pass" if r["cmp"]["goal_pass"] else "fail"), flush=True)
+    order = [n for n, _ in ms]
+    results.sort(key=lambda r: order.index(r["model"]))
     checks = [(r["model"], t, x) for r in results for t, run in r["runs"].items()
               for x in run["checks"]]
     commit = subprocess.run(["git", "-C", SRC, "rev-parse", "--short", "HEAD"],
@@ -512,13 +546,14 @@ def main():
         " --quick" if a.quick else "", commit or "?")
     with open(os.path.join(a.out, "fast_ss.json"), "w") as fh:
         json.dump({"schema": 1, "commit": commit, "quick": a.quick, "goal_time": GOAL_TIME,
-                   "goal_diff_pct": GOAL_DIFF, "models": results, "checks": checks}, fh, indent=1)
+                   "goal_diff_pct": GOAL_DIFF, "models": results, "failed": failed,
+                   "checks": checks}, fh, indent=1)
     with open(os.path.join(a.out, "fast_ss.md"), "w") as fh:
         fh.write(markdown(results, head))
     for m, t, x in checks:
         print("check %s %s: %s" % (m, t, x), file=sys.stderr)
     print("wrote %s/fast_ss.json and fast_ss.md" % a.out)
-    return 1 if checks else 0
+    return 1 if checks or failed else 0
 
 
 if __name__ == "__main__":
