@@ -24,6 +24,7 @@ The virtual SSD's time is simulated and deterministic: every time here is target
 machine's wall time is neither measured nor reported.
 
 Usage: bench/fast_ss.py [--build DIR] [--out DIR] [--quick] [--jobs 2] [--no-fast11]
+                        [--only REGEX] [--reuse] [--time-scale F]
 Writes OUT/fast_ss.json (every figure) and OUT/fast_ss.md (the tables of the doc page).
 """
 
@@ -163,10 +164,17 @@ def run_one(ssdlab, profile, model_path, out, seed, scale):
     raise RuntimeError("%s failed (%d): %s" % (" ".join(cmd), p.returncode, p.stderr[-500:]))
 
 
-def run_model(ssdlab, outdir, name, build, fast11, scale0):
+def run_model(ssdlab, outdir, name, build, fast11, scale0, reuse):
     d = os.path.join(outdir, name)
     os.makedirs(d, exist_ok=True)
     mpath = os.path.join(d, "model.yaml")
+    done = os.path.join(d, "done.json")
+    if reuse and os.path.exists(done):
+        # --reuse: the runs of an earlier invocation, read again (after a change of this script)
+        with open(done) as f:
+            res = json.load(f)
+        res["runs"] = {t: analyze(os.path.join(d, t), t.rstrip("0123456789")) for t in res["tags"]}
+        return res
     why = []
     for gib in SIZES_GIB:
         with open(mpath, "w") as f:
@@ -178,6 +186,8 @@ def run_model(ssdlab, outdir, name, build, fast11, scale0):
             continue
         res["user_gib"] = gib
         res["smaller_refused"] = why
+        with open(done, "w") as f:
+            json.dump({k: v for k, v in res.items() if k != "runs"} | {"tags": list(res["runs"])}, f)
         return res
     raise RuntimeError("%s: the simulator refuses it at every size: %s" % (name, why))
 
@@ -357,7 +367,9 @@ def analyze(d, kind):
         mrecs = [r for r in mrecs if first <= r["round"] <= last]
     cells = {}
     for r in mrecs:
-        cells.setdefault(r["cell"], {})[r["round"]] = r["total"]["iops"]
+        # A cell the target cannot run (512 B on a 4Kn drive) has no IOPS: left out.
+        if r["total"].get("iops") is not None:
+            cells.setdefault(r["cell"], {})[r["round"]] = r["total"]["iops"]
     out["matrix"] = {c: sum(v.values()) / len(v) for c, v in cells.items()}
     out["matrix_by_round"] = {c: [v[k] for k in sorted(v)] for c, v in cells.items()}
     if kind == "full" and first == 1 and last > 1:
@@ -404,8 +416,10 @@ def compare(res):
     c["tracked_fast11"] = pct(fast2["tracked_iops"], full["tracked_iops"]) if fast2 else None
     c["tracked_fast_vs_long"] = pct(fast["tracked_iops"], long_["iops"])
     c["tracked_full_vs_long"] = pct(full["tracked_iops"], long_["iops"])
-    cd = {k: pct(fast["matrix"][k], full["matrix"][k]) for k in full["matrix"]}
-    cf = {k: pct(full2["matrix"].get(k), full["matrix"][k]) for k in full["matrix"]}
+    both = [k for k in full["matrix"] if k in fast["matrix"]]
+    cd = {k: pct(fast["matrix"][k], full["matrix"][k]) for k in both}
+    cf = {k: pct(full2["matrix"].get(k), full["matrix"][k]) for k in both}
+    c["cells_compared"] = len(both)
     c["cells"] = {k: {"fast": cd[k], "full11": cf[k]} for k in cd}
     c["cells_over5_fast"] = sum(1 for v in cd.values() if abs(v) > GOAL_DIFF)
     c["cells_over5_full11"] = sum(1 for v in cf.values() if v is not None and abs(v) > GOAL_DIFF)
@@ -511,6 +525,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-fast11", action="store_true", help="skip the fast run with seed 11")
     ap.add_argument("--only", help="a regular expression on the model names")
+    ap.add_argument("--reuse", action="store_true",
+                    help="read the runs an earlier invocation left in --out again instead of running")
     ap.add_argument("--time-scale", type=float, default=1.0,
                     help="first --time-scale tried (raised per model when the runner asks)")
     a = ap.parse_args()
@@ -522,7 +538,7 @@ def main():
     results, failed = [], []
     with concurrent.futures.ThreadPoolExecutor(max_workers=a.jobs) as ex:
         futs = {ex.submit(run_model, ssdlab, os.path.abspath(a.out), n, b, not a.no_fast11,
-                          a.time_scale): n for n, b in ms}
+                          a.time_scale, a.reuse): n for n, b in ms}
         for fu in concurrent.futures.as_completed(futs):
             try:
                 r = fu.result()
