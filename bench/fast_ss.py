@@ -538,7 +538,7 @@ def markdown(results, head):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(SRC, "build"))
-    ap.add_argument("--out", default="fast_ss.out")
+    ap.add_argument("--out", help="results and tables (default: BUILD/fast_ss.out, out of the tree)")
     ap.add_argument("--quick", action="store_true", help="3 models: " + ", ".join(QUICK))
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--no-fast11", action="store_true", help="skip the fast run with seed 11")
@@ -551,6 +551,7 @@ def main():
                     help="first --time-scale tried (raised per model when the runner asks)")
     a = ap.parse_args()
     ssdlab = os.environ.get("SSDLAB", os.path.join(a.build, "suite", "ssdlab"))
+    a.out = a.out or os.path.join(a.build, "fast_ss.out")
     os.makedirs(a.out, exist_ok=True)
     ms = models(a.quick)
     if a.only:
