@@ -251,7 +251,8 @@ static struct json_object *fast_json(const struct analyze_input *in, struct json
 	int64_t tr = 0, mr = 0, mlo = phase_first_round(ms, nms, mat->phase, mat->repeat);
 	bool stopped;
 	const char *method = "not recorded";
-	char text[320];
+	char text[320], fr[64];
+	int64_t flo;
 
 	for (size_t i = 0; i < nms; i++) {
 		if (strcmp(ms[i].k.kind, "cell"))
@@ -288,12 +289,18 @@ static struct json_object *fast_json(const struct analyze_input *in, struct json
 		else
 			method = "sequential";
 	}
+	/* the figures' rounds, as rounds_block() takes them: after the first when there are more */
+	flo = mr > mlo ? mlo + 1 : mlo;
+	if (flo == mr)
+		snprintf(fr, sizeof(fr), "round %" PRId64, mr);
+	else
+		snprintf(fr, sizeof(fr), "rounds %" PRId64 "-%" PRId64, flo, mr);
 	snprintf(text, sizeof(text),
 		 "fast run, not a PTS run: %s precondition, %" PRId64
-		 " tracking round%s of the tracked cell (phase %" PRId64 "), matrix rounds %" PRId64
-		 "-%" PRId64 " (phase %" PRId64 ")%s",
-		 method, tr, tr == 1 ? "" : "s", trk->phase, mlo, mr, mat->phase,
-		 stopped ? "; SNIA window not completed" : "");
+		 " tracking round%s of the tracked cell (phase %" PRId64 "), %" PRId64
+		 " matrix round%s (phase %" PRId64 "), figures from matrix %s%s",
+		 method, tr, tr == 1 ? "" : "s", trk->phase, mr - mlo + 1, mr > mlo ? "s" : "",
+		 mat->phase, fr, stopped ? "; SNIA window not completed" : "");
 	add_str(f, "text", text, e);
 	add_str(f, "precondition", method, e);
 	jsonnum_build_add(f, "tracking_phase", json_object_new_int64(trk->phase), e);
@@ -505,10 +512,17 @@ static int rounds_block(const struct analyze_input *in, struct json_object *summ
 	if (rc)
 		return rc;
 	if (fast) {
-		/* The matrix phase has no rule of its own: its window is all its rounds (the
-		 * profile's count), and its steady state the tracking phase's (passed in). */
+		/* The matrix phase has no rule of its own; its steady state is the tracking phase's
+		 * (passed in). Its window is its rounds after the first: the sprandom fill leaves
+		 * every LBA where a 4 KiB random write put it, and the matrix's own large-block
+		 * writes rebuild, within its first round, the contiguity that large-block reads
+		 * depend on. Measured on enterprise-28op (2 GiB): 100 % read 1 MiB 1292 IOPS in
+		 * matrix round 1, 1859 in round 2, 1897..2142 in the full run's rounds 2-5
+		 * (docs/fast-steady-state.md). With one round, that round. */
 		phase_window(NULL, ms, nms, phase, repeat, &lo, &hi, &over);
 		lo = phase_first_round(ms, nms, phase, repeat);
+		if (hi > lo)
+			lo++;
 		over = "fast_matrix_rounds";
 	} else {
 		phase_window(ss, ms, nms, phase, repeat, &lo, &hi, &over);

@@ -9,7 +9,8 @@
  *   SNIA IOPS      ... (not_yet, steady state predicted at round 4, SNIA window not completed,
  *                  rounds 1-4, ...): a run stopped on an early verdict (docs/early-verdict.md)
  *   SNIA fast      fast run, not a PTS run: sprandom precondition, 5 tracking rounds of the
- *                  tracked cell (phase 2), matrix rounds 1-2 (phase 3): a *-fast profile's block
+ *                  tracked cell (phase 2), 2 matrix rounds (phase 3), figures from matrix
+ *                  round 2: a *-fast profile's block
  *                  (docs/fast-steady-state.md), whose verdict line then names its tracking rounds
  *   SNIA latency   4k QD1 mean / p99.99: 100% read 87.44 us / 87.45 us*, ... (* fewer than 10
  *                  samples at or beyond the percentile)
@@ -60,10 +61,16 @@ static void window_text(struct json_object *e, FILE *f)
 			jsonget_str(e, "reason"));
 	/* a *-fast run: the verdict is the tracking rounds', the figures the matrix rounds' */
 	if (!jsonget_int(e, "tracking_first_round", &lo) &&
-	    !jsonget_int(e, "tracking_last_round", &hi))
+	    !jsonget_int(e, "tracking_last_round", &hi)) {
 		fprintf(f, "tracking rounds %" PRId64 "-%" PRId64 ", matrix ", lo, hi);
-	if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi))
+		if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi) &&
+		    lo == hi)
+			fprintf(f, "round %" PRId64, lo);
+		else if (lo < hi)
+			fprintf(f, "rounds %" PRId64 "-%" PRId64, lo, hi);
+	} else if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi)) {
 		fprintf(f, "rounds %" PRId64 "-%" PRId64, lo, hi);
+	}
 	if (q && *q)
 		fprintf(f, ", %s", q);
 	fputc(')', f);
