@@ -52,7 +52,7 @@ one() {
 		>"$tmp/$n.out" 2>"$tmp/$n.err"
 	echo $? >"$tmp/$n.rc"
 }
-# longest first, two lanes
+# longest first, two at a time (xargs takes the next as one ends)
 runs=(
 	"e28-full snia-iops $tmp/e28.yaml 40"
 	"c7-full snia-iops $tmp/c7.yaml 2"
@@ -62,16 +62,9 @@ runs=(
 	"tlc-fast snia-iops-fast $tmp/tlc.yaml 26"
 	"fifo-forced snia-iops-fast $tmp/fifo.yaml 26 --set phases.1.precondition.force=true"
 )
-lane() {
-	local i
-	for ((i = $1; i < ${#runs[@]}; i += 2)); do
-		# shellcheck disable=SC2086
-		one ${runs[$i]}
-	done
-}
-lane 0 &
-lane 1 &
-wait
+export -f one
+export tmp P SSDLAB
+printf '%s\n' "${runs[@]}" | xargs -P 2 -L 1 bash -c 'one "$@"' one
 t1=$EPOCHREALTIME
 for r in "${runs[@]}"; do
 	n=${r%% *}
