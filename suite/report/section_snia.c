@@ -324,7 +324,7 @@ static void fast_para(struct section_ctx *c, struct json_object *b)
 	if (!text)
 		return;
 	snprintf(msg, sizeof(msg),
-		 "A fast run, not a PTS run (%s). The drive was brought to random-write steady state "
+		 "A %s. The drive was brought to random-write steady state "
 		 "by the sprandom fill (about its physical capacity written once, laid out as "
 		 "uniform random writes leave a greedy-GC drive) instead of 2x the capacity in "
 		 "sequential writes and rounds of the whole matrix; the steady-state verdict below "
