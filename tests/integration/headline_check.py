@@ -923,6 +923,13 @@ for ln in lines:
                 near(mm.group(g), r["mb_s"], "SNIA TP %s (records)" % d)
             window_ok(mm.group(3))
         elif kind == "latency":
+            # a *-fast block ends the line with its verdict and rounds (headline_snia.c)
+            fw = re.fullmatch(r"(.*?) \(([^()]*rounds[^()]*)\)", rest) if "fast" in want["header"] else None
+            if fw:
+                rest = fw.group(1)
+                window_ok(fw.group(2))
+            elif "fast" in want["header"]:
+                bad("%r: a fast block's line has no verdict and rounds" % ln)
             mm = re.fullmatch(r"4k (.+?) mean / p99\.99: (.*?)( \(\* fewer than 10 samples at or "
                               r"beyond the percentile\))?", rest)
             if se["test"] != "latency" or not mm or mm.group(1) != se["queue"]:
