@@ -504,8 +504,9 @@ static void write_length(const void *data, const struct phase_env *env, struct p
 			l->bytes += in.bytes;
 		else {
 			l->bytes += env->capacity;
-			l->note = "sprandom: its inputs do not resolve on this target (the run "
-				  "refuses it: set spare:); counted as one capacity";
+			l->note = "sprandom: refused on this target (spare unknown: set spare:; or a "
+				  "GC policy or SLC cache where the layout does not hold: force: true); "
+				  "counted as one capacity";
 		}
 		return;
 	}
