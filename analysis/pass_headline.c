@@ -662,6 +662,13 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 		}
 		copy_as(o, "first_round", w, "first_round", &e);
 		copy_as(o, "last_round", w, "last_round", &e);
+		/* a *-fast profile's block (pass_snia.c): the verdict's rounds are the tracking
+		 * phase's, the figures' the matrix phase's; the method in words */
+		if (member(member(b, "header"), "fast")) {
+			copy_as(o, "fast", member(member(b, "header"), "fast"), "text", &e);
+			copy_as(o, "tracking_first_round", ss, "first_round", &e);
+			copy_as(o, "tracking_last_round", ss, "last_round", &e);
+		}
 		if (!strcmp(t, "iops") || !strcmp(t, "latency")) {
 			struct json_object *rows = member(b, strcmp(t, "iops") ? "table" : "matrix"),
 					   *sel = json_object_new_array();

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# make-report-fixtures.sh [BUILDDIR]: regenerate tests/data/reports/<profile>.tar.gz, one stored
-# results directory per bundled profile (as `ssdlab profiles` lists them), for the report tests of
-# issue 17 (the reports are built from these, not from a run in every test).
+# make-report-fixtures.sh [BUILDDIR [PROFILE...]]: regenerate tests/data/reports/<profile>.tar.gz,
+# one stored results directory per bundled profile (as `ssdlab profiles` lists them), for the
+# report tests of issue 17 (the reports are built from these, not from a run in every test).
+# With PROFILEs only those are made (a new profile's fixture without touching the others'), and
+# their lines in commands.txt replaced, under a line naming the commit that made them.
 #
 # Every profile runs on the virtual SSD model the integration tests use (run_lib.sh's
 # small_client_tlc: client-tlc shrunk to 1 GiB, durations kept at the bundled model's scale),
@@ -16,6 +18,8 @@
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 builddir=${1:-$here/build}
+[ $# -gt 0 ] && shift
+only=("$@")
 SSDLAB=${SSDLAB:-$builddir/suite/ssdlab}
 export SSDLAB
 [ -x "$SSDLAB" ] || {
@@ -67,6 +71,9 @@ sets_for() {
 		done
 		;;
 	snia-iops | snia-iops-client | snia-latency | snia-latency-client) pre30 1 ;;
+	snia-iops-fast | snia-iops-client-fast | snia-latency-fast | snia-latency-client-fast)
+		# the sprandom fill, recorded in 9 chunks whatever the interval: nothing to shorten
+		;;
 	snia-throughput) pre30 1 4 ;;
 	snia-throughput-client) pre30 1 ;;
 	snia-wsat | snia-wsat-client)
@@ -98,7 +105,15 @@ git -C "$here" diff --quiet HEAD -- suite analysis profiles 2>/dev/null || commi
 } >"$tmp/commands.txt"
 
 profiles=$("$SSDLAB" profiles | awk 'NR > 1 {print $1}')
-rm -f "$dest"/*.tar.gz
+if [ ${#only[@]} -gt 0 ]; then
+	# only the named ones: the other fixtures and their commands stay
+	profiles="${only[*]}"
+	pat=$(printf '|%s' "${only[@]}")
+	grep -Ev "^ssdlab run (${pat:1}) " "$dest/commands.txt" >"$tmp/commands.txt" || true
+	echo "commit for ${only[*]}: $commit" >>"$tmp/commands.txt"
+else
+	rm -f "$dest"/*.tar.gz
+fi
 for p in $profiles; do
 	mapfile -t sets < <(sets_for "$p" | tr ' ' '\n')
 	args=(run "$p" --target "sim:client-tlc-1g.yaml" --out "$p" "${sets[@]}")

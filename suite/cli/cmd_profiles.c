@@ -28,7 +28,10 @@ static void usage(FILE *f)
 		   "1 TB (10^12 B) of user capacity, 512 B logical blocks, sequential writes at\n"
 		   "500 MB/s after the SLC cache, random writes at 20000 IOPS in steady state (4 KiB:\n"
 		   "81.92 MB/s; other block sizes at the same IOPS, at most 500 MB/s), reads at\n"
-		   "the same rates, a purge by format that takes no time, no drains or cool-downs.\n"
+		   "the same rates, a purge by format that takes no time, no drains or cool-downs;\n"
+		   "a spare factor of 7%% for the sprandom fill of the *-fast profiles (about\n"
+		   "1.075 TB), written at the sequential rate (it ends before GC starts; an\n"
+		   "early verdict can end their tracking rounds sooner than the column says).\n"
 		   "`ssdlab plan PROFILE --target DEV` estimates a given drive.\n\n"
 		   "  --paths     also print the file of each profile\n"
 		   "  -h, --help  this text\n");

@@ -8,6 +8,10 @@
  *   SNIA TP 1m     write 59.2 MB/s, read 547.7 MB/s (reached, rounds 2-6, QD32)
  *   SNIA IOPS      ... (not_yet, steady state predicted at round 4, SNIA window not completed,
  *                  rounds 1-4, ...): a run stopped on an early verdict (docs/early-verdict.md)
+ *   SNIA fast      fast run, not a PTS run: sprandom precondition, 5 tracking rounds of the
+ *                  tracked cell (phase 2), 2 matrix rounds (phase 3), figures from matrix
+ *                  round 2: a *-fast profile's block
+ *                  (docs/fast-steady-state.md), whose verdict line then names its tracking rounds
  *   SNIA latency   4k QD1 mean / p99.99: 100% read 87.44 us / 87.45 us*, ... (* fewer than 10
  *                  samples at or beyond the percentile)
  *   SNIA WSAT      steady 3696 IOPS from 3.01x written, plateau 20779 IOPS, drop at 0.89x
@@ -55,8 +59,18 @@ static void window_text(struct json_object *e, FILE *f)
 	if (jsonget_str(e, "reason") && !jsonget_int(e, "early_round", &lo))
 		fprintf(f, "steady state predicted at round %" PRId64 ", %s, ", lo,
 			jsonget_str(e, "reason"));
-	if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi))
+	/* a *-fast run: the verdict is the tracking rounds', the figures the matrix rounds' */
+	if (!jsonget_int(e, "tracking_first_round", &lo) &&
+	    !jsonget_int(e, "tracking_last_round", &hi)) {
+		fprintf(f, "tracking rounds %" PRId64 "-%" PRId64 ", matrix ", lo, hi);
+		if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi) &&
+		    lo == hi)
+			fprintf(f, "round %" PRId64, lo);
+		else if (lo < hi)
+			fprintf(f, "rounds %" PRId64 "-%" PRId64, lo, hi);
+	} else if (!jsonget_int(e, "first_round", &lo) && !jsonget_int(e, "last_round", &hi)) {
 		fprintf(f, "rounds %" PRId64 "-%" PRId64, lo, hi);
+	}
 	if (q && *q)
 		fprintf(f, ", %s", q);
 	fputc(')', f);
@@ -130,6 +144,10 @@ static void print_latency(struct json_object *e, FILE *f)
 	}
 	if (few)
 		fprintf(f, " (* fewer than 10 samples at or beyond the percentile)");
+	/* a *-fast run: its verdict and rounds, which the full test's line leaves to the
+	 * steady-state line above the SNIA ones */
+	if (jsonget_str(e, "fast"))
+		window_text(e, f);
 	fputc('\n', f);
 }
 
@@ -165,6 +183,8 @@ void headline_print_snia(struct json_object *summary, FILE *f)
 
 		if (!t)
 			continue;
+		if (jsonget_str(e, "fast"))
+			fprintf(f, "SNIA fast      %s\n", jsonget_str(e, "fast"));
 		if (!strcmp(t, "iops"))
 			print_iops(e, f);
 		else if (!strcmp(t, "throughput"))

@@ -153,6 +153,7 @@ struct write_extra {
 	int method;
 	const char *spare, *slc_cache;
 	unsigned regions;
+	bool force;
 };
 
 static const char *const precondition_methods[] = {"workload", "sprandom", NULL};
@@ -185,10 +186,11 @@ static const struct ydoc_key precondition_keys[] = {
 	 .bounded = true, .min = 2, .max = SPRANDOM_MAX_REGIONS},
 	{.name = "slc_cache", .kind = YK_STRING, .offset = offsetof(struct write_extra, slc_cache),
 	 .expect = "auto or a size (470m, 0)"},
+	{.name = "force", .kind = YK_BOOL, .offset = offsetof(struct write_extra, force)},
 	{0},
 };
 /* bits of `present` for precondition_keys[] */
-enum { PK_AMOUNT = 0, PK_METHOD, PK_SPARE, PK_REGIONS, PK_SLC };
+enum { PK_AMOUNT = 0, PK_METHOD, PK_SPARE, PK_REGIONS, PK_SLC, PK_FORCE };
 /* clang-format on */
 
 /* clang-format off */
@@ -221,7 +223,7 @@ static int sprandom_parse(const struct ydoc_node *n, const struct write_extra *x
 	const struct ydoc_node *k;
 
 	if (x->method != PRECOND_SPRANDOM) {
-		static const char *const keys[] = {"spare", "regions", "slc_cache", NULL};
+		static const char *const keys[] = {"spare", "regions", "slc_cache", "force", NULL};
 
 		for (unsigned i = 0; keys[i]; i++)
 			if ((k = ydoc_map_get(n, keys[i])))
@@ -273,6 +275,7 @@ static int sprandom_parse(const struct ydoc_node *n, const struct write_extra *x
 					   x->slc_cache);
 		spr.slc_auto = false;
 	}
+	spr.force = x->force;
 	spr.on = true;
 	p->w.length = (struct amount){.kind = AMOUNT_NONE};
 	p->spr = spr;
@@ -379,6 +382,7 @@ static struct json_object *write_json(const void *data)
 			bad |= phase_json_add(sp, "slc_cache",
 					      p->spr.slc_auto ? json_object_new_string("auto")
 							      : json_u64(p->spr.slc_cache));
+			bad |= phase_json_add(sp, "force", json_object_new_boolean(p->spr.force));
 			bad |= phase_json_add(o, "sprandom", sp);
 		}
 	}
@@ -500,8 +504,9 @@ static void write_length(const void *data, const struct phase_env *env, struct p
 			l->bytes += in.bytes;
 		else {
 			l->bytes += env->capacity;
-			l->note = "sprandom: its inputs do not resolve on this target (the run "
-				  "refuses it: set spare:); counted as one capacity";
+			l->note = "sprandom: refused on this target (spare unknown: set spare:; or a "
+				  "GC policy or SLC cache where the layout does not hold: force: true); "
+				  "counted as one capacity";
 		}
 		return;
 	}

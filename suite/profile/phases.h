@@ -194,6 +194,9 @@ struct phase_sprandom {
 	unsigned regions; /* 0 = auto */
 	bool slc_auto;
 	uint64_t slc_cache;
+	/* `force: true`: run the fill where its layout is known not to hold (a GC policy that is
+	 * not greedy-like, a static SLC cache); recorded (docs/fast-steady-state.md) */
+	bool force;
 };
 
 /* What the target says that the sprandom inputs' `auto` needs (0 / false = it does not say). */
@@ -202,6 +205,10 @@ struct phase_nand {
 	uint64_t gc_space_bytes;
 	bool slc_known;
 	uint64_t slc_cache_bytes;
+	/* the GC victim policy's name (the virtual SSD's model; NULL = the target does not say)
+	 * and whether the SLC cache is static: where the fill is refused without `force` */
+	const char *gc_policy;
+	bool slc_static;
 };
 
 /* The sprandom inputs resolved for a target of `capacity` bytes (phase_sprandom_resolve). */
@@ -217,13 +224,17 @@ struct sprandom_inputs {
 	double alpha;	     /* the steady-state clean validity (sprandom_alpha) */
 	uint64_t seq_writes; /* writes of the sequence */
 	uint64_t bytes;	     /* the whole fill: the sequence plus slc_cache rounded up to bs */
+	bool forced;	     /* resolved past a refusal by `force: true`: why, in force_why */
+	char force_why[160];
 };
 
 /*
  * Resolves p's inputs for a workload of one block size bs over `capacity` bytes on a target
  * that says `nand` (NULL = nothing). Returns 0 and fills *out; -EINVAL with the reason in err
  * (spare auto on a target that states no NAND size: the message names the key to set; a spare
- * that leaves no room; too small a range). *out untouched on failure.
+ * that leaves no room; too small a range; a target whose GC policy is not greedy-like, fifo or
+ * random, or whose SLC cache is static, unless p->force: the layout is greedy's steady state
+ * and a static cache starts the rounds about 17 % low, docs/fast-steady-state.md). *out untouched on failure.
  */
 int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t capacity,
 			   const struct phase_nand *nand, struct sprandom_inputs *out, char *err,

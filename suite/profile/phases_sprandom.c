@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include <json-c/json.h>
 
@@ -64,6 +66,24 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 				  "sprandom: spare factor %.4f (%s) leaves no spare for GC: the fill "
 				  "needs one in (0, 1)",
 				  in.spare, phase_spr_source_name(in.spare_from));
+	/* Where the layout is known not to hold (docs/sprandom.md, "Where it does not apply"):
+	 * refused, or run with the reason recorded when the profile says force: true. */
+	if (nand->gc_policy && strcmp(nand->gc_policy, "greedy") &&
+	    strcmp(nand->gc_policy, "d-choices"))
+		snprintf(in.force_why, sizeof(in.force_why),
+			 "the model's GC policy is %s, not greedy-like: the fill lays out greedy "
+			 "GC's steady state",
+			 nand->gc_policy);
+	else if (nand->slc_static && nand->slc_cache_bytes)
+		snprintf(in.force_why, sizeof(in.force_why),
+			 "the model's SLC cache is static: the first rounds after the fill start "
+			 "about 17 %% low");
+	if (in.force_why[0] && !p->force)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "sprandom: refused: %s (docs/fast-steady-state.md); run the full "
+				  "profile, or set force: true on the precondition to run it anyway",
+				  in.force_why);
+	in.forced = in.force_why[0] != 0;
 	u_over_p = 1 - in.spare;
 	in.alpha = sprandom_alpha(u_over_p);
 	if (p->regions) {
@@ -114,6 +134,9 @@ struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in)
 	jsonnum_build_num(o, "alpha", in->alpha, &e);
 	jsonnum_build_add(o, "sequence_writes", json_object_new_int64((int64_t)in->seq_writes), &e);
 	jsonnum_build_add(o, "bytes", json_object_new_int64((int64_t)in->bytes), &e);
+	jsonnum_build_add(o, "forced", json_object_new_boolean(in->forced), &e);
+	if (in->forced)
+		jsonnum_build_add(o, "forced_past", json_object_new_string(in->force_why), &e);
 	if (e) {
 		json_object_put(o);
 		return NULL;

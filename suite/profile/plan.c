@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int push(struct plan *pl, const struct plan_step *s)
 {
@@ -212,6 +213,11 @@ static int typical_step_bps(const struct plan_step *st, double *bps)
 	*bps = 0;
 	if (!k->jobs || k->body)
 		return 0;
+	/* the sprandom fill: random offsets, but no GC until it ends (plan.h) */
+	if (!strcmp(k->name, "precondition") && ((const struct phase_write *)st->ph->data)->spr.on) {
+		*bps = PLAN_TYPICAL_SEQ_BPS;
+		return 0;
+	}
 	rc = k->jobs(st->ph->data, &jobs, &n);
 	if (rc)
 		return rc;
@@ -224,8 +230,12 @@ static int typical_step_bps(const struct plan_step *st, double *bps)
 
 int plan_typical_span(const struct phase_list *l, uint64_t *lo, uint64_t *hi)
 {
-	const struct phase_env env = {.capacity = PLAN_TYPICAL_CAPACITY, .scale = 1.0,
-				      .real_purge = true, .lbs = PLAN_TYPICAL_LBS};
+	const struct phase_env env = {
+	    .capacity = PLAN_TYPICAL_CAPACITY, .scale = 1.0, .real_purge = true,
+	    .lbs = PLAN_TYPICAL_LBS,
+	    /* the space GC can fill at the typical spare, for the sprandom fill's bytes */
+	    .nand = {.gc_space_bytes =
+			 (uint64_t)((double)PLAN_TYPICAL_CAPACITY / (1 - PLAN_TYPICAL_SPARE))}};
 	struct plan pl = {0};
 	bool known;
 	int rc = plan_build(l, &env, &pl);

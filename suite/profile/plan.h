@@ -98,8 +98,14 @@ double plan_write_share(const struct job_spec *s);
  * IOPS in steady state (4 KiB: 81.92 MB/s); reads are counted at the same rates. A format
  * purges it at once (no settle); drains and cool-downs are left out (a full queue drains in
  * milliseconds at these rates).
+ * The sprandom fill (docs/sprandom.md) needs the spare factor: the typical drive's is 7 % (a
+ * client drive's "7 % OP", the GB/GiB difference), so the fill is about 1.075 TB. It writes at
+ * the sequential rate, not the random one: it ends just as foreground GC would start (its
+ * construction), so the drive programs it at write amplification 1, at its NAND bandwidth,
+ * which is what the sequential rate past the SLC cache measures.
  */
 #define PLAN_TYPICAL_CAPACITY 1000000000000ull
+#define PLAN_TYPICAL_SPARE 0.07
 #define PLAN_TYPICAL_LBS 512u
 #define PLAN_TYPICAL_SEQ_BPS (500.0 * 1000 * 1000)
 #define PLAN_TYPICAL_RND_IOPS 20000.0

@@ -45,9 +45,10 @@ struct pts_raw {
 	uint64_t amount;
 	unsigned segments;
 	int pattern;
+	bool fast;
 };
 
-enum { K_TEST, K_SPEC, K_VARIANT, K_AR, K_AMOUNT, K_SEGMENTS, K_PATTERN };
+enum { K_TEST, K_SPEC, K_VARIANT, K_AR, K_AMOUNT, K_SEGMENTS, K_PATTERN, K_FAST };
 
 /* clang-format off */
 static const struct ydoc_key pts_keys[] = {
@@ -66,6 +67,7 @@ static const struct ydoc_key pts_keys[] = {
 			.max = 1 << 20, .offset = offsetof(struct pts_raw, segments)},
 	[K_PATTERN] = {.name = "data_pattern", .kind = YK_ENUM,
 		       .offset = offsetof(struct pts_raw, pattern), .enum_names = pattern_names},
+	[K_FAST] = {.name = "fast", .kind = YK_BOOL, .offset = offsetof(struct pts_raw, fast)},
 	{0},
 };
 /* clang-format on */
@@ -193,6 +195,14 @@ int pts_prepare(struct ydoc *doc, struct profile_pts *out, struct ydoc_error *er
 	    present & (1u << K_AR) ? raw.active_range : active_range_default[p.variant];
 	p.amount = present & (1u << K_AMOUNT) ? raw.amount : 0;
 	p.segments = raw.segments;
+	p.fast = raw.fast;
+	/* The fast shape (a tracking phase, then the measured rounds over a fixed count) exists for
+	 * the tests whose steady state is random writes' (docs/profiles.md says why not the others). */
+	if (p.fast && p.test != PTS_TEST_IOPS && p.test != PTS_TEST_LATENCY)
+		return ydoc_errorf(err, ydoc_map_get(n, "fast"),
+				   "fast: only the iops and latency tests have a fast variant "
+				   "(throughput's steady state is sequential, WSAT's curve is the "
+				   "point)");
 	if ((present & (1u << K_SEGMENTS)) && !p.amount)
 		return ydoc_errorf(err, ydoc_map_key(n, "segments"),
 				   "segments divide the active_range_amount: give one too");
@@ -225,7 +235,8 @@ struct json_object *pts_to_json(const struct profile_pts *pts)
 			pts->amount ? json_object_new_uint64(pts->amount) : NULL) ||
 	    jsonnum_add(o, "segments",
 			pts->amount ? json_object_new_int((int)pts->segments) : NULL) ||
-	    jsonnum_add(o, "data_pattern", json_object_new_string(pattern_names[0]))) {
+	    jsonnum_add(o, "data_pattern", json_object_new_string(pattern_names[0])) ||
+	    jsonnum_add(o, "fast", json_object_new_boolean(pts->fast))) {
 		json_object_put(o);
 		return NULL;
 	}

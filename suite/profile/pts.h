@@ -4,7 +4,7 @@
  * "SNIA PTS settings"):
  *
  *   pts: {test: iops, spec: "PTS-E 1.1 / PTS 2.0.1", variant: enterprise, active_range: 100%,
- *         active_range_amount: 16g, segments: 2048, data_pattern: random}
+ *         active_range_amount: 16g, segments: 2048, data_pattern: random, fast: false}
  *
  * The variant is one setting that changes what PTS-C changes against PTS-E, so that a Client
  * profile is its Enterprise one with `set: {pts.variant: client}` (profile extends), not a copy:
@@ -60,6 +60,9 @@ struct profile_pts {
 	uint64_t amount;	     /* ActiveRange Amount in bytes, 0 = none */
 	unsigned segments;	     /* the Amount's segments (default 2048) */
 	bool write_cache_on;	     /* what the variant asks of the write cache */
+	bool fast; /* `fast: true`: the *-fast shape (docs/fast-steady-state.md): a tracking rounds
+		    * phase with the steady-state rule, then the measured rounds over a fixed count;
+		    * the analysis makes one SNIA block of the two */
 	struct phase_pts_settings settings; /* what reaches the workloads */
 };
 
@@ -76,7 +79,7 @@ const char *pts_variant_name(enum pts_variant v);
 int pts_prepare(struct ydoc *doc, struct profile_pts *out, struct ydoc_error *err);
 
 /* The block as resolved, for the manifest's plan: {test, spec, variant, active_range,
- * active_range_amount, segments, data_pattern}. New reference; NULL on -ENOMEM. */
+ * active_range_amount, segments, data_pattern, fast}. New reference; NULL on -ENOMEM. */
 struct json_object *pts_to_json(const struct profile_pts *pts);
 
 #endif

@@ -117,6 +117,13 @@ void cmpfast_verdict(struct json_object *ss, const struct results_records *rr,
 	for (size_t i = 0; i < rr->n; i++) {
 		struct json_object *r = rr->rec[i];
 		double ns = jsonget_num(r, "elapsed_ns"), b = jsonget_num(member(r, "write"), "bytes");
+		if (num_or(r, "phase", -1) >= 0) {
+			v.run_records++;
+			if (isfinite(ns) && ns > 0)
+				v.run_drive_ns += (uint64_t)ns;
+			if (isfinite(b) && b > 0)
+				v.run_host_bytes += (uint64_t)b;
+		}
 		if (!before(r, &v))
 			continue;
 		v.records++;

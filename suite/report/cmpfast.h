@@ -44,6 +44,11 @@ struct cmpfast_verdict {
 	uint64_t drive_ns;       /* sum of elapsed_ns (target time) of the records up to it */
 	uint64_t host_bytes;     /* sum of the bytes they wrote (write.bytes) */
 	size_t records;          /* how many records that is */
+	/* The whole run, "to the figures": every record's elapsed_ns and write bytes. A *-fast
+	 * run's verdict is its tracking phase's, and its figures come from the matrix rounds
+	 * after it; the goal (at most CMPFAST_TIME_GOAL of the full run) is judged on these. */
+	uint64_t run_drive_ns, run_host_bytes;
+	size_t run_records;
 };
 
 /* The run's tracked steady-state result (borrowed): summary.steady_state[0], else the
@@ -55,7 +60,8 @@ struct json_object *cmpfast_ss_result(struct json_object *summary);
  * records rr up to it: every record of an earlier phase (purge, precondition, ...), and of the
  * result's phase those of an earlier repeat or of a round at or before the verdict's round. The
  * verdict's round is the early verdict's when it says "predicted", else the SNIA window's last
- * round when reached, else the phase's last recorded round. ss NULL: out->found false.
+ * round when reached, else the phase's last recorded round. The run_* sums take every record
+ * (the whole run). ss NULL: out->found false.
  */
 void cmpfast_verdict(struct json_object *ss, const struct results_records *rr,
 		     struct cmpfast_verdict *out);

@@ -311,6 +311,37 @@ out:
 	free(iops);
 }
 
+/*
+ * A *-fast profile's block (analysis/pass_snia.c, header.fast): what the run did and what that
+ * means for its figures, before them (docs/fast-steady-state.md).
+ */
+static void fast_para(struct section_ctx *c, struct json_object *b)
+{
+	struct json_object *f = section_get(section_get(b, "header"), "fast");
+	const char *text = jsonget_str(f, "text");
+	char msg[1200];
+
+	if (!text)
+		return;
+	snprintf(msg, sizeof(msg),
+		 "A %s. The drive was brought to random-write steady state "
+		 "by the sprandom fill (about its physical capacity written once, laid out as "
+		 "uniform random writes leave a greedy-GC drive) instead of 2x the capacity in "
+		 "sequential writes and rounds of the whole matrix; the steady-state verdict below "
+		 "is the tracked cell's own tracking rounds', and the figures come from the matrix "
+		 "rounds after the first (the first rebuilds the layout large-block reads depend "
+		 "on). The figures are meant to be within 5 %% of a full run's; large-block reads "
+		 "are lower than in a full run whose window holds its first round, when the "
+		 "sequential precondition's layout still serves them. %s",
+		 text,
+		 section_get(f, "snia_window_completed") &&
+			 !json_object_get_boolean(section_get(f, "snia_window_completed"))
+		     ? "The early verdict stopped the tracking rounds: the SNIA window was not "
+		       "completed."
+		     : "The tracking rounds completed the SNIA window.");
+	section_para(c, msg);
+}
+
 void section_snia(struct section_ctx *c)
 {
 	struct json_object *snia = section_get(c->summary, "snia");
@@ -331,6 +362,7 @@ void section_snia(struct section_ctx *c)
 		section_heading(c, 3, id, title, true);
 		if (k == 0)
 			header_table(c, b, k);
+		fast_para(c, b);
 		if (!strcmp(test, "iops"))
 			iops_block(c, b, k);
 		else if (!strcmp(test, "throughput"))

@@ -2310,6 +2310,35 @@ fail:
 	return rc;
 }
 
+/*
+ * Before anything runs: every sprandom fill's inputs must resolve on this target, so that a
+ * refusal (spare unknown on a drive; a GC policy or an SLC cache where the layout does not hold,
+ * docs/fast-steady-state.md) comes before the purge, with nothing written. The capacity is the
+ * target's, as the manifest resolves it; the fill's own range is checked again when it runs.
+ */
+static int sprandom_preflight(struct runner *r)
+{
+	const struct target_info *ti = target_info(r->t);
+	struct phase_nand nand = runner_target_nand(ti);
+
+	for (size_t i = 0; i < r->eta.plan.n; i++) {
+		const struct plan_step *st = &r->eta.plan.v[i];
+		const struct phase_write *pw = st->ph ? st->ph->data : NULL;
+		struct sprandom_inputs in;
+		char e[400] = "";
+
+		if (!st->ph || st->ph->kind->type != PHASE_PRECONDITION || !pw->spr.on)
+			continue;
+		if (phase_sprandom_resolve(&pw->spr, pw->w.spec.bs[0].bs, ti->capacity, &nand, &in,
+					   e, sizeof(e))) {
+			fail(r, "refused before the first phase: phase %d (precondition): %s",
+			     st->phase, e);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int runner_execute(struct runner *r, char *err, size_t errlen)
 {
 	int next = 0, rc;
@@ -2320,6 +2349,11 @@ int runner_execute(struct runner *r, char *err, size_t errlen)
 		err[0] = '\0';
 	assert(r->state == RUNNER_OPEN);
 	r->run_t0_ns = target_now(r->t);
+	rc = sprandom_preflight(r);
+	if (rc) {
+		set_state(r, RUNNER_FAILED);
+		return rc;
+	}
 	if (!r->resumed) {
 		set_state(r, RUNNER_RECORD);
 		rc = store_snapshot(r, "run-start", -1, 0);

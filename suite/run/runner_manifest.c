@@ -225,6 +225,8 @@ static struct json_object *pts_json(const struct profile *p, const struct target
 	bad |= jsonnum_add(x, "write_cache", pts_write_cache(p, o));
 	bad |= jsonnum_add(x, "data_pattern", json_object_new_string("random"));
 	bad |= jsonnum_add(x, "toio", tio);
+	/* A *-fast profile's shape (the analysis joins its tracking and matrix phases). */
+	bad |= jsonnum_add(x, "fast", json_object_new_boolean(pts->fast));
 	{
 		bool has;
 		struct json_object *na = bs_not_applicable_json(p, ti->logical_block_size, &has, &bad);

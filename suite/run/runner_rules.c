@@ -128,5 +128,7 @@ struct phase_nand runner_target_nand(const struct target_info *ti)
 {
 	return (struct phase_nand){.gc_space_bytes = ti->gc_space_bytes,
 				   .slc_known = ti->slc_known,
+				   .gc_policy = ti->gc_policy[0] ? ti->gc_policy : NULL,
+				   .slc_static = ti->slc_static,
 				   .slc_cache_bytes = ti->slc_cache_bytes};
 }

@@ -114,6 +114,12 @@ struct target_info {
 	 * (sim_config_gc_space_bytes) and the SLC cache's size; 0 / false on other targets */
 	uint64_t gc_space_bytes;
 	bool slc_known;
+	/* sim: its model's GC victim policy ("greedy", "fifo", "random", "d-choices"; "" when the
+	 * target does not say) and whether its SLC cache is static (a fixed size that does not
+	 * shrink as the drive fills): where the sprandom fill's layout does not hold
+	 * (docs/sprandom.md, "Where it does not apply") */
+	char gc_policy[16];
+	bool slc_static;
 	/* the target's clock, as results state it: "virtual", "CLOCK_MONOTONIC (tsc)" */
 	char clock[48];
 	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */

@@ -138,6 +138,9 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 	ti->gc_space_bytes = sim_config_gc_space_bytes(&st->model.cfg);
 	ti->slc_known = true;
 	ti->slc_cache_bytes = st->model.cfg.slc.size;
+	snprintf(ti->gc_policy, sizeof(ti->gc_policy), "%s",
+		 sim_gc_policy_name(st->model.cfg.gc_policy));
+	ti->slc_static = st->model.cfg.slc.size && !st->model.cfg.slc.dynamic;
 	/* The clock starts at 1 ns, not 0: the engine reads a start time of 0 as "not known yet"
 	 * (a real device's CLOCK_MONOTONIC is never 0). */
 	st->clock = 1;

@@ -838,6 +838,17 @@ for ln in lines:
         elif r["status"] != "not judged":
             bad("%r: records give %r" % (ln, r["status"]))
         continue
+    # a *-fast profile's block (issue 19 point 3): its method line, before the test's lines, is
+    # the block's header.fast text as snia_blocks_check recomputes it from the records
+    m = re.fullmatch(r"SNIA fast +(.*)", ln)
+    if m:
+        nxt = snia_hl[i_snia] if i_snia < len(snia_hl) else None
+        wf = snia_want.get((nxt["phase"], nxt["repeat"])) if nxt else None
+        if not wf or "fast" not in wf["header"] or m.group(1) != wf["header"]["fast"]["text"] \
+                or nxt.get("fast") != m.group(1):
+            bad("%r: records give %r" % (ln, wf and wf["header"].get("fast")))
+        figures += 1
+        continue
     m = re.fullmatch(r"SNIA (IOPS 4k|IOPS|TP (\S+)|latency|WSAT) +(.*)", ln)
     if m:
         kind = "TP" if m.group(2) else m.group(1)
@@ -861,7 +872,15 @@ for ln in lines:
         def window_ok(text):
             parts = [x.strip() for x in text.split(",")]
             w = want.get("window")
-            if w and "rounds %d-%d" % (w["first_round"], w["last_round"]) not in parts:
+            if "fast" in want["header"]:
+                # the verdict's rounds are the tracking phase's, the figures' the matrix's
+                ss = want["steady_state"]
+                fw = ("matrix round %d" % w["first_round"] if w["first_round"] == w["last_round"]
+                      else "matrix rounds %d-%d" % (w["first_round"], w["last_round"]))
+                if "tracking rounds %d-%d" % (ss["first_round"], ss["last_round"]) not in parts \
+                        or fw not in parts:
+                    bad("%r: tracking rounds %d-%d, %s" % (ln, ss["first_round"], ss["last_round"], fw))
+            elif w and "rounds %d-%d" % (w["first_round"], w["last_round"]) not in parts:
                 bad("%r: the window is rounds %d-%d" % (ln, w["first_round"], w["last_round"]))
             if se["queue"] and se["queue"] not in parts:
                 bad("%r: the queue is %r" % (ln, se["queue"]))
@@ -904,6 +923,13 @@ for ln in lines:
                 near(mm.group(g), r["mb_s"], "SNIA TP %s (records)" % d)
             window_ok(mm.group(3))
         elif kind == "latency":
+            # a *-fast block ends the line with its verdict and rounds (headline_snia.c)
+            fw = re.fullmatch(r"(.*?) \(([^()]*rounds[^()]*)\)", rest) if "fast" in want["header"] else None
+            if fw:
+                rest = fw.group(1)
+                window_ok(fw.group(2))
+            elif "fast" in want["header"]:
+                bad("%r: a fast block's line has no verdict and rounds" % ln)
             mm = re.fullmatch(r"4k (.+?) mean / p99\.99: (.*?)( \(\* fewer than 10 samples at or "
                               r"beyond the percentile\))?", rest)
             if se["test"] != "latency" or not mm or mm.group(1) != se["queue"]:

@@ -133,8 +133,37 @@ def header_of(manifest, recs, pts, phase):
     return h
 
 
-def rounds_block(test, summary, recs, phase, repeat):
-    lo, hi, over, ss = window_of(summary, recs, phase, repeat)
+def fast_header(manifest, recs, tphase, mphase, ss):
+    """header.fast of a *-fast profile's block (pts.fast): the phases it joins and the method."""
+    pre = [p for i, p in enumerate(manifest["plan"]["phases"])
+           if i < tphase and p["kind"] == "precondition"]
+    method = "not recorded"
+    if pre:
+        method = pre[-1].get("settings", {}).get("method") or "sequential"
+    tr = max(r["round"] for r in recs if r["kind"] == "cell" and r["phase"] == tphase)
+    mr = [r["round"] for r in recs if r["kind"] == "cell" and r["phase"] == mphase]
+    mlo, mhi = min(mr), max(mr)
+    flo = mlo + 1 if mhi > mlo else mlo
+    stopped = bool(ss and isinstance(ss.get("early"), dict) and ss["early"].get("stopped_run") is True)
+    text = ("fast run, not a PTS run: %s precondition, %d tracking round%s of the tracked cell "
+            "(phase %d), %d matrix round%s (phase %d), figures from matrix %s%s"
+            % (method, tr, "" if tr == 1 else "s", tphase, mhi - mlo + 1, "s" if mhi > mlo else "",
+               mphase, ("round %d" % mhi) if flo == mhi else ("rounds %d-%d" % (flo, mhi)),
+               "; SNIA window not completed" if stopped else ""))
+    return {"text": text, "precondition": method, "tracking_phase": tphase, "tracking_rounds": tr,
+            "matrix_phase": mphase, "matrix_rounds": mhi - mlo + 1,
+            "snia_window_completed": not stopped}
+
+
+def rounds_block(test, summary, recs, phase, repeat, fast_ss=None):
+    if fast_ss is not None:
+        # a *-fast block: the matrix phase's rounds after the first; the tracking phase's entry
+        ss = fast_ss or None
+        mr = [r["round"] for r in recs if r["kind"] == "cell" and r["phase"] == phase and
+              r["repeat"] == repeat]
+        lo, hi, over = min(mr) + (1 if max(mr) > min(mr) else 0), max(mr), "fast_matrix_rounds"
+    else:
+        lo, hi, over, ss = window_of(summary, recs, phase, repeat)
     b = {"window": {"first_round": lo, "last_round": hi, "over": over}}
     rs = [r for r in recs if r["kind"] == "cell" and r["phase"] == phase and r["repeat"] == repeat]
     cells = []
@@ -291,6 +320,17 @@ def recompute(d):
         if r["kind"] == kind and (r["phase"], r["repeat"]) not in phases:
             phases.append((r["phase"], r["repeat"]))
     out = []
+    if pts and pts.get("fast") is True and len(phases) >= 2 and test in ("iops", "latency"):
+        # one block: steady state from the tracking phase (the first), tables from the matrix
+        # phase (the last)
+        (tp, trep), (mp, mrep) = phases[0], phases[-1]
+        ss = next((s for s in summary["steady_state"] if s["phase"] == tp and s["repeat"] == trep),
+                  None)
+        h = header_of(manifest, recs, pts, mp)
+        h["fast"] = fast_header(manifest, recs, tp, mp, ss)
+        b = {"test": test, "phase": mp, "repeat": mrep, "header": h, "steady_state": ss}
+        b.update(rounds_block(test, summary, recs, mp, mrep, fast_ss=ss or {}))
+        return [b]
     for phase, repeat in phases:
         b = {"test": test, "phase": phase, "repeat": repeat,
              "header": header_of(manifest, recs, pts, phase),
@@ -348,7 +388,8 @@ def check(d, errors):
         if b["test"] == "wsat" or not ss or ss.get("verdict") != "reached":
             continue
         recs = [json.loads(line) for line in open(d + "/records.jsonl") if line.strip()]
-        y = [r for r in recs if r["kind"] == "cell" and r["phase"] == b["phase"] and
+        # the entry's own phase (a *-fast block's steady state is its tracking phase's)
+        y = [r for r in recs if r["kind"] == "cell" and r["phase"] == ss["phase"] and
              r["cell"] == ss["cell"] and ss["first_round"] <= r["round"] <= ss["last_round"]]
         if ss["metric"] in ("iops", "bw"):
             f = "ios" if ss["metric"] == "iops" else "bytes"

@@ -158,14 +158,22 @@ def written_since_purge(recs, phase, repeat, rnd):
 
 def recompute(recs, track):
     """(scan result with the guard or None, scan result without it or None, values, rounds) of a
-    manifest steady_state entry with "early", from the records (the "iops" metric only)."""
+    manifest steady_state entry with "early", from the records (the "iops" and "lat_mean"
+    metrics)."""
     ph, rep, cell = track["phase"], track["repeat"], track["cell"]
     p, e = track["params"], track["early"]
-    if track["metric"] != "iops":
-        raise ValueError("the checker knows the iops metric only, not %s" % track["metric"])
+    if track["metric"] not in ("iops", "lat_mean"):
+        raise ValueError("the checker knows the iops and lat_mean metrics only, not %s"
+                         % track["metric"])
     cells = [r for r in recs if r.get("kind") == "cell" and r.get("phase") == ph and
              r.get("repeat") == rep and r.get("cell") == cell]
-    y = [r["total"]["iops"] for r in cells]  # the "iops" metric: all I/Os of the cell
+    if track["metric"] == "iops":
+        y = [r["total"]["iops"] for r in cells]  # the "iops" metric: all I/Os of the cell
+    else:
+        # "lat_mean": the mean of every I/O's latency, both directions (the histograms' sums,
+        # as snia_blocks_check.py reads the latency test's tracked series)
+        y = [(r["read"]["hist"]["sum"] + r["write"]["hist"]["sum"]) /
+             (r["read"]["hist"]["count"] + r["write"]["hist"]["count"]) for r in cells]
     rounds = [r["round"] for r in cells]
     guard = [written_since_purge(recs, ph, rep, rnd) >= e["guard"]["bytes"] for rnd in rounds]
     a = (rounds[0], p["window"], p["max_data_excursion"], p["max_slope_excursion"],

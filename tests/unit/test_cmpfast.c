@@ -75,6 +75,11 @@ static void verdict_rounds(void **state)
 	assert_int_equal(v.drive_ns, 16000000000ull);
 	assert_int_equal(v.host_bytes, 1600);
 	assert_int_equal(v.records, 8);
+	/* the whole run, to the figures, whatever the verdict: all 11 records (each has a phase),
+	 * 10 s + 8 x 1 s + 7 s, 1000 + 8 x 100 + 7 bytes (phase 3 too, after the verdict) */
+	assert_int_equal(v.run_records, 11);
+	assert_int_equal(v.run_drive_ns, 25000000000ull);
+	assert_int_equal(v.run_host_bytes, 1807);
 	json_object_put(sum);
 
 	/* an early verdict predicted at round 1 wins over the SNIA window */

@@ -16,6 +16,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -334,6 +335,27 @@ static const char iops_text[] =
     "        window: 5\n"
     "        max_rounds: 25\n";
 
+static const char fast_text[] =
+    "name: fast\n"
+    "destructive: true\n"
+    "phases:\n"
+    "  - purge: {method: auto}\n"
+    "  - precondition: {method: sprandom, queue: {threads: 1, depth: 32}}\n"
+    "  - rounds:\n"
+    "      cells: {rwmix_read: [0], bs: [4k], order: [rwmix_read, bs]}\n"
+    "      cell_time: 60s\n"
+    "      queue: {threads: 4, depth: 32}\n"
+    "      steady_state: {track: {rwmix_read: 0, bs: 4k, metric: iops}, window: 5,\n"
+    "                     max_rounds: 25, early: {confidence: 0.95, min_rounds: 3}}\n"
+    "  - rounds:\n"
+    "      cells:\n"
+    "        rwmix_read: [100, 95, 65, 50, 35, 5, 0]\n"
+    "        bs: [1m, 128k, 64k, 32k, 16k, 8k, 4k, 512]\n"
+    "        order: [rwmix_read, bs]\n"
+    "      cell_time: 60s\n"
+    "      queue: {threads: 4, depth: 32}\n"
+    "      count: 2\n";
+
 /* The "1 TB drive" column: hand-worked, in seconds. */
 static void test_typical_spans(void **state)
 {
@@ -388,6 +410,15 @@ static void test_typical_spans(void **state)
 	assert_int_equal(plan_typical_span(&p->phases, &lo, &hi), 0);
 	assert_int_equal(lo, 6700 * S);
 	assert_int_equal(hi, 17500 * S);
+	profile_free(p);
+	/* The fast shape: the sprandom fill writes about the space GC can fill once, at the stated
+	 * 7 % spare 10^12 / 0.93 B, at 500 MB/s (no GC until it ends): 2150.5 s; the tracking
+	 * rounds of one 60 s cell 3 (early min_rounds) .. 25, and 2 rounds of 56 x 60 s = 6720 s:
+	 * 9050.5 s .. 10370.5 s. The fill is U / mean(v) writes, "about" P (docs/sprandom.md): 1 %. */
+	p = parse(fast_text);
+	assert_int_equal(plan_typical_span(&p->phases, &lo, &hi), 0);
+	assert_true(fabs((double)lo / 1e9 - 9050.5) < 21.5);
+	assert_int_equal(hi - lo, 22 * 60 * S);
 	profile_free(p);
 }
 

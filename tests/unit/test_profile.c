@@ -243,6 +243,7 @@ static const struct bad bad_profiles[] = {
 	{HDR "  - precondition: {method: sprandom, slc_cache: big}\n", 4, 49,
 	 "slc_cache: expected auto or a size (470m, 0), got 'big'"},
 	{HDR "  - precondition: {spare: 7%}\n", 4, 27, "spare is an input of method: sprandom"},
+	{HDR "  - precondition: {force: true}\n", 4, 27, "force is an input of method: sprandom"},
 	{HDR "  - precondition: {method: sprandom, amount: 2x}\n", 4, 46,
 	 "method: sprandom computes its own offsets and length over the whole drive: amount does "
 	 "not apply"},
@@ -613,6 +614,60 @@ static void test_sprandom_precondition(void **state)
 	assert_int_equal(in.slc_from, SPR_ASSUMED);
 	assert_int_equal(in.slc_cache, 0);
 	assert_int_equal(in.bytes, in.seq_writes * 4096);
+	profile_free(p);
+}
+
+/* Where the sprandom layout does not hold (docs/fast-steady-state.md): a model whose GC is not
+ * greedy-like, a static SLC cache; refused unless force: true, which is recorded. */
+static void test_sprandom_refusals(void **state)
+{
+	static const struct {
+		const char *policy;
+		bool slc_static;
+		uint64_t slc;
+		const char *why; /* NULL: runs, not forced */
+	} cases[] = {
+	    {"greedy", false, 0, NULL},
+	    {"d-choices", false, 0, NULL},
+	    {"greedy", true, 0, NULL}, /* a static cache of 0 bytes is no cache */
+	    {"greedy", false, 8 << 20, NULL}, /* a dynamic cache */
+	    {"fifo", false, 0, "GC policy is fifo"},
+	    {"random", false, 0, "GC policy is random"},
+	    {"greedy", true, 8 << 20, "SLC cache is static"},
+	};
+	struct profile *p = parse_ok(HDR "  - precondition: {method: sprandom}\n"
+					 "  - precondition: {method: sprandom, force: true}\n",
+				     NULL, 0);
+	const struct phase_write *d = p->phases.v[0].data, *f = p->phases.v[1].data;
+
+	(void)state;
+	assert_false(d->spr.force);
+	assert_true(f->spr.force);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct phase_nand nand = {.gc_space_bytes = 1200ull << 20, .slc_known = true,
+					  .slc_cache_bytes = cases[i].slc,
+					  .gc_policy = cases[i].policy,
+					  .slc_static = cases[i].slc_static};
+		struct sprandom_inputs in;
+		char err[400] = "";
+		int rc = phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, &nand, &in, err,
+						sizeof(err));
+
+		if (!cases[i].why) {
+			assert_int_equal(rc, 0);
+			assert_false(in.forced);
+			continue;
+		}
+		assert_int_equal(rc, -EINVAL);
+		assert_non_null(strstr(err, cases[i].why));
+		assert_non_null(strstr(err, "docs/fast-steady-state.md"));
+		assert_non_null(strstr(err, "force: true"));
+		assert_int_equal(phase_sprandom_resolve(&f->spr, 4096, 1ull << 30, &nand, &in, err,
+							sizeof(err)),
+				 0);
+		assert_true(in.forced);
+		assert_non_null(strstr(in.force_why, cases[i].why));
+	}
 	profile_free(p);
 }
 
@@ -1161,6 +1216,7 @@ int main(void)
 	    cmocka_unit_test(test_split_renormalise),
 	    cmocka_unit_test(test_write_until_slc_probe),
 	    cmocka_unit_test(test_sprandom_precondition),
+		cmocka_unit_test(test_sprandom_refusals),
 	    cmocka_unit_test(test_sequential_resolve),
 	    cmocka_unit_test(test_defaults_and_convention),
 	    cmocka_unit_test(test_readonly_not_destructive),

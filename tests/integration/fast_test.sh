@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# fast_test (issue 19 point 3): the *-fast profiles end to end on the virtual SSD.
+#   1. three models, snia-iops-fast against snia-iops: client-tlc shrunk to 1 GiB
+#      (run_lib.sh small_client_tlc, --time-scale 26), client-7op shrunk to 1 GiB (spare 0.069,
+#      --time-scale 2, the smallest at which no cell is shorter than its drain) and
+#      enterprise-28op shrunk to 2 GiB (spare 0.219; at 1 GiB its 32 dies leave no room for the
+#      GC reserve; --time-scale 40: at 11 or 20 its one-minute cells are so short that cells of
+#      either run vary by up to 15 % round to round). fast_check.py, from records.jsonl and the
+#      snapshots: the fast run's one SNIA block (steady state of the tracking phase, matrix
+#      recomputed over the matrix rounds after the first, header.fast); the tracked cell within
+#      5 %; every matrix cell within 5 % of the full window's average or within its per-round
+#      range widened by 5 % (the count that needed that is printed); host bytes written at
+#      most half the full run's, from the sim counters (not timed);
+#   2. the fast run's headline (headline_check.py) and report (the fast sentence);
+#   3. `compare --fast FULL FAST` on the client-tlc pair, checked by compare_check.py --fast
+#      (the whole run's drive time and bytes, to the figures, judged against 0.5);
+#   4. refusals: on a fifo-GC model and on the static-slc model snia-iops-fast exits 1 before
+#      the first phase, naming docs/fast-steady-state.md, with no record and no snapshot; with
+#      force: true on the fifo model it runs and the manifest records forced and why.
+# The runs go two at a time (the machine has 2 cores). Measured 2026-12-02: see the last line.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/run_lib.sh"
+command -v python3 >/dev/null || skip "python3 is needed to read the records"
+: "${SSDLAB_SRCDIR:?SSDLAB_SRCDIR must point at the source tree (meson sets it)}"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-fast-XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+t0=$EPOCHREALTIME
+P="$SSDLAB_SRCDIR/profiles"
+models="$SSDLAB_SRCDIR/profiles/models"
+small_client_tlc "$SSDLAB_SRCDIR" "$tmp/tlc.yaml"
+[ -r "$models/client-7op.yaml" ] && [ -r "$models/enterprise-28op.yaml" ] ||
+	skip "client-7op or enterprise-28op is not in the source tree"
+# shrunk as shrink_model does: user capacity and `represents` by the same factor
+sed -e 's/^name: .*/name: client-7op-1g/' -e 's/^represents: .*/represents: 32000000000/' \
+	-e 's/^user_capacity: .*/user_capacity: 1g/' "$models/client-7op.yaml" >"$tmp/c7.yaml"
+sed -e 's/^name: .*/name: enterprise-28op-2g/' -e 's/^represents: .*/represents: 1920000000000/' \
+	-e 's/^user_capacity: .*/user_capacity: 2g/' "$models/enterprise-28op.yaml" >"$tmp/e28.yaml"
+grep -q '^user_capacity: 1g$' "$tmp/c7.yaml" && grep -q '^user_capacity: 2g$' "$tmp/e28.yaml" ||
+	fail "the models did not shrink"
+sed 's/^  policy: greedy$/  policy: fifo/' "$tmp/tlc.yaml" >"$tmp/fifo.yaml"
+grep -q '^  policy: fifo$' "$tmp/fifo.yaml" || fail "the fifo model was not made"
+
+# one run: NAME PROFILE MODEL SCALE [ARGS...]; its exit code in NAME.rc
+one() {
+	local n=$1 p=$2 m=$3 s=$4
+	shift 4
+	"$SSDLAB" run "$P/$p.yaml" --target "sim:$m" --out "$tmp/$n" --time-scale "$s" "$@" \
+		>"$tmp/$n.out" 2>"$tmp/$n.err"
+	echo $? >"$tmp/$n.rc"
+}
+# longest first, two at a time (xargs takes the next as one ends)
+runs=(
+	"e28-full snia-iops $tmp/e28.yaml 40"
+	"c7-full snia-iops $tmp/c7.yaml 2"
+	"e28-fast snia-iops-fast $tmp/e28.yaml 40"
+	"tlc-full snia-iops $tmp/tlc.yaml 26"
+	"c7-fast snia-iops-fast $tmp/c7.yaml 2"
+	"tlc-fast snia-iops-fast $tmp/tlc.yaml 26"
+	"fifo-forced snia-iops-fast $tmp/fifo.yaml 26 --set phases.1.precondition.force=true"
+)
+export -f one
+export tmp P SSDLAB
+printf '%s\n' "${runs[@]}" | xargs -P 2 -L 1 bash -c 'one "$@"' one
+t1=$EPOCHREALTIME
+for r in "${runs[@]}"; do
+	n=${r%% *}
+	if [ "$(cat "$tmp/$n.rc")" != 0 ]; then
+		fail "$n: ssdlab run exit $(cat "$tmp/$n.rc")"
+		sed 's/^/  /' "$tmp/$n.err" >&2
+	fi
+done
+[ "$fails" = 0 ] || exit 1
+
+# 1. the three models
+for m in tlc c7 e28; do
+	python3 "$here/fast_check.py" "$tmp/$m-full" "$tmp/$m-fast" "$m" || fail "$m: fast_check.py"
+done
+
+# 2. headline and report of a fast run
+"$SSDLAB" analyze "$tmp/tlc-fast" 2>/dev/null | grep -v '^summary: ' >"$tmp/tlc-fast.block"
+python3 "$here/headline_check.py" snia-iops-fast "$tmp/tlc-fast" "$tmp/tlc-fast.block" "$tmp/tlc-fast.out" ||
+	fail "headline_check on the fast run"
+grep -q '^SNIA fast      fast run, not a PTS run: sprandom precondition, ' "$tmp/tlc-fast.block" ||
+	fail "headline: no SNIA fast line"
+"$SSDLAB" report "$tmp/tlc-fast" >/dev/null 2>&1 || fail "report: exit $?"
+grep -q 'A fast run, not a PTS run' "$tmp/tlc-fast/report.html" || fail "report.html: no fast sentence"
+
+# 3. compare --fast on the client-tlc pair
+(cd "$tmp" && "$SSDLAB" compare --fast --out cmp/compare.html tlc-full tlc-fast) >"$tmp/cmp.txt" 2>&1 ||
+	fail "compare --fast: exit $?"
+(cd "$tmp" && python3 "$here/compare_check.py" --fast cmp/compare.html cmp.txt tlc-full tlc-fast) ||
+	fail "compare_check.py --fast"
+grep -q '^  drive time to the figures (s, whole run) .* pass$' "$tmp/cmp.txt" ||
+	fail "compare --fast: the whole run's drive time is not judged a pass"
+
+# 4. refusals, nothing written; force recorded
+refused() {
+	local n=$1 m=$2 why=$3 rc
+	"$SSDLAB" run "$P/snia-iops-fast.yaml" --target "sim:$m" --out "$tmp/$n" >"$tmp/$n.out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "$n: exit $rc, want 1"
+	grep -q "refused before the first phase: phase 1 (precondition): sprandom: refused: $why.*docs/fast-steady-state.md.*force: true" "$tmp/$n.out" ||
+		{ fail "$n: no refusal naming the reason and docs/fast-steady-state.md"; sed 's/^/  /' "$tmp/$n.out" >&2; }
+	[ ! -s "$tmp/$n/records.jsonl" ] || fail "$n: records were written"
+	[ -z "$(ls -A "$tmp/$n/snapshots" 2>/dev/null)" ] || fail "$n: snapshots were taken"
+	echo "$n: refused ($(grep -o 'sprandom: refused: [^(]*' "$tmp/$n.out"))"
+}
+refused fifo "$tmp/fifo.yaml" "the model's GC policy is fifo, not greedy-like"
+refused static "$models/static-slc.yaml" "the model's SLC cache is static"
+python3 - "$tmp/fifo-forced/manifest.json" <<'PY' || fail "fifo-forced: force not recorded"
+import json, sys
+m = json.load(open(sys.argv[1]))
+s = m["sprandom"][0]["inputs"]
+assert s["forced"] is True and "fifo" in s["forced_past"], s
+print("fifo-forced: ran, manifest sprandom inputs forced past: %s" % s["forced_past"])
+PY
+t2=$EPOCHREALTIME
+awk -v a="$t0" -v b="$t1" -v c="$t2" \
+	'BEGIN { printf "7 runs in %.1f s (two at a time), checks and refusals in %.1f s\n", b - a, c - b }'
+[ "$fails" = 0 ] || exit 1
+echo "ok: snia-iops-fast agrees with snia-iops on three models at under half the bytes; refusals hold"
