@@ -210,7 +210,7 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 	if (rc) {
 		cli_error(c->cmd, "%s", err[0] ? err : strerror(-rc));
 		fprintf(stderr, "ssdlab %s: the records so far are kept in %s\n", c->cmd, c->dir);
-		if (rc != -EDOM) /* a drain refusal: resuming at the same scale cannot help */
+		if (rc != -EDOM) /* a refusal (runner.h): resuming cannot help */
 			print_resume_hint(c);
 		code = cli_exit_code(rc);
 		if (code == EXIT_USAGE || code == EXIT_INTERRUPTED || code == EXIT_OK)

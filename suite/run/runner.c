@@ -2333,7 +2333,8 @@ static int sprandom_preflight(struct runner *r)
 					   e, sizeof(e))) {
 			fail(r, "refused before the first phase: phase %d (precondition): %s",
 			     st->phase, e);
-			return -EINVAL;
+			/* -EDOM: a resume would be refused the same way (runner.h) */
+			return -EDOM;
 		}
 	}
 	return 0;

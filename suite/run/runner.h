@@ -249,9 +249,10 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 
 /*
  * Walks the plan. Returns 0 when every step is recorded (DONE), -EINTR when the stop flag was
- * seen (STOPPED: everything finished is on disk), -EDOM when a cell is shorter than its drain
- * (FAILED, refused: a resume with the same scale would be refused again; err names the
- * --time-scale that works), other -errno on failure (FAILED; err says which step and why;
+ * seen (STOPPED: everything finished is on disk), -EDOM on a refusal that a resume would meet
+ * again (FAILED: a cell shorter than its drain, err naming the --time-scale that works; a
+ * sprandom fill whose inputs do not resolve on the target, refused before the first phase with
+ * nothing written), other -errno on failure (FAILED; err says which step and why;
  * records so far are kept).
  */
 int runner_execute(struct runner *r, char *err, size_t errlen);

@@ -105,6 +105,7 @@ refused() {
 	[ $rc -eq 1 ] || fail "$n: exit $rc, want 1"
 	grep -q "refused before the first phase: phase 1 (precondition): sprandom: refused: $why.*docs/fast-steady-state.md.*force: true" "$tmp/$n.out" ||
 		{ fail "$n: no refusal naming the reason and docs/fast-steady-state.md"; sed 's/^/  /' "$tmp/$n.out" >&2; }
+	! grep -q "resume with" "$tmp/$n.out" || fail "$n: a resume is suggested after a refusal it would meet again"
 	[ ! -s "$tmp/$n/records.jsonl" ] || fail "$n: records were written"
 	[ -z "$(ls -A "$tmp/$n/snapshots" 2>/dev/null)" ] || fail "$n: snapshots were taken"
 	echo "$n: refused ($(grep -o 'sprandom: refused: [^(]*' "$tmp/$n.out"))"
