@@ -18,7 +18,6 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
 
 TAG=ssdlab-fio-loop
-BASE=/var/tmp
 if ! command -v fio >/dev/null; then
 	[ "${CI:-}" = true ] && { echo "FAIL: fio is not installed (CI=true)" >&2; exit 1; }
 	skip "fio is not installed (apt-get install fio)"
@@ -27,13 +26,7 @@ fi
 command -v losetup >/dev/null || skip "no losetup"
 command -v python3 >/dev/null || skip "python3 is needed to read the results"
 
-loop_sweep "$BASE" "$TAG"
-tmp=$(mktemp -d "$BASE/$TAG.XXXXXX") || skip "cannot create a temp dir in $BASE"
-echo $$ >"$tmp/pid"
-trap 'loop_release_dir "$tmp"; rm -rf "$tmp"' EXIT
-truncate -s 64M "$tmp/disk.img"
-dev=$(losetup --find --show --direct-io=on "$tmp/disk.img") || skip "cannot attach a loop device"
-name=${dev#/dev/}
+loop_scratch "$TAG" 64M
 [ "$(cat "/sys/block/$name/loop/dio" 2>/dev/null)" = 1 ] ||
 	skip "$dev fell back to buffered I/O (backing file system without O_DIRECT)"
 

@@ -118,6 +118,21 @@ loop_attach() {
 	printf -v "$2" '%s' "$d"
 }
 
+# loop_scratch TAG SIZE: after sweeping what a killed earlier run of TAG left, a fresh
+# /var/tmp/TAG.XXXXXX ($tmp: released with its loop devices and removed at exit) holding a sparse
+# SIZE file attached with direct I/O ($dev, its kernel name $name). Skips (77) where that cannot
+# be done. Sets the EXIT trap: a test that needs more at exit sets its own after this.
+loop_scratch() {
+	local base=/var/tmp
+	loop_sweep "$base" "$1"
+	tmp=$(mktemp -d "$base/$1.XXXXXX") || skip "cannot create a temp dir in $base"
+	echo $$ >"$tmp/pid"
+	trap 'loop_release_dir "$tmp"; rm -rf "$tmp"' EXIT
+	truncate -s "$2" "$tmp/disk.img"
+	dev=$(losetup --find --show --direct-io=on "$tmp/disk.img") || skip "cannot attach a loop device"
+	name=${dev#/dev/}
+}
+
 # ext4_mount DEV DIR: a fresh ext4 on DEV, mounted on DIR (made here).
 ext4_mount() {
 	mkfs.ext4 -q -F "$1" >/dev/null 2>&1 || return 1

@@ -20,19 +20,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
 
 TAG=ssdlab-run-loop
-BASE=/var/tmp
 [ "$(id -u)" = 0 ] || skip "needs root to attach loop devices"
 command -v losetup >/dev/null || skip "no losetup"
 command -v python3 >/dev/null || skip "python3 is needed to read the records"
 
-loop_sweep "$BASE" "$TAG"
-
-tmp=$(mktemp -d "$BASE/$TAG.XXXXXX") || skip "cannot create a temp dir in $BASE"
-echo $$ >"$tmp/pid"
-trap 'loop_release_dir "$tmp"; rm -rf "$tmp"' EXIT
-truncate -s 64M "$tmp/disk.img"
-dev=$(losetup --find --show --direct-io=on "$tmp/disk.img") || skip "cannot attach a loop device"
-name=${dev#/dev/}
+loop_scratch "$TAG" 64M
 [ "$(cat "/sys/block/$name/loop/dio" 2>/dev/null)" = 1 ] ||
 	skip "$dev fell back to buffered I/O (backing file system without O_DIRECT)"
 
