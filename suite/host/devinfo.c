@@ -352,6 +352,7 @@ int devinfo_read_stat(const struct devinfo_roots *r, dev_t dev, struct devinfo_s
 	st->read_sectors = f[2];
 	st->write_ios = f[4];
 	st->write_sectors = f[6];
+	st->in_flight = f[8];
 	st->discard_ios = f[11];
 	st->discard_sectors = f[13];
 	st->flush_ios = f[15];

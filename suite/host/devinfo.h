@@ -134,6 +134,7 @@ int devinfo_read(const struct devinfo_roots *r, dev_t dev, struct devinfo *di);
 struct devinfo_stat {
 	uint64_t read_ios, read_sectors, write_ios, write_sectors;
 	uint64_t discard_ios, discard_sectors, flush_ios;
+	uint64_t in_flight; /* requests the block layer has not finished accounting */
 };
 /* Reads the stat file of the device dev. */
 int devinfo_read_stat(const struct devinfo_roots *r, dev_t dev, struct devinfo_stat *st);

@@ -173,7 +173,7 @@ static int setup(void **state)
 	put(d, "device/model", "Samsung SSD 860 \n");
 	put(d, "device/rev", "RVT04B6Q\n");
 	put(d, "device/wwid", "naa.5002538e40a1b2c3\n");
-	put(d, "stat", "  100  0  2000  0  50  0  4000  0  0  0  0  3  0  80  0  7  0\n");
+	put(d, "stat", "  100  0  2000  0  50  0  4000  0  2  0  0  3  0  80  0  7  0\n");
 	queue(d, "512\n", "512\n", "0\n", "[mq-deadline] kyber bfq none\n", "64\n", "0\n");
 	snprintf(vpdpath, sizeof(vpdpath), "%s/device/vpd_pg80", d);
 	f = fopen(vpdpath, "wb");
@@ -394,6 +394,7 @@ static void test_missing_and_stat(void **state)
 	assert_int_equal(st.discard_ios, 3);
 	assert_int_equal(st.discard_sectors, 80);
 	assert_int_equal(st.flush_ios, 7);
+	assert_int_equal(st.in_flight, 2);
 	/* An old kernel's 11-field stat has no discard or flush fields. */
 	assert_int_equal(devinfo_read_stat(&r, makedev(8, 1), &st), 0);
 	assert_int_equal(st.write_sectors, 16);
