@@ -191,3 +191,67 @@ run_rescaled() {
 		return 1
 	}
 }
+
+# short_sets PROFILE: the --set arguments that shorten a bundled profile on the 1 GiB model
+# (small_client_tlc) while keeping every phase and figure it has; used for the stored report fixtures
+# (scripts/make-report-fixtures.sh) and by the headline test. Why each is there is said once here. A precondition's or
+# write_until's `interval` is profile time, divided by the model's scale (about 112 on the 1 GiB
+# model), so the default 1 s gives a series row every 9 ms of a fill: 30 s still leaves a few
+# hundred rows per fill. Probes that fit their series (gc_pass) keep a finer 10 s.
+pre30() { # pre30 N...: interval 30s on the precondition phases N...
+	local n
+	for n in "$@"; do printf -- '--set phases.%s.precondition.interval=30s\n' "$n"; done
+}
+short_sets() {
+	case "$1" in
+	demo | gc-passes) pre30 1 2 ;;
+	esac
+	case "$1" in
+	gc-passes)
+		echo "--set phases.4.write_until.interval=10s"
+		echo "--set phases.5.repeat.phases.1.write_until.interval=10s"
+		;;
+	gc-recovery)
+		pre30 1 2
+		# 4 idles once each (not 8 twice): the fitted curve still has its points
+		echo "--set phases.4.idle_sweep.count=4"
+		echo "--set phases.4.idle_sweep.reps=1"
+		;;
+	op-variants)
+		echo "--set phases.0.variants.phases.1.precondition.interval=30s"
+		echo "--set phases.0.variants.phases.2.precondition.interval=30s"
+		;;
+	snia-ecw | snia-ecw-client)
+		# 5 precondition rounds (not 25) and 2 rounds of the 49 points (not 10)
+		echo "--set phases.1.rounds.count=5"
+		echo "--set phases.2.rounds.count=2"
+		;;
+	snia-hir | snia-hir-client)
+		# as snia_hir_test.sh: 20 bursts per wait state (not 360), 300 s of recovery writes (not 1800)
+		echo "--set phases.1.rounds.cell_time=5min"
+		for p in 2 4 6 8 10; do
+			echo "--set phases.$p.bursts.count=20"
+			echo "--set phases.$((p + 1)).write_until.amount=300s"
+			echo "--set phases.$((p + 1)).write_until.interval=30s"
+		done
+		;;
+	snia-iops | snia-iops-client | snia-latency | snia-latency-client) pre30 1 ;;
+	snia-iops-fast | snia-iops-client-fast | snia-latency-fast | snia-latency-client-fast)
+		# the sprandom fill, recorded in 9 chunks whatever the interval: nothing to shorten
+		;;
+	snia-throughput) pre30 1 4 ;;
+	snia-throughput-client) pre30 1 ;;
+	snia-wsat | snia-wsat-client)
+		# 2x the capacity (not 4x), sampled every 30 s; the 1-minute records stay
+		echo "--set phases.1.write_until.amount=2x"
+		echo "--set phases.1.write_until.interval=30s"
+		;;
+	snia-xsr | snia-xsr-client)
+		# as snia_xsr_test.sh: groups of 1 h, 30 min and 1 h (not 8 h, 6 h, 8 h)
+		echo "--set phases.1.write_until.amount=1h"
+		echo "--set phases.2.write_until.amount=30min"
+		echo "--set phases.3.write_until.amount=1h"
+		for p in 1 2 3; do echo "--set phases.$p.write_until.interval=30s"; done
+		;;
+	esac
+}
