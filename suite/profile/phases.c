@@ -243,8 +243,7 @@ static int slc_cache_parse(const struct ydoc_node *v, struct phase_sprandom *spr
 	}
 	if (v->type != YDOC_SCALAR)
 		return ydoc_errorf(err, v,
-				   "slc_cache: expected auto, a size (470m, 0) or {from: DIR}, got a "
-				   "%s",
+				   "slc_cache: expected auto, a size (470m, 0) or {from: DIR}, got %s",
 				   ydoc_type_name(v->type));
 	if (!strcmp(v->text, "auto"))
 		return 0;
