@@ -117,13 +117,11 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 			 nand->raw_nand_entry ? nand->raw_nand_entry : "?");
 	} else {
 		return errmsg_set(err, errlen, -EINVAL,
-				  "sprandom: spare: auto needs the drive's raw NAND size, and neither "
-				  "a virtual SSD model nor a drive-database entry (raw_nand:) states "
-				  "it for this target: state the spare factor with the precondition's "
-				  "spare: (e.g. spare: 7%%, or 12%% for a 480 GB drive on 512 GiB of "
-				  "NAND), add the drive's raw NAND size from a datasheet or teardown "
-				  "to the drive database (ssdlab drives --path), or run an op-variants "
-				  "profile, whose HPA variants add a known spare");
+				  "sprandom: spare: auto needs the raw NAND size, which no virtual SSD "
+				  "model or drive-database entry states here; 3 ways to state it: set "
+				  "the precondition's spare: (e.g. 7%%, or 12%% for 480 GB on 512 GiB "
+				  "of NAND), add a raw_nand: row to the drive's entry in the drive "
+				  "database (ssdlab drives --path), or use a virtual SSD model");
 	}
 	if (!(in.spare > 0 && in.spare < 1))
 		return errmsg_set(err, errlen, -EINVAL,

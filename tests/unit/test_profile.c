@@ -611,9 +611,9 @@ static void test_sprandom_precondition(void **state)
 	assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, NULL, &in, err,
 						sizeof(err)),
 			 -EINVAL);
-	assert_non_null(strstr(err, "with the precondition's spare:"));
-	assert_non_null(strstr(err, "to the drive database"));
-	assert_non_null(strstr(err, "op-variants"));
+	assert_non_null(strstr(err, "set the precondition's spare:"));
+	assert_non_null(strstr(err, "add a raw_nand: row"));
+	assert_non_null(strstr(err, "or use a virtual SSD model"));
 	/* a drive whose drive-database entry states its raw NAND: 1 GiB on 1100 MiB */
 	{
 		struct phase_nand drive = {.raw_nand_bytes = 1100ull << 20,
