@@ -70,6 +70,11 @@ static void show(const struct drivedb_entry *e)
 		       e->compresses ? " (compressing controller: may be below 1)" : "");
 	if (e->note)
 		printf("  %-11s %s\n", "note", e->note);
+	/* what the sprandom fill's spare: auto takes on a drive of that model */
+	for (size_t i = 0; i < e->n_raw_nand; i++)
+		printf("  %-11s %g GiB for models matching '%s' (%s)\n", i == 0 ? "raw nand" : "",
+		       (double)e->raw_nand[i].bytes / 1073741824.0, e->raw_nand[i].match,
+		       e->raw_nand[i].source);
 	printf("  %-11s %s\n", "source", e->source);
 	/* Real model strings the entry takes, and neighbours it leaves to other entries, so a user
 	 * can compare their drive's model with them. */

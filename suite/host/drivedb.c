@@ -85,7 +85,8 @@ struct entry_raw {
 	const char *name, *match, *source, *note;
 	int transport, wa, combine;
 	bool compresses;
-	const struct ydoc_node *host, *host_pages, *nand, *endurance, *examples, *not_examples;
+	const struct ydoc_node *host, *host_pages, *nand, *endurance, *raw_nand, *examples,
+	    *not_examples;
 };
 
 static const struct ydoc_key entry_keys[] = {
@@ -104,6 +105,7 @@ static const struct ydoc_key entry_keys[] = {
 	{.name = "compresses", .kind = YK_BOOL, .offset = offsetof(struct entry_raw, compresses)},
 	{.name = "note", .kind = YK_STRING, .offset = offsetof(struct entry_raw, note)},
 	{.name = "endurance", .kind = YK_SEQUENCE, .offset = offsetof(struct entry_raw, endurance)},
+	{.name = "raw_nand", .kind = YK_SEQUENCE, .offset = offsetof(struct entry_raw, raw_nand)},
 	{.name = "source", .kind = YK_STRING, .required = true,
 	 .offset = offsetof(struct entry_raw, source)},
 	{.name = "examples", .kind = YK_SEQUENCE, .offset = offsetof(struct entry_raw, examples)},
@@ -252,6 +254,17 @@ static int read_entry(const struct ydoc_node *n, struct drivedb_entry *e, regex_
 				return ret;
 		}
 		e->n_endurance = raw.endurance->n;
+	}
+	if (raw.raw_nand) {
+		if (raw.raw_nand->n > DRIVEDB_MAX_RAW_NAND)
+			return ydoc_errorf(err, raw.raw_nand, "at most %d raw_nand rows, got %zu",
+					   DRIVEDB_MAX_RAW_NAND, raw.raw_nand->n);
+		for (size_t i = 0; i < raw.raw_nand->n; i++) {
+			ret = drivedb_read_raw_nand(raw.raw_nand->items[i], &e->raw_nand[i], err);
+			if (ret < 0)
+				return ret;
+		}
+		e->n_raw_nand = raw.raw_nand->n;
 	}
 	if (raw.examples) {
 		ret = read_models(raw.examples, "examples", e->examples, &e->n_examples, err);

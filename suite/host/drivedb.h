@@ -58,6 +58,15 @@ struct drivedb_endurance {
 	double tbw; /* TB written, or TB written per TB of capacity when per_tb */
 };
 
+/* A raw NAND capacity (all the flash on the board, user capacity and spare together), for the
+ * models of an entry that `match` selects, with the document that states it (a datasheet or a
+ * teardown that counts the packages). The sprandom fill's spare: auto uses it on a drive. */
+#define DRIVEDB_MAX_RAW_NAND 8
+struct drivedb_raw_nand {
+	const char *match, *source;
+	uint64_t bytes;
+};
+
 /* Model strings an entry lists as examples of what it must match (examples) and of a
  * neighbouring family it must not (not_examples): data for the test and for `ssdlab drives`. */
 #define DRIVEDB_MAX_EXAMPLES 40
@@ -76,6 +85,8 @@ struct drivedb_entry {
 	bool compresses; /* the controller compresses: WA < 1 is expected */
 	size_t n_endurance; /* 0: no rated endurance known */
 	struct drivedb_endurance endurance[DRIVEDB_MAX_ENDURANCE];
+	size_t n_raw_nand; /* 0: no raw NAND size known */
+	struct drivedb_raw_nand raw_nand[DRIVEDB_MAX_RAW_NAND];
 	size_t n_examples, n_not_examples; /* strings point into the database */
 	const char *examples[DRIVEDB_MAX_EXAMPLES];
 	const char *not_examples[DRIVEDB_MAX_EXAMPLES];
@@ -153,6 +164,19 @@ int drivedb_compute_wa(const struct drivedb_entry *e, const char *model,
  */
 int drivedb_rated_endurance(const struct drivedb_entry *e, const char *model, uint64_t capacity,
 			    double *bytes, const char **source);
+
+/*
+ * The raw NAND bytes of `model` from entry e: the first of its raw_nand rows whose regex
+ * matches. 0 with *bytes and *source (pointing into the database) set; -ENOENT when e or model
+ * is NULL or no row matches (outputs untouched); -ENOMEM.
+ */
+int drivedb_raw_nand_bytes(const struct drivedb_entry *e, const char *model, uint64_t *bytes,
+			   const char **source);
+
+/* For drivedb.c (drivedb_endurance.c): reads one `raw_nand:` row {match, gib, source} into
+ * *out (gib: GiB of 2^30 bytes, 1 to 2^20); 0, or -EINVAL with err at the node. */
+int drivedb_read_raw_nand(const struct ydoc_node *n, struct drivedb_raw_nand *out,
+			  struct ydoc_error *err);
 
 /* For drivedb.c (drivedb_endurance.c): reads one `endurance:` row {match, tbw | tbw_per_tb,
  * source} into *out (strings point into the tree); the regex is compiled once to check it.

@@ -151,7 +151,8 @@ struct write_extra {
 	const struct ydoc_node *stop;
 	/* precondition's method and the sprandom inputs (struct phase_sprandom) */
 	int method;
-	const char *spare, *slc_cache;
+	const char *spare;
+	const struct ydoc_node *slc_cache; /* a size, auto, or {from: DIR} */
 	unsigned regions;
 	bool force;
 };
@@ -184,8 +185,7 @@ static const struct ydoc_key precondition_keys[] = {
 	 .expect = "auto, a percentage (7%) or a fraction (0.07)"},
 	{.name = "regions", .kind = YK_UINT, .offset = offsetof(struct write_extra, regions),
 	 .bounded = true, .min = 2, .max = SPRANDOM_MAX_REGIONS},
-	{.name = "slc_cache", .kind = YK_STRING, .offset = offsetof(struct write_extra, slc_cache),
-	 .expect = "auto or a size (470m, 0)"},
+	{.name = "slc_cache", .kind = YK_ANY, .offset = offsetof(struct write_extra, slc_cache)},
 	{.name = "force", .kind = YK_BOOL, .offset = offsetof(struct write_extra, force)},
 	{0},
 };
@@ -207,6 +207,53 @@ static const struct ydoc_key write_until_keys[] = {
 	{0},
 };
 /* clang-format on */
+
+struct slc_from_extra {
+	const char *from;
+};
+
+/* clang-format off */
+static const struct ydoc_key slc_from_keys[] = {
+	{.name = "from", .kind = YK_STRING, .required = true,
+	 .offset = offsetof(struct slc_from_extra, from),
+	 .expect = "the results directory of an slc-cache run on this drive"},
+	{0},
+};
+/* clang-format on */
+
+/* slc_cache: auto, a size, or {from: DIR} (an slc-cache run's results directory, read when the
+ * inputs are resolved against the target: phase_sprandom_resolve). */
+static int slc_cache_parse(const struct ydoc_node *v, struct phase_sprandom *spr,
+			   struct ydoc_error *err)
+{
+	if (v->type == YDOC_MAPPING) {
+		struct slc_from_extra f = {0};
+		int ret = ydoc_map_read(v, "slc_cache", slc_from_keys, &f, NULL, err);
+
+		if (ret)
+			return ret;
+		if (!f.from[0] || strlen(f.from) >= sizeof(spr->slc_dir))
+			return ydoc_errorf(err, ydoc_map_get(v, "from"),
+					   "slc_cache: from: expected a results directory (1 to %zu "
+					   "characters)",
+					   sizeof(spr->slc_dir) - 1);
+		snprintf(spr->slc_dir, sizeof(spr->slc_dir), "%s", f.from);
+		spr->slc_auto = false;
+		return 0;
+	}
+	if (v->type != YDOC_SCALAR)
+		return ydoc_errorf(err, v,
+				   "slc_cache: expected auto, a size (470m, 0) or {from: DIR}, got %s",
+				   ydoc_type_name(v->type));
+	if (!strcmp(v->text, "auto"))
+		return 0;
+	if (units_parse_size(v->text, &spr->slc_cache))
+		return ydoc_errorf(err, v,
+				   "slc_cache: expected auto, a size (470m, 0) or {from: DIR}, got '%s'",
+				   v->text);
+	spr->slc_auto = false;
+	return 0;
+}
 
 /*
  * precondition's `method: sprandom`: the fill is randwrite in one block size (default 4 KiB,
@@ -268,12 +315,11 @@ static int sprandom_parse(const struct ydoc_node *n, const struct write_extra *x
 		spr.spare = v;
 	}
 	spr.regions = x->regions;
-	if (present & (1u << PK_SLC) && strcmp(x->slc_cache, "auto")) {
-		if (units_parse_size(x->slc_cache, &spr.slc_cache))
-			return ydoc_errorf(err, ydoc_map_get(n, "slc_cache"),
-					   "slc_cache: expected auto or a size (470m, 0), got '%s'",
-					   x->slc_cache);
-		spr.slc_auto = false;
+	if (present & (1u << PK_SLC)) {
+		int ret = slc_cache_parse(x->slc_cache, &spr, err);
+
+		if (ret)
+			return ret;
 	}
 	spr.force = x->force;
 	spr.on = true;
@@ -379,9 +425,17 @@ static struct json_object *write_json(const void *data)
 			bad |= phase_json_add(sp, "regions",
 					      p->spr.regions ? json_object_new_int64(p->spr.regions)
 							     : json_object_new_string("auto"));
-			bad |= phase_json_add(sp, "slc_cache",
-					      p->spr.slc_auto ? json_object_new_string("auto")
-							      : json_u64(p->spr.slc_cache));
+			if (p->spr.slc_dir[0]) {
+				struct json_object *f = json_object_new_object();
+
+				bad |= phase_json_add(f, "from",
+						      json_object_new_string(p->spr.slc_dir));
+				bad |= phase_json_add(sp, "slc_cache", f);
+			} else {
+				bad |= phase_json_add(sp, "slc_cache",
+						      p->spr.slc_auto ? json_object_new_string("auto")
+								      : json_u64(p->spr.slc_cache));
+			}
 			bad |= phase_json_add(sp, "force", json_object_new_boolean(p->spr.force));
 			bad |= phase_json_add(o, "sprandom", sp);
 		}
@@ -444,7 +498,7 @@ static void write_describe_as(const struct phase_write *p, const char *name, cha
 static void precondition_describe(const void *data, char *buf, size_t len)
 {
 	const struct phase_write *p = data;
-	char w[256], sp[32] = "auto", sc[32] = "auto", rg[16] = "auto";
+	char w[256], sp[32] = "auto", sc[PHASE_SPR_DIR_MAX + 32] = "auto", rg[16] = "auto";
 
 	if (!p->spr.on) {
 		write_describe_as(data, "precondition", buf, len);
@@ -453,7 +507,9 @@ static void precondition_describe(const void *data, char *buf, size_t len)
 	phase_wl_desc(&p->w, w, sizeof(w));
 	if (!p->spr.spare_auto)
 		snprintf(sp, sizeof(sp), "%.4g%%", 100 * p->spr.spare);
-	if (!p->spr.slc_auto)
+	if (p->spr.slc_dir[0])
+		snprintf(sc, sizeof(sc), "from the slc-cache probe in %s", p->spr.slc_dir);
+	else if (!p->spr.slc_auto)
 		units_fmt_size(p->spr.slc_cache, sc, sizeof(sc));
 	if (p->spr.regions)
 		snprintf(rg, sizeof(rg), "%u", p->spr.regions);

@@ -177,15 +177,20 @@ uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge);
  *   spare      the spare factor of physical capacity that GC can fill (0.07 = 7%); auto = from
  *              the target (the virtual SSD's model: its physical blocks less the GC reserve and
  *              half the open blocks, over the visible capacity, so an op-variants variant's
- *              added spare counts); else a refusal that names the key (the drive database
- *              states no raw NAND size yet)
+ *              added spare counts; a drive: 1 - capacity / the raw NAND its drive-database
+ *              entry states); else a refusal that names the three ways to state it
  *   regions    the sequence's regions (2..4096); auto = 1024 (sprandom.h says why)
- *   slc_cache  bytes of SLC cache; auto = the target's model, else 0 (assumed); the fill adds
- *              this many bytes of uniform random writes after the sequence (docs/sprandom.md)
+ *   slc_cache  bytes of SLC cache; auto = the target's model, else 0 (assumed); `{from: DIR}` =
+ *              the size the slc-cache probe measured in results directory DIR, on the same
+ *              drive (results/slcprobe.h); the fill adds this many bytes of uniform random
+ *              writes after the sequence (docs/sprandom.md)
  */
-enum spr_source { SPR_FROM_PROFILE = 0, SPR_FROM_MODEL, SPR_ASSUMED };
-/* "profile", "model", "assumed": where an input came from, as records say */
+enum spr_source { SPR_FROM_PROFILE = 0, SPR_FROM_MODEL, SPR_ASSUMED, SPR_FROM_PROBE,
+		  SPR_FROM_DRIVEDB };
+/* "profile", "model", "assumed", "slc-cache probe", "drive database": where an input came
+ * from; the records say the last two with their directory or entry (phase_sprandom_inputs_json) */
 const char *phase_spr_source_name(enum spr_source s);
+#define PHASE_SPR_DIR_MAX 512
 
 struct phase_sprandom {
 	bool on;
@@ -194,6 +199,8 @@ struct phase_sprandom {
 	unsigned regions; /* 0 = auto */
 	bool slc_auto;
 	uint64_t slc_cache;
+	/* `slc_cache: {from: DIR}`: DIR (non-empty), read when the inputs are resolved */
+	char slc_dir[PHASE_SPR_DIR_MAX];
 	/* `force: true`: run the fill where its layout is known not to hold (a GC policy that is
 	 * not greedy-like, a static SLC cache); recorded (docs/fast-steady-state.md) */
 	bool force;
@@ -209,6 +216,13 @@ struct phase_nand {
 	 * and whether the SLC cache is static: where the fill is refused without `force` */
 	const char *gc_policy;
 	bool slc_static;
+	/* a drive: the raw NAND bytes its drive-database entry states (0 = none) and the entry's
+	 * name; what spare: auto uses where the target has no model */
+	uint64_t raw_nand_bytes;
+	const char *raw_nand_entry;
+	/* who the target says it is (NULL = unknown), compared with the drive an slc_cache
+	 * `from:` probe measured */
+	const char *model, *serial, *wwn;
 };
 
 /* The sprandom inputs resolved for a target of `capacity` bytes (phase_sprandom_resolve). */
@@ -219,6 +233,13 @@ struct sprandom_inputs {
 	enum spr_source regions_from;
 	uint64_t slc_cache;
 	enum spr_source slc_from;
+	/* slc_from SPR_FROM_PROBE: the run's directory, the probe's phase and fill */
+	char slc_dir[PHASE_SPR_DIR_MAX];
+	int slc_phase;
+	double slc_fill;
+	/* spare_from SPR_FROM_DRIVEDB: the entry (a copy) and its raw NAND bytes */
+	char spare_entry[96];
+	uint64_t raw_nand_bytes;
 	uint32_t bs;
 	uint64_t units;	     /* bs-sized units of the range */
 	double alpha;	     /* the steady-state clean validity (sprandom_alpha) */
@@ -234,7 +255,10 @@ struct sprandom_inputs {
  * (spare auto on a target that states no NAND size: the message names the key to set; a spare
  * that leaves no room; too small a range; a target whose GC policy is not greedy-like, fifo or
  * random, or whose SLC cache is static, unless p->force: the layout is greedy's steady state
- * and a static cache starts the rounds about 17 % low, docs/fast-steady-state.md). *out untouched on failure.
+ * and a static cache starts the rounds about 17 % low, docs/fast-steady-state.md; an
+ * slc_cache `from:` directory that is no slc-cache run, found no knee or measured another
+ * drive than nand's model / serial / wwn, or when nand states no identity to compare).
+ * Reads p->slc_dir's summary.json and manifest.json when set. *out untouched on failure.
  */
 int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t capacity,
 			   const struct phase_nand *nand, struct sprandom_inputs *out, char *err,

@@ -16,6 +16,7 @@
 #include "base/jsonnum.h"
 #include "engine/sprandom.h"
 #include "profile/phases.h"
+#include "results/slcprobe.h"
 
 const char *phase_spr_source_name(enum spr_source s)
 {
@@ -26,8 +27,59 @@ const char *phase_spr_source_name(enum spr_source s)
 		return "model";
 	case SPR_ASSUMED:
 		return "assumed";
+	case SPR_FROM_PROBE:
+		return "slc-cache probe";
+	case SPR_FROM_DRIVEDB:
+		return "drive database";
 	}
 	return "?";
+}
+
+/* Appends ", KEY 'was' there, 'is' here" to buf when the two differ. */
+static void differs(char *buf, size_t len, const char *key, const char *was, const char *is)
+{
+	size_t n = strlen(buf);
+
+	if (strcmp(was, is) && n < len)
+		snprintf(buf + n, len - n, "%s%s '%s' there, '%s' here", n ? ", " : "", key, was,
+			 is);
+}
+
+/*
+ * slc_cache: {from: DIR}: the size the probe in DIR measured, when it measured this drive. The
+ * identity is the model, serial and WWN the manifests record (a virtual SSD's serial carries
+ * its seed); the path is not compared, device names change between boots.
+ */
+static int slc_from_probe(const char *dir, const struct phase_nand *nand,
+			  struct sprandom_inputs *in, char *err, size_t errlen)
+{
+	struct results_slc_probe pr;
+	char diff[600] = "", why[400] = "";
+	int rc;
+
+	if (!nand->model || !nand->serial)
+		return errmsg_set(err, errlen, -EINVAL,
+				  "sprandom: slc_cache: {from: %s} needs the target's identity to "
+				  "compare with the probe's drive, and none is known here",
+				  dir);
+	rc = results_slc_probe_read(dir, &pr, why, sizeof(why));
+	if (rc)
+		return errmsg_set(err, errlen, -EINVAL, "sprandom: slc_cache: {from: %s}: %s", dir,
+				  why);
+	differs(diff, sizeof(diff), "model", pr.model, nand->model);
+	differs(diff, sizeof(diff), "serial", pr.serial, nand->serial);
+	differs(diff, sizeof(diff), "wwn", pr.wwn, nand->wwn ? nand->wwn : "");
+	if (diff[0])
+		return errmsg_set(err, errlen, -EINVAL,
+				  "sprandom: slc_cache: {from: %s}: that probe ran on another drive "
+				  "(%s/manifest.json target: %s)",
+				  dir, dir, diff);
+	in->slc_cache = pr.cache_bytes;
+	in->slc_from = SPR_FROM_PROBE;
+	snprintf(in->slc_dir, sizeof(in->slc_dir), "%s", dir);
+	in->slc_phase = pr.phase;
+	in->slc_fill = pr.fill;
+	return 0;
 }
 
 int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t capacity,
@@ -54,12 +106,22 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		 * added spare counts) */
 		in.spare = 1 - (double)capacity / (double)nand->gc_space_bytes;
 		in.spare_from = SPR_FROM_MODEL;
+	} else if (nand->raw_nand_bytes) {
+		/* the raw NAND the drive database states: its spare includes what the firmware
+		 * keeps for itself (GC reserve, bad blocks, metadata), so the fill is a little
+		 * fuller than the model's effective spare would make it */
+		in.spare = 1 - (double)capacity / (double)nand->raw_nand_bytes;
+		in.spare_from = SPR_FROM_DRIVEDB;
+		in.raw_nand_bytes = nand->raw_nand_bytes;
+		snprintf(in.spare_entry, sizeof(in.spare_entry), "%s",
+			 nand->raw_nand_entry ? nand->raw_nand_entry : "?");
 	} else {
 		return errmsg_set(err, errlen, -EINVAL,
-				  "sprandom: spare: auto needs the drive's raw NAND size, which only "
-				  "the virtual SSD's model states: set the precondition's spare: to the "
-				  "drive's spare factor (e.g. spare: 7%%, or 12%% for a 480 GB drive on "
-				  "512 GiB of NAND)");
+				  "sprandom: spare: auto needs the raw NAND size, which no virtual SSD "
+				  "model or drive-database entry states here; 3 ways to state it: set "
+				  "the precondition's spare: (e.g. 7%%, or 12%% for 480 GB on 512 GiB "
+				  "of NAND), add a raw_nand: row to the drive's entry in the drive "
+				  "database (ssdlab drives --path), or use a virtual SSD model");
 	}
 	if (!(in.spare > 0 && in.spare < 1))
 		return errmsg_set(err, errlen, -EINVAL,
@@ -93,7 +155,11 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		in.regions = sprandom_default_regions(in.units);
 		in.regions_from = SPR_ASSUMED;
 	}
-	if (!p->slc_auto) {
+	if (p->slc_dir[0]) {
+		rc = slc_from_probe(p->slc_dir, nand, &in, err, errlen);
+		if (rc)
+			return rc;
+	} else if (!p->slc_auto) {
 		in.slc_cache = p->slc_cache;
 		in.slc_from = SPR_FROM_PROFILE;
 	} else if (nand->slc_known) {
@@ -116,19 +182,37 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in)
 {
 	struct json_object *o = json_object_new_object();
+	char from[PHASE_SPR_DIR_MAX + 32];
 	int e = 0;
 
 	if (!o)
 		return NULL;
 	jsonnum_build_num(o, "spare", in->spare, &e);
-	jsonnum_build_add(o, "spare_from",
-			  json_object_new_string(phase_spr_source_name(in->spare_from)), &e);
+	if (in->spare_from == SPR_FROM_DRIVEDB)
+		snprintf(from, sizeof(from), "drive database: %s", in->spare_entry);
+	else
+		snprintf(from, sizeof(from), "%s", phase_spr_source_name(in->spare_from));
+	jsonnum_build_add(o, "spare_from", json_object_new_string(from), &e);
+	if (in->spare_from == SPR_FROM_DRIVEDB)
+		jsonnum_build_add(o, "raw_nand_bytes", json_object_new_int64((int64_t)in->raw_nand_bytes),
+				  &e);
 	jsonnum_build_add(o, "regions", json_object_new_int64(in->regions), &e);
 	jsonnum_build_add(o, "regions_from",
 			  json_object_new_string(phase_spr_source_name(in->regions_from)), &e);
 	jsonnum_build_add(o, "slc_cache_bytes", json_object_new_int64((int64_t)in->slc_cache), &e);
-	jsonnum_build_add(o, "slc_cache_from",
-			  json_object_new_string(phase_spr_source_name(in->slc_from)), &e);
+	if (in->slc_from == SPR_FROM_PROBE)
+		snprintf(from, sizeof(from), "slc-cache probe %s", in->slc_dir);
+	else
+		snprintf(from, sizeof(from), "%s", phase_spr_source_name(in->slc_from));
+	jsonnum_build_add(o, "slc_cache_from", json_object_new_string(from), &e);
+	if (in->slc_from == SPR_FROM_PROBE) {
+		struct json_object *pr = json_object_new_object();
+
+		jsonnum_build_add(pr, "dir", json_object_new_string(in->slc_dir), &e);
+		jsonnum_build_add(pr, "phase", json_object_new_int(in->slc_phase), &e);
+		jsonnum_build_num(pr, "fill", in->slc_fill, &e);
+		jsonnum_build_add(o, "slc_cache_probe", pr, &e);
+	}
 	jsonnum_build_add(o, "bs", json_object_new_int64(in->bs), &e);
 	jsonnum_build_add(o, "units", json_object_new_int64((int64_t)in->units), &e);
 	jsonnum_build_num(o, "alpha", in->alpha, &e);

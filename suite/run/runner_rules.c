@@ -130,5 +130,10 @@ struct phase_nand runner_target_nand(const struct target_info *ti)
 				   .slc_known = ti->slc_known,
 				   .gc_policy = ti->gc_policy[0] ? ti->gc_policy : NULL,
 				   .slc_static = ti->slc_static,
-				   .slc_cache_bytes = ti->slc_cache_bytes};
+				   .slc_cache_bytes = ti->slc_cache_bytes,
+				   .raw_nand_bytes = ti->raw_nand_bytes,
+				   .raw_nand_entry = ti->raw_nand_entry[0] ? ti->raw_nand_entry : NULL,
+				   .model = ti->model,
+				   .serial = ti->serial,
+				   .wwn = ti->wwn};
 }

@@ -120,6 +120,11 @@ struct target_info {
 	 * (docs/sprandom.md, "Where it does not apply") */
 	char gc_policy[16];
 	bool slc_static;
+	/* a drive: the raw NAND bytes its drive-database entry states for its model and that
+	 * entry's name (drivedb_raw_nand); 0 / "" when no entry states it, and on other targets.
+	 * What the sprandom fill's spare: auto uses on a drive. */
+	uint64_t raw_nand_bytes;
+	char raw_nand_entry[96];
 	/* the target's clock, as results state it: "virtual", "CLOCK_MONOTONIC (tsc)" */
 	char clock[48];
 	/* NVMe: the namespace -> controller -> subsystem it belongs to (devinfo.h); empty else */

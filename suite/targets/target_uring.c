@@ -42,6 +42,7 @@
 
 #include "base/jsonnum.h"
 #include "host/devinfo.h"
+#include "host/drivedb.h"
 #include "targets/drive_capacity.h"
 #include "targets/drive_snapshot.h"
 #include "host/hwmon.h"
@@ -172,6 +173,39 @@ static void counters_setup(struct target *t, struct uring_target *u, const char 
 	target_add_caps(t, TARGET_CAP_COUNTERS);
 }
 
+/*
+ * The raw NAND size the drive database states for this drive's model (drivedb.h, raw_nand
+ * rows), for the sprandom fill's spare: auto. Only for a drive whose counters the database
+ * describes (counters_setup found its transport); a database that does not load, or no row
+ * for the model, leaves it 0, and spare: auto is then refused with the ways to state it.
+ */
+static void raw_nand_setup(struct target *t, struct uring_target *u)
+{
+	struct target_info *ti = target_info_mut(t);
+	char dflt[PATH_MAX];
+	const char *path = u->snap_cfg.drivedb_path, *src;
+	struct drivedb *db = NULL;
+	struct ydoc_error err;
+	const struct drivedb_entry *e;
+	uint64_t bytes;
+
+	if (!u->has_counters || !ti->model[0])
+		return;
+	if (!path) {
+		if (drivedb_default_path(dflt, sizeof(dflt)))
+			return;
+		path = dflt;
+	}
+	if (drivedb_load(path, &db, &err))
+		return;
+	e = drivedb_lookup(db, u->snap_cfg.transport, ti->model);
+	if (e && !drivedb_raw_nand_bytes(e, ti->model, &bytes, &src)) {
+		ti->raw_nand_bytes = bytes;
+		snprintf(ti->raw_nand_entry, sizeof(ti->raw_nand_entry), "%s", e->name);
+	}
+	drivedb_free(db);
+}
+
 /* A drive whose purge commands ssdlab knows (purge_chain.h): NVMe, and SATA (also behind a USB
  * bridge, where the ATA rows refuse with the reason and auto takes the discard); other block
  * devices keep the runner's own discard. */
@@ -254,6 +288,7 @@ static int open_blockdev(struct target *t, struct uring_target *u, const char *s
 		ti->capacity = drive_capacity_limit(&ti->drive, ti->capacity);
 	}
 	counters_setup(t, u, spec, o);
+	raw_nand_setup(t, u);
 	drive_purge_setup(t, u, o);
 	return 0;
 }

@@ -147,6 +147,18 @@ static void test_malformed(void **state)
 	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
 	     "    sorce: a document\n",
 	     "bad.yaml:6:5: unknown key 'sorce' in a drive entry (did you mean 'source'?)"},
+	    /* raw_nand rows: a source, a match, a size in range */
+	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
+	     "    source: a document\n    raw_nand: [{match: 'a', gib: 512, source: ''}]\n",
+	     "bad.yaml:7:47: empty source in a raw_nand row: cite the datasheet or teardown that "
+	     "states the drive's NAND"},
+	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
+	     "    source: a document\n    raw_nand: [{match: '', gib: 512, source: t}]\n",
+	     "bad.yaml:7:24: empty match in a raw_nand row: a raw NAND size belongs to one "
+	     "capacity, so the row names its models"},
+	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
+	     "    source: a document\n    raw_nand: [{match: a, gib: 512}]\n",
+	     "bad.yaml:7:16: missing required key 'source' in raw_nand"},
 	    {"    match: a\n    transport: ata\n    host: {counter: 'ata:241', unit: 512B}\n"
 	     "    source: a document\n    examples: ['a1', {model: a2}]\n",
 	     "bad.yaml:7:22: expected a model string in examples, got a mapping"},
@@ -173,6 +185,53 @@ static void test_malformed(void **state)
 		    (!prefix_only && strlen(buf) != strlen(rows[i].msg)))
 			fail_msg("row %zu: got\n  %s\nexpected\n  %s", i, buf, rows[i].msg);
 	}
+}
+
+/* raw_nand rows (the sprandom fill's spare: auto on a drive): the bundled rows as their
+ * teardowns state them, per exact model, and the spare they give, worked by hand. */
+static void test_raw_nand(void **state)
+{
+	static const struct {
+		const char *model;
+		uint64_t bytes; /* 0: no row */
+		double spare;	/* 1 - user capacity / raw */
+		uint64_t user;
+	} rows[] = {
+	    /* 480 GB on 512 GiB: 1 - 480e9 / 549755813888 = 0.126885 */
+	    {"Crucial_CT480M500SSD1", 512ull << 30, 0.126885, 480000000000ull},
+	    /* 200 GB on 264 GiB: 1 - 200e9 / 283467841536 = 0.294452 */
+	    {"INTEL SSDSC2BA200G3", 264ull << 30, 0.294452, 200000000000ull},
+	    /* 800 GB on 1024 GiB: 1 - 800e9 / 1099511627776 = 0.272404 */
+	    {"INTEL SSDSC2BA800G3", 1024ull << 30, 0.272404, 800000000000ull},
+	    /* the same families, capacities no cited document counts */
+	    {"Crucial_CT240M500SSD4", 0, 0, 0},
+	    {"Crucial_CT480M500SSD3", 0, 0, 0},
+	    {"INTEL SSDSC2BA400G3", 0, 0, 0},
+	};
+	struct drivedb *db = load_real();
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct drivedb_entry *e = drivedb_lookup(db, DRIVEDB_ATA, rows[i].model);
+		const char *src = NULL;
+		uint64_t b = 7;
+		int rc;
+
+		assert_non_null(e);
+		rc = drivedb_raw_nand_bytes(e, rows[i].model, &b, &src);
+		if (!rows[i].bytes) {
+			assert_int_equal(rc, -ENOENT);
+			assert_int_equal(b, 7);
+			continue;
+		}
+		assert_int_equal(rc, 0);
+		assert_int_equal(b, rows[i].bytes);
+		assert_non_null(strstr(src, "teardown"));
+		assert_true(fabs(1 - (double)rows[i].user / (double)b - rows[i].spare) < 1e-6);
+	}
+	assert_int_equal(drivedb_raw_nand_bytes(NULL, "x", &(uint64_t){0}, &(const char *){NULL}),
+			 -ENOENT);
+	drivedb_free(db);
 }
 
 #define R(c, b, a) {.counter = (c), .before = (b), .after = (a)}
@@ -659,6 +718,7 @@ int main(void)
 	    cmocka_unit_test(test_every_entry_cites_a_source),
 	    cmocka_unit_test(test_lookup_one_per_family),
 	    cmocka_unit_test(test_malformed),
+	    cmocka_unit_test(test_raw_nand),
 	    cmocka_unit_test(test_wa_hand_worked),
 	    cmocka_unit_test(test_examples_resolve),
 	    cmocka_unit_test(test_patterns_are_ours),

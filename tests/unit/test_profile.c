@@ -16,11 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <json-c/json.h>
 
 #include "profile/profile.h"
+#include "results/slcprobe.h"
 #include "testutil.h"
 
 static struct profile *parse_ok(const char *text, const char *const *sets, size_t nsets)
@@ -241,7 +243,17 @@ static const struct bad bad_profiles[] = {
 	 "'lots'"},
 	{HDR "  - precondition: {method: sprandom, regions: 1}\n", 4, 47, "regions 1 is outside 2 to 4096"},
 	{HDR "  - precondition: {method: sprandom, slc_cache: big}\n", 4, 49,
-	 "slc_cache: expected auto or a size (470m, 0), got 'big'"},
+	 "slc_cache: expected auto, a size (470m, 0) or {from: DIR}, got 'big'"},
+	{HDR "  - precondition: {method: sprandom, slc_cache: [1]}\n", 4, 49,
+	 "slc_cache: expected auto, a size (470m, 0) or {from: DIR}, got a list"},
+	{HDR "  - precondition: {method: sprandom, slc_cache: {form: r/x}}\n", 4, 50,
+	 "unknown key 'form' in slc_cache (did you mean 'from'?)"},
+	{HDR "  - precondition: {method: sprandom, slc_cache: {}}\n", 4, 49,
+	 "missing required key 'from' in slc_cache"},
+	{HDR "  - precondition: {method: sprandom, slc_cache: {from: ''}}\n", 4, 56,
+	 "slc_cache: from: expected a results directory (1 to 511 characters)"},
+	{HDR "  - precondition: {slc_cache: {from: r/x}}\n", 4, 31,
+	 "slc_cache is an input of method: sprandom"},
 	{HDR "  - precondition: {spare: 7%}\n", 4, 27, "spare is an input of method: sprandom"},
 	{HDR "  - precondition: {force: true}\n", 4, 27, "force is an input of method: sprandom"},
 	{HDR "  - precondition: {method: sprandom, amount: 2x}\n", 4, 46,
@@ -600,6 +612,28 @@ static void test_sprandom_precondition(void **state)
 						sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "set the precondition's spare:"));
+	assert_non_null(strstr(err, "add a raw_nand: row"));
+	assert_non_null(strstr(err, "or use a virtual SSD model"));
+	/* a drive whose drive-database entry states its raw NAND: 1 GiB on 1100 MiB */
+	{
+		struct phase_nand drive = {.raw_nand_bytes = 1100ull << 20,
+					   .raw_nand_entry = "Example SSD"};
+		struct json_object *j;
+
+		assert_int_equal(phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, &drive, &in,
+							err, sizeof(err)),
+				 0);
+		assert_int_equal(in.spare_from, SPR_FROM_DRIVEDB);
+		assert_true(fabs(in.spare - (1 - 1024.0 / 1100.0)) < 1e-12);
+		j = phase_sprandom_inputs_json(&in);
+		assert_non_null(j);
+		assert_string_equal(
+		    json_object_get_string(json_object_object_get(j, "spare_from")),
+		    "drive database: Example SSD");
+		assert_int_equal(json_object_get_int64(json_object_object_get(j, "raw_nand_bytes")),
+				 1100ll << 20);
+		json_object_put(j);
+	}
 	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, NULL, &in, err,
 						sizeof(err)),
 			 0);
@@ -614,6 +648,103 @@ static void test_sprandom_precondition(void **state)
 	assert_int_equal(in.slc_from, SPR_ASSUMED);
 	assert_int_equal(in.slc_cache, 0);
 	assert_int_equal(in.bytes, in.seq_writes * 4096);
+	profile_free(p);
+}
+
+/* Writes text to dir/name (the test's own temp directory). */
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* slc_cache: {from: DIR}: the summary reader takes the lowest-fill probe's knee (entries out of
+ * order here, the figure hand-picked); the fill uses it on the same drive, and is refused on
+ * another one, on a run with no knee there, and on a directory that is no slc-cache run. */
+static void test_sprandom_slc_from_probe(void **state)
+{
+	static const char man[] = "{\"schema\": 1, \"target\": {\"model\": \"M1\", "
+				  "\"serial\": \"S1\", \"wwn\": \"\", \"path\": \"sim:m\"}}";
+	char dir[] = "/tmp/ssdlab-test-slcprobe-XXXXXX", yaml[700], err[600], path[600];
+	struct results_slc_probe pr;
+	struct phase_nand same = {.gc_space_bytes = 1200ull << 20, .model = "M1", .serial = "S1",
+				  .wwn = ""};
+	struct phase_nand other = same;
+	struct sprandom_inputs in;
+	struct profile *p;
+	const struct phase_write *w;
+	struct json_object *j;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "manifest.json", man);
+	put(dir, "summary.json",
+	    "{\"schema\": 1, \"slc_cache\": ["
+	    "{\"phase\": 6, \"fill\": 0.5, \"cache_detected\": true, \"cache_bytes\": 5.0e7},"
+	    "{\"phase\": 2, \"fill\": 0, \"cache_detected\": true, \"cache_bytes\": 112433530.6},"
+	    "{\"phase\": 10, \"fill\": 0.85, \"cache_detected\": false}]}");
+	assert_int_equal(results_slc_probe_read(dir, &pr, err, sizeof(err)), 0);
+	assert_int_equal(pr.cache_bytes, 112433531);
+	assert_int_equal(pr.phase, 2);
+	assert_true(pr.fill == 0);
+	assert_string_equal(pr.model, "M1");
+	assert_string_equal(pr.serial, "S1");
+
+	snprintf(yaml, sizeof(yaml), HDR "  - precondition: {method: sprandom, slc_cache: {from: %s}}\n",
+		 dir);
+	p = parse_ok(yaml, NULL, 0);
+	w = p->phases.v[0].data;
+	assert_string_equal(w->spr.slc_dir, dir);
+	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, &same, &in, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(in.slc_from, SPR_FROM_PROBE);
+	assert_int_equal(in.slc_cache, 112433531);
+	assert_int_equal(in.bytes, in.seq_writes * 4096 + (112433531 + 4095) / 4096 * 4096);
+	j = phase_sprandom_inputs_json(&in);
+	assert_non_null(j);
+	snprintf(path, sizeof(path), "slc-cache probe %s", dir);
+	assert_string_equal(json_object_get_string(json_object_object_get(j, "slc_cache_from")),
+			    path);
+	json_object_put(j);
+	/* another drive: what differs is named */
+	other.serial = "S2";
+	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, &other, &in, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "that probe ran on another drive"));
+	assert_non_null(strstr(err, "serial 'S1' there, 'S2' here"));
+	assert_null(strstr(err, "model"));
+	/* no identity to compare (plan without a target) */
+	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, NULL, &in, err,
+						sizeof(err)),
+			 -EINVAL);
+	/* the lowest fill found no knee */
+	put(dir, "summary.json",
+	    "{\"slc_cache\": [{\"phase\": 2, \"fill\": 0, \"cache_detected\": false}]}");
+	assert_int_equal(phase_sprandom_resolve(&w->spr, 4096, 1ull << 30, &same, &in, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "cache_detected is false"));
+	snprintf(path, sizeof(path), "%s/summary.json", dir);
+	assert_non_null(strstr(err, path));
+	/* not an slc-cache run */
+	put(dir, "summary.json", "{\"schema\": 1, \"steady_state\": []}");
+	assert_int_equal(results_slc_probe_read(dir, &pr, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "has no slc_cache entries: not an slc-cache probe run"));
+	/* no summary */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(results_slc_probe_read(dir, &pr, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "no such file"));
+	snprintf(path, sizeof(path), "%s/manifest.json", dir);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(rmdir(dir), 0);
 	profile_free(p);
 }
 
@@ -1217,6 +1348,7 @@ int main(void)
 	    cmocka_unit_test(test_write_until_slc_probe),
 	    cmocka_unit_test(test_sprandom_precondition),
 		cmocka_unit_test(test_sprandom_refusals),
+	    cmocka_unit_test(test_sprandom_slc_from_probe),
 	    cmocka_unit_test(test_sequential_resolve),
 	    cmocka_unit_test(test_defaults_and_convention),
 	    cmocka_unit_test(test_readonly_not_destructive),
