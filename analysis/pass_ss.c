@@ -149,6 +149,16 @@ static const char *guard_outcome(const struct guard *g, const struct reader_seri
 	return g->replay.blocked ? "delayed" : "passed";
 }
 
+/* jsonnum_build_add for a value that may be a JSON null (v NULL). */
+static void add_nullable(struct json_object *o, const char *key, struct json_object *v, int *e)
+{
+	if (*e) {
+		json_object_put(v);
+		return;
+	}
+	*e = jsonnum_add(o, key, v);
+}
+
 /* summary.json's steady_state[].wa_guard (docs/results-format.md). */
 static struct json_object *guard_json(const struct guard *g, const struct reader_series *ys)
 {
@@ -169,7 +179,7 @@ static struct json_object *guard_json(const struct guard *g, const struct reader
 						 "accepts no steady-state verdict"),
 			  &e);
 	jsonnum_build_add(o, "blocked", json_object_new_int64(judged ? g->replay.blocked : 0), &e);
-	jsonnum_build_add(o, "first_blocked_round",
+	add_nullable(o, "first_blocked_round",
 			  judged && g->replay.first_blocked
 			      ? json_object_new_int64(g->replay.first_blocked)
 			      : NULL,
@@ -178,7 +188,7 @@ static struct json_object *guard_json(const struct guard *g, const struct reader
 			  json_object_new_string(wa_guard_stop_name(judged ? g->replay.stop
 									   : WA_GUARD_STOP_NONE)),
 			  &e);
-	jsonnum_build_add(o, "stop_round",
+	add_nullable(o, "stop_round",
 			  judged && g->replay.round ? json_object_new_int64(g->replay.round) : NULL,
 			  &e);
 	if (judged) {
@@ -199,7 +209,7 @@ static struct json_object *guard_json(const struct guard *g, const struct reader
 		if (!a)
 			e = -ENOMEM;
 	}
-	jsonnum_build_add(o, "rounds", a, &e);
+	add_nullable(o, "rounds", a, &e);
 	if (e) {
 		json_object_put(o);
 		return NULL;
