@@ -15,8 +15,11 @@
  * The expectation: at steady state greedy GC cleans blocks at the valid fraction alpha that
  * sprandom used ((1 - alpha) / ln(1 / alpha) = U / P', Desnoyers, SYSTOR 2012); each cleaned
  * block copies alpha of its pages and frees 1 - alpha for host writes, so
- * WA = 1 / (1 - alpha) (the large-block limit of Desnoyers' greedy Eq. 12; the simulator's long
- * runs are within -1 .. +6 % of it on the fast benchmark's SLC-less models).
+ * WA = 1 / (1 - alpha) (the large-block limit of Desnoyers' greedy Eq. 12). Measured on the fast
+ * benchmark's models, the long run's WA is -3.1 .. +0.6 % from it on grid-sf0.07-slc0,
+ * enterprise-28op (2 GiB) and static-slc, and 11 .. 134 % above it on the others (SLC folding,
+ * and client-tlc's geometry at 1 GiB, which the formula does not model): the guard is one-sided,
+ * so an expectation that is too low lets the verdict through, never holds it back.
  *
  * The verdict of a round: "short" when its WA < (1 - tolerance) x expected, "ok" otherwise,
  * "unavailable" when its WA or the expectation is not a finite positive number (a drive without
@@ -32,12 +35,14 @@
 #include "analysis/ss_early.h"
 
 /*
- * Default tolerance: a round's WA more than 10 % below the expectation is "short". Measured on
- * the fast benchmark (docs/fast-steady-state.md, "The WA guard"): where the shortcut holds, the
- * tracking rounds' WA is within about -6 % of 1 / (1 - alpha) (SLC-less models; a cache only
- * raises it); on the false plateau of enterprise-28op at 2 GiB it is about -16 %.
+ * Default tolerance: a round's WA more than 7 % below the expectation is "short". Measured with
+ * bench/fast_ss.py (docs/fast-steady-state.md, "The WA guard"), seeds 7 and 11: on the 13 models
+ * where the shortcut holds, no tracking round is more than 4.7 % short; on the two false plateaus
+ * the rounds are 8.8-11 % short (static-slc) and 10-15 % (enterprise-28op at 2 GiB, whose WA
+ * creeps up to 6.7-7.6 % short by rounds 12-17). 7 % sits between, with room for the
+ * expectation's own error (the long run is up to 3.1 % below it where it applies).
  */
-#define WA_GUARD_DEFAULT_TOLERANCE 0.10
+#define WA_GUARD_DEFAULT_TOLERANCE 0.07
 
 enum wa_guard_state {
 	WA_GUARD_OK = 0,

@@ -44,7 +44,7 @@ TRACKED = "rwmix_read=0,bs=4k"
 GOAL_TIME = 0.5   # drive time of the fast run at most this share of the full run's
 GOAL_DIFF = 5.0   # every steady-state figure within this many percent
 SNIA = {"window": 5, "data": 0.20, "slope": 0.10, "max_rounds": 25}  # snia-iops's steady_state block
-GUARD_TOL = 0.10  # the WA guard's tolerance (analysis/wa_guard.h)
+GUARD_TOL = 0.07  # the WA guard's tolerance (analysis/wa_guard.h)
 BUNDLED = ["client-tlc", "client-7op", "enterprise-28op", "idle-gc-aggressive", "no-idle-gc",
            "static-slc"]
 GRID_SPARE = [0.07, 0.12, 0.28]
