@@ -31,28 +31,12 @@ sed -e 's/^name: .*/name: enterprise-28op-2g/' -e 's/^represents: .*/represents:
 	-e 's/^user_capacity: .*/user_capacity: 2g/' "$models/enterprise-28op.yaml" >"$tmp/e28.yaml"
 grep -q '^user_capacity: 1g$' "$tmp/c7.yaml" && grep -q '^user_capacity: 2g$' "$tmp/e28.yaml" ||
 	fail "the models did not shrink"
-# snia-iops-fast's first three phases, as in profiles/snia-iops-fast.yaml
-cat >"$tmp/track.yaml" <<'YAML'
-name: fast-tracking
-description: snia-iops-fast's purge, sprandom fill and tracking rounds (wa_guard_test)
-destructive: true
-phases:
-  - purge: {method: auto}
-  - precondition: {method: sprandom, queue: {threads: 1, depth: 32}}
-  - rounds:
-      cells:
-        rwmix_read: [0]
-        bs: [4k]
-        order: [rwmix_read, bs]
-      cell_time: 60s
-      steady_state:
-        track: {rwmix_read: 0, bs: 4k, metric: iops}
-        window: 5
-        max_data_excursion: 20%
-        max_slope_excursion: 10%
-        max_rounds: 25
-        early: {confidence: 0.95, min_rounds: 3}
-YAML
+# snia-iops-fast without its matrix phase (the last one): its pts block (write cache off,
+# 4 threads x QD32), purge, sprandom fill and tracking rounds as they are
+awk '/^  - rounds:/ { n++ } n < 2' "$SSDLAB_SRCDIR/profiles/snia-iops-fast.yaml" |
+	sed 's/^name: .*/name: fast-tracking/' >"$tmp/track.yaml"
+[ "$(grep -c '^  - ' "$tmp/track.yaml")" = 3 ] && grep -q '^pts: ' "$tmp/track.yaml" ||
+	fail "the tracking profile was not made from snia-iops-fast.yaml"
 
 one() {
 	local n=$1 m=$2 s=$3
