@@ -94,6 +94,7 @@ struct runner {
 	 * too; guard_job: the job in flight is a tracked cell the guard measures, and its record
 	 * gets the counter deltas over the job (wa_guard_counters). */
 	double spr_alpha;
+	uint64_t spr_start, spr_end; /* the fill's range: the guard's workload must cover it */
 	bool guard_job;
 
 	/* Progress of the step in flight. */
@@ -1267,6 +1268,8 @@ static int sprandom_setup(struct runner *r, const struct phase_write *pw, const 
 	spec->sprandom.on = true;
 	spec->sprandom.alpha = in.alpha;
 	r->spr_alpha = in.alpha;
+	r->spr_start = spec->range_start;
+	r->spr_end = spec->range_end;
 	spec->sprandom.regions = in.regions;
 	spec->sprandom.seed = spec->seed;
 	*total_bytes = in.bytes;
@@ -1609,6 +1612,7 @@ uint64_t runner_early_guard_bytes(const struct phase_rounds *pr, const struct ta
 
 static void guard_note(struct runner *r, const struct where *w, unsigned round, const char *what,
 		       const struct wa_guard_round *g);
+static bool guard_workload(const struct runner *r, const struct job_spec *s);
 
 /*
  * The early verdict after a round the SNIA rule did not stop (analysis/ss_early.h): allowed
@@ -1650,6 +1654,21 @@ static int early_decide(struct runner *r, const struct where *w, const struct ph
 		     w->phase, round, pr->early.confidence);
 	*stop = true;
 	return 0;
+}
+
+/*
+ * Whether the guard's expectation applies to a tracked cell's workload: the steady state the
+ * fill lays out is that of uniform random writes over the fill's whole range (docs/sprandom.md),
+ * so reads, a zoned distribution, PTS-C's ActiveRange segments, compressible data or another
+ * range have another WA (snia-iops-client-fast's 75 % ActiveRange ran at a WA 64 % below it).
+ * Elsewhere the guard is off and its record key absent.
+ */
+static bool guard_workload(const struct runner *r, const struct job_spec *s)
+{
+	bool writes = s->rw == RW_RANDWRITE || (s->rw == RW_RANDRW && s->rwmix_read == 0);
+
+	return writes && s->dist == DIST_UNIFORM && !s->segments && s->pattern == PATTERN_RANDOM &&
+	       !s->compressibility && s->range_start == r->spr_start && s->range_end == r->spr_end;
 }
 
 /*
@@ -1797,7 +1816,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 				r->eta_extra_ns += na[k] ? 0 : cell_ns;
 			for (size_t k = c; k < ncells; k++)
 				r->eta_extra_ns += drains[k];
-			r->guard_job = guard_on && c == pr->tracked_cell;
+			r->guard_job = guard_on && c == pr->tracked_cell && guard_workload(r, &spec);
 			rc = job_step(r, w, "cell", round, cells[c].key, &spec, rerun, NULL, &rec);
 			r->guard_job = false;
 			if (!rc)
