@@ -435,7 +435,11 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		if (stopped && pass_add_str(res, "reason", "SNIA window not completed"))
 			goto out;
 	}
-	if (jsonnum_add(res, "wa_guard", guard_json(&g, &ys)) || pass_add_int(res, "round_gaps", gaps))
+	/* only where the guard judged the series: a summary without it (a PTS run, a run made
+	 * before the guard) stays as it was */
+	if (g.on && g.round && jsonnum_add(res, "wa_guard", guard_json(&g, &ys)))
+		goto out;
+	if (pass_add_int(res, "round_gaps", gaps))
 		goto out;
 	/* jsonnum_add owns vals from here, also when it fails. */
 	rc = jsonnum_add(res, "values", vals);
