@@ -754,7 +754,7 @@ int pass_headline(const struct analyze_input *in, struct json_object *summary, c
 		static const char *const copy[] = {"phase",	  "repeat",    "cell",
 						   "metric",	  "verdict",   "average",
 						   "first_round", "last_round", "reason",
-						   "early"};
+						   "early",	  "wa_guard"};
 		struct json_object *s = json_object_array_get_idx(ss, i),
 				   *e = json_object_new_object();
 		struct json_object *x;

@@ -19,6 +19,7 @@
 #include "analysis/reader.h"
 #include "analysis/ss.h"
 #include "analysis/ss_early.h"
+#include "analysis/wa_guard.h"
 
 /* Copies every member of src into dst (taking references), in src's order. */
 static int merge_into(struct json_object *dst, struct json_object *src)
@@ -29,6 +30,197 @@ static int merge_into(struct json_object *dst, struct json_object *src)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+/* The WA guard of a tracked series (analysis/wa_guard.h, docs/fast-steady-state.md). */
+struct guard {
+	bool on;		      /* a sprandom fill in the manifest before the tracked phase */
+	double alpha, expected;	      /* the fill's alpha, 1 / (1 - alpha) */
+	struct wa_guard_round *round; /* n */
+	enum wa_guard_state *state;   /* n */
+	struct wa_guard_replay_result replay;
+};
+
+static void guard_release(struct guard *g)
+{
+	free(g->round);
+	free(g->state);
+}
+
+/* The alpha of the last sprandom fill of the manifest before `phase`; NaN when none. */
+static double guard_alpha(struct json_object *manifest, int64_t phase)
+{
+	struct json_object *a, *in;
+	int64_t p;
+	double alpha = NAN;
+
+	if (!json_object_object_get_ex(manifest, "sprandom", &a) || !a ||
+	    !json_object_is_type(a, json_type_array))
+		return NAN;
+	for (size_t i = 0; i < json_object_array_length(a); i++) {
+		struct json_object *e = json_object_array_get_idx(a, i);
+
+		if (jsonget_int(e, "phase", &p) || p >= phase ||
+		    !json_object_object_get_ex(e, "inputs", &in) || !in)
+			continue;
+		alpha = json_object_get_double(json_object_object_get(in, "alpha"));
+	}
+	return alpha;
+}
+
+/*
+ * The guard of each round and the runner's stop replayed with it (wa_guard_replay): the SNIA
+ * rule, and the early verdict where the manifest's track has one, allowed where its byte guard
+ * holds, as early_block judges it.
+ */
+static int guard_compute(const struct analyze_input *in, struct json_object *track,
+			 const struct reader_series *ys, int64_t phase, int64_t repeat,
+			 const char *cell, const struct ss_params *p, struct guard *g)
+{
+	struct json_object *eo, *go, *opt;
+	struct ss_early_params ep;
+	uint64_t bytes = 0;
+	bool strict = false, has_early = false, *ok = NULL, purged;
+	double *wa = NULL;
+	int rc = -ENOMEM;
+
+	*g = (struct guard){.alpha = guard_alpha(in->manifest, phase)};
+	g->on = isfinite(g->alpha);
+	g->expected = wa_guard_expected(g->alpha);
+	if (!g->on || !ys->n || ys->round[0] < 1 || ys->round[0] > UINT32_MAX)
+		return 0;
+	g->round = calloc(ys->n, sizeof(*g->round));
+	g->state = calloc(ys->n, sizeof(*g->state));
+	wa = calloc(ys->n, sizeof(*wa));
+	ok = calloc(ys->n, sizeof(*ok));
+	if (!g->round || !g->state || !wa || !ok)
+		goto out;
+	/* on where the runner judged it: its tracked records carry the counters (a workload the
+	 * expectation does not fit, or a run made before the guard, has none: off) */
+	if (!reader_guard_wa(&in->records, phase, repeat, cell, wa, ys->n)) {
+		g->on = false;
+		rc = 0;
+		goto out;
+	}
+	for (size_t i = 0; i < ys->n; i++) {
+		(void)wa_guard_check(wa[i], g->expected, WA_GUARD_DEFAULT_TOLERANCE, &g->round[i]);
+		g->state[i] = g->round[i].state;
+	}
+	if (json_object_object_get_ex(track, "early", &eo) && eo &&
+	    !ss_early_params_from_json(eo, &ep) && json_object_object_get_ex(eo, "guard", &go) &&
+	    !jsonnum_get_u64(go, "bytes", &bytes))
+		has_early = true;
+	if (json_object_object_get_ex(in->manifest, "options", &opt) && opt &&
+	    json_object_object_get_ex(opt, "strict_pts", &opt) && opt)
+		strict = json_object_get_boolean(opt);
+	for (size_t i = 0; has_early && i < ys->n; i++) {
+		double b = 0;
+
+		ok[i] = !reader_written_since_purge(&in->records, phase, repeat, ys->round[i], &b,
+						    &purged) &&
+			b >= (double)bytes;
+	}
+	rc = wa_guard_replay(ys->y, g->state, ok, ys->n, (unsigned)ys->round[0], p,
+			     has_early ? &ep : NULL, strict, &g->replay);
+out:
+	free(wa);
+	free(ok);
+	return rc;
+}
+
+/* "off", "passed" (the stop round's guard ok, nothing refused), "delayed" (verdicts refused,
+ * then one accepted with the guard ok), "short" (the rounds ended with the guard short),
+ * "unavailable" (no WA at the last round judged). */
+static const char *guard_outcome(const struct guard *g, const struct reader_series *ys, size_t n)
+{
+	size_t at;
+
+	if (!g->on)
+		return "off";
+	if (!n)
+		return "unavailable";
+	/* the round the rounds stopped at (the last one when the replay did not stop) */
+	at = n - 1;
+	if (g->replay.round && g->replay.round >= (uint64_t)ys->round[0] &&
+	    g->replay.round - (uint64_t)ys->round[0] < n)
+		at = g->replay.round - (uint64_t)ys->round[0];
+	switch (g->state[at]) {
+	case WA_GUARD_SHORT:
+		return "short";
+	case WA_GUARD_UNAVAILABLE:
+		return "unavailable";
+	case WA_GUARD_OK:
+		break;
+	}
+	return g->replay.blocked ? "delayed" : "passed";
+}
+
+/* jsonnum_build_add for a value that may be a JSON null (v NULL). */
+static void add_nullable(struct json_object *o, const char *key, struct json_object *v, int *e)
+{
+	if (*e) {
+		json_object_put(v);
+		return;
+	}
+	*e = jsonnum_add(o, key, v);
+}
+
+/* summary.json's steady_state[].wa_guard (docs/results-format.md). */
+static struct json_object *guard_json(const struct guard *g, const struct reader_series *ys)
+{
+	struct json_object *o = json_object_new_object(), *a = NULL;
+	bool judged = g->on && g->round;
+	int e = 0;
+
+	if (!o)
+		return NULL;
+	jsonnum_build_add(o, "outcome", json_object_new_string(guard_outcome(g, ys, judged ? ys->n : 0)), &e);
+	jsonnum_build_num(o, "alpha", g->on ? g->alpha : NAN, &e);
+	jsonnum_build_num(o, "expected_wa", g->on ? g->expected : NAN, &e);
+	jsonnum_build_num(o, "tolerance", WA_GUARD_DEFAULT_TOLERANCE, &e);
+	jsonnum_build_add(o, "method",
+			  json_object_new_string("a round is short when its WA (NAND / host bytes over "
+						 "the tracked cell) is more than tolerance below "
+						 "1 / (1 - alpha) of the sprandom fill; a short round "
+						 "accepts no steady-state verdict"),
+			  &e);
+	jsonnum_build_add(o, "blocked", json_object_new_int64(judged ? g->replay.blocked : 0), &e);
+	add_nullable(o, "first_blocked_round",
+			  judged && g->replay.first_blocked
+			      ? json_object_new_int64(g->replay.first_blocked)
+			      : NULL,
+			  &e);
+	jsonnum_build_add(o, "stop",
+			  json_object_new_string(wa_guard_stop_name(judged ? g->replay.stop
+									   : WA_GUARD_STOP_NONE)),
+			  &e);
+	add_nullable(o, "stop_round",
+			  judged && g->replay.round ? json_object_new_int64(g->replay.round) : NULL,
+			  &e);
+	if (judged) {
+		a = json_object_new_array();
+		for (size_t i = 0; a && !e && i < ys->n; i++) {
+			struct json_object *r = json_object_new_object();
+
+			jsonnum_build_add(r, "round", json_object_new_int64(ys->round[i]), &e);
+			jsonnum_build_num(r, "wa", g->round[i].wa, &e);
+			jsonnum_build_num(r, "shortfall", g->round[i].shortfall, &e);
+			jsonnum_build_add(r, "verdict",
+					  json_object_new_string(wa_guard_state_name(g->state[i])), &e);
+			if (!e && json_object_array_add(a, r)) {
+				json_object_put(r);
+				e = -ENOMEM;
+			}
+		}
+		if (!a)
+			e = -ENOMEM;
+	}
+	add_nullable(o, "rounds", a, &e);
+	if (e) {
+		json_object_put(o);
+		return NULL;
+	}
+	return o;
 }
 
 /* The key of the early block's round: null when nothing was predicted. */
@@ -45,8 +237,8 @@ static struct json_object *round_or_null(const struct ss_early_result *e)
  */
 static int early_block(const struct analyze_input *in, struct json_object *track,
 		       const struct reader_series *ys, int64_t phase, int64_t repeat,
-		       const struct ss_params *p, bool *stopped_run, struct json_object **out,
-		       char *err, size_t errlen)
+		       const struct ss_params *p, const struct guard *gd, bool *stopped_run,
+		       struct json_object **out, char *err, size_t errlen)
 {
 	struct json_object *eo, *go, *o = json_object_new_object(), *g = NULL, *opt;
 	struct ss_early_params ep;
@@ -90,8 +282,17 @@ static int early_block(const struct analyze_input *in, struct json_object *track
 			ok[i] = !reader_written_since_purge(&in->records, phase, repeat, ys->round[i], &b,
 							    &purged) &&
 				b >= (double)guard;
+			/* a round the WA guard calls short accepts no verdict */
+			if (gd && gd->state && gd->state[i] == WA_GUARD_SHORT)
+				ok[i] = false;
 		}
-		rc = ss_early_scan(ys->y, ok, ys->n, (unsigned)ys->round[0], p, &ep, &er);
+		/* With the WA guard, the early verdict that stopped the run may come after a SNIA
+		 * window the guard refused, where ss_early_scan's replay would have ended. */
+		if (gd && gd->state && gd->replay.stop == WA_GUARD_STOP_EARLY)
+			rc = ss_early_check(ys->y, gd->replay.round - (unsigned)ys->round[0] + 1,
+					    (unsigned)ys->round[0], p, &ep, &er);
+		else
+			rc = ss_early_scan(ys->y, ok, ys->n, (unsigned)ys->round[0], p, &ep, &er);
 		if (rc) {
 			pass_err(err, errlen, "early steady state of phase %" PRId64 ": %s", phase,
 				 strerror(-rc));
@@ -145,6 +346,7 @@ out:
 	return rc;
 }
 
+
 /*
  * One tracked series (a manifest "steady_state" entry): the metric of the tracked cell's
  * records in file order, which is round order. A gap or a repeated round is counted and
@@ -157,6 +359,7 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 	struct reader_series ys = {0};
 	struct ss_params p;
 	struct ss_result r;
+	struct guard g = {0};
 	int64_t phase, repeat, first = 0;
 	const char *cell = jsonget_str(track, "cell"), *metric = jsonget_str(track, "metric");
 	int rc = -ENOMEM, gaps = 0;
@@ -195,7 +398,18 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		    jsonnum_add(res, "params", ss_params_to_json(&p)))
 			goto out;
 	} else {
-		rc = ss_scan(ys.y, ys.n, (unsigned)first, &p, &r);
+		rc = guard_compute(in, track, &ys, phase, repeat, cell, &p, &g);
+		if (rc) {
+			pass_err(err, errlen, "WA guard of phase %" PRId64 ": %s", phase, strerror(-rc));
+			goto out;
+		}
+		/* A verdict the guard refused is not the run's: the window is the one the rounds
+		 * stopped at (the runner's replay), else the SNIA rule's first. */
+		if (g.on && g.round && g.replay.blocked)
+			rc = ss_check(ys.y, g.replay.round ? g.replay.round - (unsigned)first + 1 : ys.n,
+				      (unsigned)first, &p, &r);
+		else
+			rc = ss_scan(ys.y, ys.n, (unsigned)first, &p, &r);
 		if (rc) {
 			pass_err(err, errlen, "steady state of phase %" PRId64 " cell %s: %s",
 				 phase, cell, strerror(-rc));
@@ -210,7 +424,8 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		struct json_object *eb = NULL;
 		bool stopped = false;
 
-		rc = early_block(in, track, &ys, phase, repeat, &p, &stopped, &eb, err, errlen);
+		rc = early_block(in, track, &ys, phase, repeat, &p, g.on ? &g : NULL, &stopped, &eb,
+				 err, errlen);
 		if (rc)
 			goto out;
 		rc = -ENOMEM;
@@ -220,6 +435,10 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 		if (stopped && pass_add_str(res, "reason", "SNIA window not completed"))
 			goto out;
 	}
+	/* only where the guard judged the series: a summary without it (a PTS run, a run made
+	 * before the guard) stays as it was */
+	if (g.on && g.round && jsonnum_add(res, "wa_guard", guard_json(&g, &ys)))
+		goto out;
 	if (pass_add_int(res, "round_gaps", gaps))
 		goto out;
 	/* jsonnum_add owns vals from here, also when it fails. */
@@ -231,6 +450,7 @@ static int ss_one(const struct analyze_input *in, struct json_object *track,
 	res = NULL;
 	rc = 0;
 out:
+	guard_release(&g);
 	reader_series_release(&ys);
 	json_object_put(sj);
 	json_object_put(vals);

@@ -235,6 +235,31 @@ int reader_series(const struct results_records *rr, int64_t phase, int64_t repea
 	return 0;
 }
 
+size_t reader_guard_wa(const struct results_records *rr, int64_t phase, int64_t repeat,
+		       const char *cell, double *wa, size_t n)
+{
+	size_t j = 0, with = 0;
+
+	for (size_t i = 0; i < rr->n && j < n; i++) {
+		struct json_object *rec = rr->rec[i], *o, *h, *b;
+		struct reader_key k;
+
+		if (reader_key(rec, &k) || strcmp(k.kind, "cell") || k.phase != phase ||
+		    k.repeat != repeat || strcmp(k.cell, cell))
+			continue;
+		wa[j] = NAN;
+		if (json_object_object_get_ex(rec, "wa_guard_counters", &o) && o) {
+			with++;
+			if (json_object_object_get_ex(o, "host_bytes", &h) && h &&
+			    json_object_object_get_ex(o, "nand_bytes", &b) && b &&
+			    json_object_get_double(h) > 0)
+				wa[j] = json_object_get_double(b) / json_object_get_double(h);
+		}
+		j++;
+	}
+	return with;
+}
+
 int reader_write_until(const struct results_records *rr, int64_t phase, int64_t repeat,
 		       struct reader_chunks *out)
 {

@@ -108,6 +108,16 @@ int reader_series(const struct results_records *rr, int64_t phase, int64_t repea
 		  const char *metric, struct reader_series *out);
 void reader_series_release(struct reader_series *s); /* accepts NULL and empty */
 
+/*
+ * The WA guard's per-round WA (analysis/wa_guard.h) of the same records reader_series() takes
+ * for (phase, repeat, cell), in the same order: nand_bytes / host_bytes of each record's
+ * "wa_guard_counters" (the target's counter deltas over the job, docs/results-format.md), NaN
+ * where a record has none, a null or no host bytes. wa has room for n; records past n are left
+ * out. Returns how many records carried the key.
+ */
+size_t reader_guard_wa(const struct results_records *rr, int64_t phase, int64_t repeat,
+		       const char *cell, double *wa, size_t n);
+
 /* The chunks of a write_until phase (wsat.h), with the first one's time scale. */
 struct reader_chunks {
 	struct wsat_chunk *c; /* owned (free()) */

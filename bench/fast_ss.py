@@ -43,7 +43,8 @@ UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 TRACKED = "rwmix_read=0,bs=4k"
 GOAL_TIME = 0.5   # drive time of the fast run at most this share of the full run's
 GOAL_DIFF = 5.0   # every steady-state figure within this many percent
-SNIA = {"window": 5, "data": 0.20, "slope": 0.10}  # snia-iops's steady_state block
+SNIA = {"window": 5, "data": 0.20, "slope": 0.10, "max_rounds": 25}  # snia-iops's steady_state block
+GUARD_TOL = 0.07  # the WA guard's tolerance (analysis/wa_guard.h)
 BUNDLED = ["client-tlc", "client-7op", "enterprise-28op", "idle-gc-aggressive", "no-idle-gc",
            "static-slc"]
 GRID_SPARE = [0.07, 0.12, 0.28]
@@ -256,11 +257,14 @@ def percentile(hists, p):
     return float(hi)
 
 
-def snia_rule(series):
+def snia_rule(series, short=None):
     """The first n at which the last 5 rounds pass SNIA's rule (data excursion <= 20 % of the
-    window's average, slope excursion of the least-squares line <= 10 %): (n, average) or None."""
+    window's average, slope excursion of the least-squares line <= 10 %) and the WA guard does not
+    call round n short (short: a list of booleans, or None): (n, average) or None."""
     w = SNIA["window"]
     for n in range(w, len(series) + 1):
+        if short and n <= len(short) and short[n - 1] and n < SNIA["max_rounds"]:
+            continue
         y = series[n - w:n]
         avg = sum(y) / w
         xm = (w - 1) / 2.0
@@ -268,6 +272,29 @@ def snia_rule(series):
         if max(y) - min(y) <= SNIA["data"] * avg and abs(slope) * (w - 1) <= SNIA["slope"] * avg:
             return n, avg
     return None
+
+
+def guard_rounds(d, phase, n):
+    """The WA guard recomputed here: each tracking round's WA from the round snapshots (round 1
+    from the phase's start snapshot) against 1 / (1 - alpha) of the manifest's sprandom fill;
+    (expected, [(wa, short)]) or (None, []) when the run has no sprandom fill."""
+    with open(os.path.join(d, "manifest.json")) as f:
+        man = json.load(f)
+    spr = [e for e in man.get("sprandom", []) if e["phase"] < phase and "inputs" in e]
+    if not spr:
+        return None, []
+    expected = 1.0 / (1.0 - spr[-1]["inputs"]["alpha"])
+    snaps = snapshots(d)
+    prev = snaps.get("phase-%d-rounds-start" % phase)
+    out = []
+    for r in range(1, n + 1):
+        cur = snaps.get("phase-%d-rounds-round-%d" % (phase, r))
+        wa = None
+        if prev and cur and cur[0] > prev[0]:
+            wa = (cur[1] - prev[1]) / (cur[0] - prev[0])
+        out.append((wa, wa is not None and wa < (1 - GUARD_TOL) * expected))
+        prev = cur
+    return expected, out
 
 
 def snapshots(d):
@@ -331,7 +358,23 @@ def analyze(d, kind):
                 key=lambda r: r["round"])
     series = [r["total"]["iops"] for r in tr]
     out["tracked_series"] = series
-    rule = snia_rule(series)
+    expected, guard = guard_rounds(d, track_phase, len(series)) if kind == "fast" else (None, [])
+    out["guard"] = {"expected": expected, "wa": [g[0] for g in guard],
+                    "short": [g[1] for g in guard]}
+    rule = snia_rule(series, [g[1] for g in guard])
+    out["snia_unguarded"] = snia_rule(series)
+    sg = [t for t in summ["steady_state"] if t["phase"] == track_phase]
+    sg = (sg[0].get("wa_guard") or {}) if sg else {}
+    out["guard"]["summary_outcome"] = sg.get("outcome")
+    if guard:
+        mine = ["short" if g[1] else ("ok" if g[0] is not None else "unavailable") for g in guard]
+        theirs = [x["verdict"] for x in sg.get("rounds") or []]
+        if mine != theirs:
+            checks.append("WA guard here %r vs summary %r" % (mine, theirs))
+        for g, x in zip(guard, sg.get("rounds") or []):
+            if g[0] is not None and not close(g[0], x.get("wa"), 1e-9):
+                checks.append("WA guard round WA %r vs summary %r" % (g[0], x.get("wa")))
+                break
     ss = [s for s in summ["steady_state"] if s["phase"] == track_phase]
     ss = ss[0] if ss else {}
     early = {}
@@ -549,6 +592,34 @@ def markdown(results, head):
             R["full7"]["wa_matrix"], f(c["wa_matrix_fast"]), f(c["wa_matrix_full11"]),
             R["fast7"]["wa_track"], R["long7"]["wa"],
             "pass" if not bad else "fail: " + ", ".join(bad)))
+    L.append("")
+    L.append("Table 4: the WA guard (analysis/wa_guard.h) in the fast runs, recomputed here from the "
+             "round snapshots: expected WA 1 / (1 - alpha) of the sprandom fill, the tracking rounds' "
+             "WA shortfall (1 - WA / expected, %%; > %g %% is short), the SNIA round without and with "
+             "the guard, the fast run's stop and its tracked level against the long run." % (100 * GUARD_TOL))
+    L.append("")
+    L.append("| model | run | expected WA | WA long vs expected | shortfall r1 / r2 / last | "
+             "SNIA round unguarded / guarded | stop (summary) | fast vs long | fast vs full |")
+    L.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for r in results:
+        R, c = r["runs"], r["cmp"]
+        for tag in ("fast7", "fast11"):
+            fv = R.get(tag)
+            if not fv or not fv["guard"]["expected"]:
+                continue
+            g, e = fv["guard"], fv["guard"]["expected"]
+            sf = [None if w is None else 100 * (1 - w / e) for w in g["wa"]]
+            un = fv["snia_unguarded"]
+            L.append("| %s | %s | %.2f | %s | %s / %s / %s | %s / %s | %s | %s | %s |" % (
+                r["model"], tag, e, f(pct(R["long7"]["wa"], e)),
+                f(sf[0] if sf else None), f(sf[1] if len(sf) > 1 else None),
+                f(sf[-1] if sf else None),
+                "r%d" % un[0] if un else "no",
+                "r%d" % fv["snia"]["round"] if fv["snia"]["reached"] else "no",
+                "%s r%d, %s" % ("early" if fv["early"]["stopped_run"] else "snia" if fv["snia"]["reached"] else "none",
+                                len(fv["tracked_series"]), g["summary_outcome"]),
+                f(pct(fv["tracked_iops"], R["long7"]["iops"])),
+                f(pct(fv["tracked_iops"], R["full7"]["tracked_iops"]))))
     return "\n".join(L) + "\n"
 
 

@@ -454,6 +454,67 @@ static void print_early(struct json_object *s, FILE *f)
 		fprintf(f, "; --strict-pts: SNIA window run\n");
 }
 
+/*
+ * The WA guard after a sprandom fill (docs/fast-steady-state.md), one line:
+ *   WA guard       passed: round 5 WA 8.30 against 1/(1-alpha) = 7.90 (short when more than 10 % below)
+ *   WA guard       delayed: 11 verdicts refused from round 6 (WA short), accepted at round 17 (WA 4.08, 7.6 % below 4.42)
+ *   WA guard       short: rounds ended at round 25 with WA 3.90, 11.7 % below 4.42: steady state not confirmed
+ *   WA guard       unavailable: no NAND-write counter, the guard could not judge
+ */
+static void print_wa_guard(struct json_object *s, FILE *f)
+{
+	struct json_object *g, *rs, *last = NULL;
+	const char *o;
+	char wa[48], ex[48], sh[48], tol[48];
+	int64_t round = 0, blocked = 0, first = 0;
+
+	if (!json_object_object_get_ex(s, "wa_guard", &g) || !g)
+		return;
+	o = S(jsonget_str(g, "outcome"));
+	if (!strcmp(o, "off"))
+		return;
+	if (json_object_object_get_ex(g, "rounds", &rs) && rs &&
+	    json_object_array_length(rs) > 0) {
+		size_t at = json_object_array_length(rs) - 1;
+		int64_t stop = 0;
+
+		/* the round the rounds stopped at, when the replay stopped */
+		(void)jsonget_int(g, "stop_round", &stop);
+		for (size_t i = 0; i < json_object_array_length(rs); i++) {
+			int64_t r = 0;
+
+			(void)jsonget_int(json_object_array_get_idx(rs, i), "round", &r);
+			if (r == stop)
+				at = i;
+		}
+		last = json_object_array_get_idx(rs, at);
+	}
+	if (!strcmp(o, "unavailable") || !last) {
+		fprintf(f, "WA guard       unavailable: no NAND-write counter over the rounds, the guard "
+			   "could not judge\n");
+		return;
+	}
+	(void)jsonget_int(last, "round", &round);
+	(void)jsonget_int(g, "blocked", &blocked);
+	(void)jsonget_int(g, "first_blocked_round", &first);
+	fmt(jsonget_num(last, "wa"), 2, wa, sizeof(wa));
+	fmt(jsonget_num(g, "expected_wa"), 2, ex, sizeof(ex));
+	fmt(100 * jsonget_num(last, "shortfall"), 1, sh, sizeof(sh));
+	fmt(100 * jsonget_num(g, "tolerance"), 0, tol, sizeof(tol));
+	if (!strcmp(o, "passed"))
+		fprintf(f, "WA guard       passed: round %" PRId64 " WA %s against 1/(1-alpha) = %s "
+			   "(short when more than %s %% below)\n",
+			round, wa, ex, tol);
+	else if (!strcmp(o, "delayed"))
+		fprintf(f, "WA guard       delayed: %" PRId64 " verdict(s) refused from round %" PRId64
+			   " (WA short), accepted at round %" PRId64 " (WA %s, %s %% below %s)\n",
+			blocked, first, round, wa, sh, ex);
+	else
+		fprintf(f, "WA guard       short: the rounds ended at round %" PRId64 " with WA %s, %s %% "
+			   "below %s (tolerance %s %%): steady state not confirmed\n",
+			round, wa, sh, ex, tol);
+}
+
 /* One series: "steady state   4k randwrite IOPS 3263 (reached in rounds 1-5)" and its WA. */
 static void print_steady_one(struct json_object *h, struct json_object *s, bool several, FILE *f)
 {
@@ -471,6 +532,7 @@ static void print_steady_one(struct json_object *h, struct json_object *s, bool 
 		fprintf(f, " (NOT reached: %s; last window rounds %" PRId64 "-%" PRId64 ")\n",
 			jsonget_str(s, "reason") ? jsonget_str(s, "reason") : v, lo, hi);
 	print_early(s, f);
+	print_wa_guard(s, f);
 	/* With several series the whole run's WA follows them once. */
 	if (several)
 		fprintf(f, "WA             %s in steady state\n",

@@ -175,6 +175,30 @@ static void early_section(struct section_ctx *c, struct json_object *ss, size_t 
 	section_table_release(&t);
 }
 
+/* The WA guard after a sprandom fill (docs/fast-steady-state.md): a sentence per series it
+ * judged. */
+static void guard_sentences(struct section_ctx *c, struct json_object *ss, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct json_object *s = json_object_array_get_idx(ss, i), *g = section_get(s, "wa_guard");
+		const char *o = jsonget_str(g, "outcome");
+		char text[400];
+
+		if (!o || !strcmp(o, "off"))
+			continue;
+		snprintf(text, sizeof(text),
+			 "Phase %.0f, %s: WA guard %s (a round whose WA is more than %.0f %% below "
+			 "1/(1-alpha) = %.2f of the sprandom fill accepts no steady-state verdict; %.0f "
+			 "verdict(s) refused, the rounds stopped by %s at round %.0f).",
+			 jsonget_num(s, "phase"), jsonget_str(s, "cell") ? jsonget_str(s, "cell") : "?",
+			 o, 100 * jsonget_num(g, "tolerance"), jsonget_num(g, "expected_wa"),
+			 jsonget_num(g, "blocked"),
+			 jsonget_str(g, "stop") ? jsonget_str(g, "stop") : "?",
+			 jsonget_num(g, "stop_round"));
+		section_para(c, text);
+	}
+}
+
 void section_steady_state(struct section_ctx *c)
 {
 	struct json_object *ss = NULL;
@@ -192,6 +216,7 @@ void section_steady_state(struct section_ctx *c)
 	section_table_objects(&t, ss);
 	section_emit_table(c, &t);
 	section_table_release(&t);
+	guard_sentences(c, ss, n);
 	early_section(c, ss, n);
 	for (size_t i = 0; i < n; i++)
 		window_plot(c, json_object_array_get_idx(ss, i), i);

@@ -47,6 +47,8 @@
 #include "analysis/snia_dirth.h"
 #include "analysis/ss.h"
 #include "analysis/ss_track.h"
+#include "analysis/wa.h"
+#include "analysis/wa_guard.h"
 #include "base/units.h"
 
 #define KEY_MAX REPLAY_KEY_MAX
@@ -87,6 +89,13 @@ struct runner {
 	 * pre_write_bytes of every record since the last purge record, taken from the records
 	 * themselves (K's in a replay, the new ones after), so that a resume decides the same. */
 	uint64_t written_since_purge;
+	/* The WA guard (analysis/wa_guard.h): the clean validity alpha of the last sprandom fill
+	 * since the last purge (NaN: none, the guard is off), set by sprandom_setup in a replay
+	 * too; guard_job: the job in flight is a tracked cell the guard measures, and its record
+	 * gets the counter deltas over the job (wa_guard_counters). */
+	double spr_alpha;
+	uint64_t spr_start, spr_end; /* the fill's range: the guard's workload must cover it */
+	bool guard_job;
 
 	/* Progress of the step in flight. */
 	struct runner_progress prog;
@@ -229,6 +238,7 @@ static void count_written(struct runner *r, struct json_object *rec)
 	if (json_object_object_get_ex(rec, "kind", &k) && k &&
 	    !strcmp(json_object_get_string(k), "purge")) {
 		r->written_since_purge = 0;
+		r->spr_alpha = NAN;
 		return;
 	}
 	r->written_since_purge +=
@@ -706,6 +716,47 @@ static int add_reads_unmapped(struct runner *r, struct json_object *rec, uint64_
 	return 0;
 }
 
+/*
+ * The WA guard's counters of a tracked cell (analysis/wa_guard.h): the target's host and NAND
+ * byte counters before (g0, NULL when the target gave no snapshot) and after the job, as
+ * deltas in the record ("wa_guard_counters": {host_bytes, nand_bytes}, null when the target
+ * has no such counters: the guard is then "unavailable"), so that the runner, a resume and
+ * analyze judge the same numbers. The after-snapshot is also stored
+ * (phase-N-rounds-round-R), for an independent check from the snapshot files. g1 is
+ * initialized by the caller and released by it.
+ */
+static int guard_counters(struct runner *r, const struct where *w, unsigned round,
+			  struct json_object *rec, const struct snapshot *g0, struct snapshot *g1)
+{
+	struct json_object *o = json_object_new_object();
+	double host = NAN, nand = NAN;
+	bool have = false;
+	int rc;
+
+	if (!o)
+		return -ENOMEM;
+	if (g0 && !target_snapshot(r->t, g1)) {
+		have = !wa_deltas(g0, g1, &host, &nand);
+		snprintf(g1->label, sizeof(g1->label), "phase-%d-%s-round-%u", w->phase,
+			 w->ph->kind->name, round);
+		if (!g1->target_ns)
+			g1->target_ns = target_now(r->t);
+		rc = results_write_snapshot(r->res, g1, w->phase, w->repeat);
+		if (rc) {
+			json_object_put(o);
+			fail(r, "writing snapshot %s: %s", g1->label, strerror(-rc));
+			return rc;
+		}
+	}
+	if (jsonnum_add(o, "host_bytes", have ? jsonnum_new(host) : NULL) ||
+	    jsonnum_add(o, "nand_bytes", have ? jsonnum_new(nand) : NULL)) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	/* jsonnum_add owns o from here, also when it fails */
+	return jsonnum_add(rec, "wa_guard_counters", o);
+}
+
 static int job_step(struct runner *r, const struct where *w, const char *kind, unsigned round,
 		    const char *cell, struct job_spec *spec, bool in_rerun, const char *series,
 		    struct json_object **out_rec)
@@ -716,9 +767,12 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	struct job_result res;
 	uint64_t t0, unmapped0 = 0, read0 = 0;
 	bool execute, has_unmapped, first = r->phase_unstarted == w;
+	bool guard = r->guard_job, have_g0 = false;
+	struct snapshot g0, g1;
 	int rc;
 
 	r->phase_unstarted = NULL;
+	r->guard_job = false;
 	rc = step_key(w->phase, w->repeat, round, cell, kind, key, sizeof(key));
 	if (rc)
 		return rc;
@@ -749,6 +803,11 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 	/* Reads the target answered without its flash (a fresh drive's never-written LBAs):
 	 * counted by a target that knows its map, over the whole job. */
 	has_unmapped = !target_read_unmapped(r->t, &unmapped0, &read0);
+	if (guard && mode == RUNNER_RECORD) {
+		snapshot_init(&g0, "none");
+		snapshot_init(&g1, "none");
+		have_g0 = !target_snapshot(r->t, &g0);
+	}
 	rc = run_job(r, spec, mode == RUNNER_RECORD && fault_hit(&r->fault, FAULT_CELL),
 		     &res, key);
 	r->ramp_mark = NULL;
@@ -788,6 +847,11 @@ static int job_step(struct runner *r, const struct where *w, const char *kind, u
 		rc = -ENOMEM;
 		goto out;
 	}
+	if (guard) {
+		rc = guard_counters(r, w, round, rec, have_g0 ? &g0 : NULL, &g1);
+		if (rc)
+			goto out;
+	}
 	if (r->rec_extra) {
 		json_object_object_foreach(r->rec_extra, ek, ev)
 		{
@@ -812,6 +876,10 @@ out:
 	/* Whether recorded now or already in K (a replay), the pre-writes before this step
 	 * belong to it and not to the next one. */
 	r->prewrite_bytes = 0;
+	if (guard && mode == RUNNER_RECORD) {
+		snapshot_release(&g0);
+		snapshot_release(&g1);
+	}
 	json_object_put(rec);
 	job_result_release(&res);
 	return rc;
@@ -1199,6 +1267,9 @@ static int sprandom_setup(struct runner *r, const struct phase_write *pw, const 
 	}
 	spec->sprandom.on = true;
 	spec->sprandom.alpha = in.alpha;
+	r->spr_alpha = in.alpha;
+	r->spr_start = spec->range_start;
+	r->spr_end = spec->range_end;
 	spec->sprandom.regions = in.regions;
 	spec->sprandom.seed = spec->seed;
 	*total_bytes = in.bytes;
@@ -1539,13 +1610,18 @@ uint64_t runner_early_guard_bytes(const struct phase_rounds *pr, const struct ta
 	return 2 * ti->capacity;
 }
 
+static void guard_note(struct runner *r, const struct where *w, unsigned round, const char *what,
+		       const struct wa_guard_round *g);
+static bool guard_workload(const struct runner *r, const struct job_spec *s);
+
 /*
  * The early verdict after a round the SNIA rule did not stop (analysis/ss_early.h): allowed
  * once the guard holds, it stops the rounds on "predicted" unless --strict-pts. It uses only
  * recorded values (the tracked figures and the records' bytes), so a resume decides the same.
  */
 static int early_decide(struct runner *r, const struct where *w, const struct phase_rounds *pr,
-			const double *track, unsigned round, bool *stop)
+			const double *track, unsigned round, const struct wa_guard_round *g,
+			bool *stop)
 {
 	struct ss_early_result e;
 	int rc;
@@ -1568,12 +1644,65 @@ static int early_decide(struct runner *r, const struct where *w, const struct ph
 		}
 		return 0;
 	}
+	if (g && g->state == WA_GUARD_SHORT) {
+		guard_note(r, w, round, "steady state predicted", g);
+		return 0;
+	}
 	if (r->state == RUNNER_RECORD)
 		note(r, "phase %d: steady state predicted at round %u (confidence %g), SNIA window "
 			"not completed",
 		     w->phase, round, pr->early.confidence);
 	*stop = true;
 	return 0;
+}
+
+/*
+ * Whether the guard's expectation applies to a tracked cell's workload: the steady state the
+ * fill lays out is that of uniform random writes over the fill's whole range (docs/sprandom.md),
+ * so reads, a zoned distribution, PTS-C's ActiveRange segments, compressible data or another
+ * range have another WA (snia-iops-client-fast's 75 % ActiveRange ran at a WA 64 % below it).
+ * Elsewhere the guard is off and its record key absent.
+ */
+static bool guard_workload(const struct runner *r, const struct job_spec *s)
+{
+	bool writes = s->rw == RW_RANDWRITE || (s->rw == RW_RANDRW && s->rwmix_read == 0);
+
+	return writes && s->dist == DIST_UNIFORM && !s->segments && s->pattern == PATTERN_RANDOM &&
+	       !s->compressibility && s->range_start == r->spr_start && s->range_end == r->spr_end;
+}
+
+/*
+ * The WA guard of a round (analysis/wa_guard.h) from its tracked cell's record: the counter
+ * deltas the record carries (K's in a replay, so a resume judges the same), against
+ * 1 / (1 - alpha) of the sprandom fill.
+ */
+static void guard_judge(struct runner *r, struct json_object *rec, struct wa_guard_round *g)
+{
+	struct json_object *o;
+	double host = NAN, nand = NAN;
+
+	if (rec && json_object_object_get_ex(rec, "wa_guard_counters", &o) && o) {
+		struct json_object *h, *n;
+
+		if (json_object_object_get_ex(o, "host_bytes", &h) && h &&
+		    json_object_object_get_ex(o, "nand_bytes", &n) && n) {
+			host = json_object_get_double(h);
+			nand = json_object_get_double(n);
+		}
+	}
+	(void)wa_guard_check(host > 0 ? nand / host : NAN, wa_guard_expected(r->spr_alpha),
+			     WA_GUARD_DEFAULT_TOLERANCE, g);
+}
+
+/* The note when the guard refuses a verdict (in the record state: a replay says nothing). */
+static void guard_note(struct runner *r, const struct where *w, unsigned round, const char *what,
+		       const struct wa_guard_round *g)
+{
+	if (r->state != RUNNER_RECORD)
+		return;
+	note(r, "phase %d: %s at round %u, but the WA guard says short (WA %.2f, %.1f %% below "
+		"the steady state's %.2f): going on",
+	     w->phase, what, round, g->wa, 100 * g->shortfall, g->expected);
 }
 
 static int exec_rounds(struct runner *r, const struct where *w)
@@ -1588,6 +1717,9 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	unsigned max_rounds, worst_out = 0;
 	uint64_t cell_ns, worst_drain = 0, worst_planned = 0;
 	double worst = 0;
+	/* the WA guard: on after a sprandom fill since the last purge, for a tracked series */
+	bool guard_on = pr->has_steady_state && isfinite(r->spr_alpha);
+	struct wa_guard_round gstate = {.state = WA_GUARD_UNAVAILABLE};
 	int rc;
 
 	rc = profile_rounds_cells(pr, &cells, &ncells);
@@ -1630,6 +1762,8 @@ static int exec_rounds(struct runner *r, const struct where *w)
 	}
 	for (unsigned round = 1; round <= max_rounds; round++) {
 		size_t have = r->state == RUNNER_RECORD ? 0 : round_in_k(r, w, round, cells, ncells);
+
+		gstate = (struct wa_guard_round){.state = WA_GUARD_UNAVAILABLE};
 		bool rerun = have > 0 && have < ncells;
 		bool skip_all = have == ncells && !r->virt && !r->redo;
 
@@ -1682,7 +1816,9 @@ static int exec_rounds(struct runner *r, const struct where *w)
 				r->eta_extra_ns += na[k] ? 0 : cell_ns;
 			for (size_t k = c; k < ncells; k++)
 				r->eta_extra_ns += drains[k];
+			r->guard_job = guard_on && c == pr->tracked_cell && guard_workload(r, &spec);
 			rc = job_step(r, w, "cell", round, cells[c].key, &spec, rerun, NULL, &rec);
+			r->guard_job = false;
 			if (!rc)
 				rc = check_no_io(r, key, rec);
 			if (rc) {
@@ -1710,6 +1846,8 @@ static int exec_rounds(struct runner *r, const struct where *w)
 					       rec, results_metric_name(pr->track.metric), &v))
 					v = 0;
 				track[round - 1] = v;
+				if (guard_on)
+					guard_judge(r, rec, &gstate);
 			}
 			json_object_put(rec);
 		}
@@ -1735,6 +1873,10 @@ static int exec_rounds(struct runner *r, const struct where *w)
 				fail(r, "steady-state check failed: %s", strerror(-rc));
 				goto out;
 			}
+			if (ss.reached && gstate.state == WA_GUARD_SHORT && round < max_rounds) {
+				guard_note(r, w, round, "the SNIA window passed", &gstate);
+				continue;
+			}
 			if (ss.stop) {
 				if (r->state == RUNNER_RECORD)
 					note(r, "phase %d: steady state %s after round %u (window %u-%u, "
@@ -1746,7 +1888,7 @@ static int exec_rounds(struct runner *r, const struct where *w)
 			if (pr->has_early) {
 				bool stop = false;
 
-				rc = early_decide(r, w, pr, track, round, &stop);
+				rc = early_decide(r, w, pr, track, round, &gstate, &stop);
 				if (rc)
 					goto out;
 				if (stop)
@@ -2296,6 +2438,7 @@ int runner_new(const struct profile *p, struct target *t, struct results *res,
 	r->resumed = resumed || n > 0;
 	r->scale = runner_time_scale(t, o);
 	r->state = RUNNER_OPEN;
+	r->spr_alpha = NAN;
 	if (runner_plan(p, t, o, &r->eta.plan))
 		goto fail;
 	r->nphases = r->eta.plan.nphases;

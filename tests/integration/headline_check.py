@@ -221,6 +221,55 @@ for ln in lines:
             bad("early verdict %r: recomputed predicted at round %d" % (ln, got["round"]))
         figures += 1
         continue
+    m = re.fullmatch(r"WA guard       (?:passed: round (\d+) WA (\S+) against 1/\(1-alpha\) = (\S+) "
+                     r"\(short when more than (\S+) % below\)|delayed: (\d+) verdict\(s\) refused from "
+                     r"round (\d+) \(WA short\), accepted at round (\d+) \(WA (\S+), (\S+) % below (\S+)\)|"
+                     r"short: the rounds ended at round (\d+) with WA (\S+), (\S+) % below (\S+) "
+                     r"\(tolerance (\S+) %\): steady state not confirmed|(unavailable): .*)", ln)
+    if m:
+        # the WA guard (docs/fast-steady-state.md): each round's WA recomputed here from the
+        # tracked records' wa_guard_counters, the expectation from the manifest's sprandom alpha
+        if i_ss < 1 or not cur_group or "wa_guard" not in cur_group[-1]:
+            bad("WA guard line %r is not after a steady-state line with a wa_guard block" % ln)
+            continue
+        ent = cur_group[-1]
+        alpha = [x for x in manifest.get("sprandom", []) if x["phase"] < ent["phase"] and
+                 "inputs" in x][-1]["inputs"]["alpha"]
+        exp = 1 / (1 - alpha)
+        tol = ent["wa_guard"]["tolerance"]
+        rws = {r["round"]: r["wa_guard_counters"] for r in recs if r.get("kind") == "cell" and
+               r.get("phase") == ent["phase"] and r.get("cell") == ent["cell"] and
+               "wa_guard_counters" in r}
+        rwa = {k: (c["nand_bytes"] / c["host_bytes"] if c["host_bytes"] else None)
+               for k, c in rws.items()}
+        shortr = [k for k in sorted(rwa) if rwa[k] is not None and rwa[k] < (1 - tol) * exp]
+        g = m.groups()
+        if g[0]:
+            rd, w, e, t = int(g[0]), g[1], g[2], g[3]
+            if shortr and shortr[-1] >= rd:
+                bad("WA guard %r: round %d is short here" % (ln, shortr[-1]))
+        elif g[4]:
+            rd, w, e = int(g[6]), g[7], g[9]
+            near(g[8], 100 * (1 - rwa[rd] / exp), "WA guard shortfall")
+            if int(g[5]) != min(ent["wa_guard"]["first_blocked_round"] or 0, 10 ** 9) or \
+                    int(g[5]) not in shortr or rd in shortr:
+                bad("WA guard %r: refused from %s, short rounds here %r" % (ln, g[5], shortr))
+        elif g[10]:
+            rd, w, e, t = int(g[10]), g[11], g[13], g[14]
+            near(g[12], 100 * (1 - rwa[rd] / exp), "WA guard shortfall")
+            if rd not in shortr:
+                bad("WA guard %r: round %d is not short here" % (ln, rd))
+        else:
+            if any(v is not None for v in rwa.values()):
+                bad("WA guard %r: the records have the WA" % ln)
+            figures += 1
+            continue
+        near(w, rwa[rd], "WA guard round WA")
+        near(e, exp, "WA guard expected WA")
+        if g[0] or g[10]:
+            near(t, 100 * tol, "WA guard tolerance")
+        figures += 1
+        continue
     m = re.fullmatch(r"WA             (\S+) in steady state(?:, (\S+) whole run)?", ln)
     if m:
         if i_ss < 1 or i_wa >= i_ss:

@@ -146,6 +146,41 @@ static void test_reads_unmapped(void **state)
 	assert_int_equal(u.records, 0);
 }
 
+/* The WA guard's per-round WA (reader_guard_wa): nand / host of the tracked cell's
+ * wa_guard_counters, NaN where a record has none, null counters or no host bytes. */
+static void test_guard_wa(void **state)
+{
+	static const char *const g[] = {
+	    "{" KEY(2, 0, 1, "cell", "c") ",\"wa_guard_counters\":{\"host_bytes\":200,"
+	    "\"nand_bytes\":700}}",
+	    "{" KEY(2, 0, 1, "cell", "other") ",\"wa_guard_counters\":{\"host_bytes\":1,"
+	    "\"nand_bytes\":9}}",
+	    "{" KEY(2, 0, 2, "cell", "c") ",\"wa_guard_counters\":{\"host_bytes\":null,"
+	    "\"nand_bytes\":null}}",
+	    "{" KEY(2, 0, 3, "cell", "c") "}",
+	    "{" KEY(2, 0, 4, "cell", "c") ",\"wa_guard_counters\":{\"host_bytes\":0,"
+	    "\"nand_bytes\":5}}",
+	    "{" KEY(2, 0, 5, "cell", "c") ",\"wa_guard_counters\":{\"host_bytes\":400,"
+	    "\"nand_bytes\":1000}}",
+	};
+	struct json_object *recs[6];
+	struct results_records rr = {.rec = recs, .n = 6};
+	double wa[6] = {0};
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++)
+		assert_non_null(recs[i] = json_tokener_parse(g[i]));
+	/* five records of cell c, four with the key; room for 4 leaves the fifth out */
+	assert_int_equal(reader_guard_wa(&rr, 2, 0, "c", wa, 4), 3);
+	assert_float_equal(wa[0], 3.5, 1e-12);
+	assert_true(isnan(wa[1]) && isnan(wa[2]) && isnan(wa[3]));
+	assert_int_equal(reader_guard_wa(&rr, 2, 0, "c", wa, 6), 4);
+	assert_float_equal(wa[4], 2.5, 1e-12);
+	assert_int_equal(reader_guard_wa(&rr, 3, 0, "c", wa, 6), 0);
+	for (size_t i = 0; i < 6; i++)
+		json_object_put(recs[i]);
+}
+
 static void test_round_span(void **state)
 {
 	uint64_t t0 = 9, t1 = 9;
@@ -227,6 +262,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_idles, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_write_until_phases, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_measurements, setup, teardown),
+	    cmocka_unit_test(test_guard_wa),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
