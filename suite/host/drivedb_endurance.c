@@ -68,18 +68,29 @@ int drivedb_read_endurance(const struct ydoc_node *n, struct drivedb_endurance *
 	return 0;
 }
 
+/* Whether a row's model pattern matches model: 1, 0, or -ENOMEM (the pattern compiled when the
+ * database was loaded, so only memory can fail here). */
+static int row_matches(const char *pattern, const char *model)
+{
+	regex_t re;
+	int hit;
+
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB))
+		return -ENOMEM;
+	hit = !regexec(&re, model, 0, NULL, 0);
+	regfree(&re);
+	return hit;
+}
+
 int drivedb_rated_endurance(const struct drivedb_entry *e, const char *model, uint64_t capacity,
 			    double *bytes, const char **source)
 {
 	for (size_t i = 0; e && model && i < e->n_endurance; i++) {
 		const struct drivedb_endurance *d = &e->endurance[i];
-		regex_t re;
-		int hit;
+		int hit = row_matches(d->match, model);
 
-		if (regcomp(&re, d->match, REG_EXTENDED | REG_NOSUB))
-			return -ENOMEM; /* it compiled at load: only memory can fail now */
-		hit = !regexec(&re, model, 0, NULL, 0);
-		regfree(&re);
+		if (hit < 0)
+			return hit;
 		if (!hit)
 			continue;
 		/* TB as vendors rate drives: 10^12 bytes */
@@ -154,13 +165,10 @@ int drivedb_raw_nand_bytes(const struct drivedb_entry *e, const char *model, uin
 {
 	for (size_t i = 0; e && model && i < e->n_raw_nand; i++) {
 		const struct drivedb_raw_nand *d = &e->raw_nand[i];
-		regex_t re;
-		int hit;
+		int hit = row_matches(d->match, model);
 
-		if (regcomp(&re, d->match, REG_EXTENDED | REG_NOSUB))
-			return -ENOMEM; /* it compiled at load: only memory can fail now */
-		hit = !regexec(&re, model, 0, NULL, 0);
-		regfree(&re);
+		if (hit < 0)
+			return hit;
 		if (!hit)
 			continue;
 		*bytes = d->bytes;

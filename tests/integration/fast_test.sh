@@ -32,15 +32,7 @@ t0=$EPOCHREALTIME
 P="$SSDLAB_SRCDIR/profiles"
 models="$SSDLAB_SRCDIR/profiles/models"
 small_client_tlc "$SSDLAB_SRCDIR" "$tmp/tlc.yaml"
-[ -r "$models/client-7op.yaml" ] && [ -r "$models/enterprise-28op.yaml" ] ||
-	skip "client-7op or enterprise-28op is not in the source tree"
-# shrunk as shrink_model does: user capacity and `represents` by the same factor
-sed -e 's/^name: .*/name: client-7op-1g/' -e 's/^represents: .*/represents: 32000000000/' \
-	-e 's/^user_capacity: .*/user_capacity: 1g/' "$models/client-7op.yaml" >"$tmp/c7.yaml"
-sed -e 's/^name: .*/name: enterprise-28op-2g/' -e 's/^represents: .*/represents: 1920000000000/' \
-	-e 's/^user_capacity: .*/user_capacity: 2g/' "$models/enterprise-28op.yaml" >"$tmp/e28.yaml"
-grep -q '^user_capacity: 1g$' "$tmp/c7.yaml" && grep -q '^user_capacity: 2g$' "$tmp/e28.yaml" ||
-	fail "the models did not shrink"
+shrunk_7op_28op "$SSDLAB_SRCDIR" "$tmp"
 sed 's/^  policy: greedy$/  policy: fifo/' "$tmp/tlc.yaml" >"$tmp/fifo.yaml"
 grep -q '^  policy: fifo$' "$tmp/fifo.yaml" || fail "the fifo model was not made"
 

@@ -169,6 +169,21 @@ small_client_tlc() {
 	shrink_model "$model" "$2" || skip "client-tlc.yaml has no user_capacity line to shrink"
 }
 
+# shrunk_7op_28op SRCDIR DIR: client-7op shrunk to 1 GiB (DIR/c7.yaml) and enterprise-28op to 2 GiB
+# (DIR/e28.yaml; its GC reserve and 32 open blocks do not fit 1 GiB), user capacity and `represents`
+# by the same factor as shrink_model does; skips (77) when a model is not in the source tree.
+shrunk_7op_28op() {
+	local models="$1/profiles/models"
+	[ -r "$models/client-7op.yaml" ] && [ -r "$models/enterprise-28op.yaml" ] ||
+		skip "client-7op or enterprise-28op is not in the source tree"
+	sed -e 's/^name: .*/name: client-7op-1g/' -e 's/^represents: .*/represents: 32000000000/' \
+		-e 's/^user_capacity: .*/user_capacity: 1g/' "$models/client-7op.yaml" >"$2/c7.yaml"
+	sed -e 's/^name: .*/name: enterprise-28op-2g/' -e 's/^represents: .*/represents: 1920000000000/' \
+		-e 's/^user_capacity: .*/user_capacity: 2g/' "$models/enterprise-28op.yaml" >"$2/e28.yaml"
+	grep -q '^user_capacity: 1g$' "$2/c7.yaml" && grep -q '^user_capacity: 2g$' "$2/e28.yaml" ||
+		fail "the models did not shrink"
+}
+
 # run_rescaled PROFILE MODEL OUT: `ssdlab run PROFILE --target sim:MODEL --out OUT` (stdout in
 # OUT.run, stderr in OUT.err); when the runner refuses a cell as shorter than its drain, reruns at
 # the --time-scale it suggests. Fails the test (returns 1) when a run fails otherwise.

@@ -22,15 +22,7 @@ command -v python3 >/dev/null || skip "python3 is needed to read the records"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ssdlab-waguard-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 t0=$EPOCHREALTIME
-models="$SSDLAB_SRCDIR/profiles/models"
-[ -r "$models/client-7op.yaml" ] && [ -r "$models/enterprise-28op.yaml" ] ||
-	skip "client-7op or enterprise-28op is not in the source tree"
-sed -e 's/^name: .*/name: client-7op-1g/' -e 's/^represents: .*/represents: 32000000000/' \
-	-e 's/^user_capacity: .*/user_capacity: 1g/' "$models/client-7op.yaml" >"$tmp/c7.yaml"
-sed -e 's/^name: .*/name: enterprise-28op-2g/' -e 's/^represents: .*/represents: 1920000000000/' \
-	-e 's/^user_capacity: .*/user_capacity: 2g/' "$models/enterprise-28op.yaml" >"$tmp/e28.yaml"
-grep -q '^user_capacity: 1g$' "$tmp/c7.yaml" && grep -q '^user_capacity: 2g$' "$tmp/e28.yaml" ||
-	fail "the models did not shrink"
+shrunk_7op_28op "$SSDLAB_SRCDIR" "$tmp"
 # snia-iops-fast without its matrix phase (the last one): its pts block (write cache off,
 # 4 threads x QD32), purge, sprandom fill and tracking rounds as they are
 awk '/^  - rounds:/ { n++ } n < 2' "$SSDLAB_SRCDIR/profiles/snia-iops-fast.yaml" |
