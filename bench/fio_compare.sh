@@ -1,21 +1,37 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# fio_compare: ssdlab io against fio (ioengine=io_uring, fixedbufs=1, registerfiles=1,
-# direct=1; no sqpoll or hipri on either side) on the same prefilled RAM-backed block device
-# (a zram device this script creates through /sys/class/zram-control/hot_add and removes at the
-# end) and on a loop device over a file on the real disk. For each workload, PAIRS alternated
-# pairs (fio first in odd pairs, ssdlab first in even ones); per pair the ratios ssdlab/fio of
-# IOPS, mean latency, p99 latency and CPU time per I/O; the table gives the median ratio and
-# its min-max, and the medians of the absolute figures.
+# fio_compare: ssdlab against fio on the same prefilled RAM-backed block device (a zram device
+# this script creates through /sys/class/zram-control/hot_add and removes at the end) and on a
+# loop device over a file on the real disk (detached at the end). Two modes:
 #
+# MODE=io (the default): `ssdlab io` against hand-written fio jobs (ioengine=io_uring,
+# fixedbufs=1, registerfiles=1, direct=1; no sqpoll or hipri on either side). For each workload,
+# PAIRS alternated pairs (fio first in odd pairs, ssdlab first in even ones); per pair the ratios
+# ssdlab/fio of IOPS, mean latency, p99 latency and CPU time per I/O; the table gives the median
+# ratio and its min-max, and the medians of the absolute figures.
 # CPU time is measured the same way for both: user + system time of the whole process from
 # wait4(), divided by the I/Os it completed. Latency is submission to completion on both sides
 # (fio's lat_ns with lat_percentiles=1; ssdlab's lat_ns).
 #
-# Usage (root): bench/fio_compare.sh [BUILD_DIR]     env: RUNTIME=5 PAIRS=7 RAMP=1 SIZE_MB=1024
-#               DEVICES="zram loop" OUT=results.md ONLY=REGEX (workload labels)
-# Not a test: it takes PAIRS x 2 x 5 workloads x 2 devices x (RUNTIME + RAMP) seconds.
+# MODE=export (issue 18): for each profile (default bench/fio_cmp_*.yaml), `ssdlab export-fio
+# PROFILE --target DEV` once per device, then PAIRS alternated pairs (fio first in odd pairs) of
+# `ssdlab run PROFILE --target DEV` and `fio --output-format=json` of the exported job file, so
+# fio runs exactly what export-fio writes (its [global]: no fixedbufs or registerfiles). Per pair
+# the ratios ssdlab/fio of IOPS and of bytes; the table gives the median ratio and its min-max,
+# the medians of the absolutes, and the read share of the I/Os. IOPS is defined the same way on
+# both sides: all I/Os (reads + writes) of the profile's measured jobs over their measured time
+# (ramps excluded): ssdlab's records.jsonl, sum of total.ios / sum of elapsed_ns over its
+# precondition and cell records; fio's JSON, sum of read.total_ios + write.total_ios / sum of
+# job_runtime (ms, so 0.03% resolution on a 3 s job) over its jobs.
+#
+# Usage (root): bench/fio_compare.sh [BUILD_DIR]     env: MODE=io|export PAIRS=7 SIZE_MB=1024
+#               DEVICES="zram loop" OUT=results.md
+#   MODE=io:     RUNTIME=5 RAMP=1 ONLY=REGEX (workload labels)
+#   MODE=export: PROFILES="bench/fio_cmp_randwrite.yaml ..." (their amounts and times are the
+#                run's length; a profile's `range` must fit in SIZE_MB)
+# Not a test: MODE=io takes PAIRS x 2 x 5 workloads x 2 devices x (RUNTIME + RAMP) seconds;
+# MODE=export with the bundled profiles about PAIRS x 2 x 2 devices x 10 s.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -28,6 +44,9 @@ SIZE_MB=${SIZE_MB:-1024}
 DEVICES=${DEVICES:-"zram loop"}
 OUT=${OUT:-}
 ONLY=${ONLY:-.} # a regular expression on the workload labels, e.g. ONLY='QD32$'
+MODE=${MODE:-io}
+PROFILES=${PROFILES:-$(echo "$here"/bench/fio_cmp_*.yaml)}
+case $MODE in io | export) ;; *) echo "MODE must be io or export, not $MODE" >&2; exit 2 ;; esac
 
 [ "$(id -u)" -eq 0 ] || { echo "needs root (zram and loop devices)" >&2; exit 2; }
 command -v fio >/dev/null || { echo "fio is missing: apt-get install fio" >&2; exit 2; }
@@ -128,6 +147,113 @@ setup_loop() {
 results=${OUT:+$OUT.jsonl}
 results=${results:-fio_compare-$(date -u +%Y%m%dT%H%M%SZ).jsonl}
 : >"$results"
+
+# MODE=export. figures.py: one run's I/O from ssdlab's records.jsonl or fio's JSON, read here on
+# each side by its own keys (the same definition of IOPS: all measured I/Os over the measured time).
+cat >"$work/figures.py" <<'EOF'
+import json, sys
+tool, path = sys.argv[1], sys.argv[2]
+f = {"reads": 0, "writes": 0, "bytes": 0, "time_ns": 0, "jobs": 0}
+if tool == "ssdlab":
+    for line in open(path):
+        r = json.loads(line)
+        if r.get("kind") not in ("precondition", "cell") or r.get("elapsed_ns", 0) == 0:
+            continue
+        f["reads"] += r["read"]["ios"]
+        f["writes"] += r["write"]["ios"]
+        f["bytes"] += r["total"]["bytes"]
+        f["time_ns"] += r["elapsed_ns"]
+        f["jobs"] += 1
+else:
+    text = open(path).read()
+    for j in json.loads(text[text.find("{"):])["jobs"]:  # fio may print notes before its JSON
+        f["reads"] += j["read"]["total_ios"]
+        f["writes"] += j["write"]["total_ios"]
+        f["bytes"] += j["read"]["io_bytes"] + j["write"]["io_bytes"]
+        f["time_ns"] += j["job_runtime"] * 1000000
+        f["jobs"] += 1
+print(json.dumps(f))
+EOF
+
+run_export_fio() { # dev jobfile (the file names the device itself)
+	fio --output-format=json --output="$work/fio.json" "$2" >"$work/fio.out" 2>&1 ||
+		{ cat "$work/fio.out" >&2; return 1; }
+	python3 "$work/figures.py" fio "$work/fio.json"
+}
+
+run_export_ssdlab() { # dev profile-file
+	rm -rf "$work/run"
+	"$SSDLAB" run "$2" --target "$1" --yes-destroy="$1" --out "$work/run" --quiet >"$work/run.out" 2>&1 ||
+		{ cat "$work/run.out" >&2; return 1; }
+	python3 "$work/figures.py" ssdlab "$work/run/records.jsonl"
+}
+
+export_compare() {
+	local kind prof pname p order tool r
+	for kind in $DEVICES; do
+		case $kind in
+		zram) setup_zram || continue ;;
+		loop) setup_loop ;;
+		*) echo "unknown device kind $kind" >&2; exit 2 ;;
+		esac
+		mkdir -p "$work/fio-$kind"
+		for prof in $PROFILES; do
+			pname=$(sed -n 's/^name: *//p' "$prof")
+			"$SSDLAB" export-fio "$prof" --target "$dev" --out "$work/fio-$kind" >/dev/null
+			fio --parse-only "$work/fio-$kind/$pname.fio" >/dev/null
+			for ((p = 1; p <= PAIRS; p++)); do
+				if ((p % 2)); then order="fio ssdlab"; else order="ssdlab fio"; fi
+				for tool in $order; do
+					if [ "$tool" = fio ]; then r=$(run_export_fio "$dev" "$work/fio-$kind/$pname.fio")
+					else r=$(run_export_ssdlab "$dev" "$prof"); fi
+					printf '{"device":"%s","profile":"%s","pair":%d,"tool":"%s","run":%s}\n' \
+						"$kind" "$pname" "$p" "$tool" "$r" >>"$results"
+				done
+				echo "$kind / $pname: pair $p of $PAIRS done" >&2
+			done
+		done
+		if [ -n "$zram_id" ]; then remove_zram; fi
+		if [ -n "$loopdev" ]; then losetup -d "$loopdev"; loopdev=; fi
+	done
+
+	python3 - "$results" <<'EOF' | tee ${OUT:+"$OUT"}
+import json, statistics, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+groups = {}
+for r in rows:
+    groups.setdefault((r["device"], r["profile"]), {}).setdefault(r["pair"], {})[r["tool"]] = r["run"]
+iops = lambda f: (f["reads"] + f["writes"]) * 1e9 / f["time_ns"]
+share = lambda f: f["reads"] / (f["reads"] + f["writes"])
+med = statistics.median
+print("| device | profile | fio IOPS | ssdlab IOPS | IOPS ratio (min-max) | fio MiB | ssdlab MiB | bytes ratio (min-max) | read share fio / ssdlab |")
+print("|---|---|---|---|---|---|---|---|---|")
+npairs = 0
+for (dev, prof), pairs in groups.items():
+    ab = {t: {"iops": [], "mib": [], "share": []} for t in ("fio", "ssdlab")}
+    rat = {"iops": [], "bytes": []}
+    for p, runs in sorted(pairs.items()):
+        if "fio" not in runs or "ssdlab" not in runs:
+            continue
+        npairs += 1
+        for t in ("fio", "ssdlab"):
+            ab[t]["iops"].append(iops(runs[t]))
+            ab[t]["mib"].append(runs[t]["bytes"] / 2**20)
+            ab[t]["share"].append(share(runs[t]))
+        rat["iops"].append(iops(runs["ssdlab"]) / iops(runs["fio"]))
+        rat["bytes"].append(runs["ssdlab"]["bytes"] / runs["fio"]["bytes"])
+    rr = lambda k: f"{med(rat[k]):.3f} ({min(rat[k]):.3f}-{max(rat[k]):.3f})"
+    print(f"| {dev} | {prof} | {med(ab['fio']['iops']):.0f} | {med(ab['ssdlab']['iops']):.0f} | {rr('iops')} "
+          f"| {med(ab['fio']['mib']):.1f} | {med(ab['ssdlab']['mib']):.1f} | {rr('bytes')} "
+          f"| {med(ab['fio']['share']):.3f} / {med(ab['ssdlab']['share']):.3f} |")
+print(f"\n{npairs} pairs; ratios are ssdlab / fio per pair; IOPS = all measured I/Os / measured time "
+      "(ssdlab: records' elapsed_ns; fio: jobs' job_runtime).")
+EOF
+}
+if [ "$MODE" = export ]; then
+	export_compare
+	exit 0
+fi
+
 for kind in $DEVICES; do
 	case $kind in
 	zram) setup_zram || continue ;;
@@ -201,5 +327,5 @@ for (dev, wl), pairs in groups.items():
           f"| {med(absf['fio']['mean'])/1e3:.1f} / {med(absf['ssdlab']['mean'])/1e3:.1f} | {rr('mean')} "
           f"| {med(absf['fio']['p99'])/1e3:.1f} / {med(absf['ssdlab']['p99'])/1e3:.1f} | {rr('p99')} "
           f"| {med(absf['fio']['cpu']):.2f} / {med(absf['ssdlab']['cpu']):.2f} | {rr('cpu')} |")
-print(f"\n{len(rows)//2} pairs, {sys.argv[2]} s per run after a 1 s ramp; ratios are ssdlab / fio per pair.")
+print(f"\n{len(rows)//2} pairs, {sys.argv[2]} s per run after a {sys.argv[4]} s ramp; ratios are ssdlab / fio per pair.")
 EOF
