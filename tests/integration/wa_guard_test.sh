@@ -13,6 +13,8 @@
 # wa_guard_check.py recomputes each round's WA from the snapshot files and the expected WA from
 # the manifest's sprandom alpha, the SNIA rule from the records, and checks the summary and where
 # the rounds stopped; the headline must say the guard's outcome in one line.
+# Killed in tracking round 16 (among the refused verdicts) and resumed, the run stops at the same
+# round with the same guard: the decisions before the kill come back from the records.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
@@ -64,6 +66,22 @@ a, b = (json.load(open(p))["steady_state"][0]["wa_guard"] for p in sys.argv[1:])
 assert a == b, (a, b)
 PY
 done
+# killed during a tracking round among the refused ones (8 records before the end: round 15 of 23
+# with seed 7) and resumed: the guard's decisions before the kill come back from the records'
+# wa_guard_counters, so the resumed run stops at the same round with the same guard and records
+nrec=$(wc -l <"$tmp/e28/records.jsonl")
+SSDLAB_DEBUG_FAULT=cell:$((nrec - 8)) "$SSDLAB" run "$tmp/track.yaml" --target "sim:$tmp/e28.yaml" \
+	--out "$tmp/e28k" --time-scale 11 --seed 7 >"$tmp/e28k.out" 2>&1
+[ $? -ne 0 ] || fail "e28: the fault hook did not stop the run"
+"$SSDLAB" resume "$tmp/e28k" >"$tmp/e28k.res" 2>&1 || { fail "e28: resume exit $?"; sed 's/^/  /' "$tmp/e28k.res" >&2; }
+check_keys "$tmp/e28k" "$tmp/e28" "e28 killed and resumed"
+python3 "$here/wa_guard_check.py" "$tmp/e28k" --expect blocked >/dev/null || fail "e28 resumed: wa_guard_check.py"
+python3 - "$tmp/e28.summary" "$tmp/e28k/summary.json" <<'PY' || fail "e28: the resumed run's guard or stop differs"
+import json, sys
+a, b = (json.load(open(p))["steady_state"][0] for p in sys.argv[1:])
+for k in ("wa_guard", "values", "verdict", "window"):
+    assert a.get(k) == b.get(k), (k, a.get(k), b.get(k))
+PY
 t1=$EPOCHREALTIME
 awk -v a="$t0" -v b="$t1" 'BEGIN { printf "2 runs and checks in %.1f s\n", b - a }'
 [ "$fails" = 0 ] || exit 1
