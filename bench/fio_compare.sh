@@ -107,7 +107,8 @@ run_ssdlab() { # dev rw bs qd threads
 
 prefill() { # dev
 	echo "prefilling $1" >&2
-	"$SSDLAB" io "$1" --rw write --bs 1m --qd 8 --amount 1x --yes-destroy="$1" >/dev/null
+	"$SSDLAB" io "$1" --rw write --bs 1m --qd 8 --amount 1x --yes-destroy="$1" >/dev/null ||
+		{ echo "prefill of $1 failed" >&2; return 1; }
 }
 
 # The setup functions set the globals dev, zram_id and loopdev (not in a subshell: the EXIT trap
@@ -137,10 +138,43 @@ remove_zram() {
 }
 
 setup_loop() {
-	truncate -s "${SIZE_MB}M" "$work/loop.img"
-	loopdev=$(losetup -f --show --direct-io=on "$work/loop.img")
+	truncate -s "${SIZE_MB}M" "$work/loop.img" || return 1
+	loopdev=$(losetup -f --show --direct-io=on "$work/loop.img") || return 1
 	dev=$loopdev
 	prefill "$dev"
+}
+
+# setup_device KIND: the device of that kind (sets dev). A zram device that cannot be made here is
+# skipped (returns 1, said why); a loop device that cannot ends the script, as any other failure.
+# (Called in an `||` list, where set -e does not reach into the function: hence the explicit checks.)
+setup_device() {
+	case $1 in
+	zram) setup_zram ;;
+	loop) setup_loop || { echo "cannot set up the loop device" >&2; exit 1; } ;;
+	*) echo "unknown device kind $1" >&2; exit 2 ;;
+	esac
+}
+
+teardown_device() {
+	if [ -n "$zram_id" ]; then remove_zram; fi
+	if [ -n "$loopdev" ]; then losetup -d "$loopdev"; loopdev=; fi
+}
+
+# pairs KIND FIELD LABEL RUNNER ARGS...: PAIRS alternated pairs (fio first in odd pairs, ssdlab
+# first in even ones), each side run as RUNNER_fio / RUNNER_ssdlab ARGS..., one JSON line per run
+# in $results ({"device": KIND, FIELD: LABEL, "pair", "tool", "run"}).
+pairs() {
+	local kind=$1 field=$2 label=$3 runner=$4 p order tool r
+	shift 4
+	for ((p = 1; p <= PAIRS; p++)); do
+		if ((p % 2)); then order="fio ssdlab"; else order="ssdlab fio"; fi
+		for tool in $order; do
+			r=$("${runner}_$tool" "$@")
+			printf '{"device":"%s","%s":"%s","pair":%d,"tool":"%s","run":%s}\n' \
+				"$kind" "$field" "$label" "$p" "$tool" "$r" >>"$results"
+		done
+		echo "$kind / $label: pair $p of $PAIRS done" >&2
+	done
 }
 
 # Raw per-run figures are kept next to OUT (or in the current directory).
@@ -175,13 +209,13 @@ else:
 print(json.dumps(f))
 EOF
 
-run_export_fio() { # dev jobfile (the file names the device itself)
-	fio --output-format=json --output="$work/fio.json" "$2" >"$work/fio.out" 2>&1 ||
+run_export_fio() { # dev profile jobfile (the job file names the device itself)
+	fio --output-format=json --output="$work/fio.json" "$3" >"$work/fio.out" 2>&1 ||
 		{ cat "$work/fio.out" >&2; return 1; }
 	python3 "$work/figures.py" fio "$work/fio.json"
 }
 
-run_export_ssdlab() { # dev profile-file
+run_export_ssdlab() { # dev profile jobfile (ssdlab runs the profile)
 	rm -rf "$work/run"
 	"$SSDLAB" run "$2" --target "$1" --yes-destroy="$1" --out "$work/run" --quiet >"$work/run.out" 2>&1 ||
 		{ cat "$work/run.out" >&2; return 1; }
@@ -189,31 +223,17 @@ run_export_ssdlab() { # dev profile-file
 }
 
 export_compare() {
-	local kind prof pname p order tool r
+	local kind prof pname
 	for kind in $DEVICES; do
-		case $kind in
-		zram) setup_zram || continue ;;
-		loop) setup_loop ;;
-		*) echo "unknown device kind $kind" >&2; exit 2 ;;
-		esac
+		setup_device "$kind" || continue
 		mkdir -p "$work/fio-$kind"
 		for prof in $PROFILES; do
 			pname=$(sed -n 's/^name: *//p' "$prof")
 			"$SSDLAB" export-fio "$prof" --target "$dev" --out "$work/fio-$kind" >/dev/null
 			fio --parse-only "$work/fio-$kind/$pname.fio" >/dev/null
-			for ((p = 1; p <= PAIRS; p++)); do
-				if ((p % 2)); then order="fio ssdlab"; else order="ssdlab fio"; fi
-				for tool in $order; do
-					if [ "$tool" = fio ]; then r=$(run_export_fio "$dev" "$work/fio-$kind/$pname.fio")
-					else r=$(run_export_ssdlab "$dev" "$prof"); fi
-					printf '{"device":"%s","profile":"%s","pair":%d,"tool":"%s","run":%s}\n' \
-						"$kind" "$pname" "$p" "$tool" "$r" >>"$results"
-				done
-				echo "$kind / $pname: pair $p of $PAIRS done" >&2
-			done
+			pairs "$kind" profile "$pname" run_export "$dev" "$prof" "$work/fio-$kind/$pname.fio"
 		done
-		if [ -n "$zram_id" ]; then remove_zram; fi
-		if [ -n "$loopdev" ]; then losetup -d "$loopdev"; loopdev=; fi
+		teardown_device
 	done
 
 	python3 - "$results" <<'EOF' | tee ${OUT:+"$OUT"}
@@ -255,26 +275,13 @@ if [ "$MODE" = export ]; then
 fi
 
 for kind in $DEVICES; do
-	case $kind in
-	zram) setup_zram || continue ;;
-	loop) setup_loop ;;
-	*) echo "unknown device kind $kind" >&2; exit 2 ;;
-	esac
+	setup_device "$kind" || continue
 	for w in "${workloads[@]}"; do
 		IFS='|' read -r label rw bs qd th <<<"$w"
 		[[ $label =~ $ONLY ]] || continue
-		for ((p = 1; p <= PAIRS; p++)); do
-			if ((p % 2)); then order="fio ssdlab"; else order="ssdlab fio"; fi
-			for tool in $order; do
-				r=$("run_$tool" "$dev" "$rw" "$bs" "$qd" "$th")
-				printf '{"device":"%s","workload":"%s","pair":%d,"tool":"%s","run":%s}\n' \
-					"$kind" "$label" "$p" "$tool" "$r" >>"$results"
-			done
-			echo "$kind / $label: pair $p of $PAIRS done" >&2
-		done
+		pairs "$kind" workload "$label" run "$dev" "$rw" "$bs" "$qd" "$th"
 	done
-	if [ -n "$zram_id" ]; then remove_zram; fi
-	if [ -n "$loopdev" ]; then losetup -d "$loopdev"; loopdev=; fi
+	teardown_device
 done
 
 python3 - "$results" "$RUNTIME" "$PAIRS" "$RAMP" <<'EOF' | tee ${OUT:+"$OUT"}
