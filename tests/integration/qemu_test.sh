@@ -108,7 +108,9 @@ export PATH=/bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
-mount -t tmpfs tmpfs /tmp
+# /tmp stays the initramfs's own (writable) directory, not a tmpfs over it: the drive database
+# sits at the build's source path, which is under /tmp when the tree was cloned there.
+mkdir -p /tmp
 # nvme-core without native multipath: the NVMe sits in an nvme-subsys (namespace management and
 # attachment need one in QEMU) and would otherwise show as a multipath head without a controller.
 for m in $(cat /mods/list); do
