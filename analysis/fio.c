@@ -90,8 +90,14 @@ static struct json_object *percentiles(const uint64_t *counts, uint64_t total)
 		return NULL;
 	for (unsigned i = 0; i < FIO_PLAT_NR && j < NPCTS; i++) {
 		sum += counts[i];
-		/* as fio's calc_clat_percentiles: the first bin where the sum reaches p% */
-		while (j < NPCTS && (double)sum >= PCTS[j] / 100.0 * (double)total) {
+		/*
+		 * as fio's calc_clat_percentiles: the first bin where the sum reaches p%, compared in
+		 * long double as fio does. In double, 99.95 / 100 x 2000 rounds to exactly 1999 and the
+		 * 1999th sample would answer; fio's long double product is 1999 + 6e-14, so fio waits
+		 * for the 2000th, which in a tail can be many bins further.
+		 */
+		while (j < NPCTS &&
+		       (long double)sum >= (long double)PCTS[j] / 100.0 * (long double)total) {
 			char key[16];
 
 			snprintf(key, sizeof(key), "%g", PCTS[j]);

@@ -8,8 +8,8 @@
 #     of 16 MiB in both, and the 4 KiB share of the I/Os within sampling error of 70% in both;
 #   - 5 rounds of one randrw cell (70% reads, 4k/70:64k/30, 500 ms): fio's jobs are named after
 #     the rounds, and the read share of the I/Os is within sampling error of 70% in both;
-#   - `ssdlab analyze --fio` on fio's json+ output: percentiles within one histogram bin of fio's
-#     own, the steady state of the 5 rounds as computed by hand (fio_analyze_check.py).
+#   - `ssdlab analyze --fio` on fio's json+ output: percentiles equal to fio's own,
+#     the steady state of the 5 rounds as computed by hand (fio_analyze_check.py).
 # The counts come from fio's JSON and ssdlab's records.jsonl, read by python3 (fio_loop_check.py).
 # Skips without root, losetup or fio (a failure under CI=true for fio); the loop device is
 # detached on exit.

@@ -94,6 +94,34 @@ static void percentiles_and_rounds(void **state)
 	json_object_put(doc);
 }
 
+/*
+ * fio compares the cumulative count with p / 100 x N in long double: for N = 2000 and p = 99.95
+ * that is 1999 + 6e-14 (99.95 is 99.950000000000003 as a double), so the 1999th sample is not
+ * enough and p99.95 is the 2000th's bin. In double the product rounds to exactly 1999 and the
+ * answer would be the 1999th's bin: the fio_loop test saw this on a round of exactly 2000 writes.
+ */
+static void long_double_edge(void **state)
+{
+	struct json_object *doc = json_tokener_parse(
+	    "{\"jobs\": [{\"jobname\": \"x\", \"read\": {\"total_ios\": 2000, \"clat_ns\":"
+	    " {\"N\": 2000, \"bins\": {\"129\": 1999, \"1003520\": 1}}},"
+	    " \"write\": {\"total_ios\": 0, \"clat_ns\": {}}}]}");
+	struct json_object *s = NULL;
+	struct ss_params p;
+	char err[256] = "";
+
+	(void)state;
+	assert_non_null(doc);
+	ss_params_default(&p);
+	assert_int_equal(fio_analyze(doc, &p, &s, err, sizeof(err)), 0);
+	/* 99.9: 1998 + 1e-13, reached by the 1999 samples at 129 */
+	assert_int_equal(pct(s, 0, "99.9"), 129);
+	assert_int_equal(pct(s, 0, "99.95"), 1003520);
+	assert_int_equal(pct(s, 0, "99.99"), 1003520);
+	json_object_put(s);
+	json_object_put(doc);
+}
+
 static void refuses(void **state)
 {
 	struct json_object *doc = json_tokener_parse("{\"jobs\": [{\"jobname\": \"x\", \"read\":"
@@ -119,6 +147,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(bins_by_hand),
 	    cmocka_unit_test(percentiles_and_rounds),
+	    cmocka_unit_test(long_double_edge),
 	    cmocka_unit_test(refuses),
 	};
 
