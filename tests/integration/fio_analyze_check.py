@@ -4,8 +4,8 @@
 fio's own JSON (json+):
   - every percentile of ours is fio's own clat_ns.percentile, and the percentile computed here
     from json+'s bins (first bin where the cumulative count reaches p% of the total, compared
-    exactly, as fio's long double does: in double 99.95% of 2000 is exactly 1999, in fio it is
-    1999 + 6e-14 and the 2000th sample answers);
+    exactly with p the double it is, as Debian's fio binary decides: 99.95% of 2000 is
+    1999 + 6e-14, so the 2000th sample answers, and 60% of 1665 is 999, so the 999th does);
   - each job's I/O count, bytes and IOPS are fio's;
   - the steady state of each export-fio cell series is the SNIA rule computed here over fio's
     per-round IOPS (last window of 5 rounds, or the first steady window: data excursion <= 20%
