@@ -322,7 +322,7 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 {
 	const struct phase_kind *k = st->ph->kind;
 	const char *upto = st->len.upper_bound ? "up to " : "";
-	char desc[512] = "", bytes[48] = "-", dur[96] = "-", a[32], b[32];
+	char desc[1280] = "", bytes[48] = "-", dur[96] = "-", a[32], b[32];
 	uint64_t by = 0, one, lo, hi;
 	bool known = true;
 	int rc = k->bytes ? k->bytes(st->ph->data, c->ti->capacity, &by) : 0;
@@ -349,9 +349,10 @@ static void print_step(struct plan_ctx *c, const struct plan_step *st, const cha
 
 		units_fmt_size(cb, a, sizeof(a));
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc),
-			 "; recorded in %" PRIu64 " chunks of %s", (by + cb - 1) / cb, a);
+			 "; recorded in %" PRIu64 " chunk%s of %s", (by + cb - 1) / cb,
+			 (by + cb - 1) / cb == 1 ? "" : "s", a);
 	}
-	if (st->len.note)
+	if (st->len.note[0])
 		snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), "; %s", st->len.note);
 	one = plan_step_ns(st, 0, &known);
 	lo = one * st->len.rounds_lo;

@@ -17,6 +17,7 @@
 #include <json-c/json.h>
 
 #include "base/jsonnum.h"
+#include "base/units.h"
 
 #include "engine/sprandom.h"
 #include "profile/phases.h"
@@ -133,7 +134,7 @@ static void purge_length(const void *data, const struct phase_env *env, struct p
 	l->ns = phase_scale_ns(env, phase_purge_settle_ns(p, env->real_purge));
 	/* A settle is what a discard needs: the target has no real purge, or was told not to. */
 	if (l->ns)
-		l->note = "a discard on this target, not a PTS purge";
+		snprintf(l->note, sizeof(l->note), "a discard on this target, not a PTS purge");
 }
 
 uint64_t phase_purge_settle_ns(const struct phase_purge *p, bool real_purge)
@@ -551,18 +552,34 @@ static void write_length(const void *data, const struct phase_env *env, struct p
 	phase_one_instance(l);
 	if (p->spr.on) {
 		struct sprandom_inputs in;
-		char err[256];
+		char err[480];
 
-		/* the fill's bytes as the target's inputs resolve them; a target that cannot
-		 * resolve them is refused by the runner: counted as one capacity meanwhile */
+		/* the fill's bytes as the target's inputs resolve them, and the inputs, so that
+		 * `plan` shows the spare a run would use before it writes; a target that cannot
+		 * resolve them is refused by the runner (with err): counted as one capacity */
 		if (!phase_sprandom_resolve(&p->spr, p->w.spec.bs[0].bs, env->capacity, &env->nand,
-					    &in, err, sizeof(err)))
+					    &in, err, sizeof(err))) {
+			struct json_object *o = phase_sprandom_inputs_json(&in);
+			const char *sf = NULL, *cf = NULL;
+			char slc[32];
+
+			if (o) {
+				sf = json_object_get_string(json_object_object_get(o, "spare_from"));
+				cf = json_object_get_string(json_object_object_get(o, "slc_cache_from"));
+			}
 			l->bytes += in.bytes;
-		else {
+			snprintf(l->note, sizeof(l->note),
+				 "sprandom here: spare %.2f %% (%s), clean validity %.4f, %u regions "
+				 "(%s), SLC cache %s (%s)",
+				 in.spare * 100, sf ? sf : phase_spr_source_name(in.spare_from), in.alpha,
+				 in.regions, phase_spr_source_name(in.regions_from),
+				 units_fmt_size(in.slc_cache, slc, sizeof(slc)),
+				 cf ? cf : phase_spr_source_name(in.slc_from));
+			json_object_put(o);
+		} else {
 			l->bytes += env->capacity;
-			l->note = "sprandom: refused on this target (spare unknown: set spare:; or a "
-				  "GC policy or SLC cache where the layout does not hold: force: true); "
-				  "counted as one capacity";
+			snprintf(l->note, sizeof(l->note),
+				 "refused on this target, counted as one capacity: %s", err);
 		}
 		return;
 	}

@@ -553,9 +553,10 @@ struct phase_length {
 	uint64_t cap_ns;
 	unsigned rounds_lo, rounds_hi;
 	/* For `ssdlab plan`'s line: a chunked kind (PHASE_KIND_CHUNKED) cut by time, not bytes
-	 * (write_until's round_time), and a note on how this target runs the step (or NULL). */
+	 * (write_until's round_time), and a note on how this target runs the step ("" = none):
+	 * for a sprandom fill, the inputs this target resolves or why it refuses them. */
 	bool chunks_by_time;
-	const char *note;
+	char note[640];
 	/* A rule may end the step sooner (write_until's stop): its bytes and time, counted to the
 	 * end of its amount, are upper bounds (`ssdlab plan` prints "up to"). */
 	bool upper_bound;

@@ -123,7 +123,7 @@ static void bursts_length(const void *data, const struct phase_env *env, struct 
 	phase_one_instance(l);
 	l->ns = one > UINT64_MAX / p->count ? UINT64_MAX : one * p->count;
 	if (env->wait_floor_ns > phase_scale_ns(env, p->wait_ns))
-		l->note = "waits raised to twice the model's idle-GC delay";
+		snprintf(l->note, sizeof(l->note), "waits raised to twice the model's idle-GC delay");
 }
 
 /* Time-bound: what it writes depends on the speed. */

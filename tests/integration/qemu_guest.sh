@@ -6,7 +6,7 @@ run() {
 	tag=$1
 	shift
 	echo "=== BEGIN $tag ==="
-	timeout 60 "$@" >/tmp/out.json 2>/tmp/err.txt
+	timeout "${T:-60}" "$@" >/tmp/out.json 2>/tmp/err.txt
 	rc=$?
 	cat /tmp/out.json
 	echo
@@ -48,6 +48,8 @@ run smart-text ssdlab smart /dev/nvme0n1
 . /tests_profile.sh
 # The drive identity in the manifests and the confirmation, and the dry runs (qemu_guest_ident.sh).
 . /tests_ident.sh
+# The sprandom fill's spare: auto from the drive database on the second SATA disk.
+. /tests_spare.sh
 fi
 if [ "$PART" != drives ]; then
 # The write cache a profile pins, journaled and restored (qemu_guest_devchange.sh).

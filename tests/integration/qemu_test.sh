@@ -22,6 +22,9 @@
 # Identity (qemu_guest_ident.sh, qemu_ident_check.py): both runs' manifests carry target.drive
 # (Identify serial/model, LBA format #0 / HPA none), a wrong --yes-destroy names the drive, and
 # `io --dry-run` / `plan --target` list the commands without sending any (counters unchanged).
+# The sprandom fill's spare: auto from the drive database (qemu_guest_spare.sh,
+# qemu_spare_check.py): a second AHCI disk of 768 MiB, a test-only entry with 1 GiB of NAND in the
+# guest's copy of the database, so spare 0.25; the inputs, the bytes and sdb's write counter.
 # Skips (exit 77) when qemu or the cached kernel is absent; under CI=true, once the setup was run
 # ($CACHE/ready exists), a skip is a failure. Cache: $SSDLAB_QEMU_CACHE (/var/cache/ssdlab-qemu).
 #
@@ -43,6 +46,12 @@ SATA_SERIAL=SATATEST0001
 SATA_MODEL="SSDLAB QEMU SATA TEST DISK"
 NVME_BYTES=$((256 * 1024 * 1024))
 SATA_BYTES=$((192 * 1024 * 1024))
+# A second SATA disk for the sprandom fill's spare from the drive database (qemu_guest_spare.sh):
+# the guest's copy of the database gets a test-only entry for this model with 1 GiB of NAND.
+SPARE_MODEL="SSDLAB QEMU SPARE TEST DISK"
+SPARE_SERIAL=SATATEST0002
+SPARE_BYTES=$((768 * 1024 * 1024))
+SPARE_NAND_GIB=1
 
 skip() {
 	if [ "${CI:-}" = true ] && [ -f "$CACHE/ready" ]; then
@@ -91,6 +100,7 @@ cp "$HERE/qemu_guest.sh" "$R/tests.sh" && echo "$PART" >"$R/part" || fail "copy 
 # through, at the path this build looks for it (config.h's SSDLAB_PROFILES_SRCDIR).
 cp "$HERE/qemu_guest_profile.sh" "$R/tests_profile.sh" || fail "copy guest profile script"
 cp "$HERE/qemu_guest_ident.sh" "$R/tests_ident.sh" || fail "copy guest identity script"
+cp "$HERE/qemu_guest_spare.sh" "$R/tests_spare.sh" || fail "copy guest spare script"
 cp "$HERE/qemu_guest_devchange.sh" "$R/tests_devchange.sh" || fail "copy guest devchange script"
 cp "$HERE/qemu_guest_hpa.sh" "$R/tests_hpa.sh" || fail "copy guest hpa script"
 cp "$HERE/qemu_guest_purge.sh" "$R/tests_purge.sh" || fail "copy guest purge script"
@@ -101,6 +111,26 @@ PROBE=$(dirname "$SSDLAB")/../tests/integration/nvme_ns_probe
 [ -x "$PROBE" ] && cp "$PROBE" "$R/bin/nvme_ns_probe" || echo "qemu: no $PROBE: the namespace resize is not run"
 DB_DIR=$(sed -n 's/^#define SSDLAB_PROFILES_SRCDIR "\(.*\)"$/\1/p' "$(dirname "$SSDLAB")/../config.h")/drives
 mkdir -p "$R$DB_DIR" && cp "$HERE/../../profiles/drives/drives.yaml" "$R$DB_DIR/" || fail "copy the drive database"
+# The test-only entry, first in the guest's copy (entries are tried in file order): the project's
+# database holds no value that no source states, so this one lives here and names the test.
+python3 - "$R$DB_DIR/drives.yaml" "$SPARE_MODEL" "$SPARE_NAND_GIB" <<'PY' || fail "add the test entry"
+import sys
+path, model, gib = sys.argv[1:]
+text = open(path).read()
+entry = f"""drives:
+  - name: ssdlab QEMU spare test disk (test only)
+    match: '^{model}$'
+    transport: ata
+    host: {{counter: 'ata:241', unit: 512B, verified: false}}
+    source: 'tests/integration/qemu_test.sh: a test-only entry in the QEMU guest copy'
+    raw_nand:
+      - match: '^{model}$'
+        gib: {gib}
+        source: 'tests/integration/qemu_test.sh: the test states {gib} GiB of NAND for its disk'
+"""
+assert text.count("\ndrives:\n") == 1
+open(path, "w").write(text.replace("\ndrives:\n", "\n" + entry, 1))
+PY
 cat >"$R/init" <<'INIT'
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -119,7 +149,7 @@ for m in $(cat /mods/list); do
 done
 # The disks appear asynchronously after the drivers probe: wait up to 10 s.
 i=0
-while [ $i -lt 100 ] && ! { [ -b /dev/nvme0n1 ] && [ -b /dev/sda ]; }; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 100 ] && ! { [ -b /dev/nvme0n1 ] && [ -b /dev/sda ] && [ -b /dev/sdb ]; }; do sleep 0.1; i=$((i + 1)); done
 echo "INIT: block devices: $(ls /sys/block | tr '\n' ' ')"
 sh /tests.sh 2>&1
 echo "=== GUEST DONE ==="
@@ -128,7 +158,8 @@ INIT
 chmod +x "$R/init"
 (cd "$R" && find . | "${CPIO[@]}" -o -H newc 2>/dev/null | gzip -1) >"$W/initrd.gz" || fail "initramfs"
 
-truncate -s "$NVME_BYTES" "$W/nvme.img" && truncate -s "$SATA_BYTES" "$W/sata.img" || fail "images"
+truncate -s "$NVME_BYTES" "$W/nvme.img" && truncate -s "$SATA_BYTES" "$W/sata.img" &&
+	truncate -s "$SPARE_BYTES" "$W/spare.img" || fail "images"
 # A second namespace of the same controller (16 MiB) holding an ext2 filesystem, which the guest
 # mounts: the safety gate must refuse a sanitize of nvme0n1 because it reaches nvme0n2 too.
 truncate -s $((16 * 1024 * 1024)) "$W/nvme2.img" || fail "images"
@@ -149,7 +180,9 @@ timeout -k 5 "${SSDLAB_QEMU_TIMEOUT:-240}" qemu-system-x86_64 -cpu max -m 1024 -
 	-device "nvme-ns,drive=nv1,bus=nvme0,nsid=2" \
 	-drive "file=$W/sata.img,if=none,id=sata0,format=raw,cache=unsafe,discard=unmap" \
 	-device ahci,id=ahci0 \
-	-device "ide-hd,drive=sata0,bus=ahci0.0,model=$SATA_MODEL,serial=$SATA_SERIAL,rotation_rate=1"
+	-device "ide-hd,drive=sata0,bus=ahci0.0,model=$SATA_MODEL,serial=$SATA_SERIAL,rotation_rate=1" \
+	-drive "file=$W/spare.img,if=none,id=sata1,format=raw,cache=unsafe,discard=unmap" \
+	-device "ide-hd,drive=sata1,bus=ahci0.1,model=$SPARE_MODEL,serial=$SPARE_SERIAL,rotation_rate=1"
 qrc=$?
 echo "qemu: exit $qrc after $(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo '?') s"
 [ -f "$W/serial.log" ] || fail "no serial log"
@@ -418,6 +451,9 @@ sys.exit(1 if bad else 0)
 PY
 # The short profile's snapshots, records and summary (qemu_profile_check.py says what it checks).
 python3 "$HERE/qemu_profile_check.py" "$W/serial.log" || fail "short profile checks failed"
+# The sprandom fill's spare from the drive database on the second SATA disk (qemu_spare_check.py).
+python3 "$HERE/qemu_spare_check.py" "$W/serial.log" "$SPARE_BYTES" "$SPARE_NAND_GIB" ||
+	fail "sprandom spare checks failed"
 # The drive identity in both manifests and the refusal, and the dry runs (qemu_ident_check.py).
 python3 "$HERE/qemu_ident_check.py" "$W/serial.log" "$NVME_SERIAL" "$NVME_BYTES" "$SATA_MODEL" "$SATA_SERIAL" \
 	"$SATA_BYTES" || fail "identity and dry-run checks failed"

@@ -4,7 +4,9 @@
 # sprandom_probe_test: the sprandom fill's `slc_cache: {from: DIR}` input end to end on the
 # virtual SSD (issue 19, point 1; docs/sprandom.md):
 #   - slc-cache runs on client-tlc shrunk to 1 GiB (run_lib.sh's shrink_model);
-#   - a sprandom fill with slc_cache: {from: that dir}: `plan` names the directory; the manifest's
+#   - on a file `plan` gives the reason the fill would be refused (spare unknown);
+#   - a sprandom fill with slc_cache: {from: that dir}: `plan` names the directory and the inputs
+#     it resolves (the manifest's, compared); the manifest's
 #     sprandom inputs and every precondition record's sprandom object carry the slc_cache_bytes
 #     that the probe's summary.json states at its lowest fill (rounded to a byte), from
 #     "slc-cache probe DIR", and the fill's bytes are the sequence's writes x bs plus that size
@@ -51,15 +53,21 @@ YAML
 }
 
 fill_profile "$tmp/slc" "$tmp/fill.yaml"
+# on a file the spare is unknown: plan says why the run would refuse the fill, before any write
+truncate -s 64M "$tmp/file.img"
+printf 'name: spfile\ndescription: x\ndestructive: true\nphases:\n  - precondition: {method: sprandom}\n' >"$tmp/file.yaml"
+"$SSDLAB" plan "$tmp/file.yaml" --target "$tmp/file.img" >"$tmp/plan-file.out" 2>&1 || fail "plan on a file failed"
+grep -q "refused on this target, counted as one capacity: sprandom: spare: auto needs the raw NAND size" \
+	"$tmp/plan-file.out" || fail "plan on a file does not say why the fill is refused: $(cat "$tmp/plan-file.out")"
 "$SSDLAB" plan "$tmp/fill.yaml" --target "sim:$tmp/m.yaml" >"$tmp/plan.out" 2>&1 || fail "plan failed"
 grep -q "SLC cache from the slc-cache probe in $tmp/slc)" "$tmp/plan.out" ||
 	fail "plan does not name the probe's directory: $(cat "$tmp/plan.out")"
 timed fill "$SSDLAB" run "$tmp/fill.yaml" --target "sim:$tmp/m.yaml" --out "$tmp/fill" >"$tmp/fill.out" 2>&1 ||
 	{ fail "the sprandom fill failed"; tail -20 "$tmp/fill.out" >&2; exit 1; }
 
-python3 - "$tmp/slc" "$tmp/fill" <<'PY' || fail "figures (above)"
+python3 - "$tmp/slc" "$tmp/fill" "$tmp/plan.out" <<'PY' || fail "figures (above)"
 import glob, json, sys
-probe, d = sys.argv[1:3]
+probe, d, plan = sys.argv[1:4]
 bad = 0
 def check(ok, msg):
     global bad
@@ -75,6 +83,12 @@ check(ins["slc_cache_bytes"] == want, "manifest slc_cache_bytes %d == probe %d" 
 check(ins["slc_cache_from"] == "slc-cache probe " + probe, "manifest source: " + ins["slc_cache_from"])
 check(ins["slc_cache_probe"] == {"dir": probe, "phase": e["phase"], "fill": e["fill"]},
       "manifest slc_cache_probe %s" % ins["slc_cache_probe"])
+# plan resolved the same inputs before the run (its own path: the phase's length hook)
+note = "sprandom here: spare %.2f %% (model), clean validity %.4f, %d regions (assumed), SLC cache " % (
+    ins["spare"] * 100, ins["alpha"], ins["regions"])
+line = [l for l in open(plan) if " precondition " in l]
+check(len(line) == 1 and note in line[0] and line[0].rstrip().endswith("(slc-cache probe %s)" % probe),
+      "plan's note: " + (line[0].split("; ")[-1].strip() if line else "none"))
 bs = ins["bs"]
 fill = ins["sequence_writes"] * bs + (want + bs - 1) // bs * bs
 check(ins["bytes"] == fill, "fill bytes %d == sequence %d x %d + cache rounded up" % (ins["bytes"], ins["sequence_writes"], bs))

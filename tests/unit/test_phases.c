@@ -176,8 +176,8 @@ static void test_plan_steps(void **state)
 				 s->len.bytes, s->len.cap_ns, s->len.rounds_lo, s->len.rounds_hi);
 	}
 	/* What `ssdlab plan` notes from the step alone: a discard's settle; byte chunks. */
-	assert_non_null(pl.v[0].len.note);
-	assert_null(pl.v[1].len.note);
+	assert_string_not_equal(pl.v[0].len.note, "");
+	assert_string_equal(pl.v[1].len.note, "");
 	assert_false(pl.v[1].len.chunks_by_time);
 	assert_int_equal(plan_find(&pl, 7, 1), 9);
 	assert_int_equal(plan_find(&pl, 8, 0), pl.n);
@@ -483,7 +483,7 @@ static void test_bursts(void **state)
 	/* scale 0.01: a wait of 5 s is 50 ms, the burst 50 ms: 360 x 100 ms = 36 s */
 	phase_bursts_kind.length(b, &env, &l);
 	assert_int_equal(l.ns, 36 * S);
-	assert_null(l.note);
+	assert_string_equal(l.note, "");
 	assert_int_equal(phase_bursts_wait_ns(b, &env, &fl), 50000000);
 	assert_false(fl);
 	/* a floor of 80 ms raises the wait: 360 x (80 + 50) ms = 46.8 s, and says so */
@@ -492,7 +492,7 @@ static void test_bursts(void **state)
 	assert_true(fl);
 	phase_bursts_kind.length(b, &env, &l);
 	assert_int_equal(l.ns, 46800000000ull);
-	assert_non_null(l.note);
+	assert_string_equal(l.note, "waits raised to twice the model's idle-GC delay");
 	profile_free(p);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		struct profile *q = NULL;
