@@ -63,16 +63,25 @@ static int64_t pct(struct json_object *s, size_t job, const char *key)
 	return json_object_get_int64(p);
 }
 
-static void percentiles_and_rounds(void **state)
+/* The analysis of a fio JSON text with the default steady-state rule (it must succeed). */
+static struct json_object *analyzed(const char *text)
 {
-	struct json_object *doc = json_tokener_parse(DOC), *s = NULL, *ss, *e;
+	struct json_object *doc = json_tokener_parse(text), *s = NULL;
 	struct ss_params p;
 	char err[256] = "";
 
-	(void)state;
 	assert_non_null(doc);
 	ss_params_default(&p);
 	assert_int_equal(fio_analyze(doc, &p, &s, err, sizeof(err)), 0);
+	json_object_put(doc);
+	return s;
+}
+
+static void percentiles_and_rounds(void **state)
+{
+	struct json_object *s = analyzed(DOC), *ss, *e;
+
+	(void)state;
 	/* cumulative: 49 at 129, 99 at 1004, 100 at 1003520 */
 	assert_int_equal(pct(s, 0, "1"), 129);
 	assert_int_equal(pct(s, 0, "40"), 129);
@@ -91,7 +100,6 @@ static void percentiles_and_rounds(void **state)
 				json_object_object_get(e, "result"), "verdict")),
 			    "too_few");
 	json_object_put(s);
-	json_object_put(doc);
 }
 
 /*
@@ -109,21 +117,15 @@ static void percentiles_and_rounds(void **state)
  */
 static void edges(void **state)
 {
-	struct json_object *doc = json_tokener_parse(
+	struct json_object *s = analyzed(
 	    "{\"jobs\": [{\"jobname\": \"x\", \"read\": {\"total_ios\": 2000, \"clat_ns\":"
 	    " {\"N\": 2000, \"bins\": {\"129\": 1999, \"1003520\": 1}}},"
 	    " \"write\": {\"total_ios\": 0, \"clat_ns\": {}}},"
 	    "{\"jobname\": \"y\", \"read\": {\"total_ios\": 1665, \"clat_ns\":"
 	    " {\"N\": 1665, \"bins\": {\"129\": 999, \"1003520\": 666}}},"
 	    " \"write\": {\"total_ios\": 0, \"clat_ns\": {}}}]}");
-	struct json_object *s = NULL;
-	struct ss_params p;
-	char err[256] = "";
 
 	(void)state;
-	assert_non_null(doc);
-	ss_params_default(&p);
-	assert_int_equal(fio_analyze(doc, &p, &s, err, sizeof(err)), 0);
 	/* 99.9 x 2000 / 100 = 1998 + 1e-13, reached by the 1999 samples at 129 */
 	assert_int_equal(pct(s, 0, "99.9"), 129);
 	assert_int_equal(pct(s, 0, "99.95"), 1003520);
@@ -132,7 +134,6 @@ static void edges(void **state)
 	assert_int_equal(pct(s, 1, "60"), 129);
 	assert_int_equal(pct(s, 1, "70"), 1003520);
 	json_object_put(s);
-	json_object_put(doc);
 }
 
 static void refuses(void **state)
