@@ -12,9 +12,15 @@ of the 64 KiB page is filler), 1 + GC relocation / host, and SLC folding / host;
 expectation 1 / (1 - alpha), alpha the clean validity the sprandom fill resolves on the model
 (read from `ssdlab plan`'s line for a sprandom fill: the same resolution the runner uses).
 
-    bench/wa_expectation.py [--build DIR] [--only REGEX] [--out FILE]
+With --fill: where the sprandom fill leaves a drive at steady state, by blocks per die. The fill
+then 8 rounds of 0.25x capacity of RND 4 KiB writes (write cache off, TC4/QD32), WA per round
+from the snapshots at the round boundaries, on enterprise-28op at 2 GiB (the shrink the fast
+benchmark uses: 437 blocks over 32 dies) with 32 dies (with and without its 64 MiB write buffer),
+16 and 8 dies, and at 4 and 8 GiB with 32.
 
-Prints a markdown table; about 30 s on a 2-core machine.
+    bench/wa_expectation.py [--build DIR] [--only REGEX] [--fill] [--out FILE]
+
+Prints a markdown table; about 15 s (--fill: 20 s) on a 2-core machine.
 """
 import argparse
 import glob
@@ -71,16 +77,74 @@ def last_capacity(d):
             "fold": c["nand_bytes_written_fold"] / h}
 
 
+E28 = open(os.path.join(SRC, "profiles", "models", "enterprise-28op.yaml")).read()
+
+
+def e28(gib, dies_per_channel, buffer):
+    text = fs.sub_line(fs.shrink(E28, "e28-%dg-%dd" % (gib, 8 * dies_per_channel), gib), "dies_per_channel",
+                       str(dies_per_channel))
+    if buffer is not None:
+        text = fs.sub_line(text, "write_buffer", buffer)
+    return text
+
+
+# (name, GiB, dies per channel (8 channels), write_buffer or None for the model's 64m)
+FILL_MODELS = [("enterprise-28op 2 GiB", 2, 4, None), ("enterprise-28op 2 GiB, write_buffer 0", 2, 4, "0"),
+               ("enterprise-28op 2 GiB", 2, 2, None), ("enterprise-28op 2 GiB", 2, 1, None),
+               ("enterprise-28op 4 GiB", 4, 4, None), ("enterprise-28op 8 GiB", 8, 4, None)]
+
+
+def fill_rounds(ssdlab, tmp):
+    prof = os.path.join(tmp, "fill-rounds.yaml")
+    with open(prof, "w") as f:
+        f.write("name: fill-rounds\ndescription: the sprandom fill, then 8 rounds of 0.25x RND 4 KiB\n"
+                "destructive: true\nwrite_cache: \"off\"\nphases:\n  - purge: {method: auto}\n"
+                "  - precondition: {method: sprandom, queue: {threads: 1, depth: 32}}\n" +
+                "  - write_until: {rw: randwrite, bs: 4k, amount: 0.25x, queue: {threads: 4, depth: 32}}\n" * 8)
+    rows = ["| model | dies | blocks | blocks per die | fill's spare | expected 1/(1-alpha) | WA of rounds 1-8 (0.25x each) | round 1 vs expected | rounds 5-8 vs expected |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for i, (name, gib, dpc, buf) in enumerate(FILL_MODELS):
+        model = os.path.join(tmp, "e28-%d.yaml" % i)
+        with open(model, "w") as f:
+            f.write(e28(gib, dpc, buf))
+        d = model[:-5]
+        subprocess.run([ssdlab, "run", prof, "--target", "sim:" + model, "--out", d, "--seed", "7",
+                        "--time-scale", "11", "--quiet"], check=True)
+        ins = json.load(open(d + "/manifest.json"))["sprandom"][0]["inputs"]
+        exp = 1 / (1 - ins["alpha"])
+        blocks = json.load(open(glob.glob(d + "/snapshots/*run-start.json")[0]))["raw"]["physical_blocks"]
+        was = []
+        for p in range(2, 10):
+            a = json.load(open(glob.glob(d + "/snapshots/*phase-%d-write_until-start.json" % p)[0]))
+            b = json.load(open(glob.glob(d + "/snapshots/*phase-%d-write_until-end.json" % p)[0]))
+            c = {k: b["counters"][k]["value"] - a["counters"][k]["value"] for k in b["counters"]}
+            was.append(c["nand_bytes_written"] / c["host_bytes_written"])
+        late = sum(was[4:]) / 4
+        rows.append("| %s | %d | %d | %.1f | %.3f | %.2f | %s | %+.1f %% | %+.1f %% |" % (
+            name, 8 * dpc, blocks, blocks / (8 * dpc), ins["spare"], exp, " ".join("%.2f" % w for w in was),
+            (was[0] / exp - 1) * 100, (late / exp - 1) * 100))
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(SRC, "build"))
     ap.add_argument("--only")
     ap.add_argument("--out")
+    ap.add_argument("--fill", action="store_true", help="the fill by blocks per die (enterprise-28op)")
     a = ap.parse_args()
     ssdlab = os.path.join(a.build, "suite", "ssdlab")
     rows = ["| model | expected 1/(1-alpha) | cache | WA | vs expected | 1 + GC/host | padding share of NAND writes | folding / host |",
             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     with tempfile.TemporaryDirectory() as tmp:
+        if a.fill:
+            rows = fill_rounds(ssdlab, tmp)
+            text = "\n".join(rows) + "\n"
+            sys.stdout.write(text)
+            if a.out:
+                with open(a.out, "w") as f:
+                    f.write(text)
+            return
         long_off = os.path.join(HERE, "fast_ss_longrun.yaml")
         long_on = os.path.join(tmp, "long-on.yaml")
         with open(long_off) as f:
