@@ -24,16 +24,10 @@ def records(d):
     return [json.loads(l) for l in open(d + "/records.jsonl") if l.strip()]
 
 
-def alpha_of(u_over_p):
-    """The root in (0, 1) of (1 - a) / ln(1 / a) = u_over_p (the left side rises with a)."""
-    lo, hi = 1e-12, 1 - 1e-12
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if (1 - mid) / math.log(1 / mid) < u_over_p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+def solves(a, u_over_p):
+    """a is the clean validity for u_over_p: (1 - a) / ln(1 / a) = u_over_p (the left side rises
+    with a, so the root in (0, 1) is unique)."""
+    return 0 < a < 1 and abs((1 - a) / math.log(1 / a) - u_over_p) < 1e-9
 
 
 def snia(y):
@@ -51,8 +45,7 @@ def snia(y):
 ins = json.load(open(fill + "/manifest.json"))["sprandom"][0]["inputs"]
 cap = json.load(open(fill + "/manifest.json"))["target"]["capacity"]
 check(ins["spare"] == 0.12 and ins["spare_from"] == "profile", "fill: spare %g from %s" % (ins["spare"], ins["spare_from"]))
-a = alpha_of(1 - 0.12)
-check(abs(ins["alpha"] - a) < 1e-9, "fill: alpha %.9f, by bisection %.9f" % (ins["alpha"], a))
+check(solves(ins["alpha"], 1 - 0.12), "fill: alpha %.9f solves (1 - a) / ln(1 / a) = 0.88" % ins["alpha"])
 check(ins["bs"] == 4096 and ins["units"] == cap // 4096 == 32768, "fill: %d units of %d B" % (ins["units"], ins["bs"]))
 check(ins["bytes"] == ins["sequence_writes"] * 4096, "fill: %d bytes = %d writes x 4 KiB" % (ins["bytes"], ins["sequence_writes"]))
 phys = cap / (1 - 0.12)

@@ -4,7 +4,7 @@
 # fast_loop_test: the fast steady state on a real block device (issue 19; docs/fast-steady-state.md,
 # docs/sprandom.md): a loop device (direct I/O) over a 128 MiB sparse file in a temp dir.
 #   1. the sprandom fill alone (purge, then `precondition: {method: sprandom, spare: 12%}`): the
-#      manifest's inputs as worked here (spare 0.12 from the profile, alpha solved by bisection,
+#      manifest's inputs as worked here (spare 0.12 from the profile, alpha checked against its equation,
 #      32768 units of 4 KiB, the bytes the sequence's writes x 4 KiB, about the physical capacity
 #      U / (1 - spare) once); the records and the kernel's sectors-written counter of the loop
 #      device agree with those bytes exactly; and, read back from the device independently of

@@ -6,7 +6,7 @@ database, a test-only entry whose raw_nand row states NAND_GIB GiB; the sprandom
 `spare: auto` on it must take its spare from there:
   - the manifest's sprandom inputs: spare = 1 - CAPACITY / (NAND_GIB x 2^30) (computed here),
     spare_from "drive database: <the entry's name>", raw_nand_bytes = NAND_GIB x 2^30, the clean
-    validity alpha the root of (1 - a) / ln(1 / a) = 1 - spare (solved here by bisection), and the
+    validity alpha the root of (1 - a) / ln(1 / a) = 1 - spare (checked here), and the
     fill's bytes the sequence's writes x bs (no SLC cache: the profile says 0);
   - `plan` on the disk, before the run, showed the same spare, source and alpha;
   - the records of the fill sum to those bytes, and the kernel's sectors-written counter of sdb
@@ -46,16 +46,10 @@ def block(tag, want_rc=0):
     return m.group(1)
 
 
-def alpha_of(u_over_p):
-    lo, hi = 1e-12, 1 - 1e-12
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        # (1 - a) / ln(1 / a) rises with a; below the target, a must grow
-        if (1 - mid) / math.log(1 / mid) < u_over_p:
-            lo = mid
-        else:
-            hi = mid
-    return (lo + hi) / 2
+def solves(a, u_over_p):
+    """a is the clean validity for u_over_p: (1 - a) / ln(1 / a) = u_over_p (the left side rises
+    with a, so the root in (0, 1) is unique)."""
+    return 0 < a < 1 and abs((1 - a) / math.log(1 / a) - u_over_p) < 1e-9
 
 
 def sectors_written(stat):
@@ -64,8 +58,7 @@ def sectors_written(stat):
 
 def main():
     spare = 1 - cap / nand
-    alpha = alpha_of(1 - spare)
-    print("spare: by hand 1 - %d / %d = %.6f, alpha %.6f" % (cap, nand, spare, alpha))
+    print("spare: by hand 1 - %d / %d = %.6f" % (cap, nand, spare))
     plan = block("spare-plan")
     run = block("spare-run")
     man = block("spare-manifest")
@@ -77,7 +70,8 @@ def main():
     check(abs(ins["spare"] - spare) < 1e-12, "manifest spare %.6f" % ins["spare"])
     check(ins["spare_from"] == "drive database: " + ENTRY, "manifest spare_from %r" % ins["spare_from"])
     check(ins.get("raw_nand_bytes") == nand, "manifest raw_nand_bytes %s" % ins.get("raw_nand_bytes"))
-    check(abs(ins["alpha"] - alpha) < 1e-9, "manifest alpha %.9f, by hand %.9f" % (ins["alpha"], alpha))
+    alpha = ins["alpha"]
+    check(solves(alpha, 1 - spare), "manifest alpha %.9f solves (1 - a) / ln(1 / a) = %g" % (alpha, 1 - spare))
     check(ins["slc_cache_bytes"] == 0 and ins["bytes"] == ins["sequence_writes"] * ins["bs"],
           "fill bytes %d = %d writes x %d B" % (ins["bytes"], ins["sequence_writes"], ins["bs"]))
     check(ins["units"] == cap // ins["bs"], "units %d = capacity / bs" % ins["units"])
