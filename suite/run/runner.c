@@ -2474,8 +2474,17 @@ static int sprandom_preflight(struct runner *r)
 			continue;
 		if (phase_sprandom_resolve(&pw->spr, pw->w.spec.bs[0].bs, ti->capacity, &nand, &in,
 					   e, sizeof(e))) {
-			fail(r, "refused before the first phase: phase %d (precondition): %s",
-			     st->phase, e);
+			char hint[128] = "";
+
+			/* the spare unknown on a top-level phase: the one-liner that states it */
+			if (pw->spr.spare_auto && !nand.gc_space_bytes && !nand.raw_nand_bytes &&
+			    st->depth == 0)
+				snprintf(hint, sizeof(hint),
+					 "; on the command line: --set phases.%d.precondition.spare=N%% "
+					 "(the drive's spare)",
+					 st->phase);
+			fail(r, "refused before the first phase: phase %d (precondition): %s%s",
+			     st->phase, e, hint);
 			/* -EDOM: a resume would be refused the same way (runner.h) */
 			return -EDOM;
 		}

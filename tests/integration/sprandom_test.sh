@@ -17,8 +17,8 @@
 #   - killed during a chunk and right after a chunk's record (SSDLAB_DEBUG_FAULT) and resumed,
 #     the run ends with the reference's records, figure for figure (the sim replays exactly);
 #   - the first round's WA (the sim's counters) is printed beside Desnoyers' greedy WA.
-# And the refusal: on a file (no raw NAND size) spare: auto fails the run naming the key to set,
-# while an explicit spare runs.
+# And the refusal: on a file (no raw NAND size) spare: auto fails the run naming the key to set
+# and the --set that states it, and that --set runs.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/run_lib.sh"
@@ -148,9 +148,12 @@ sed -e 's/method: sprandom,/method: sprandom, spare: auto,/' -e '/^  - purge/d' 
 "$SSDLAB" run "$tmp/f.yaml" --target "$tmp/f.img" --yes-destroy="$tmp/f.img" --out "$tmp/f-run" \
 	--quiet >/dev/null 2>"$tmp/f.err" && fail "spare: auto ran on a file"
 grep -q "set the precondition's spare" "$tmp/f.err" || fail "the refusal does not say what to set: $(cat "$tmp/f.err")"
-sed -i 's/spare: auto/spare: 7%/' "$tmp/f.yaml"
+grep -q -- "on the command line: --set phases.0.precondition.spare=N% (the drive's spare)" "$tmp/f.err" ||
+	fail "the refusal does not give the --set for phase 0: $(cat "$tmp/f.err")"
+# the hint, as given, runs
 "$SSDLAB" run "$tmp/f.yaml" --target "$tmp/f.img" --yes-destroy="$tmp/f.img" --out "$tmp/f-run2" \
-	--quiet >/dev/null 2>"$tmp/f2.err" || fail "spare: 7% on a file failed: $(cat "$tmp/f2.err")"
+	--set phases.0.precondition.spare=7% --quiet >/dev/null 2>"$tmp/f2.err" ||
+	fail "spare 7% (--set) on a file failed: $(cat "$tmp/f2.err")"
 python3 - "$tmp/f-run2" <<'EOF' || fail "the file run's inputs are wrong"
 import json, sys
 r = [json.loads(l) for l in open(sys.argv[1] + "/records.jsonl")]
