@@ -91,7 +91,7 @@ __extension__ typedef unsigned __int128 u128;
  * Why exact: fio's source compares in long double (`(long double)p / 100.0 * nr`), but fio is
  * built with -ffast-math and Debian's fio-3.33 computes (nr x 0.01L) x p instead; on every edge
  * where p x n / 100 is within 1e-6 of an integer, n up to 2,000,000 and p in fio's default list
- * (3.65 million cases, tests/unit/test_fio.c names the program that counted them), that binary
+ * (3.65 million cases, counted by bench/fio_edges.c), that binary
  * decides as the exact value does, while the source's long double differs on 262,125 of them
  * and plain double on 1,017. Two fio_loop failures came from those edges: 99.95 % of 2000 writes
  * (1999 in double; the 2000th sample in fio) and 60 % of 1665 (999 exactly; 999 + 6e-17 in the

@@ -111,7 +111,7 @@ static void percentiles_and_rounds(void **state)
  *   - N = 1665, p = 60 (exact): 999 exactly, so the 999th sample answers; the long double of
  *     fio's source, (60 / 100) x 1665, is 999 + 6e-17 and would wait for the 1000th (a local
  *     fio_loop failure once the double was replaced by it).
- * The 3.65 million edges behind the claim were counted by a throwaway C program: for N up to
+ * The 3.65 million edges behind the claim are counted by bench/fio_edges.c: for N up to
  * 2,000,000 and fio's 17 default percentiles, the exact decision against (N x 0.01L) x p (the
  * instructions in fio-3.33's calc_clat_percentiles, disassembled): no difference.
  */
