@@ -165,6 +165,67 @@ void cmpfast_precondition(struct json_object *manifest, const struct results_rec
 	copy(buf, len, "sequential (none recorded)");
 }
 
+bool cmpfast_round_range(struct json_object *summary, const char *key, double *lo, double *hi)
+{
+	struct json_object *snia = member(summary, "snia");
+	char test[64], tail[32];
+	long long rep = 0;
+	size_t i;
+	int n = 0;
+
+	/* "iops matrix[3].iops" or "iops#2 matrix[3].iops" */
+	if (sscanf(key, "%63[^ #] matrix[%zu].%31s%n", test, &i, tail, &n) != 3 || key[n] ||
+	    strcmp(tail, "iops")) {
+		if (sscanf(key, "%63[^ #]#%lld matrix[%zu].%31s%n", test, &rep, &i, tail, &n) != 4 ||
+		    key[n] || strcmp(tail, "iops"))
+			return false;
+	}
+	for (size_t b = 0; snia && json_object_is_type(snia, json_type_array) &&
+			   b < json_object_array_length(snia); b++) {
+		struct json_object *blk = json_object_array_get_idx(snia, b);
+		struct json_object *mat = member(blk, "matrix"), *trk = member(blk, "tracking");
+		struct json_object *w = member(blk, "window");
+		const char *t = jsonget_str(blk, "test"), *cell;
+		long long first = num_or(w, "first_round", -1), last = num_or(w, "last_round", -1);
+		bool any = false;
+
+		if (!t || strcmp(t, test) || num_or(blk, "repeat", 0) != rep)
+			continue;
+		if (!mat || !json_object_is_type(mat, json_type_array) ||
+		    i >= json_object_array_length(mat) || !trk ||
+		    !json_object_is_type(trk, json_type_array) || first < 0 || last < first)
+			return false;
+		cell = jsonget_str(json_object_array_get_idx(mat, i), "cell");
+		for (size_t c = 0; cell && c < json_object_array_length(trk); c++) {
+			struct json_object *e = json_object_array_get_idx(trk, c);
+			struct json_object *rounds = member(e, "rounds"), *iops = member(e, "iops");
+			const char *ec = jsonget_str(e, "cell");
+
+			if (!ec || strcmp(ec, cell) || !rounds || !iops ||
+			    !json_object_is_type(rounds, json_type_array) ||
+			    !json_object_is_type(iops, json_type_array))
+				continue;
+			for (size_t k = 0; k < json_object_array_length(rounds) &&
+					   k < json_object_array_length(iops);
+			     k++) {
+				long long r = json_object_get_int64(json_object_array_get_idx(rounds, k));
+				double v = json_object_get_double(json_object_array_get_idx(iops, k));
+
+				if (r < first || r > last || !isfinite(v))
+					continue;
+				if (!any || v < *lo)
+					*lo = v;
+				if (!any || v > *hi)
+					*hi = v;
+				any = true;
+			}
+			return any;
+		}
+		return false;
+	}
+	return false;
+}
+
 double cmpfast_diff(double fast, double full)
 {
 	if (!isfinite(fast) || !isfinite(full) || full == 0)

@@ -75,4 +75,15 @@ void cmpfast_precondition(struct json_object *manifest, const struct results_rec
 /* (fast - full) / full: the relative difference, NaN when full is 0 or either is not finite. */
 double cmpfast_diff(double fast, double full);
 
+/*
+ * The full run's own round-to-round range of a SNIA matrix cell's IOPS, for `compare`'s figure
+ * key "TEST[#REP] matrix[I].iops" (compare.c's flattening of summary.snia): the block whose test
+ * (and repeat) the key names, its matrix[I].cell, and that cell's `tracking` IOPS over the
+ * block's window rounds (window.first_round .. last_round). *lo and *hi the smallest and largest;
+ * false (nothing set) for any other key or where the block, cell or rounds are missing. The fast
+ * comparison says beside a figure over the 5 % goal whether it lies within this range widened by
+ * the goal: how far the full procedure itself moves, round to round (docs/fast-steady-state.md).
+ */
+bool cmpfast_round_range(struct json_object *summary, const char *key, double *lo, double *hi);
+
 #endif

@@ -148,12 +148,47 @@ static void diff(void **state)
 	assert_true(isnan(cmpfast_diff(NAN, 1)));
 }
 
+/* Two SNIA blocks of one test (repeats 0 and 1), windows over rounds 2..3: the range is the
+ * tracked IOPS of matrix[I]'s cell in those rounds (round 1's 500 left out), worked by hand. */
+static void round_range(void **state)
+{
+	struct json_object *s = json_tokener_parse(
+	    "{\"snia\": ["
+	    "{\"test\": \"iops\", \"repeat\": 0, \"window\": {\"first_round\": 2, \"last_round\": 3},"
+	    " \"matrix\": [{\"cell\": \"a\", \"iops\": 270}, {\"cell\": \"b\", \"iops\": 9}],"
+	    " \"tracking\": [{\"cell\": \"b\", \"rounds\": [1, 2, 3], \"iops\": [1, 8, 10]},"
+	    "                {\"cell\": \"a\", \"rounds\": [1, 2, 3], \"iops\": [500, 280, 260]}]},"
+	    "{\"test\": \"iops\", \"repeat\": 1, \"window\": {\"first_round\": 1, \"last_round\": 1},"
+	    " \"matrix\": [{\"cell\": \"a\", \"iops\": 7}],"
+	    " \"tracking\": [{\"cell\": \"a\", \"rounds\": [1], \"iops\": [7]}]}]}");
+	double lo = -1, hi = -1;
+
+	(void)state;
+	assert_non_null(s);
+	assert_true(cmpfast_round_range(s, "iops matrix[0].iops", &lo, &hi));
+	assert_true(lo == 260 && hi == 280);
+	assert_true(cmpfast_round_range(s, "iops matrix[1].iops", &lo, &hi));
+	assert_true(lo == 8 && hi == 10);
+	assert_true(cmpfast_round_range(s, "iops#1 matrix[0].iops", &lo, &hi));
+	assert_true(lo == 7 && hi == 7);
+	lo = hi = -1;
+	/* not a matrix cell's IOPS, no such cell, no such test: nothing set */
+	assert_false(cmpfast_round_range(s, "iops matrix[0].mb_s", &lo, &hi));
+	assert_false(cmpfast_round_range(s, "iops matrix[2].iops", &lo, &hi));
+	assert_false(cmpfast_round_range(s, "latency matrix[0].iops", &lo, &hi));
+	assert_false(cmpfast_round_range(s, "iops tracked.iops", &lo, &hi));
+	assert_false(cmpfast_round_range(s, "iops matrix[0].iops.x", &lo, &hi));
+	assert_true(lo == -1 && hi == -1);
+	json_object_put(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 	    cmocka_unit_test(verdict_rounds),
 	    cmocka_unit_test(precondition_method),
 	    cmocka_unit_test(diff),
+	    cmocka_unit_test(round_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
