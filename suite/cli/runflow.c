@@ -6,11 +6,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -208,8 +210,18 @@ int cli_run_and_analyze(const struct cli_run *c, const struct profile *p, struct
 		goto out;
 	}
 	if (rc) {
+		char rec[PATH_MAX + 16];
+		struct stat st;
+
 		cli_error(c->cmd, "%s", err[0] ? err : strerror(-rc));
-		fprintf(stderr, "ssdlab %s: the records so far are kept in %s\n", c->cmd, c->dir);
+		/* a refusal before the first phase records nothing: say so rather than "kept" */
+		snprintf(rec, sizeof(rec), "%s/records.jsonl", c->dir);
+		if (stat(rec, &st) || !st.st_size)
+			fprintf(stderr, "ssdlab %s: nothing was recorded; the manifest is in %s\n",
+				c->cmd, c->dir);
+		else
+			fprintf(stderr, "ssdlab %s: the records so far are kept in %s\n", c->cmd,
+				c->dir);
 		if (rc != -EDOM) /* a refusal (runner.h): resuming cannot help */
 			print_resume_hint(c);
 		code = cli_exit_code(rc);

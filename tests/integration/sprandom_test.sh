@@ -150,6 +150,8 @@ sed -e 's/method: sprandom,/method: sprandom, spare: auto,/' -e '/^  - purge/d' 
 grep -q "set the precondition's spare" "$tmp/f.err" || fail "the refusal does not say what to set: $(cat "$tmp/f.err")"
 grep -q -- "on the command line: --set phases.0.precondition.spare=N% (the drive's spare)" "$tmp/f.err" ||
 	fail "the refusal does not give the --set for phase 0: $(cat "$tmp/f.err")"
+grep -q "nothing was recorded; the manifest is in $tmp/f-run" "$tmp/f.err" && [ ! -s "$tmp/f-run/records.jsonl" ] ||
+	fail "the refusal does not say that nothing was recorded: $(cat "$tmp/f.err")"
 # the hint, as given, runs
 "$SSDLAB" run "$tmp/f.yaml" --target "$tmp/f.img" --yes-destroy="$tmp/f.img" --out "$tmp/f-run2" \
 	--set phases.0.precondition.spare=7% --quiet >/dev/null 2>"$tmp/f2.err" ||
