@@ -83,29 +83,13 @@ static int read_bins(struct json_object *dir, uint64_t *counts, uint64_t *total,
 
 __extension__ typedef unsigned __int128 u128;
 
-/*
- * sum >= p / 100 x n, exactly, p taken as the double it is (99.95 is 99.950000000000003): p =
- * m x 2^e with m < 2^53 and e < 0 for every p in PCTS, so the test is sum x 100 x 2^-e >= m x n
- * in 128 bits (sum and n below 2^40 there: 7 + 40 + 53 bits at most on the left).
- *
- * Why exact: fio's source compares in long double (`(long double)p / 100.0 * nr`), but fio is
- * built with -ffast-math and Debian's fio-3.33 computes (nr x 0.01L) x p instead; on every edge
- * where p x n / 100 is within 1e-6 of an integer, n up to 2,000,000 and p in fio's default list
- * (3.65 million cases, counted by bench/fio_edges.c), that binary
- * decides as the exact value does, while the source's long double differs on 262,125 of them
- * and plain double on 1,017. Two fio_loop failures came from those edges: 99.95 % of 2000 writes
- * (1999 in double; the 2000th sample in fio) and 60 % of 1665 (999 exactly; 999 + 6e-17 in the
- * source's long double).
- */
-static bool reaches(uint64_t sum, double p, uint64_t n)
+bool fio_reaches(uint64_t sum, double p, uint64_t n)
 {
 	int e;
-	double f = frexp(p, &e);
-	uint64_t m = (uint64_t)ldexp(f, 53);
+	uint64_t m = (uint64_t)ldexp(frexp(p, &e), 53);
 
+	/* p in [1, 100]: e - 53 is -52 .. -46, a left shift of the count (fio.h) */
 	e -= 53;
-	if (e >= 0) /* p >= 2^53: not a percentile; keep the test finite */
-		return (u128)sum * 100 >= ((u128)m << e) * n;
 	return ((u128)sum * 100 << -e) >= (u128)m * n;
 }
 
@@ -119,8 +103,8 @@ static struct json_object *percentiles(const uint64_t *counts, uint64_t total)
 		return NULL;
 	for (unsigned i = 0; i < FIO_PLAT_NR && j < NPCTS; i++) {
 		sum += counts[i];
-		/* as fio's calc_clat_percentiles: the first bin where the sum reaches p% (reaches) */
-		while (j < NPCTS && reaches(sum, PCTS[j], total)) {
+		/* as fio's calc_clat_percentiles: the first bin where the sum reaches p% */
+		while (j < NPCTS && fio_reaches(sum, PCTS[j], total)) {
 			char key[16];
 
 			snprintf(key, sizeof(key), "%g", PCTS[j]);

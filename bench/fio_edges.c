@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fio_edges: how fio's percentile comparison decides its edges, counted (docs/fio.md, analysis/
- * fio.c reaches()). A percentile p of N samples is the first bin where the cumulative count k
+ * fio.h fio_reaches()). A percentile p of N samples is the first bin where the cumulative count k
  * reaches p / 100 x N; where that product is an integer or next to one, the arithmetic decides
  * whether the k-th sample answers or the (k+1)-th does. For every N up to the first argument
  * (default 2,000,000) and fio's 17 default percentiles, at every such edge (the product within
  * 1e-6 of an integer k), four ways of deciding k >= p / 100 x N are compared:
- *   exact        p as the double it is, in 128-bit integers (what ssdlab does);
+ *   exact        p as the double it is, in 128-bit integers: ssdlab's own fio_reaches();
  *   fio binary   (N x 0.01L) x p in long double: the instructions of Debian's fio-3.33
  *                calc_clat_percentiles (fildll N, fldt 0.01L, fmulp, then x p), as -ffast-math
  *                compiled the source's `(long double) p / 100.0 * nr`;
@@ -20,20 +20,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-__extension__ typedef unsigned __int128 u128;
+#include "analysis/fio.h"
 
 static const double PCTS[] = {1,  5,  10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95,
 			      99.99};
-
-/* k >= p / 100 x n exactly: p = m x 2^e, so k x 100 x 2^-e >= m x n (e < 0 for these p). */
-static int exact_ge(uint64_t k, double p, uint64_t n)
-{
-	int e;
-	uint64_t m = (uint64_t)ldexp(frexp(p, &e), 53);
-
-	e -= 53;
-	return ((u128)k * 100 << -e) >= (u128)m * n;
-}
 
 int main(int argc, char **argv)
 {
@@ -50,7 +40,7 @@ int main(int argc, char **argv)
 			if (fabsl(bin - (long double)k) > 1e-6L)
 				continue;
 			edges++;
-			want = exact_ge(k, p, n);
+			want = fio_reaches(k, p, n);
 			differ[0] += want != ((long double)k >= bin);
 			differ[1] += want != ((long double)k >= (long double)p / 100.0 * n);
 			differ[2] += want != ((double)k >= p / 100.0 * (double)n);

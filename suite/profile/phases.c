@@ -559,23 +559,16 @@ static void write_length(const void *data, const struct phase_env *env, struct p
 		 * resolve them is refused by the runner (with err): counted as one capacity */
 		if (!phase_sprandom_resolve(&p->spr, p->w.spec.bs[0].bs, env->capacity, &env->nand,
 					    &in, err, sizeof(err))) {
-			struct json_object *o = phase_sprandom_inputs_json(&in);
-			const char *sf = NULL, *cf = NULL;
-			char slc[32];
+			char sf[PHASE_SPR_DIR_MAX + 32], cf[PHASE_SPR_DIR_MAX + 32], slc[32];
 
-			if (o) {
-				sf = json_object_get_string(json_object_object_get(o, "spare_from"));
-				cf = json_object_get_string(json_object_object_get(o, "slc_cache_from"));
-			}
 			l->bytes += in.bytes;
 			snprintf(l->note, sizeof(l->note),
 				 "sprandom here: spare %.2f %% (%s), clean validity %.4f, %u regions "
 				 "(%s), SLC cache %s (%s)",
-				 in.spare * 100, sf ? sf : phase_spr_source_name(in.spare_from), in.alpha,
-				 in.regions, phase_spr_source_name(in.regions_from),
+				 in.spare * 100, phase_sprandom_spare_from(&in, sf, sizeof(sf)),
+				 in.alpha, in.regions, phase_spr_source_name(in.regions_from),
 				 units_fmt_size(in.slc_cache, slc, sizeof(slc)),
-				 cf ? cf : phase_spr_source_name(in.slc_from));
-			json_object_put(o);
+				 phase_sprandom_slc_from(&in, cf, sizeof(cf)));
 		} else {
 			l->bytes += env->capacity;
 			snprintf(l->note, sizeof(l->note),

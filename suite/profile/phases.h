@@ -265,6 +265,14 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 			   size_t errlen);
 /* The resolved inputs as the records and the manifest carry them (docs/results-format.md). */
 struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in);
+/* Where the spare and the SLC cache size came from, as the records say it ("model", "drive
+ * database: ENTRY", "slc-cache probe DIR", ...), into buf; returns buf. */
+const char *phase_sprandom_spare_from(const struct sprandom_inputs *in, char *buf, size_t len);
+const char *phase_sprandom_slc_from(const struct sprandom_inputs *in, char *buf, size_t len);
+/* Whether `spare: auto` has nothing to resolve from on this target (no model's GC space, no
+ * drive-database raw NAND; nand NULL: no target): the refusal that `spare:` in the profile, or
+ * --set phases.N.precondition.spare, answers. */
+bool phase_sprandom_spare_unknown(const struct phase_sprandom *p, const struct phase_nand *nand);
 
 /*
  * precondition / write_until: run workload `w` until `w.length` (the `amount` key: bytes,

@@ -98,6 +98,13 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		return errmsg_set(err, errlen, -EINVAL, "sprandom: the range holds no %" PRIu32
 							" B write", bs);
 	in.units = capacity / bs;
+	if (phase_sprandom_spare_unknown(p, nand))
+		return errmsg_set(err, errlen, -EINVAL,
+				  "sprandom: spare: auto needs the raw NAND size, which no virtual SSD "
+				  "model or drive-database entry states here; 3 ways to state it: set "
+				  "the precondition's spare: (e.g. 7%%, or 12%% for 480 GB on 512 GiB "
+				  "of NAND), add a raw_nand: row to the drive's entry in the drive "
+				  "database (ssdlab drives --path), or use a virtual SSD model");
 	if (!p->spare_auto) {
 		in.spare = p->spare;
 		in.spare_from = SPR_FROM_PROFILE;
@@ -106,7 +113,7 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		 * added spare counts) */
 		in.spare = 1 - (double)capacity / (double)nand->gc_space_bytes;
 		in.spare_from = SPR_FROM_MODEL;
-	} else if (nand->raw_nand_bytes) {
+	} else {
 		/* the raw NAND the drive database states: its spare includes what the firmware
 		 * keeps for itself (GC reserve, bad blocks, metadata), so the fill is a little
 		 * fuller than the model's effective spare would make it */
@@ -115,13 +122,6 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		in.raw_nand_bytes = nand->raw_nand_bytes;
 		snprintf(in.spare_entry, sizeof(in.spare_entry), "%s",
 			 nand->raw_nand_entry ? nand->raw_nand_entry : "?");
-	} else {
-		return errmsg_set(err, errlen, -EINVAL,
-				  "sprandom: spare: auto needs the raw NAND size, which no virtual SSD "
-				  "model or drive-database entry states here; 3 ways to state it: set "
-				  "the precondition's spare: (e.g. 7%%, or 12%% for 480 GB on 512 GiB "
-				  "of NAND), add a raw_nand: row to the drive's entry in the drive "
-				  "database (ssdlab drives --path), or use a virtual SSD model");
 	}
 	if (!(in.spare > 0 && in.spare < 1))
 		return errmsg_set(err, errlen, -EINVAL,
@@ -179,6 +179,29 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 	return 0;
 }
 
+const char *phase_sprandom_spare_from(const struct sprandom_inputs *in, char *buf, size_t len)
+{
+	if (in->spare_from == SPR_FROM_DRIVEDB)
+		snprintf(buf, len, "drive database: %s", in->spare_entry);
+	else
+		snprintf(buf, len, "%s", phase_spr_source_name(in->spare_from));
+	return buf;
+}
+
+const char *phase_sprandom_slc_from(const struct sprandom_inputs *in, char *buf, size_t len)
+{
+	if (in->slc_from == SPR_FROM_PROBE)
+		snprintf(buf, len, "slc-cache probe %s", in->slc_dir);
+	else
+		snprintf(buf, len, "%s", phase_spr_source_name(in->slc_from));
+	return buf;
+}
+
+bool phase_sprandom_spare_unknown(const struct phase_sprandom *p, const struct phase_nand *nand)
+{
+	return p->spare_auto && (!nand || (!nand->gc_space_bytes && !nand->raw_nand_bytes));
+}
+
 struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in)
 {
 	struct json_object *o = json_object_new_object();
@@ -188,11 +211,8 @@ struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in)
 	if (!o)
 		return NULL;
 	jsonnum_build_num(o, "spare", in->spare, &e);
-	if (in->spare_from == SPR_FROM_DRIVEDB)
-		snprintf(from, sizeof(from), "drive database: %s", in->spare_entry);
-	else
-		snprintf(from, sizeof(from), "%s", phase_spr_source_name(in->spare_from));
-	jsonnum_build_add(o, "spare_from", json_object_new_string(from), &e);
+	jsonnum_build_add(o, "spare_from",
+			  json_object_new_string(phase_sprandom_spare_from(in, from, sizeof(from))), &e);
 	if (in->spare_from == SPR_FROM_DRIVEDB)
 		jsonnum_build_add(o, "raw_nand_bytes", json_object_new_int64((int64_t)in->raw_nand_bytes),
 				  &e);
@@ -200,11 +220,8 @@ struct json_object *phase_sprandom_inputs_json(const struct sprandom_inputs *in)
 	jsonnum_build_add(o, "regions_from",
 			  json_object_new_string(phase_spr_source_name(in->regions_from)), &e);
 	jsonnum_build_add(o, "slc_cache_bytes", json_object_new_int64((int64_t)in->slc_cache), &e);
-	if (in->slc_from == SPR_FROM_PROBE)
-		snprintf(from, sizeof(from), "slc-cache probe %s", in->slc_dir);
-	else
-		snprintf(from, sizeof(from), "%s", phase_spr_source_name(in->slc_from));
-	jsonnum_build_add(o, "slc_cache_from", json_object_new_string(from), &e);
+	jsonnum_build_add(o, "slc_cache_from",
+			  json_object_new_string(phase_sprandom_slc_from(in, from, sizeof(from))), &e);
 	if (in->slc_from == SPR_FROM_PROBE) {
 		struct json_object *pr = json_object_new_object();
 

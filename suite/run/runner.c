@@ -2477,8 +2477,7 @@ static int sprandom_preflight(struct runner *r)
 			char hint[128] = "";
 
 			/* the spare unknown on a top-level phase: the one-liner that states it */
-			if (pw->spr.spare_auto && !nand.gc_space_bytes && !nand.raw_nand_bytes &&
-			    st->depth == 0)
+			if (phase_sprandom_spare_unknown(&pw->spr, &nand) && st->depth == 0)
 				snprintf(hint, sizeof(hint),
 					 "; on the command line: --set phases.%d.precondition.spare=N%% "
 					 "(the drive's spare)",

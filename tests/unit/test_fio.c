@@ -104,7 +104,7 @@ static void percentiles_and_rounds(void **state)
 
 /*
  * The edges where p / 100 x N is an integer or next to one, decided exactly with p the double
- * it is, as Debian's fio binary decides them (analysis/fio.c, reaches()):
+ * it is, as Debian's fio binary decides them (analysis/fio.h, fio_reaches()):
  *   - N = 2000, p = 99.95 (99.950000000000003 as a double): p x N / 100 = 1999 + 6e-14, so the
  *     1999th sample is not enough and p99.95 is the 2000th's bin; in double the product rounds
  *     to exactly 1999 and the answer would be the 1999th's bin (a CI failure of fio_loop);
