@@ -90,6 +90,27 @@ struct json_object *pass_ss_entry(struct json_object *summary, int64_t phase, in
  * Borrowed from in->manifest. */
 struct json_object *pass_plan_workload(const struct analyze_input *in, int64_t phase);
 
+/*
+ * A *-fast profile's run (issue 19): the manifest's pts.fast is true, its SNIA test has rounds
+ * phases (not WSAT or XSR) and its cell records fall in two or more (phase, repeat) pairs. The
+ * first is the tracking phase (the steady-state rule), the last the matrix phase, whose figures
+ * average its rounds after the first: the sprandom fill leaves every LBA where a 4 KiB random
+ * write put it, and the matrix's own large-block writes rebuild, within its first round, the
+ * contiguity that large-block reads depend on (docs/fast-steady-state.md); with one round, that
+ * round. The snia pass's block and the cells pass's entries of the matrix phase both take their
+ * window from here, so the two say the same figures.
+ */
+struct pass_fast {
+	struct reader_phase tracking, matrix;
+	int64_t tracking_rounds;	   /* the last tracking round measured */
+	int64_t matrix_first, matrix_last; /* the matrix rounds measured */
+	int64_t first_round, last_round;   /* the rounds the figures average */
+};
+
+/* 1 with *f filled when the run is a fast one (above), else 0 (pass_snia.c). */
+int pass_fast_run(const struct analyze_input *in, const struct reader_measurement *ms, size_t nms,
+		  struct pass_fast *f);
+
 /* snia: per PTS test phase of a snia-* profile (or the old wsat), the result block of a PTS
  * report (pass_snia.c, pass_snia_wsat.c); runs after steady_state and cells, before headline */
 int pass_snia(const struct analyze_input *in, struct json_object *summary, char *err,

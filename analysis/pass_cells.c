@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pass_cells: the analysis pass for summary.json's "cells": per (phase, repeat, kind, cell) the I/O
- * figures summed over its records, or over the steady-state window where one was judged
- * (analysis/cells.h), their latency QoS (analysis/qos.h) and a per-round table. A pass of
+ * figures summed over its records, or over the steady-state window where one was judged (a
+ * fast run's matrix phase: over its SNIA block's rounds, pass_fast_run) (analysis/cells.h),
+ * their latency QoS (analysis/qos.h) and a per-round table. A pass of
  * analyze.c's table (pass.h).
  */
 #include "analysis/pass.h"
@@ -41,12 +42,22 @@ static void groups_free(struct group *g, size_t n)
 	free(g);
 }
 
-/* The round window of (phase, repeat) from the steady_state pass, if one was judged. */
-static int ss_window(struct json_object *summary, int64_t phase, int64_t repeat, int64_t *lo,
-		     int64_t *hi)
+/*
+ * The round window of a cell group of (phase, repeat): a fast run's matrix rounds (pass_fast_run,
+ * the SNIA block's), else the steady_state pass's window if one was judged. 0 when the group
+ * takes all its records (*over untouched), else 1 with the window and what it is over.
+ */
+static int cell_window(struct json_object *summary, const struct pass_fast *fast, int64_t phase,
+		       int64_t repeat, int64_t *lo, int64_t *hi, const char **over)
 {
 	struct json_object *arr;
 
+	if (fast && fast->matrix.phase == phase && fast->matrix.repeat == repeat) {
+		*lo = fast->first_round;
+		*hi = fast->last_round;
+		*over = "fast_matrix_rounds";
+		return 1;
+	}
 	if (!json_object_object_get_ex(summary, "steady_state", &arr))
 		return 0;
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
@@ -60,6 +71,7 @@ static int ss_window(struct json_object *summary, int64_t phase, int64_t repeat,
 			continue;
 		if (jsonget_int(s, "first_round", lo) || jsonget_int(s, "last_round", hi))
 			return 0;
+		*over = "steady_state_window";
 		return 1;
 	}
 	return 0;
@@ -87,7 +99,7 @@ static int accumulate(struct group *g, const struct results_records *rr, size_t 
 	return rc;
 }
 
-static struct json_object *group_json(const struct group *g, int windowed)
+static struct json_object *group_json(const struct group *g, const char *over)
 {
 	struct json_object *o = json_object_new_object(), *x;
 	struct hist *all;
@@ -106,8 +118,7 @@ static struct json_object *group_json(const struct group *g, int windowed)
 	    (g->not_applicable && pass_add_str(o, "not_applicable", g->not_applicable)) ||
 	    pass_add_int(o, "records", (int64_t)g->sum->n) ||
 	    pass_add_int(o, "first_round", g->sum->first_round) ||
-	    pass_add_int(o, "last_round", g->sum->last_round) ||
-	    pass_add_str(o, "over", windowed ? "steady_state_window" : "all_records") ||
+	    pass_add_int(o, "last_round", g->sum->last_round) || pass_add_str(o, "over", over) ||
 	    jsonnum_add(o, "elapsed_ns", json_object_new_uint64(g->sum->elapsed_ns)))
 		goto fail;
 	for (int d = 0; d < 2; d++) {
@@ -159,6 +170,8 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 {
 	struct json_object *arr = json_object_new_array();
 	struct reader_measurement *ms = NULL;
+	struct pass_fast fast_run;
+	const struct pass_fast *fast = NULL;
 	struct group *g = NULL;
 	size_t ng = 0, nms = 0;
 	int rc = -ENOMEM;
@@ -167,12 +180,15 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 		return -ENOMEM;
 	if (reader_measurements(&in->records, &ms, &nms))
 		return -ENOMEM;
+	if (pass_fast_run(in, ms, nms, &fast_run))
+		fast = &fast_run;
 	g = calloc(nms + 1, sizeof(*g));
 	if (!g)
 		goto out;
 	for (size_t i = 0; i < nms; i++) {
 		const struct reader_key *k = &ms[i].k;
 		int64_t lo, hi;
+		const char *over;
 		size_t j;
 
 		for (j = 0; j < ng && !same_group(&g[j].k, k); j++)
@@ -191,8 +207,10 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 		rc = per_round_add(g[j].per_round, &ms[i]);
 		if (rc)
 			goto out;
-		/* The figures of a judged rounds phase are those of its window (SNIA's report). */
-		if (!strcmp(k->kind, "cell") && ss_window(summary, k->phase, k->repeat, &lo, &hi) &&
+		/* The figures of a judged rounds phase are those of its window (SNIA's report); a
+		 * fast run's matrix phase, those of its SNIA block. */
+		if (!strcmp(k->kind, "cell") &&
+		    cell_window(summary, fast, k->phase, k->repeat, &lo, &hi, &over) &&
 		    (k->round < lo || k->round > hi))
 			continue;
 		rc = accumulate(&g[j], &in->records, ms[i].index);
@@ -205,9 +223,13 @@ int pass_cells(const struct analyze_input *in, struct json_object *summary, char
 	rc = -ENOMEM;
 	for (size_t j = 0; j < ng; j++) {
 		int64_t lo, hi;
-		struct json_object *o = group_json(
-		    &g[j], !strcmp(g[j].k.kind, "cell") &&
-			       ss_window(summary, g[j].k.phase, g[j].k.repeat, &lo, &hi));
+		const char *over = "all_records";
+		struct json_object *o;
+
+		if (!strcmp(g[j].k.kind, "cell"))
+			(void)cell_window(summary, fast, g[j].k.phase, g[j].k.repeat, &lo, &hi,
+					  &over);
+		o = group_json(&g[j], over);
 
 		if (!o || json_object_array_add(arr, o)) {
 			json_object_put(o);

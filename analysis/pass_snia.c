@@ -223,17 +223,53 @@ static bool json_true(struct json_object *o, const char *key)
 	       json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
 }
 
-/* The first round measured in (phase, repeat) (1 when none). */
-static int64_t phase_first_round(const struct reader_measurement *ms, size_t nms, int64_t phase,
-				 int64_t repeat)
+int pass_fast_run(const struct analyze_input *in, const struct reader_measurement *ms, size_t nms,
+		  struct pass_fast *f)
 {
-	int64_t first = INT64_MAX;
+	struct json_object *pts;
+	enum snia_test t = run_test(in->manifest, &pts);
+	size_t nph = 0;
 
-	for (size_t i = 0; i < nms; i++)
-		if (ms[i].k.phase == phase && ms[i].k.repeat == repeat &&
-		    !strcmp(ms[i].k.kind, "cell") && ms[i].k.round < first)
-			first = ms[i].k.round;
-	return first == INT64_MAX ? 1 : first;
+	if (t == SNIA_NONE || t == SNIA_WSAT || t == SNIA_XSR || !json_true(pts, "fast"))
+		return 0;
+	*f = (struct pass_fast){.matrix_first = INT64_MAX};
+	/* the first and the last (phase, repeat) of the cell records, in file order */
+	for (size_t i = 0; i < nms; i++) {
+		const struct reader_key *k = &ms[i].k;
+
+		if (strcmp(k->kind, "cell"))
+			continue;
+		if (!nph) {
+			f->tracking = (struct reader_phase){k->phase, k->repeat};
+			nph = 1;
+		}
+		if (nph == 1 && (k->phase != f->tracking.phase || k->repeat != f->tracking.repeat))
+			nph = 2;
+		if (nph == 2 && (k->phase != f->matrix.phase || k->repeat != f->matrix.repeat) &&
+		    (k->phase != f->tracking.phase || k->repeat != f->tracking.repeat))
+			f->matrix = (struct reader_phase){k->phase, k->repeat};
+	}
+	if (nph < 2)
+		return 0;
+	for (size_t i = 0; i < nms; i++) {
+		const struct reader_key *k = &ms[i].k;
+
+		if (strcmp(k->kind, "cell"))
+			continue;
+		if (k->phase == f->tracking.phase && k->repeat == f->tracking.repeat &&
+		    k->round > f->tracking_rounds)
+			f->tracking_rounds = k->round;
+		if (k->phase == f->matrix.phase && k->repeat == f->matrix.repeat) {
+			if (k->round < f->matrix_first)
+				f->matrix_first = k->round;
+			if (k->round > f->matrix_last)
+				f->matrix_last = k->round;
+		}
+	}
+	f->last_round = f->matrix_last;
+	f->first_round =
+	    f->matrix_last > f->matrix_first ? f->matrix_first + 1 : f->matrix_first;
+	return 1;
 }
 
 /*
@@ -243,27 +279,15 @@ static int64_t phase_first_round(const struct reader_measurement *ms, size_t nms
  * verdict stopped the tracking rounds.
  */
 static struct json_object *fast_json(const struct analyze_input *in, struct json_object *ss,
-				     const struct reader_measurement *ms, size_t nms,
-				     const struct reader_phase *trk, const struct reader_phase *mat,
-				     int *e)
+				     const struct pass_fast *fp, int *e)
 {
 	struct json_object *f = json_object_new_object(), *early = NULL, *pre = NULL, *pl, *phs;
-	int64_t tr = 0, mr = 0, mlo = phase_first_round(ms, nms, mat->phase, mat->repeat);
+	const struct reader_phase *trk = &fp->tracking, *mat = &fp->matrix;
+	int64_t tr = fp->tracking_rounds, mr = fp->matrix_last, mlo = fp->matrix_first;
 	bool stopped;
 	const char *method = "not recorded";
 	char text[320], fr[64];
-	int64_t flo;
 
-	for (size_t i = 0; i < nms; i++) {
-		if (strcmp(ms[i].k.kind, "cell"))
-			continue;
-		if (ms[i].k.phase == trk->phase && ms[i].k.repeat == trk->repeat &&
-		    ms[i].k.round > tr)
-			tr = ms[i].k.round;
-		if (ms[i].k.phase == mat->phase && ms[i].k.repeat == mat->repeat &&
-		    ms[i].k.round > mr)
-			mr = ms[i].k.round;
-	}
 	stopped = ss && json_object_object_get_ex(ss, "early", &early) &&
 		  json_true(early, "stopped_run");
 	/* The precondition phase before the tracking one: its method (sprandom for the bundled
@@ -289,12 +313,11 @@ static struct json_object *fast_json(const struct analyze_input *in, struct json
 		else
 			method = "sequential";
 	}
-	/* the figures' rounds, as rounds_block() takes them: after the first when there are more */
-	flo = mr > mlo ? mlo + 1 : mlo;
-	if (flo == mr)
-		snprintf(fr, sizeof(fr), "round %" PRId64, mr);
+	if (fp->first_round == fp->last_round)
+		snprintf(fr, sizeof(fr), "round %" PRId64, fp->last_round);
 	else
-		snprintf(fr, sizeof(fr), "rounds %" PRId64 "-%" PRId64, flo, mr);
+		snprintf(fr, sizeof(fr), "rounds %" PRId64 "-%" PRId64, fp->first_round,
+			 fp->last_round);
 	snprintf(text, sizeof(text),
 		 "fast run, not a PTS run: %s precondition, %" PRId64
 		 " tracking round%s of the tracked cell (phase %" PRId64 "), %" PRId64
@@ -498,8 +521,9 @@ out:
 /* The table (and tracking series) of a rounds phase of test t into block. */
 static int rounds_block(const struct analyze_input *in, struct json_object *summary,
 			enum snia_test t, const struct reader_measurement *ms, size_t nms,
-			int64_t phase, int64_t repeat, struct json_object *ss, bool fast,
-			struct json_object *block, char *err, size_t errlen)
+			int64_t phase, int64_t repeat, struct json_object *ss,
+			const struct pass_fast *fast, struct json_object *block, char *err,
+			size_t errlen)
 {
 	struct json_object *tab, *trk, *w, *x;
 	struct cell *c = NULL;
@@ -513,16 +537,11 @@ static int rounds_block(const struct analyze_input *in, struct json_object *summ
 		return rc;
 	if (fast) {
 		/* The matrix phase has no rule of its own; its steady state is the tracking phase's
-		 * (passed in). Its window is its rounds after the first: the sprandom fill leaves
-		 * every LBA where a 4 KiB random write put it, and the matrix's own large-block
-		 * writes rebuild, within its first round, the contiguity that large-block reads
-		 * depend on. Measured on enterprise-28op (2 GiB): 100 % read 1 MiB 1292 IOPS in
-		 * matrix round 1, 1859 in round 2, 1897..2142 in the full run's rounds 2-5
-		 * (docs/fast-steady-state.md). With one round, that round. */
-		phase_window(NULL, ms, nms, phase, repeat, &lo, &hi, &over);
-		lo = phase_first_round(ms, nms, phase, repeat);
-		if (hi > lo)
-			lo++;
+		 * (passed in), its rounds those pass_fast_run() gives (pass.h). Measured on
+		 * enterprise-28op (2 GiB): 100 % read 1 MiB 1292 IOPS in matrix round 1, 1859 in
+		 * round 2, 1897..2142 in the full run's rounds 2-5 (docs/fast-steady-state.md). */
+		lo = fast->first_round;
+		hi = fast->last_round;
 		over = "fast_matrix_rounds";
 	} else {
 		phase_window(ss, ms, nms, phase, repeat, &lo, &hi, &over);
@@ -617,7 +636,7 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 	struct reader_purge *pu = NULL;
 	struct reader_phase *ph = NULL;
 	size_t nms = 0, npu = 0, nph = 0;
-	struct reader_phase trk = {0};
+	struct pass_fast fp;
 	enum snia_test t;
 	bool fast = false;
 	int rc = -ENOMEM;
@@ -627,7 +646,6 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 	t = run_test(in->manifest, &pts);
 	if (t == SNIA_NONE)
 		return 0;
-	fast = json_true(pts, "fast");
 	if (reader_purges(&in->records, &pu, &npu) || reader_measurements(&in->records, &ms, &nms))
 		goto out;
 	/* The test's phases: its rounds phases (cell records), or its write_until phases. */
@@ -656,12 +674,10 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 	/* A *-fast profile (pts.fast): one block of its tracking phase (the first rounds phase, with
 	 * the rule) and its matrix phase (the last): steady state from the one, tables from the
 	 * other. */
-	if (fast && nph >= 2 && t != SNIA_WSAT && t != SNIA_XSR) {
-		trk = ph[0];
-		ph[0] = ph[nph - 1];
+	if (pass_fast_run(in, ms, nms, &fp)) {
+		fast = true;
+		ph[0] = fp.matrix;
 		nph = 1;
-	} else {
-		fast = false;
 	}
 	for (size_t i = 0; i < nph; i++) {
 		struct json_object *b = json_object_new_object(), *hd, *ss;
@@ -672,11 +688,11 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 			goto out;
 		}
 		hd = header_json(in, pts, purge_before(pu, npu, ph[i].phase));
-		ss = fast ? pass_ss_entry(summary, trk.phase, trk.repeat)
+		ss = fast ? pass_ss_entry(summary, fp.tracking.phase, fp.tracking.repeat)
 			  : pass_ss_entry(summary, ph[i].phase, ph[i].repeat);
 		if (hd && fast)
 			jsonnum_build_add(hd, "fast",
-					  fast_json(in, ss, ms, nms, &trk, &ph[i], &e), &e);
+					  fast_json(in, ss, &fp, &e), &e);
 		add_str(b, "test", snia_test_name(t), &e);
 		jsonnum_build_add(b, "phase", json_object_new_int64(ph[i].phase), &e);
 		jsonnum_build_add(b, "repeat", json_object_new_int64(ph[i].repeat), &e);
@@ -693,8 +709,8 @@ int pass_snia(const struct analyze_input *in, struct json_object *summary, char 
 			rc = t == SNIA_WSAT ? pass_snia_wsat(in, ph[i].phase, ph[i].repeat, b, err,
 							     errlen)
 					    : rounds_block(in, summary, t, ms, nms, ph[i].phase,
-							   ph[i].repeat, ss, fast, b, err,
-							   errlen);
+							   ph[i].repeat, ss, fast ? &fp : NULL, b,
+							   err, errlen);
 		if (rc)
 			goto out;
 		rc = -ENOMEM;

@@ -238,7 +238,9 @@ static void print_block(struct json_object *arr, size_t from, size_t to, int w, 
 	if (r)
 		fprintf(f, " (repeat %" PRId64 ")", r);
 	fprintf(f, ", rounds %" PRId64 "-%" PRId64 "%s\n", lo, hi,
-		strcmp(over, "steady_state_window") ? "" : " (steady-state window)");
+		!strcmp(over, "steady_state_window")  ? " (steady-state window)"
+		: !strcmp(over, "fast_matrix_rounds") ? " (fast run: matrix rounds after the first)"
+						      : "");
 	for (size_t i = from; i < to; i++) {
 		struct json_object *e = json_object_array_get_idx(arr, i);
 		char a[48], b[48], c[48], d[48], g[48], wl[160];

@@ -6,7 +6,7 @@ from ssdlab's figures:
   - the fast run's one SNIA block: its matrix (per cell the mean IOPS over the matrix phase's
     rounds after the first, which rebuilds the large-block layout the sprandom fill does not
     leave) and its steady state (the tracking phase's) recomputed from the records, and its
-    header.fast text;
+    header.fast text; summary.json's cells entries of the matrix phase over the same rounds;
   - the tracked cell (RND 4 KiB writes) within 5 % of the full run's window average;
   - every matrix cell within 5 % of the full run's window average, or within the full window's
     own per-round range (min .. max over its rounds) widened by 5 % (the full window can hold
@@ -98,6 +98,21 @@ def main():
             bad.append("fast matrix %s: summary %.3f, records %.3f" % (c, row["iops"], fastv[c]))
     if len(rows) != len(fastv):
         bad.append("fast matrix: %d rows, %d cells in the records" % (len(rows), len(fastv)))
+    # summary.json's cells of the matrix phase: the same rounds as the block, their IOPS
+    # time-weighted (all I/Os over all elapsed time of those rounds' records)
+    for e in sq["cells"]:
+        if e["phase"] != mphase or e["kind"] != "cell" or e.get("not_applicable"):
+            continue
+        rs = [r for r in rq if r.get("kind") == "cell" and r["phase"] == mphase
+              and r["cell"] == e["cell"] and used[0] <= r["round"] <= used[-1]]
+        iops = sum(r["total"]["ios"] for r in rs) / (sum(r["elapsed_ns"] for r in rs) / 1e9)
+        if (e["over"], e["first_round"], e["last_round"], e["records"]) != \
+                ("fast_matrix_rounds", used[0], used[-1], len(rs)) or \
+                abs(e["total"]["iops"] - iops) > 1e-9 * iops:
+            bad.append("cells entry %s: over %s rounds %d-%d (%d records), IOPS %.3f; want "
+                       "fast_matrix_rounds %d-%d (%d), %.3f"
+                       % (e["cell"], e["over"], e["first_round"], e["last_round"], e["records"],
+                          e["total"]["iops"], used[0], used[-1], len(rs), iops))
     # the full window (its steady-state entry's rounds)
     lo, hi = bf["window"]["first_round"], bf["window"]["last_round"]
     fullr = per_round(rf, bf["phase"])

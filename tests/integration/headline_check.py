@@ -398,7 +398,7 @@ for ln in lines:
         i_res = j
         continue
     m = re.fullmatch(r"cells of phase (\d+)(?: \(repeat (\d+)\))?, rounds (\d+)-(\d+)"
-                     r"( \(steady-state window\))?", ln)
+                     r"( \(steady-state window\)| \(fast run: matrix rounds after the first\))?", ln)
     if m:
         if i_res >= len(results):
             bad("%r: no results entry left" % ln)
@@ -407,7 +407,9 @@ for ln in lines:
         cur_res_phase = (int(m.group(1)), int(m.group(2) or 0))
         if cur_res_phase != (e["phase"], e["repeat"]) or int(m.group(3)) != e["first_round"] \
                 or int(m.group(4)) != e["last_round"] \
-                or bool(m.group(5)) != (e["over"] == "steady_state_window"):
+                or (m.group(5) or "") != {"steady_state_window": " (steady-state window)",
+                                          "fast_matrix_rounds": " (fast run: matrix rounds after the first)"
+                                          }.get(e["over"], ""):
             bad("%r does not head results entry %r" % (ln, e))
         continue
     m = re.fullmatch(r"  (.+?) +IOPS (\S+), (\S+) MB/s, latency mean (.+), p99 (.+), max (.+)", ln)

@@ -25,6 +25,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -712,6 +713,100 @@ static void test_ss_track(void **state)
 	json_object_put(m);
 }
 
+/*
+ * A fast run (manifest pts.fast, an IOPS test): tracking phase 1 (rounds 1-5 of the tracked cell,
+ * 100 writes each: reached over 1-5) and matrix phase 2 over 2 rounds, whose figures are those of
+ * round 2 alone (pass_fast_run): 60 and 30 writes in 1 s, not the 2-round 50 and 20. The cells
+ * entries of phase 2 and the SNIA block say the same rounds and figures; the same records
+ * without pts.fast average both rounds (all_records).
+ */
+static struct json_object *fast_summary(bool fast)
+{
+	static const uint64_t mat[2][2] = {{40, 10}, {60, 30}}; /* [round][cell] */
+	static const char *const cells[2] = {"rwmix_read=0,bs=4k", "rwmix_read=0,bs=128k"};
+	struct job_result *j = malloc(sizeof(*j));
+	struct json_object *m = json_object_new_object(), *pts = json_object_new_object(), *s = NULL;
+	char *tmp = tu_mkdtemp("analyze-fast"), *dir = NULL, err[256] = "";
+	struct results_record rec;
+	struct ss_params p;
+	struct results *r;
+
+	assert_non_null(j);
+	assert_non_null(tmp);
+	assert_true(asprintf(&dir, "%s/run", tmp) > 0);
+	assert_int_equal(results_create(dir, &r), 0);
+	ss_params_default(&p);
+	json_object_object_add(m, "profile", json_object_new_string("snia-iops-fast"));
+	json_object_object_add(pts, "test", json_object_new_string("iops"));
+	json_object_object_add(pts, "fast", json_object_new_boolean(fast));
+	json_object_object_add(m, "pts", pts);
+	assert_int_equal(ss_track_add(m, 1, 0, cells[0], "iops", &p), 0);
+	assert_int_equal(results_write_manifest(r, m, NULL), 0);
+	json_object_put(m);
+	for (unsigned round = 1; round <= 5; round++) {
+		job_init(j, 100, 100 * 4096);
+		rec = (struct results_record){.kind = "cell",
+					      .phase = 1,
+					      .phase_kind = "rounds",
+					      .round = round,
+					      .cell = cells[0]};
+		append(r, &rec, j);
+	}
+	for (unsigned round = 1; round <= 2; round++)
+		for (int c = 0; c < 2; c++) {
+			job_init(j, mat[round - 1][c], mat[round - 1][c] * (c ? 131072 : 4096));
+			rec = (struct results_record){.kind = "cell",
+						      .phase = 2,
+						      .phase_kind = "rounds",
+						      .round = round,
+						      .cell = cells[c]};
+			append(r, &rec, j);
+		}
+	results_close(r);
+	assert_int_equal(analyze_dir(dir, &s, err, sizeof(err)), 0);
+	tu_rmtree(tmp);
+	free(tmp);
+	free(dir);
+	free(j);
+	return s;
+}
+
+static void test_fast_matrix_window(void **state)
+{
+	struct json_object *s = fast_summary(true);
+
+	(void)state;
+	/* cells: tracking phase 1 (its window), then phase 2's two cells over round 2 */
+	str_is(s, "/cells/0/over", "steady_state_window");
+	num_is(s, "/cells/0/first_round", 1);
+	num_is(s, "/cells/1/phase", 2);
+	str_is(s, "/cells/1/over", "fast_matrix_rounds");
+	num_is(s, "/cells/1/first_round", 2);
+	num_is(s, "/cells/1/last_round", 2);
+	num_is(s, "/cells/1/records", 1);
+	num_is(s, "/cells/1/write/iops", 60);
+	str_is(s, "/cells/2/over", "fast_matrix_rounds");
+	num_is(s, "/cells/2/write/iops", 30);
+	/* every round still in the per-round table */
+	assert_int_equal(json_object_array_length(at(s, "/cells/1/per_round")), 2);
+	/* the SNIA block: the same rounds and figures */
+	num_is(s, "/snia/0/phase", 2);
+	str_is(s, "/snia/0/window/over", "fast_matrix_rounds");
+	num_is(s, "/snia/0/window/first_round", 2);
+	num_is(s, "/snia/0/window/last_round", 2);
+	num_is(s, "/snia/0/header/fast/tracking_rounds", 5);
+	num_is(s, "/snia/0/header/fast/matrix_rounds", 2);
+	num_is(s, "/snia/0/tracked/iops", 60);
+	json_object_put(s);
+
+	s = fast_summary(false);
+	str_is(s, "/cells/1/over", "all_records");
+	num_is(s, "/cells/1/first_round", 1);
+	num_is(s, "/cells/1/write/iops", 50);
+	num_is(s, "/cells/2/write/iops", 20);
+	json_object_put(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -724,6 +819,7 @@ int main(void)
 	    cmocka_unit_test_setup_teardown(test_headline_pass, setup, teardown),
 	    cmocka_unit_test_setup_teardown(test_recovery_rule, setup, teardown),
 	    cmocka_unit_test(test_ss_track),
+	    cmocka_unit_test(test_fast_matrix_window),
 	};
 
 	gsl_set_error_handler_off();
