@@ -111,6 +111,15 @@ struct pass_fast {
 int pass_fast_run(const struct analyze_input *in, const struct reader_measurement *ms, size_t nms,
 		  struct pass_fast *f);
 
+/* A fast run's check of its matrix rounds (pass_snia_fast.c): each matrix (or table) row of
+ * block whose block size is at most the sprandom fill's unit gets "fast_rounds" (its IOPS per
+ * matrix round and whether SNIA's rule, with the tracking entry ss's limits, holds over all of
+ * them), and header.fast gets "rounds_check" (the count, the cells that fail, a sentence).
+ * 0 or -ENOMEM. */
+int pass_snia_fast_rounds(const struct analyze_input *in, const struct pass_fast *f,
+			  struct json_object *ss, const struct reader_measurement *ms, size_t nms,
+			  struct json_object *block);
+
 /* snia: per PTS test phase of a snia-* profile (or the old wsat), the result block of a PTS
  * report (pass_snia.c, pass_snia_wsat.c); runs after steady_state and cells, before headline */
 int pass_snia(const struct analyze_input *in, struct json_object *summary, char *err,

@@ -666,6 +666,9 @@ static int headline_snia(const struct analyze_input *in, struct json_object *sum
 		 * phase's, the figures' the matrix phase's; the method in words */
 		if (member(member(b, "header"), "fast")) {
 			copy_as(o, "fast", member(member(b, "header"), "fast"), "text", &e);
+			copy_as(o, "fast_rounds",
+				member(member(member(b, "header"), "fast"), "rounds_check"), "text",
+				&e);
 			copy_as(o, "tracking_first_round", ss, "first_round", &e);
 			copy_as(o, "tracking_last_round", ss, "last_round", &e);
 		}

@@ -618,6 +618,8 @@ static int rounds_block(const struct analyze_input *in, struct json_object *summ
 	tab = NULL;
 	if (t != SNIA_LATENCY)
 		jsonnum_build_add(block, "tracking", json_object_get(trk), &e);
+	if (!e && fast)
+		e = pass_snia_fast_rounds(in, fast, ss, ms, nms, block);
 	rc = e;
 out:
 	json_object_put(trk);

@@ -12,6 +12,8 @@
  *                  tracked cell (phase 2), 2 matrix rounds (phase 3), figures from matrix
  *                  round 2: a *-fast profile's block
  *                  (docs/fast-steady-state.md), whose verdict line then names its tracking rounds
+ *   SNIA fast      2 of 14 cells of at most 4 KiB not steady over matrix rounds 1-2 by SNIA's
+ *                  rule (...): the block's check of its own rounds (analysis/pass_snia_fast.c)
  *   SNIA latency   4k QD1 mean / p99.99: 100% read 87.44 us / 87.45 us*, ... (* fewer than 10
  *                  samples at or beyond the percentile)
  *   SNIA WSAT      steady 3696 IOPS from 3.01x written, plateau 20779 IOPS, drop at 0.89x
@@ -185,6 +187,8 @@ void headline_print_snia(struct json_object *summary, FILE *f)
 			continue;
 		if (jsonget_str(e, "fast"))
 			fprintf(f, "SNIA fast      %s\n", jsonget_str(e, "fast"));
+		if (jsonget_str(e, "fast_rounds"))
+			fprintf(f, "SNIA fast      %s\n", jsonget_str(e, "fast_rounds"));
 		if (!strcmp(t, "iops"))
 			print_iops(e, f);
 		else if (!strcmp(t, "throughput"))

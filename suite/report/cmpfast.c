@@ -165,7 +165,12 @@ void cmpfast_precondition(struct json_object *manifest, const struct results_rec
 	copy(buf, len, "sequential (none recorded)");
 }
 
-bool cmpfast_round_range(struct json_object *summary, const char *key, double *lo, double *hi)
+/*
+ * The SNIA block and matrix row compare's figure key "TEST[#REP] matrix[I].iops" names in
+ * summary (borrowed), or NULL for any other key or a block or row that is not there.
+ */
+static struct json_object *matrix_row(struct json_object *summary, const char *key,
+				      struct json_object **block)
 {
 	struct json_object *snia = member(summary, "snia");
 	char test[64], tail[32];
@@ -178,52 +183,74 @@ bool cmpfast_round_range(struct json_object *summary, const char *key, double *l
 	    strcmp(tail, "iops")) {
 		if (sscanf(key, "%63[^ #]#%lld matrix[%zu].%31s%n", test, &rep, &i, tail, &n) != 4 ||
 		    key[n] || strcmp(tail, "iops"))
-			return false;
+			return NULL;
 	}
 	for (size_t b = 0; snia && json_object_is_type(snia, json_type_array) &&
 			   b < json_object_array_length(snia); b++) {
 		struct json_object *blk = json_object_array_get_idx(snia, b);
-		struct json_object *mat = member(blk, "matrix"), *trk = member(blk, "tracking");
-		struct json_object *w = member(blk, "window");
-		const char *t = jsonget_str(blk, "test"), *cell;
-		long long first = num_or(w, "first_round", -1), last = num_or(w, "last_round", -1);
-		bool any = false;
+		struct json_object *mat = member(blk, "matrix");
+		const char *t = jsonget_str(blk, "test");
 
 		if (!t || strcmp(t, test) || num_or(blk, "repeat", 0) != rep)
 			continue;
 		if (!mat || !json_object_is_type(mat, json_type_array) ||
-		    i >= json_object_array_length(mat) || !trk ||
-		    !json_object_is_type(trk, json_type_array) || first < 0 || last < first)
-			return false;
-		cell = jsonget_str(json_object_array_get_idx(mat, i), "cell");
-		for (size_t c = 0; cell && c < json_object_array_length(trk); c++) {
-			struct json_object *e = json_object_array_get_idx(trk, c);
-			struct json_object *rounds = member(e, "rounds"), *iops = member(e, "iops");
-			const char *ec = jsonget_str(e, "cell");
+		    i >= json_object_array_length(mat))
+			return NULL;
+		*block = blk;
+		return json_object_array_get_idx(mat, i);
+	}
+	return NULL;
+}
 
-			if (!ec || strcmp(ec, cell) || !rounds || !iops ||
-			    !json_object_is_type(rounds, json_type_array) ||
-			    !json_object_is_type(iops, json_type_array))
-				continue;
-			for (size_t k = 0; k < json_object_array_length(rounds) &&
-					   k < json_object_array_length(iops);
-			     k++) {
-				long long r = json_object_get_int64(json_object_array_get_idx(rounds, k));
-				double v = json_object_get_double(json_object_array_get_idx(iops, k));
+bool cmpfast_round_range(struct json_object *summary, const char *key, double *lo, double *hi)
+{
+	struct json_object *blk = NULL, *row = matrix_row(summary, key, &blk), *trk, *w;
+	const char *cell = row ? jsonget_str(row, "cell") : NULL;
+	long long first, last;
+	bool any = false;
 
-				if (r < first || r > last || !isfinite(v))
-					continue;
-				if (!any || v < *lo)
-					*lo = v;
-				if (!any || v > *hi)
-					*hi = v;
-				any = true;
-			}
-			return any;
-		}
+	if (!cell)
 		return false;
+	trk = member(blk, "tracking");
+	w = member(blk, "window");
+	first = num_or(w, "first_round", -1);
+	last = num_or(w, "last_round", -1);
+	if (!trk || !json_object_is_type(trk, json_type_array) || first < 0 || last < first)
+		return false;
+	for (size_t c = 0; c < json_object_array_length(trk); c++) {
+		struct json_object *e = json_object_array_get_idx(trk, c);
+		struct json_object *rounds = member(e, "rounds"), *iops = member(e, "iops");
+		const char *ec = jsonget_str(e, "cell");
+
+		if (!ec || strcmp(ec, cell) || !rounds || !iops ||
+		    !json_object_is_type(rounds, json_type_array) ||
+		    !json_object_is_type(iops, json_type_array))
+			continue;
+		for (size_t k = 0;
+		     k < json_object_array_length(rounds) && k < json_object_array_length(iops); k++) {
+			long long r = json_object_get_int64(json_object_array_get_idx(rounds, k));
+			double v = json_object_get_double(json_object_array_get_idx(iops, k));
+
+			if (r < first || r > last || !isfinite(v))
+				continue;
+			if (!any || v < *lo)
+				*lo = v;
+			if (!any || v > *hi)
+				*hi = v;
+			any = true;
+		}
+		return any;
 	}
 	return false;
+}
+
+bool cmpfast_fast_unsteady(struct json_object *summary, const char *key)
+{
+	struct json_object *blk = NULL, *row = matrix_row(summary, key, &blk), *fr, *st;
+
+	fr = row ? member(row, "fast_rounds") : NULL;
+	st = fr ? member(fr, "steady") : NULL;
+	return st && json_object_is_type(st, json_type_boolean) && !json_object_get_boolean(st);
 }
 
 double cmpfast_diff(double fast, double full)

@@ -86,4 +86,12 @@ double cmpfast_diff(double fast, double full);
  */
 bool cmpfast_round_range(struct json_object *summary, const char *key, double *lo, double *hi);
 
+/*
+ * Whether the fast run's matrix row that compare's figure key names (as cmpfast_round_range)
+ * failed its own check over the matrix rounds: its `fast_rounds.steady` is false
+ * (analysis/pass_snia_fast.c). Its figure is then one round's, not a steady state, which the
+ * fast comparison says beside it. False for any other key, or a row without that check.
+ */
+bool cmpfast_fast_unsteady(struct json_object *summary, const char *key);
+
 #endif

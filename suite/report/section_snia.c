@@ -340,6 +340,12 @@ static void fast_para(struct section_ctx *c, struct json_object *b)
 		       "completed."
 		     : "The tracking rounds completed the SNIA window.");
 	section_para(c, msg);
+	/* the block's check of its own matrix rounds (analysis/pass_snia_fast.c) */
+	text = jsonget_str(section_get(f, "rounds_check"), "text");
+	if (text) {
+		snprintf(msg, sizeof(msg), "Matrix rounds: %s.", text);
+		section_para(c, msg);
+	}
 }
 
 void section_snia(struct section_ctx *c)

@@ -12,8 +12,11 @@
 #      recomputed over the matrix rounds after the first, header.fast); the tracked cell within
 #      5 %; every matrix cell within 5 % of the full window's average or within its per-round
 #      range widened by 5 % (the count that needed that is printed); host bytes written at
-#      most half the full run's, from the sim counters (not timed);
-#   2. the fast run's headline (headline_check.py) and report (the fast sentence);
+#      most half the full run's, from the sim counters (not timed); the fast block recomputed
+#      whole by snia_blocks_check.py, with its check of its own matrix rounds (cells of at most
+#      the fill's 4 KiB unit that are not steady by SNIA's rule over both rounds are named);
+#   2. the fast run's headline (headline_check.py) and report (the fast sentence, and the matrix
+#      rounds' check as summary.json says it);
 #   3. `compare --fast FULL FAST` on the client-tlc pair, checked by compare_check.py --fast
 #      (the whole run's drive time and bytes, to the figures, judged against 0.5);
 #   4. refusals: on a fifo-GC model and on the static-slc model snia-iops-fast exits 1 before
@@ -67,9 +70,13 @@ for r in "${runs[@]}"; do
 done
 [ "$fails" = 0 ] || exit 1
 
-# 1. the three models
+# 1. the three models; each fast run's SNIA block recomputed whole from its records (with its
+#    check of its own matrix rounds, whose sentence is printed)
 for m in tlc c7 e28; do
 	python3 "$here/fast_check.py" "$tmp/$m-full" "$tmp/$m-fast" "$m" || fail "$m: fast_check.py"
+	python3 "$here/snia_blocks_check.py" "$tmp/$m-fast" >/dev/null || fail "$m: snia_blocks_check.py"
+	python3 -c 'import json, sys; print("%s: matrix rounds: %s" % (sys.argv[2], json.load(open(sys.argv[1]))["snia"][0]["header"]["fast"]["rounds_check"]["text"]))' \
+		"$tmp/$m-fast/summary.json" "$m" || fail "$m: no rounds_check"
 done
 
 # 2. headline and report of a fast run
@@ -80,6 +87,12 @@ grep -q '^SNIA fast      fast run, not a PTS run: sprandom precondition, ' "$tmp
 	fail "headline: no SNIA fast line"
 "$SSDLAB" report "$tmp/tlc-fast" >/dev/null 2>&1 || fail "report: exit $?"
 grep -q 'A fast run, not a PTS run' "$tmp/tlc-fast/report.html" || fail "report.html: no fast sentence"
+python3 - "$tmp/tlc-fast" <<'PY' || fail "report.html: the matrix rounds' check is not the summary's"
+import html, json, sys
+d = sys.argv[1]
+t = json.load(open(d + "/summary.json"))["snia"][0]["header"]["fast"]["rounds_check"]["text"]
+assert "Matrix rounds: %s." % t in html.unescape(open(d + "/report.html").read()), t
+PY
 
 # 3. compare --fast on the client-tlc pair
 (cd "$tmp" && "$SSDLAB" compare --fast --out cmp/compare.html tlc-full tlc-fast) >"$tmp/cmp.txt" 2>&1 ||

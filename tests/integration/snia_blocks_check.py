@@ -155,6 +155,67 @@ def fast_header(manifest, recs, tphase, mphase, ss):
             "snia_window_completed": not stopped}
 
 
+def fast_rounds_check(manifest, recs, tphase, mphase, mrep, ss, block):
+    """A fast block's check of its matrix rounds (analysis/pass_snia_fast.c), by its own
+    arithmetic: every row of at most the sprandom fill's unit gets fast_rounds (its IOPS in each
+    matrix round; SNIA's data and slope excursions over all of them as fractions of their mean,
+    against the tracking entry's limits), header.fast the rounds_check summary."""
+    from ss_early_rule import linfit, within
+    unit = 0
+    for sp in manifest.get("sprandom") or []:
+        if sp.get("phase", 1 << 30) < tphase and (sp.get("inputs") or {}).get("bs", 0) > 0:
+            unit = sp["inputs"]["bs"]
+    par = (ss or {}).get("params") or {}
+    dlim, slim = par.get("max_data_excursion", 0.2), par.get("max_slope_excursion", 0.1)
+    mr = sorted({r["round"] for r in recs if r["kind"] == "cell" and r["phase"] == mphase
+                 and r["repeat"] == mrep})
+    lo, hi = mr[0], mr[-1]
+    n = hi - lo + 1
+    rows = block.get("matrix", block.get("table", []))
+    checked, bad, why = 0, [], None
+    if n < 2:
+        why = "one matrix round"
+    elif not unit:
+        why = "no sprandom fill recorded before the tracking phase"
+    for row in rows if why is None else []:
+        if "not_applicable" in row or not row.get("bs") or row["bs"] > unit:
+            continue
+        y = {r["round"]: (r["read"]["ios"] + r["write"]["ios"]) * 1e9 / r["elapsed_ns"]
+             for r in recs if r["kind"] == "cell" and r["phase"] == mphase and
+             r["repeat"] == mrep and r["cell"] == row["cell"]}
+        if sorted(y) != list(range(lo, hi + 1)):
+            continue
+        ys = [y[k] for k in range(lo, hi + 1)]
+        avg = sum(ys) / n
+        slope = linfit(list(range(lo, hi + 1)), ys)[0]
+        dx, sx = max(ys) - min(ys), abs(slope) * (n - 1)
+        steady = within(dx, dlim * avg) and within(sx, slim * avg)
+        row["fast_rounds"] = {"rounds": list(range(lo, hi + 1)), "values": ys,
+                              "data_excursion": dx / avg, "slope_excursion": sx / avg,
+                              "steady": steady}
+        checked += 1
+        if not steady:
+            bad.append((row["cell"], ys))
+    if why is None and not checked:
+        why = "no cell of at most the fill's unit"
+    u = "%d KiB" % (unit // 1024) if unit and unit % 1024 == 0 else "%d B" % unit
+    if why:
+        text = "not checked: " + why
+    elif not bad:
+        text = ("the %d cell%s of at most %s %s steady over matrix rounds %d-%d by SNIA's rule"
+                % (checked, "" if checked == 1 else "s", u, "is" if checked == 1 else "are", lo, hi))
+    else:
+        named = "; ".join("%s IOPS %s" % (c, " / ".join("%.0f" % v for v in ys)) for c, ys in bad[:4])
+        if len(bad) > 4:
+            named += "; %d more" % (len(bad) - 4)
+        text = ("%d of %d cells of at most %s not steady over matrix rounds %d-%d by SNIA's rule "
+                "(%s): their figures are one round's, not a steady state"
+                % (len(bad), checked, u, lo, hi, named))
+    block["header"]["fast"]["rounds_check"] = {
+        "unit_bytes": unit or None, "max_data_excursion": dlim, "max_slope_excursion": slim,
+        "checked": checked, "unsteady": [c for c, _ in bad], "text": text}
+
+
 def rounds_block(test, summary, recs, phase, repeat, fast_ss=None):
     if fast_ss is not None:
         # a *-fast block: the matrix phase's rounds after the first; the tracking phase's entry
@@ -330,6 +391,7 @@ def recompute(d):
         h["fast"] = fast_header(manifest, recs, tp, mp, ss)
         b = {"test": test, "phase": mp, "repeat": mrep, "header": h, "steady_state": ss}
         b.update(rounds_block(test, summary, recs, mp, mrep, fast_ss=ss or {}))
+        fast_rounds_check(manifest, recs, tp, mp, mrep, ss, b)
         return [b]
     for phase, repeat in phases:
         b = {"test": test, "phase": phase, "repeat": repeat,

@@ -720,9 +720,9 @@ static void test_ss_track(void **state)
  * entries of phase 2 and the SNIA block say the same rounds and figures; the same records
  * without pts.fast average both rounds (all_records).
  */
-static struct json_object *fast_summary(bool fast)
+static struct json_object *fast_summary(bool fast, uint64_t r1_4k)
 {
-	static const uint64_t mat[2][2] = {{40, 10}, {60, 30}}; /* [round][cell] */
+	const uint64_t mat[2][2] = {{r1_4k, 10}, {60, 30}}; /* [round][cell] */
 	static const char *const cells[2] = {"rwmix_read=0,bs=4k", "rwmix_read=0,bs=128k"};
 	struct job_result *j = malloc(sizeof(*j));
 	struct json_object *m = json_object_new_object(), *pts = json_object_new_object(), *s = NULL;
@@ -740,6 +740,10 @@ static struct json_object *fast_summary(bool fast)
 	json_object_object_add(pts, "test", json_object_new_string("iops"));
 	json_object_object_add(pts, "fast", json_object_new_boolean(fast));
 	json_object_object_add(m, "pts", pts);
+	/* the sprandom fill of phase 0, in 4 KiB units: the 4 KiB cell's rounds are checked */
+	json_object_object_add(
+	    m, "sprandom",
+	    json_tokener_parse("[{\"phase\": 0, \"inputs\": {\"bs\": 4096}}]"));
 	assert_int_equal(ss_track_add(m, 1, 0, cells[0], "iops", &p), 0);
 	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
@@ -773,7 +777,7 @@ static struct json_object *fast_summary(bool fast)
 
 static void test_fast_matrix_window(void **state)
 {
-	struct json_object *s = fast_summary(true);
+	struct json_object *s = fast_summary(true, 40);
 
 	(void)state;
 	/* cells: tracking phase 1 (its window), then phase 2's two cells over round 2 */
@@ -797,9 +801,36 @@ static void test_fast_matrix_window(void **state)
 	num_is(s, "/snia/0/header/fast/tracking_rounds", 5);
 	num_is(s, "/snia/0/header/fast/matrix_rounds", 2);
 	num_is(s, "/snia/0/tracked/iops", 60);
+	/* the rounds check (pass_snia_fast.c): the 128 KiB row (matrix 0, the spec's order) is
+	 * larger than the fill's unit, not checked; the 4 KiB row's 40 and 60 IOPS: average 50,
+	 * data excursion 20 / 50 = 0.4 > 0.2, slope 20 per round x 1 / 50 = 0.4 > 0.1 */
+	assert_null(json_object_object_get(at(s, "/snia/0/matrix/0"), "fast_rounds"));
+	str_is(s, "/snia/0/matrix/1/cell", "rwmix_read=0,bs=4k");
+	num_is(s, "/snia/0/matrix/1/fast_rounds/values/0", 40);
+	num_is(s, "/snia/0/matrix/1/fast_rounds/values/1", 60);
+	num_is(s, "/snia/0/matrix/1/fast_rounds/data_excursion", 0.4);
+	num_is(s, "/snia/0/matrix/1/fast_rounds/slope_excursion", 0.4);
+	assert_false(json_object_get_boolean(at(s, "/snia/0/matrix/1/fast_rounds/steady")));
+	num_is(s, "/snia/0/header/fast/rounds_check/unit_bytes", 4096);
+	num_is(s, "/snia/0/header/fast/rounds_check/checked", 1);
+	str_is(s, "/snia/0/header/fast/rounds_check/unsteady/0", "rwmix_read=0,bs=4k");
+	str_is(s, "/snia/0/header/fast/rounds_check/text",
+	       "1 of 1 cells of at most 4 KiB not steady over matrix rounds 1-2 by SNIA's rule "
+	       "(rwmix_read=0,bs=4k IOPS 40 / 60): their figures are one round's, not a steady "
+	       "state");
 	json_object_put(s);
 
-	s = fast_summary(false);
+	/* 57 and 60: data excursion 3 / 58.5 = 0.051, slope excursion the same, both within */
+	s = fast_summary(true, 57);
+	assert_true(json_object_get_boolean(at(s, "/snia/0/matrix/1/fast_rounds/steady")));
+	num_is(s, "/snia/0/matrix/1/fast_rounds/data_excursion", 3 / 58.5);
+	assert_int_equal(json_object_array_length(at(s, "/snia/0/header/fast/rounds_check/unsteady")),
+			 0);
+	str_is(s, "/snia/0/header/fast/rounds_check/text",
+	       "the 1 cell of at most 4 KiB is steady over matrix rounds 1-2 by SNIA's rule");
+	json_object_put(s);
+
+	s = fast_summary(false, 40);
 	str_is(s, "/cells/1/over", "all_records");
 	num_is(s, "/cells/1/first_round", 1);
 	num_is(s, "/cells/1/write/iops", 50);
