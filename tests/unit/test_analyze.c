@@ -718,9 +718,11 @@ static void test_ss_track(void **state)
  * 100 writes each: reached over 1-5) and matrix phase 2 over 2 rounds, whose figures are those of
  * round 2 alone (pass_fast_run): 60 and 30 writes in 1 s, not the 2-round 50 and 20. The cells
  * entries of phase 2 and the SNIA block say the same rounds and figures; the same records
- * without pts.fast average both rounds (all_records).
+ * without pts.fast average both rounds (all_records). With `fill`, the manifest has a sprandom
+ * fill of 4 KiB units before the tracking phase, so the 4 KiB row's two matrix rounds (r1_4k
+ * and 60) are checked against each other (pass_snia_fast.c).
  */
-static struct json_object *fast_summary(bool fast, uint64_t r1_4k)
+static struct json_object *fast_summary(bool fast, uint64_t r1_4k, bool fill)
 {
 	const uint64_t mat[2][2] = {{r1_4k, 10}, {60, 30}}; /* [round][cell] */
 	static const char *const cells[2] = {"rwmix_read=0,bs=4k", "rwmix_read=0,bs=128k"};
@@ -741,9 +743,10 @@ static struct json_object *fast_summary(bool fast, uint64_t r1_4k)
 	json_object_object_add(pts, "fast", json_object_new_boolean(fast));
 	json_object_object_add(m, "pts", pts);
 	/* the sprandom fill of phase 0, in 4 KiB units: the 4 KiB cell's rounds are checked */
-	json_object_object_add(
-	    m, "sprandom",
-	    json_tokener_parse("[{\"phase\": 0, \"inputs\": {\"bs\": 4096}}]"));
+	if (fill)
+		json_object_object_add(
+		    m, "sprandom",
+		    json_tokener_parse("[{\"phase\": 0, \"inputs\": {\"bs\": 4096}}]"));
 	assert_int_equal(ss_track_add(m, 1, 0, cells[0], "iops", &p), 0);
 	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
@@ -777,7 +780,7 @@ static struct json_object *fast_summary(bool fast, uint64_t r1_4k)
 
 static void test_fast_matrix_window(void **state)
 {
-	struct json_object *s = fast_summary(true, 40);
+	struct json_object *s = fast_summary(true, 40, true);
 
 	(void)state;
 	/* cells: tracking phase 1 (its window), then phase 2's two cells over round 2 */
@@ -821,7 +824,7 @@ static void test_fast_matrix_window(void **state)
 	json_object_put(s);
 
 	/* 57 and 60: data excursion 3 / 58.5 = 0.051, slope excursion the same, both within */
-	s = fast_summary(true, 57);
+	s = fast_summary(true, 57, true);
 	assert_true(json_object_get_boolean(at(s, "/snia/0/matrix/1/fast_rounds/steady")));
 	num_is(s, "/snia/0/matrix/1/fast_rounds/data_excursion", 3 / 58.5);
 	assert_int_equal(json_object_array_length(at(s, "/snia/0/header/fast/rounds_check/unsteady")),
@@ -830,7 +833,15 @@ static void test_fast_matrix_window(void **state)
 	       "the 1 cell of at most 4 KiB is steady over matrix rounds 1-2 by SNIA's rule");
 	json_object_put(s);
 
-	s = fast_summary(false, 40);
+	/* without a sprandom fill in the manifest there is no unit to check against */
+	s = fast_summary(true, 40, false);
+	assert_null(json_object_object_get(at(s, "/snia/0/matrix/1"), "fast_rounds"));
+	num_is(s, "/snia/0/header/fast/rounds_check/checked", 0);
+	str_is(s, "/snia/0/header/fast/rounds_check/text",
+	       "not checked: no sprandom fill recorded before the tracking phase");
+	json_object_put(s);
+
+	s = fast_summary(false, 40, true);
 	str_is(s, "/cells/1/over", "all_records");
 	num_is(s, "/cells/1/first_round", 1);
 	num_is(s, "/cells/1/write/iops", 50);
