@@ -114,8 +114,8 @@ int pass_fast_run(const struct analyze_input *in, const struct reader_measuremen
 /* A fast run's check of its matrix rounds (pass_snia_fast.c): each matrix (or table) row of
  * block whose block size is at most the sprandom fill's unit gets "fast_rounds" (its IOPS per
  * matrix round and whether SNIA's rule, with the tracking entry ss's limits, holds over all of
- * them), and header.fast gets "rounds_check" (the count, the cells that fail, a sentence).
- * 0 or -ENOMEM. */
+ * them), and header.fast gets "rounds_check" (the count, the cells that fail, whether the
+ * snapshots record a two-state model, a sentence). 0 or -ENOMEM. */
 int pass_snia_fast_rounds(const struct analyze_input *in, const struct pass_fast *f,
 			  struct json_object *ss, const struct reader_measurement *ms, size_t nms,
 			  struct json_object *block);

@@ -348,6 +348,9 @@ static struct json_object *raw_model(const struct sim_target *st, const struct s
 	    jsonnum_add(o, "open_blocks",
 			json_object_new_int64((int64_t)c->channels * c->dies_per_channel)) ||
 	    jsonnum_add(o, "slc_cache_bytes", json_object_new_int64((int64_t)c->slc.size)) ||
+	    /* with the write cache off and no power-loss protection, a dynamic cache gives each
+	     * cell two states (analysis/pass_snia_fast.c, docs/fast-steady-state.md) */
+	    jsonnum_add(o, "slc_dynamic", json_object_new_boolean(c->slc.size && c->slc.dynamic)) ||
 	    jsonnum_add(o, "seed", json_object_new_int64((int64_t)c->seed))) {
 		json_object_put(o);
 		return NULL;

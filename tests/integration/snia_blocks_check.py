@@ -12,6 +12,7 @@ the reasons on stderr.
 """
 import json
 import math
+import os
 import sys
 from fractions import Fraction
 
@@ -155,7 +156,22 @@ def fast_header(manifest, recs, tphase, mphase, ss):
             "snia_window_completed": not stopped}
 
 
-def fast_rounds_check(manifest, recs, tphase, mphase, mrep, ss, block):
+def two_states(d, mphase):
+    """The virtual SSD's model as a snapshot of the matrix phase records it: write cache off,
+    no power-loss protection, a dynamic SLC cache (pass_snia_fast.c's caveat); None where no
+    snapshot of the phase records all three (not known: no key)."""
+    sd = os.path.join(d, "snapshots")
+    for name in sorted(os.listdir(sd)) if os.path.isdir(sd) else []:
+        sn = json.load(open(os.path.join(sd, name)))
+        raw = sn.get("raw") or {}
+        if sn.get("phase") != mphase or not all(
+                isinstance(raw.get(k), bool) for k in ("write_cache", "power_loss_protection", "slc_dynamic")):
+            continue
+        return not raw["write_cache"] and not raw["power_loss_protection"] and raw["slc_dynamic"]
+    return None
+
+
+def fast_rounds_check(manifest, recs, tphase, mphase, mrep, ss, block, d):
     """A fast block's check of its matrix rounds (analysis/pass_snia_fast.c), by its own
     arithmetic: every row of at most the sprandom fill's unit gets fast_rounds (its IOPS in each
     matrix round; SNIA's data and slope excursions over all of them as fractions of their mean,
@@ -211,9 +227,15 @@ def fast_rounds_check(manifest, recs, tphase, mphase, mrep, ss, block):
         text = ("%d of %d cells of at most %s not steady over matrix rounds %d-%d by SNIA's rule "
                 "(%s): their figures are one round's, not a steady state"
                 % (len(bad), checked, u, lo, hi, named))
-    block["header"]["fast"]["rounds_check"] = {
-        "unit_bytes": unit or None, "max_data_excursion": dlim, "max_slope_excursion": slim,
-        "checked": checked, "unsteady": [c for c, _ in bad], "text": text}
+    two = two_states(d, mphase)
+    if two is True:
+        text += ("; write cache off on a dynamic SLC cache without power-loss protection: a cell "
+                 "can run in two states, and both rounds may hold the same one")
+    rc = {"unit_bytes": unit or None, "max_data_excursion": dlim, "max_slope_excursion": slim,
+          "checked": checked, "unsteady": [c for c, _ in bad], "text": text}
+    if two is not None:
+        rc["two_states"] = two
+    block["header"]["fast"]["rounds_check"] = rc
 
 
 def rounds_block(test, summary, recs, phase, repeat, fast_ss=None):
@@ -391,7 +413,7 @@ def recompute(d):
         h["fast"] = fast_header(manifest, recs, tp, mp, ss)
         b = {"test": test, "phase": mp, "repeat": mrep, "header": h, "steady_state": ss}
         b.update(rounds_block(test, summary, recs, mp, mrep, fast_ss=ss or {}))
-        fast_rounds_check(manifest, recs, tp, mp, mrep, ss, b)
+        fast_rounds_check(manifest, recs, tp, mp, mrep, ss, b, d)
         return [b]
     for phase, repeat in phases:
         b = {"test": test, "phase": phase, "repeat": repeat,

@@ -720,9 +720,10 @@ static void test_ss_track(void **state)
  * entries of phase 2 and the SNIA block say the same rounds and figures; the same records
  * without pts.fast average both rounds (all_records). With `fill`, the manifest has a sprandom
  * fill of 4 KiB units before the tracking phase, so the 4 KiB row's two matrix rounds (r1_4k
- * and 60) are checked against each other (pass_snia_fast.c).
+ * and 60) are checked against each other (pass_snia_fast.c); with `two`, a snapshot of the
+ * matrix phase records a two-state model (write cache off, no PLP, dynamic SLC cache).
  */
-static struct json_object *fast_summary(bool fast, uint64_t r1_4k, bool fill)
+static struct json_object *fast_summary(bool fast, uint64_t r1_4k, bool fill, bool two)
 {
 	const uint64_t mat[2][2] = {{r1_4k, 10}, {60, 30}}; /* [round][cell] */
 	static const char *const cells[2] = {"rwmix_read=0,bs=4k", "rwmix_read=0,bs=128k"};
@@ -759,6 +760,19 @@ static struct json_object *fast_summary(bool fast, uint64_t r1_4k, bool fill)
 					      .cell = cells[0]};
 		append(r, &rec, j);
 	}
+	if (two) {
+		/* the virtual SSD's model as a snapshot of the matrix phase records it: write
+		 * cache off, no power-loss protection, a dynamic SLC cache */
+		struct snapshot sn;
+
+		snapshot_init(&sn, "sim");
+		snprintf(sn.label, sizeof(sn.label), "phase-2-rounds-start");
+		sn.raw = json_tokener_parse("{\"write_cache\": false, \"power_loss_protection\": "
+					    "false, \"slc_cache_bytes\": 1048576, \"slc_dynamic\": "
+					    "true}");
+		assert_int_equal(results_write_snapshot(r, &sn, 2, 0), 0);
+		snapshot_release(&sn);
+	}
 	for (unsigned round = 1; round <= 2; round++)
 		for (int c = 0; c < 2; c++) {
 			job_init(j, mat[round - 1][c], mat[round - 1][c] * (c ? 131072 : 4096));
@@ -780,7 +794,7 @@ static struct json_object *fast_summary(bool fast, uint64_t r1_4k, bool fill)
 
 static void test_fast_matrix_window(void **state)
 {
-	struct json_object *s = fast_summary(true, 40, true);
+	struct json_object *s = fast_summary(true, 40, true, false);
 
 	(void)state;
 	/* cells: tracking phase 1 (its window), then phase 2's two cells over round 2 */
@@ -816,6 +830,8 @@ static void test_fast_matrix_window(void **state)
 	assert_false(json_object_get_boolean(at(s, "/snia/0/matrix/1/fast_rounds/steady")));
 	num_is(s, "/snia/0/header/fast/rounds_check/unit_bytes", 4096);
 	num_is(s, "/snia/0/header/fast/rounds_check/checked", 1);
+	/* no snapshot records the model: whether it has two states is not known, not said */
+	assert_null(json_object_object_get(at(s, "/snia/0/header/fast/rounds_check"), "two_states"));
 	str_is(s, "/snia/0/header/fast/rounds_check/unsteady/0", "rwmix_read=0,bs=4k");
 	str_is(s, "/snia/0/header/fast/rounds_check/text",
 	       "1 of 1 cells of at most 4 KiB not steady over matrix rounds 1-2 by SNIA's rule "
@@ -824,24 +840,28 @@ static void test_fast_matrix_window(void **state)
 	json_object_put(s);
 
 	/* 57 and 60: data excursion 3 / 58.5 = 0.051, slope excursion the same, both within */
-	s = fast_summary(true, 57, true);
+	s = fast_summary(true, 57, true, true);
 	assert_true(json_object_get_boolean(at(s, "/snia/0/matrix/1/fast_rounds/steady")));
 	num_is(s, "/snia/0/matrix/1/fast_rounds/data_excursion", 3 / 58.5);
 	assert_int_equal(json_object_array_length(at(s, "/snia/0/header/fast/rounds_check/unsteady")),
 			 0);
+	/* ... on a two-state drive (the snapshot above): said beside the verdict */
+	assert_true(json_object_get_boolean(at(s, "/snia/0/header/fast/rounds_check/two_states")));
 	str_is(s, "/snia/0/header/fast/rounds_check/text",
-	       "the 1 cell of at most 4 KiB is steady over matrix rounds 1-2 by SNIA's rule");
+	       "the 1 cell of at most 4 KiB is steady over matrix rounds 1-2 by SNIA's rule; write "
+	       "cache off on a dynamic SLC cache without power-loss protection: a cell can run in "
+	       "two states, and both rounds may hold the same one");
 	json_object_put(s);
 
 	/* without a sprandom fill in the manifest there is no unit to check against */
-	s = fast_summary(true, 40, false);
+	s = fast_summary(true, 40, false, false);
 	assert_null(json_object_object_get(at(s, "/snia/0/matrix/1"), "fast_rounds"));
 	num_is(s, "/snia/0/header/fast/rounds_check/checked", 0);
 	str_is(s, "/snia/0/header/fast/rounds_check/text",
 	       "not checked: no sprandom fill recorded before the tracking phase");
 	json_object_put(s);
 
-	s = fast_summary(false, 40, true);
+	s = fast_summary(false, 40, true, false);
 	str_is(s, "/cells/1/over", "all_records");
 	num_is(s, "/cells/1/first_round", 1);
 	num_is(s, "/cells/1/write/iops", 50);
