@@ -202,7 +202,8 @@ struct phase_sprandom {
 	/* `slc_cache: {from: DIR}`: DIR (non-empty), read when the inputs are resolved */
 	char slc_dir[PHASE_SPR_DIR_MAX];
 	/* `force: true`: run the fill where its layout is known not to hold (a GC policy that is
-	 * not greedy-like, a static SLC cache); recorded (docs/fast-steady-state.md) */
+	 * not greedy-like, a static SLC cache, the two-state class: struct phase_nand); recorded
+	 * (docs/fast-steady-state.md) */
 	bool force;
 };
 
@@ -216,6 +217,11 @@ struct phase_nand {
 	 * and whether the SLC cache is static: where the fill is refused without `force` */
 	const char *gc_policy;
 	bool slc_static;
+	/* the run is of the two-state class: the write cache off (as the profile pins it, or as
+	 * the target is when left as found) on a dynamic SLC cache without power-loss protection;
+	 * each matrix cell then runs at one of two levels round to round, and the fast figures
+	 * miss the full run's (docs/fast-steady-state.md): refused without `force` */
+	bool two_state;
 	/* a drive: the raw NAND bytes its drive-database entry states (0 = none) and the entry's
 	 * name; what spare: auto uses where the target has no model */
 	uint64_t raw_nand_bytes;
@@ -254,8 +260,9 @@ struct sprandom_inputs {
  * that says `nand` (NULL = nothing). Returns 0 and fills *out; -EINVAL with the reason in err
  * (spare auto on a target that states no NAND size: the message names the key to set; a spare
  * that leaves no room; too small a range; a target whose GC policy is not greedy-like, fifo or
- * random, or whose SLC cache is static, unless p->force: the layout is greedy's steady state
- * and a static cache starts the rounds about 17 % low, docs/fast-steady-state.md; an
+ * random, whose SLC cache is static, or a run of the two-state class (nand->two_state), unless
+ * p->force: the layout is greedy's steady state, a static cache starts the rounds about 17 %
+ * low, and two-state cells miss the full run's figures, docs/fast-steady-state.md; an
  * slc_cache `from:` directory that is no slc-cache run, found no knee or measured another
  * drive than nand's model / serial / wwn, or when nand states no identity to compare).
  * Reads p->slc_dir's summary.json and manifest.json when set. *out untouched on failure.

@@ -140,6 +140,10 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		snprintf(in.force_why, sizeof(in.force_why),
 			 "the model's SLC cache is static: the first rounds after the fill start "
 			 "about 17 %% low");
+	else if (nand->two_state)
+		snprintf(in.force_why, sizeof(in.force_why),
+			 "the write cache is off on a dynamic SLC cache without power-loss "
+			 "protection: its cells run in two states (write_cache: on avoids it)");
 	if (in.force_why[0] && !p->force)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "sprandom: refused: %s (docs/fast-steady-state.md); run the full "

@@ -520,7 +520,7 @@ int runner_plan(const struct profile *p, const struct target *t, const struct ru
 	    .lbs = target_info(t)->logical_block_size,
 	    /* a bursts phase's waits are never shorter (issue 16 point 1) */
 	    .wait_floor_ns = 2 * target_info(t)->idle_gc_delay_ns,
-	    .nand = runner_target_nand(target_info(t)),
+	    .nand = runner_target_nand(target_info(t), p),
 	};
 	struct plan pl = {0};
 	int rc = plan_build(&p->phases, &env, &pl);
@@ -1253,7 +1253,7 @@ static int exec_surface(struct runner *r, const struct where *w)
 static int sprandom_setup(struct runner *r, const struct phase_write *pw, const char *key,
 			  struct job_spec *spec, uint64_t *total_bytes, struct json_object **extra)
 {
-	struct phase_nand nand = runner_target_nand(target_info(r->t));
+	struct phase_nand nand = runner_target_nand(target_info(r->t), r->p);
 	struct sprandom_inputs in;
 	struct json_object *x;
 	char e[400] = "";
@@ -2462,7 +2462,7 @@ fail:
 static int sprandom_preflight(struct runner *r)
 {
 	const struct target_info *ti = target_info(r->t);
-	struct phase_nand nand = runner_target_nand(ti);
+	struct phase_nand nand = runner_target_nand(ti, r->p);
 
 	for (size_t i = 0; i < r->eta.plan.n; i++) {
 		const struct plan_step *st = &r->eta.plan.v[i];

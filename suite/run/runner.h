@@ -282,9 +282,10 @@ bool runner_host_limited(const struct job_result *res, unsigned threads, bool vi
  * MiB, 1 MiB at least. o may be NULL. */
 uint64_t runner_chunk_bytes(const struct target *t, const struct runner_opts *o);
 
-/* What target info ti says of its NAND for the sprandom fill's `auto` inputs (the virtual
- * SSD's model; nothing for other targets): the plan, the runner and the manifest share it. */
-struct phase_nand runner_target_nand(const struct target_info *ti);
+/* What target info ti says of its NAND for the sprandom fill's `auto` inputs and refusals
+ * (the virtual SSD's model; nothing for other targets), with profile p's write cache: the
+ * plan, the runner and the manifest share it. */
+struct phase_nand runner_target_nand(const struct target_info *ti, const struct profile *p);
 
 /*
  * A write_until's stop rule (`stop: {below_peak, for}`), fed one chunk at a time in the order

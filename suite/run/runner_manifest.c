@@ -275,10 +275,10 @@ static struct json_object *options_json(const struct runner_opts *o)
  * (*e untouched) or on failure (*e set).
  */
 static struct json_object *sprandom_json(const struct plan *pl, const struct target_info *ti,
-					 int *e)
+					 const struct profile *p, int *e)
 {
 	struct json_object *a = NULL;
-	struct phase_nand nand = runner_target_nand(ti);
+	struct phase_nand nand = runner_target_nand(ti, p);
 
 	for (size_t i = 0; i < pl->n && !*e; i++) {
 		const struct plan_step *st = &pl->v[i];
@@ -312,10 +312,10 @@ static struct json_object *sprandom_json(const struct plan *pl, const struct tar
 
 /* Adds "sprandom" to manifest m when the plan has a sprandom precondition. 0 or -ENOMEM. */
 static int manifest_sprandom(struct json_object *m, const struct plan *pl,
-			     const struct target_info *ti)
+			     const struct target_info *ti, const struct profile *p)
 {
 	int e = 0;
-	struct json_object *a = sprandom_json(pl, ti, &e);
+	struct json_object *a = sprandom_json(pl, ti, p, &e);
 
 	if (e)
 		return e;
@@ -361,7 +361,7 @@ struct json_object *runner_manifest_new(const struct profile *p, const char *tar
 	    jsonnum_add(m, "target", target_info_to_json(ti, target_spec)) ||
 	    jsonnum_add(m, "seed", json_object_new_uint64(o ? o->seed : 0)) ||
 	    runner_plan(p, t, o, &pl) || runner_manifest_tracks(m, &pl, ti) ||
-	    manifest_sprandom(m, &pl, ti) ||
+	    manifest_sprandom(m, &pl, ti, p) ||
 	    (p->pts.set && jsonnum_add(m, "pts", pts_json(p, ti, o))))
 		goto fail;
 	plan_release(&pl);

@@ -124,12 +124,19 @@ uint64_t runner_stop_chunk(uint64_t for_bytes, uint64_t cbytes)
 	return cbytes && cbytes < c ? cbytes : c;
 }
 
-struct phase_nand runner_target_nand(const struct target_info *ti)
+struct phase_nand runner_target_nand(const struct target_info *ti, const struct profile *p)
 {
+	/* the write cache the run will have: the profile's, else the target's own (a target
+	 * that cannot set it fails the run before any fill when the profile pins it, and one
+	 * left as found that does not say is not two-state: ti says nothing then either) */
+	bool cache_off = p->write_cache == PROFILE_OFF ||
+			 (p->write_cache == PROFILE_AS_FOUND && !ti->write_cache_at_open);
+
 	return (struct phase_nand){.gc_space_bytes = ti->gc_space_bytes,
 				   .slc_known = ti->slc_known,
 				   .gc_policy = ti->gc_policy[0] ? ti->gc_policy : NULL,
 				   .slc_static = ti->slc_static,
+				   .two_state = ti->slc_dynamic_no_plp && cache_off,
 				   .slc_cache_bytes = ti->slc_cache_bytes,
 				   .raw_nand_bytes = ti->raw_nand_bytes,
 				   .raw_nand_entry = ti->raw_nand_entry[0] ? ti->raw_nand_entry : NULL,

@@ -120,6 +120,15 @@ struct target_info {
 	 * (docs/sprandom.md, "Where it does not apply") */
 	char gc_policy[16];
 	bool slc_static;
+	/* sim: its SLC cache is dynamic (and not empty) and its write buffer has no power-loss
+	 * protection, and whether its volatile write cache is on at power-on (what a run that
+	 * leaves the cache as found has). With the cache off such a model is of the two-state
+	 * class: each small write lands in the SLC cache or not as its free blocks allow, so a
+	 * matrix cell runs at one of two levels round to round and the sprandom fill is refused
+	 * (docs/fast-steady-state.md, "Where the profile must refuse the shortcut"). false on
+	 * other targets: a drive does not say. */
+	bool slc_dynamic_no_plp;
+	bool write_cache_at_open;
 	/* a drive: the raw NAND bytes its drive-database entry states for its model and that
 	 * entry's name (drivedb_raw_nand); 0 / "" when no entry states it, and on other targets.
 	 * What the sprandom fill's spare: auto uses on a drive. */

@@ -141,6 +141,9 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 	snprintf(ti->gc_policy, sizeof(ti->gc_policy), "%s",
 		 sim_gc_policy_name(st->model.cfg.gc_policy));
 	ti->slc_static = st->model.cfg.slc.size && !st->model.cfg.slc.dynamic;
+	ti->slc_dynamic_no_plp = st->model.cfg.slc.size && st->model.cfg.slc.dynamic &&
+				 !st->model.cfg.power_loss_protection;
+	ti->write_cache_at_open = sim_write_cache(st->ssd);
 	/* The clock starts at 1 ns, not 0: the engine reads a start time of 0 as "not known yet"
 	 * (a real device's CLOCK_MONOTONIC is never 0). */
 	st->clock = 1;

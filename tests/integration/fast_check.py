@@ -23,6 +23,19 @@ import sys
 TOL = 0.05
 
 
+def snia_steady(vals):
+    """SNIA's steady-state rule on a cell's own window series, with this script's arithmetic:
+    data excursion (max - min) within 20 % of the average, and the least-squares line's
+    excursion over the window within 10 % of it."""
+    n, avg = len(vals), sum(vals) / len(vals)
+    if n < 2:
+        return False
+    xm = (n - 1) / 2
+    slope = sum((x - xm) * (y - avg) for x, y in enumerate(vals)) / \
+        sum((x - xm) ** 2 for x in range(n))
+    return max(vals) - min(vals) <= 0.2 * avg and abs(slope) * (n - 1) <= 0.1 * avg
+
+
 def records(d):
     with open(os.path.join(d, "records.jsonl")) as f:
         return [json.loads(l) for l in f if l.strip()]
@@ -116,12 +129,16 @@ def main():
     # the full window (its steady-state entry's rounds)
     lo, hi = bf["window"]["first_round"], bf["window"]["last_round"]
     fullr = per_round(rf, bf["phase"])
-    second, worst = [], 0.0
+    second, worst, steady, steady_out = [], 0.0, 0, []
     for c, v in sorted(fullr.items()):
         vals = [v[k] for k in range(lo, hi + 1) if k in v]
         avg = sum(vals) / len(vals)
         d = fastv[c] / avg - 1
         worst = max(worst, abs(d))
+        if snia_steady(vals):
+            steady += 1
+            if abs(d) > TOL:
+                steady_out.append("%s %+.1f %%" % (c, 100 * d))
         if abs(d) <= TOL:
             continue
         if min(vals) * (1 - TOL) <= fastv[c] <= max(vals) * (1 + TOL):
@@ -149,6 +166,8 @@ def main():
           "host bytes %.2f vs %.2f GiB (%.2f)"
           % (name, tc, tq, tss, ss[0]["verdict"] if ss else "?", tf, 100 * (tq / tf - 1),
              len(fastv), 100 * worst, len(second), hq / 2**30, hf / 2**30, hq / hf))
+    print("  %s: %d cells steady in the full window by SNIA's rule, %d of them not within 5 %%%s"
+          % (name, steady, len(steady_out), (": " + ", ".join(steady_out)) if steady_out else ""))
     for s in second:
         print("  %s: range only: %s" % (name, s))
     for b in bad:

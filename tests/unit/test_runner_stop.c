@@ -4,7 +4,9 @@
  * runner_stop_chunk) on hand-made chunk sequences: fast chunks then slow ones stop once the
  * slow run holds `for`; a fast chunk in between restarts the run; a chunk just above the
  * threshold is not slow; the peak follows the best chunk; a chunk without time says nothing;
- * the chunk size a rule asks for.
+ * the chunk size a rule asks for. And runner_target_nand's two-state class (the sprandom fill's
+ * refusal): a dynamic SLC cache without PLP with the write cache off, as the profile pins it or
+ * as the target is when left as found.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -77,6 +79,31 @@ static void test_chunk(void **state)
 	assert_true(runner_stop_chunk(40 * MiB, 0) == 10 * MiB);
 }
 
+static void test_target_nand_two_state(void **state)
+{
+	static const struct {
+		bool dyn_no_plp, at_open;
+		enum profile_drive_setting wc;
+		bool two_state;
+	} cases[] = {
+	    {true, true, PROFILE_OFF, true},	   /* PTS-E on client-tlc */
+	    {true, true, PROFILE_ON, false},	   /* PTS-C */
+	    {true, true, PROFILE_AS_FOUND, false}, /* the model's cache is on */
+	    {true, false, PROFILE_AS_FOUND, true}, /* ... and off */
+	    {true, false, PROFILE_ON, false},
+	    {false, false, PROFILE_OFF, false}, /* PLP, no SLC cache, a static one, or a drive */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct target_info ti = {.slc_dynamic_no_plp = cases[i].dyn_no_plp,
+					 .write_cache_at_open = cases[i].at_open};
+		struct profile p = {.write_cache = cases[i].wc};
+
+		assert_int_equal(runner_target_nand(&ti, &p).two_state, cases[i].two_state);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -84,6 +111,7 @@ int main(void)
 	    cmocka_unit_test(test_fast_chunk_restarts),
 	    cmocka_unit_test(test_peak_and_no_time),
 	    cmocka_unit_test(test_chunk),
+	    cmocka_unit_test(test_target_nand_two_state),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
