@@ -111,6 +111,11 @@ struct pass_fast {
 int pass_fast_run(const struct analyze_input *in, const struct reader_measurement *ms, size_t nms,
 		  struct pass_fast *f);
 
+/* Why the sprandom fill before the tracking phase ran although it is refused there (the
+ * manifest's sprandom inputs: forced, forced_past; pass_snia_fast.c), or NULL when it was not
+ * forced or nothing is recorded. The string lives as long as in->manifest. */
+const char *pass_fast_forced(const struct analyze_input *in, int64_t tracking_phase);
+
 /* A fast run's check of its matrix rounds (pass_snia_fast.c): each matrix (or table) row of
  * block whose block size is at most the sprandom fill's unit gets "fast_rounds" (its IOPS per
  * matrix round and whether SNIA's rule, with the tracking entry ss's limits, holds over all of

@@ -214,14 +214,6 @@ static void phase_window(struct json_object *ss, const struct reader_measurement
 	*over = "last_rounds";
 }
 
-/* Member key of o as a JSON boolean: true only when it is one and true. */
-static bool json_true(struct json_object *o, const char *key)
-{
-	struct json_object *v = NULL;
-
-	return o && json_object_object_get_ex(o, key, &v) && v &&
-	       json_object_is_type(v, json_type_boolean) && json_object_get_boolean(v);
-}
 
 int pass_fast_run(const struct analyze_input *in, const struct reader_measurement *ms, size_t nms,
 		  struct pass_fast *f)
@@ -230,7 +222,7 @@ int pass_fast_run(const struct analyze_input *in, const struct reader_measuremen
 	enum snia_test t = run_test(in->manifest, &pts);
 	size_t nph = 0;
 
-	if (t == SNIA_NONE || t == SNIA_WSAT || t == SNIA_XSR || !json_true(pts, "fast"))
+	if (t == SNIA_NONE || t == SNIA_WSAT || t == SNIA_XSR || !jsonget_true(pts, "fast"))
 		return 0;
 	*f = (struct pass_fast){.matrix_first = INT64_MAX};
 	/* the first and the last (phase, repeat) of the cell records, in file order */
@@ -276,7 +268,8 @@ int pass_fast_run(const struct analyze_input *in, const struct reader_measuremen
  * The `fast` header of a *-fast profile's block (pts.fast in the manifest): which phases the
  * block joins and the method in words. The tracking phase is the one with the steady-state rule,
  * the matrix phase the last rounds phase; the SNIA window is not completed when the early
- * verdict stopped the tracking rounds.
+ * verdict stopped the tracking rounds; a fill forced past its refusal is named with its reason
+ * (`forced_past`).
  */
 static struct json_object *fast_json(const struct analyze_input *in, struct json_object *ss,
 				     const struct pass_fast *fp, int *e)
@@ -286,10 +279,12 @@ static struct json_object *fast_json(const struct analyze_input *in, struct json
 	int64_t tr = fp->tracking_rounds, mr = fp->matrix_last, mlo = fp->matrix_first;
 	bool stopped;
 	const char *method = "not recorded";
-	char text[320], fr[64];
+	/* a fill run where it is refused (force: true) says so wherever the method is said */
+	const char *forced = pass_fast_forced(in, trk->phase);
+	char text[640], fr[64];
 
 	stopped = ss && json_object_object_get_ex(ss, "early", &early) &&
-		  json_true(early, "stopped_run");
+		  jsonget_true(early, "stopped_run");
 	/* The precondition phase before the tracking one: its method (sprandom for the bundled
 	 * fast profiles) from the manifest's plan. */
 	if (json_object_object_get_ex(in->manifest, "plan", &pl) &&
@@ -321,11 +316,14 @@ static struct json_object *fast_json(const struct analyze_input *in, struct json
 	snprintf(text, sizeof(text),
 		 "fast run, not a PTS run: %s precondition, %" PRId64
 		 " tracking round%s of the tracked cell (phase %" PRId64 "), %" PRId64
-		 " matrix round%s (phase %" PRId64 "), figures from matrix %s%s",
+		 " matrix round%s (phase %" PRId64 "), figures from matrix %s%s%s%s",
 		 method, tr, tr == 1 ? "" : "s", trk->phase, mr - mlo + 1, mr > mlo ? "s" : "",
-		 mat->phase, fr, stopped ? "; SNIA window not completed" : "");
+		 mat->phase, fr, stopped ? "; SNIA window not completed" : "",
+		 forced ? "; the fill was forced past its refusal: " : "", forced ? forced : "");
 	add_str(f, "text", text, e);
 	add_str(f, "precondition", method, e);
+	if (forced)
+		add_str(f, "forced_past", forced, e);
 	jsonnum_build_add(f, "tracking_phase", json_object_new_int64(trk->phase), e);
 	jsonnum_build_add(f, "tracking_rounds", json_object_new_int64(tr), e);
 	jsonnum_build_add(f, "matrix_phase", json_object_new_int64(mat->phase), e);

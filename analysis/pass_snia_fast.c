@@ -32,25 +32,41 @@
 #include "base/units.h"
 #include "analysis/ss.h"
 
-/* The unit of the sprandom fill before the tracking phase (manifest "sprandom"), 0 when none. */
-static uint64_t fill_unit(const struct analyze_input *in, int64_t tracking_phase)
+/* The inputs of the last sprandom fill before the tracking phase (manifest "sprandom"), NULL
+ * when none is recorded (or it was refused: no inputs). */
+static struct json_object *fill_inputs(const struct analyze_input *in, int64_t tracking_phase)
 {
-	struct json_object *arr, *inputs;
-	uint64_t unit = 0;
+	struct json_object *arr, *inputs, *last = NULL;
 
 	if (!json_object_object_get_ex(in->manifest, "sprandom", &arr) ||
 	    !json_object_is_type(arr, json_type_array))
-		return 0;
+		return NULL;
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
 		struct json_object *s = json_object_array_get_idx(arr, i);
-		int64_t p, bs;
+		int64_t p;
 
 		if (!jsonget_int(s, "phase", &p) && p < tracking_phase &&
-		    json_object_object_get_ex(s, "inputs", &inputs) &&
-		    !jsonget_int(inputs, "bs", &bs) && bs > 0)
-			unit = (uint64_t)bs;
+		    json_object_object_get_ex(s, "inputs", &inputs) && inputs)
+			last = inputs;
 	}
-	return unit;
+	return last;
+}
+
+/* The unit of that fill, 0 when none. */
+static uint64_t fill_unit(const struct analyze_input *in, int64_t tracking_phase)
+{
+	int64_t bs;
+
+	return !jsonget_int(fill_inputs(in, tracking_phase), "bs", &bs) && bs > 0 ? (uint64_t)bs
+										 : 0;
+}
+
+const char *pass_fast_forced(const struct analyze_input *in, int64_t tracking_phase)
+{
+	struct json_object *inputs = fill_inputs(in, tracking_phase);
+	const char *why = jsonget_str(inputs, "forced_past");
+
+	return jsonget_true(inputs, "forced") ? (why ? why : "reason not recorded") : NULL;
 }
 
 /*

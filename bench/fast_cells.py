@@ -19,7 +19,12 @@ the write cache off (the PTS-E setting) and on (PTS-C), seeds 7 and 11: a full `
   - the fast figure (the matrix rounds after the first) against the full window's average, and
     against the full run's rounds after its first;
   - the fast run's own check of its matrix rounds (cells of at most 4 KiB, SNIA's rule over both
-    rounds; analysis/pass_snia_fast.c) recomputed, and compared with summary.json's.
+    rounds; analysis/pass_snia_fast.c) recomputed, and compared with summary.json's;
+  - each cell's tail latency (p99, p99.9 of every I/O, from the records' histograms) of the fast
+    figure against the full window's, beside two yardsticks of the procedure's own
+    reproducibility against the same window: the other seed's full run, and the full run's last
+    window round alone (one round, as the fast figure is); the tracked cell's fast p99 / p99.9
+    compared with summary.json's.
 
 Usage: bench/fast_cells.py [--build DIR] [--out DIR] [--seeds 7,11] [--caches off,on]
                            [--models NAME:GIB,...] [--only REGEX] [--drains 10] [--reuse]
@@ -94,6 +99,23 @@ def cell_rounds(recs, phase):
     return out
 
 
+def cell_hists(recs, phase):
+    """{cell: {round: [read hist, write hist]}} of the cell records of phase: every I/O's
+    latency (a mixed cell's reads and writes together)."""
+    out = {}
+    for r in recs:
+        if r.get("kind") != "cell" or r["phase"] != phase or r.get("not_applicable"):
+            continue
+        out.setdefault(r["cell"], {})[r["round"]] = [r["read"].get("hist"), r["write"].get("hist")]
+    return out
+
+
+def tails(hs, rounds):
+    """p99 and p99.9 (ns) of the histograms of `rounds`, merged (fast_ss.percentile)."""
+    hists = [h for k in rounds for h in hs[k]]
+    return {"p99": fast_ss.percentile(hists, 99.0), "p99_9": fast_ss.percentile(hists, 99.9)}
+
+
 def snia_ok(ys):
     """SNIA's rule on the series ys (all of it): data and slope excursions within 20 / 10 %."""
     n = len(ys)
@@ -127,6 +149,7 @@ def pair(full, fast):
     used = qrounds[1:] if len(qrounds) > 1 else qrounds
     sq = json.load(open(os.path.join(fast, "summary.json")))
     unsteady_sum = set(sq["snia"][0]["header"]["fast"]["rounds_check"]["unsteady"])
+    fh, qh = cell_hists(rf, fphase), cell_hists(rq, qphases[-1])
     cells, checks = [], []
     for c in sorted(fr):
         win = [fr[c][k][0] for k in range(lo, hi + 1)]
@@ -140,10 +163,25 @@ def pair(full, fast):
             checks.append("%s %s: fast rounds check here %s, summary.json %s"
                           % (fast, c, fast_steady, c not in unsteady_sum))
         drains = min([fr[c][k][1] for k in range(lo, hi + 1)] + [qr[c][k][1] for k in used])
+        # tail latency: the full window, the full run's last window round alone (one round, as
+        # the fast figure is) and the fast run's rounds after the first
+        lat = {"full": tails(fh[c], range(lo, hi + 1)), "full_last": tails(fh[c], [hi]),
+               "fast": tails(qh[c], used)}
+        if c == fast_ss.TRACKED:
+            # ssdlab's own figure for the tracked cell over the same rounds (summary.json's
+            # cells entry of the matrix phase): a disagreement is a check failure
+            e = [x for x in sq["cells"] if x["phase"] == qphases[-1] and x["cell"] == c and
+                 x.get("kind") == "cell"]
+            w = e[0]["write"]["lat_ns"] if e else {}
+            if not e or not fast_ss.close(w.get("p99"), lat["fast"]["p99"], 1e-9) or \
+                    not fast_ss.close(w.get("p99_9"), lat["fast"]["p99_9"], 1e-9):
+                checks.append("%s %s: p99/p99.9 here %r, summary.json %r"
+                              % (fast, c, lat["fast"], w))
         cells.append({"cell": c, "full_window": win, "full_avg": avg, "full_after_round1": avg2,
                       "fast": q, "fast_rounds": qall, "full_steady": snia_ok(win),
                       "fast_checked": checked, "fast_steady": fast_steady,
-                      "d": q / avg - 1, "d_after_round1": q / avg2 - 1, "min_drains": drains})
+                      "d": q / avg - 1, "d_after_round1": q / avg2 - 1, "min_drains": drains,
+                      "lat": lat})
     return {"window": [lo, hi], "cells": cells, "checks": checks,
             "tracked_d": [x for x in cells if x["cell"] == fast_ss.TRACKED][0]["d"]}
 
@@ -166,6 +204,74 @@ def summarize(p):
                            % (x["cell"], 100 * x["d"], 100 * x["d_after_round1"]) for x in un],
         "min_drains": min(x["min_drains"] for x in cs),
     }
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return None if not n else (xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2)
+
+
+def tail_row(r, rows):
+    """Tail latency (p99, p99.9 of every I/O of a cell) of run row r: the fast figure against the
+    full window's, beside the procedure's own reproducibility against the same window: another
+    seed's full run (same model and cache) and the full run's last window round alone (one round,
+    as the fast figure is). Per percentile: over the cells, how many within 5 %, the median and
+    worst |difference|, and how many cells the fast figure is no further off than the other
+    seed's full run is."""
+    other = [o for o in rows if o["model"] == r["model"] and o["cache"] == r["cache"] and
+             o["seed"] != r["seed"]]
+    out = {}
+    for p in ("p99", "p99_9"):
+        dq, dff, d1, near = [], [], [], 0
+        for c, lat in sorted(r["lat"].items()):
+            full = lat["full"][p]
+            if not full or lat["fast"][p] is None or lat["full_last"][p] is None:
+                continue
+            dq.append(abs(lat["fast"][p] / full - 1))
+            d1.append(abs(lat["full_last"][p] / full - 1))
+            o = other[0]["lat"].get(c, {}).get("full", {}).get(p) if other else None
+            if o is not None:
+                dff.append(abs(o / full - 1))
+                near += dq[-1] <= dff[-1]
+        t = r["lat"][fast_ss.TRACKED]
+        ot = other[0]["lat"][fast_ss.TRACKED]["full"][p] if other else None
+        out[p] = {"cells": len(dq), "fast_within": sum(x <= TOL for x in dq),
+                  "fast_median": median(dq), "fast_worst": max(dq, default=None),
+                  "other_within": sum(x <= TOL for x in dff) if dff else None,
+                  "other_median": median(dff), "one_within": sum(x <= TOL for x in d1),
+                  "one_median": median(d1), "fast_no_further": near if dff else None,
+                  "tracked_fast": t["fast"][p] / t["full"][p] - 1,
+                  "tracked_one": t["full_last"][p] / t["full"][p] - 1,
+                  "tracked_other": ot / t["full"][p] - 1 if ot else None}
+    return out
+
+
+def tail_md(rows):
+    def pc(x):
+        return "-" if x is None else "%.1f %%" % (100 * x)
+
+    def spc(x):
+        return "-" if x is None else "%+.1f %%" % (100 * x)
+
+    md = ["Tail latency per cell (p99 / p99.9 of every I/O of the cell; |difference| from the full "
+          "window's; `other full`: the other seed's full run, `one round`: the full run's last "
+          "window round alone):", "",
+          "| model | cache | seed | pct | fast within 5 % | median fast | worst fast | other full "
+          "within 5 % | median other full | one round within 5 % | median one round | fast no "
+          "further than other full | tracked: fast / one round / other full |",
+          "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for r in rows:
+        for p, name in (("p99", "p99"), ("p99_9", "p99.9")):
+            t = r["tails"][p]
+            md.append("| %s | %s | %d | %s | %d of %d | %s | %s | %s | %s | %d of %d | %s | %s | %s / %s / %s |"
+                      % (r["model"], r["cache"], r["seed"], name, t["fast_within"], t["cells"],
+                         pc(t["fast_median"]), pc(t["fast_worst"]),
+                         "-" if t["other_within"] is None else "%d of %d" % (t["other_within"], t["cells"]),
+                         pc(t["other_median"]), t["one_within"], t["cells"], pc(t["one_median"]),
+                         "-" if t["fast_no_further"] is None else "%d of %d" % (t["fast_no_further"], t["cells"]),
+                         spc(t["tracked_fast"]), spc(t["tracked_one"]), spc(t["tracked_other"])))
+    return md
 
 
 def main():
@@ -235,12 +341,15 @@ def main():
                 checks += p["checks"]
                 rows.append({"model": name, "gib": gib, "scale": scale, "cache": cache, "plp": plp,
                              "seed": seed, "window": p["window"],
-                             "tracked_d": p["tracked_d"], **s})
+                             "tracked_d": p["tracked_d"], **s,
+                             "lat": {x["cell"]: x["lat"] for x in p["cells"]}})
                 print("%-16s cache %-3s seed %-2d: steady in full %d, within 5 %% %d (worst %+.1f %%); "
                       "not steady in full %d; fast flagged %d; min drains %.1f"
                       % (name, cache, seed, s["steady"], s["steady_within"],
                          100 * s["steady_worst"], s["unsteady"], s["fast_flagged"],
                          s["min_drains"]), flush=True)
+    for r in rows:
+        r["tails"] = tail_row(r, rows)
     commit = subprocess.run(["git", "-C", SRC, "rev-parse", "--short", "HEAD"],
                             capture_output=True, text=True).stdout.strip()
     with open(os.path.join(out, "fast_cells.json"), "w") as f:
@@ -263,6 +372,8 @@ def main():
     for r in rows:
         md.append("- %s, cache %s, seed %d: %s" % (r["model"], r["cache"], r["seed"],
                                                    "; ".join(r["unsteady_cells"]) or "none"))
+    md.append("")
+    md += tail_md(rows)
     with open(os.path.join(out, "fast_cells.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     for c in checks:

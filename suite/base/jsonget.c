@@ -28,6 +28,14 @@ int jsonget_int(struct json_object *o, const char *key, int64_t *v)
 	return 0;
 }
 
+bool jsonget_true(struct json_object *o, const char *key)
+{
+	struct json_object *x;
+
+	return json_object_object_get_ex(o, key, &x) && json_object_is_type(x, json_type_boolean) &&
+	       json_object_get_boolean(x);
+}
+
 double jsonget_num(struct json_object *o, const char *key)
 {
 	double v;

@@ -7,6 +7,7 @@
 #ifndef SSDLAB_BASE_JSONGET_H
 #define SSDLAB_BASE_JSONGET_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct json_object;
@@ -16,6 +17,9 @@ const char *jsonget_str(struct json_object *o, const char *key);
 
 /* The integer member key of o into *v; -EINVAL (v untouched) when absent or not an integer. */
 int jsonget_int(struct json_object *o, const char *key, int64_t *v);
+
+/* Whether the member key of o is the JSON boolean true (absent, null or another type: false). */
+bool jsonget_true(struct json_object *o, const char *key);
 
 /* The number member key of o (jsonnum_get: an integer or a double), NaN when absent or null. */
 double jsonget_num(struct json_object *o, const char *key);

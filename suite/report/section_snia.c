@@ -340,6 +340,16 @@ static void fast_para(struct section_ctx *c, struct json_object *b)
 		       "completed."
 		     : "The tracking rounds completed the SNIA window.");
 	section_para(c, msg);
+	text = jsonget_str(f, "forced_past");
+	if (text) {
+		snprintf(msg, sizeof(msg),
+			 "Forced: the sprandom fill ran where ssdlab refuses it (%s; the profile's "
+			 "precondition said force: true). The figures are not expected within 5 %% "
+			 "of a full run's here (docs/fast-steady-state.md, \"Where the profile must "
+			 "refuse the shortcut\").",
+			 text);
+		section_para(c, msg);
+	}
 	/* the block's check of its own matrix rounds (analysis/pass_snia_fast.c) */
 	text = jsonget_str(section_get(f, "rounds_check"), "text");
 	if (text) {

@@ -25,8 +25,9 @@
 #      cache off (PTS-E's setting: a dynamic SLC cache without PLP, the two-state class)
 #      snia-iops-fast exits 1 before the first phase, naming docs/fast-steady-state.md, with no
 #      record and no snapshot; with force: true on the fifo model (client-tlc's, cache off) it
-#      runs, the manifest records forced and why, and its rounds check carries the two-state
-#      caveat.
+#      runs, the manifest records forced and why, the block's method sentence (headline) and
+#      the report name the refusal it was forced past, and its rounds check carries the
+#      two-state caveat.
 # The runs go two at a time (the machine has 2 cores). Measured 2026-12-02: see the last line.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -135,9 +136,21 @@ m = json.load(open(sys.argv[1] + "/manifest.json"))
 s = m["sprandom"][0]["inputs"]
 assert s["forced"] is True and "fifo" in s["forced_past"], s
 print("fifo-forced: ran, manifest sprandom inputs forced past: %s" % s["forced_past"])
-rc = json.load(open(sys.argv[1] + "/summary.json"))["snia"][0]["header"]["fast"]["rounds_check"]
+hf = json.load(open(sys.argv[1] + "/summary.json"))["snia"][0]["header"]["fast"]
+rc = hf["rounds_check"]
 assert rc["two_states"] is True and "two states" in rc["text"], rc
 print("fifo-forced: matrix rounds: %s" % rc["text"])
+# the method's sentence (headline, report) names the refusal it was forced past
+assert hf["forced_past"] == s["forced_past"], hf
+assert hf["text"].endswith("; the fill was forced past its refusal: " + s["forced_past"]), hf["text"]
+PY
+"$SSDLAB" report "$tmp/fifo-forced" >/dev/null 2>&1 || fail "fifo-forced: report exit $?"
+python3 - "$tmp/fifo-forced" <<'PY' || fail "fifo-forced: report.html does not say the fill was forced"
+import html, json, sys
+d = sys.argv[1]
+why = json.load(open(d + "/summary.json"))["snia"][0]["header"]["fast"]["forced_past"]
+assert "Forced: the sprandom fill ran where ssdlab refuses it (%s;" % why in \
+    html.unescape(open(d + "/report.html").read()), why
 PY
 python3 "$here/snia_blocks_check.py" "$tmp/fifo-forced" >/dev/null || fail "fifo-forced: snia_blocks_check.py"
 t2=$EPOCHREALTIME

@@ -146,14 +146,24 @@ def fast_header(manifest, recs, tphase, mphase, ss):
     mlo, mhi = min(mr), max(mr)
     flo = mlo + 1 if mhi > mlo else mlo
     stopped = bool(ss and isinstance(ss.get("early"), dict) and ss["early"].get("stopped_run") is True)
+    # the last sprandom fill before the tracking phase, when forced past its refusal
+    fills = [s["inputs"] for s in manifest.get("sprandom", [])
+             if s["phase"] < tphase and isinstance(s.get("inputs"), dict)]
+    forced = None
+    if fills and fills[-1].get("forced") is True:
+        forced = fills[-1].get("forced_past") or "reason not recorded"
     text = ("fast run, not a PTS run: %s precondition, %d tracking round%s of the tracked cell "
-            "(phase %d), %d matrix round%s (phase %d), figures from matrix %s%s"
+            "(phase %d), %d matrix round%s (phase %d), figures from matrix %s%s%s"
             % (method, tr, "" if tr == 1 else "s", tphase, mhi - mlo + 1, "s" if mhi > mlo else "",
                mphase, ("round %d" % mhi) if flo == mhi else ("rounds %d-%d" % (flo, mhi)),
-               "; SNIA window not completed" if stopped else ""))
-    return {"text": text, "precondition": method, "tracking_phase": tphase, "tracking_rounds": tr,
-            "matrix_phase": mphase, "matrix_rounds": mhi - mlo + 1,
-            "snia_window_completed": not stopped}
+               "; SNIA window not completed" if stopped else "",
+               ("; the fill was forced past its refusal: " + forced) if forced else ""))
+    h = {"text": text, "precondition": method, "tracking_phase": tphase, "tracking_rounds": tr,
+         "matrix_phase": mphase, "matrix_rounds": mhi - mlo + 1,
+         "snia_window_completed": not stopped}
+    if forced:
+        h["forced_past"] = forced
+    return h
 
 
 def two_states(d, mphase):

@@ -721,7 +721,8 @@ static void test_ss_track(void **state)
  * without pts.fast average both rounds (all_records). With `fill`, the manifest has a sprandom
  * fill of 4 KiB units before the tracking phase, so the 4 KiB row's two matrix rounds (r1_4k
  * and 60) are checked against each other (pass_snia_fast.c); with `two`, a snapshot of the
- * matrix phase records a two-state model (write cache off, no PLP, dynamic SLC cache).
+ * matrix phase records a two-state model (write cache off, no PLP, dynamic SLC cache) and the
+ * fill's inputs say it was forced past its refusal there, as the runner records it.
  */
 static struct json_object *fast_summary(bool fast, uint64_t r1_4k, bool fill, bool two)
 {
@@ -747,7 +748,9 @@ static struct json_object *fast_summary(bool fast, uint64_t r1_4k, bool fill, bo
 	if (fill)
 		json_object_object_add(
 		    m, "sprandom",
-		    json_tokener_parse("[{\"phase\": 0, \"inputs\": {\"bs\": 4096}}]"));
+		    json_tokener_parse(two ? "[{\"phase\": 0, \"inputs\": {\"bs\": 4096, \"forced\": "
+					     "true, \"forced_past\": \"two states\"}}]"
+					   : "[{\"phase\": 0, \"inputs\": {\"bs\": 4096}}]"));
 	assert_int_equal(ss_track_add(m, 1, 0, cells[0], "iops", &p), 0);
 	assert_int_equal(results_write_manifest(r, m, NULL), 0);
 	json_object_put(m);
@@ -818,6 +821,11 @@ static void test_fast_matrix_window(void **state)
 	num_is(s, "/snia/0/header/fast/tracking_rounds", 5);
 	num_is(s, "/snia/0/header/fast/matrix_rounds", 2);
 	num_is(s, "/snia/0/tracked/iops", 60);
+	/* not forced: nothing said of it */
+	assert_null(json_object_object_get(at(s, "/snia/0/header/fast"), "forced_past"));
+	str_is(s, "/snia/0/header/fast/text",
+	       "fast run, not a PTS run: not recorded precondition, 5 tracking rounds of the "
+	       "tracked cell (phase 1), 2 matrix rounds (phase 2), figures from matrix round 2");
 	/* the rounds check (pass_snia_fast.c): the 128 KiB row (matrix 0, the spec's order) is
 	 * larger than the fill's unit, not checked; the 4 KiB row's 40 and 60 IOPS: average 50,
 	 * data excursion 20 / 50 = 0.4 > 0.2, slope 20 per round x 1 / 50 = 0.4 > 0.1 */
@@ -851,6 +859,12 @@ static void test_fast_matrix_window(void **state)
 	       "the 1 cell of at most 4 KiB is steady over matrix rounds 1-2 by SNIA's rule; write "
 	       "cache off on a dynamic SLC cache without power-loss protection: a cell can run in "
 	       "two states, and both rounds may hold the same one");
+	/* ... where the fill was forced past its refusal: the method's sentence says why */
+	str_is(s, "/snia/0/header/fast/forced_past", "two states");
+	str_is(s, "/snia/0/header/fast/text",
+	       "fast run, not a PTS run: not recorded precondition, 5 tracking rounds of the "
+	       "tracked cell (phase 1), 2 matrix rounds (phase 2), figures from matrix round 2; the "
+	       "fill was forced past its refusal: two states");
 	json_object_put(s);
 
 	/* without a sprandom fill in the manifest there is no unit to check against */
