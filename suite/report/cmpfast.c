@@ -135,6 +135,21 @@ void cmpfast_verdict(struct json_object *ss, const struct results_records *rr,
 	*out = v;
 }
 
+const char *cmpfast_forced(struct json_object *summary)
+{
+	struct json_object *snia = member(summary, "snia");
+
+	for (size_t i = 0; snia && json_object_is_type(snia, json_type_array) &&
+			   i < json_object_array_length(snia); i++) {
+		struct json_object *b = json_object_array_get_idx(snia, i);
+		const char *why = jsonget_str(member(member(b, "header"), "fast"), "forced_past");
+
+		if (why)
+			return why;
+	}
+	return NULL;
+}
+
 void cmpfast_precondition(struct json_object *manifest, const struct results_records *rr,
 			  char *buf, size_t len)
 {

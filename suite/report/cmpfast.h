@@ -66,6 +66,10 @@ struct json_object *cmpfast_ss_result(struct json_object *summary);
 void cmpfast_verdict(struct json_object *ss, const struct results_records *rr,
 		     struct cmpfast_verdict *out);
 
+/* Why a fast run's sprandom fill ran where ssdlab refuses it (the first SNIA block's
+ * header.fast.forced_past in summary, borrowed), NULL when it was not forced. */
+const char *cmpfast_forced(struct json_object *summary);
+
 /* The precondition method the run recorded: the first precondition record's
  * precondition.method, else "sprandom (profile text)" when the manifest's profile text names
  * sprandom, else "sequential (none recorded)". Writes it to buf (len bytes). */

@@ -286,6 +286,16 @@ def method(d):
     return None
 
 
+def forced(d):
+    """Why the run's sprandom fill was forced past its refusal (the manifest's inputs), or None."""
+    m = json.load(open(os.path.join(d, "manifest.json")))
+    for s in m.get("sprandom", []):
+        i = s.get("inputs") or {}
+        if i.get("forced") is True:
+            return i.get("forced_past") or "reason not recorded"
+    return None
+
+
 def round_range(full, name):
     """The full run's own round range of a SNIA matrix cell's IOPS for figure `name` ("TEST[#REP]
     matrix[I].iops"): that block's matrix[I] cell, its tracking IOPS over the window's rounds;
@@ -364,6 +374,15 @@ def check_fast(p, full, fast, maps, errs):
         got = cell("precondition method", j) or ""
         if (m and got != m) or (not m and not got.startswith(("sequential", "sprandom"))):
             errs.append("fast: %s precondition method %r, want %r" % (d, got, m))
+    # a fill forced past its refusal: a row saying which run and why (the fast run's reason)
+    fw = [forced(full), forced(fast)]
+    if any(fw):
+        want = ["yes" if w else "no" for w in fw] + [fw[1] or fw[0]]
+        got = [cell("fill forced past its refusal", j) for j in (1, 2, 5)]
+        if got != want:
+            errs.append("fast: forced row %r, want %r" % (got, want))
+    elif "fill forced past its refusal" in rows:
+        errs.append("fast: a forced row where neither run was forced")
     figs = ranged = 0
     unsteady = fast_unsteady(fast)
     for name, row in rows.items():

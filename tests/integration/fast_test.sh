@@ -153,6 +153,14 @@ assert "Forced: the sprandom fill ran where ssdlab refuses it (%s;" % why in \
     html.unescape(open(d + "/report.html").read()), why
 PY
 python3 "$here/snia_blocks_check.py" "$tmp/fifo-forced" >/dev/null || fail "fifo-forced: snia_blocks_check.py"
+# compare --fast names the forced fill (against client-tlc's full run: the fifo model is client-tlc
+# with another GC policy)
+(cd "$tmp" && "$SSDLAB" compare --fast --out cmpf/compare.html tlc-full fifo-forced) >"$tmp/cmpf.txt" 2>&1 ||
+	fail "compare --fast tlc-full fifo-forced: exit $?"
+(cd "$tmp" && python3 "$here/compare_check.py" --fast cmpf/compare.html cmpf.txt tlc-full fifo-forced) ||
+	fail "compare_check.py --fast on the forced run"
+grep -q "^  fill forced past its refusal .* no .* yes .*the model's GC policy is fifo" "$tmp/cmpf.txt" ||
+	fail "compare --fast: no line naming the forced fill"
 t2=$EPOCHREALTIME
 awk -v a="$t0" -v b="$t1" -v c="$t2" \
 	'BEGIN { printf "7 runs in %.1f s (two at a time), checks and refusals in %.1f s\n", b - a, c - b }'
