@@ -106,11 +106,15 @@ t = json.load(open(d + "/summary.json"))["snia"][0]["header"]["fast"]["rounds_ch
 assert "Matrix rounds: %s." % t in html.unescape(open(d + "/report.html").read()), t
 PY
 
-# 3. compare --fast on the client-tlc pair
-(cd "$tmp" && "$SSDLAB" compare --fast --out cmp/compare.html tlc-full tlc-fast) >"$tmp/cmp.txt" 2>&1 ||
-	fail "compare --fast: exit $?"
-(cd "$tmp" && python3 "$here/compare_check.py" --fast cmp/compare.html cmp.txt tlc-full tlc-fast) ||
-	fail "compare_check.py --fast"
+# 3. compare --fast on the client-tlc pair: compare_fast NAME FULL FAST writes NAME.txt and
+#    NAME/compare.html and checks them with compare_check.py
+compare_fast() {
+	(cd "$tmp" && "$SSDLAB" compare --fast --out "$1/compare.html" "$2" "$3") >"$tmp/$1.txt" 2>&1 ||
+		fail "compare --fast $2 $3: exit $?"
+	(cd "$tmp" && python3 "$here/compare_check.py" --fast "$1/compare.html" "$1.txt" "$2" "$3") ||
+		fail "compare_check.py --fast $2 $3"
+}
+compare_fast cmp tlc-full tlc-fast
 grep -q '^  drive time to the figures (s, whole run) .* pass$' "$tmp/cmp.txt" ||
 	fail "compare --fast: the whole run's drive time is not judged a pass"
 
@@ -155,10 +159,7 @@ PY
 python3 "$here/snia_blocks_check.py" "$tmp/fifo-forced" >/dev/null || fail "fifo-forced: snia_blocks_check.py"
 # compare --fast names the forced fill (against client-tlc's full run: the fifo model is client-tlc
 # with another GC policy)
-(cd "$tmp" && "$SSDLAB" compare --fast --out cmpf/compare.html tlc-full fifo-forced) >"$tmp/cmpf.txt" 2>&1 ||
-	fail "compare --fast tlc-full fifo-forced: exit $?"
-(cd "$tmp" && python3 "$here/compare_check.py" --fast cmpf/compare.html cmpf.txt tlc-full fifo-forced) ||
-	fail "compare_check.py --fast on the forced run"
+compare_fast cmpf tlc-full fifo-forced
 grep -q "^  fill forced past its refusal .* no .* yes .*the model's GC policy is fifo" "$tmp/cmpf.txt" ||
 	fail "compare --fast: no line naming the forced fill"
 t2=$EPOCHREALTIME
