@@ -16,7 +16,7 @@ With --fill: where the sprandom fill leaves a drive at steady state, by blocks p
 then 8 rounds of 0.25x capacity of RND 4 KiB writes (write cache off, TC4/QD32), WA per round
 from the snapshots at the round boundaries, on enterprise-28op at 2 GiB (the shrink the fast
 benchmark uses: 437 blocks over 32 dies) with 32 dies (with and without its 64 MiB write buffer),
-16 and 8 dies, and at 4 and 8 GiB with 32.
+24, 16 and 8 dies, and at 3, 4 and 8 GiB with 32.
 
     bench/wa_expectation.py [--build DIR] [--only REGEX] [--fill] [--out FILE]
 
@@ -51,7 +51,7 @@ FILL = """name: wa-expectation-fill
 description: only for plan's resolution of the sprandom inputs on the model
 destructive: true
 phases:
-  - precondition: {method: sprandom}
+  - precondition: {method: sprandom, force: true}
 """
 
 
@@ -90,6 +90,7 @@ def e28(gib, dies_per_channel, buffer):
 
 # (name, GiB, dies per channel (8 channels), write_buffer or None for the model's 64m)
 FILL_MODELS = [("enterprise-28op 2 GiB", 2, 4, None), ("enterprise-28op 2 GiB, write_buffer 0", 2, 4, "0"),
+               ("enterprise-28op 2 GiB", 2, 3, None), ("enterprise-28op 3 GiB", 3, 4, None),
                ("enterprise-28op 2 GiB", 2, 2, None), ("enterprise-28op 2 GiB", 2, 1, None),
                ("enterprise-28op 4 GiB", 4, 4, None), ("enterprise-28op 8 GiB", 8, 4, None)]
 
@@ -99,7 +100,7 @@ def fill_rounds(ssdlab, tmp):
     with open(prof, "w") as f:
         f.write("name: fill-rounds\ndescription: the sprandom fill, then 8 rounds of 0.25x RND 4 KiB\n"
                 "destructive: true\nwrite_cache: \"off\"\nphases:\n  - purge: {method: auto}\n"
-                "  - precondition: {method: sprandom, queue: {threads: 1, depth: 32}}\n" +
+                "  - precondition: {method: sprandom, force: true, queue: {threads: 1, depth: 32}}\n" +
                 "  - write_until: {rw: randwrite, bs: 4k, amount: 0.25x, queue: {threads: 4, depth: 32}}\n" * 8)
     rows = ["| model | dies | blocks | blocks per die | fill's spare | expected 1/(1-alpha) | WA of rounds 1-8 (0.25x each) | round 1 vs expected | rounds 5-8 vs expected |",
             "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]

@@ -144,6 +144,11 @@ int phase_sprandom_resolve(const struct phase_sprandom *p, uint32_t bs, uint64_t
 		snprintf(in.force_why, sizeof(in.force_why),
 			 "the write cache is off on a dynamic SLC cache without power-loss "
 			 "protection: its cells run in two states (write_cache: on avoids it)");
+	else if (nand->blocks_per_die > 0 && nand->blocks_per_die < SPRANDOM_MIN_BLOCKS_PER_DIE)
+		snprintf(in.force_why, sizeof(in.force_why),
+			 "the model has %.1f blocks a die, fewer than %d: GC picks victims within a "
+			 "die, and the fill leaves the drive short of steady state",
+			 nand->blocks_per_die, SPRANDOM_MIN_BLOCKS_PER_DIE);
 	if (in.force_why[0] && !p->force)
 		return errmsg_set(err, errlen, -EINVAL,
 				  "sprandom: refused: %s (docs/fast-steady-state.md); run the full "

@@ -137,6 +137,7 @@ struct phase_nand runner_target_nand(const struct target_info *ti, const struct 
 				   .gc_policy = ti->gc_policy[0] ? ti->gc_policy : NULL,
 				   .slc_static = ti->slc_static,
 				   .two_state = ti->slc_dynamic_no_plp && cache_off,
+				   .blocks_per_die = ti->blocks_per_die,
 				   .slc_cache_bytes = ti->slc_cache_bytes,
 				   .raw_nand_bytes = ti->raw_nand_bytes,
 				   .raw_nand_entry = ti->raw_nand_entry[0] ? ti->raw_nand_entry : NULL,

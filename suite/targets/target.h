@@ -129,6 +129,9 @@ struct target_info {
 	 * other targets: a drive does not say. */
 	bool slc_dynamic_no_plp;
 	bool write_cache_at_open;
+	/* sim: physical blocks per die (GC picks its victims within a die); 0 on other targets.
+	 * Below SPRANDOM_MIN_BLOCKS_PER_DIE (profile/phases.h) the sprandom fill is refused. */
+	double blocks_per_die;
 	/* a drive: the raw NAND bytes its drive-database entry states for its model and that
 	 * entry's name (drivedb_raw_nand); 0 / "" when no entry states it, and on other targets.
 	 * What the sprandom fill's spare: auto uses on a drive. */

@@ -3,27 +3,28 @@
 #
 # fast_test (issue 19 point 3): the *-fast profiles end to end on the virtual SSD.
 #   1. three models, snia-iops-fast against snia-iops: client-tlc shrunk to 1 GiB
-#      (run_lib.sh small_client_tlc, --time-scale 52 (2 drains per 1 MiB cell; at 26, one), its write cache on in both runs: with it
-#      off the fill is refused there, point 4), client-7op shrunk to 1 GiB (spare 0.069,
-#      --time-scale 2, the smallest at which no cell is shorter than its drain) and
-#      enterprise-28op shrunk to 2 GiB (spare 0.219; at 1 GiB its 32 dies leave no room for the
-#      GC reserve; --time-scale 40: at 11 or 20 its one-minute cells are so short that cells of
-#      either run vary by up to 15 % round to round). fast_check.py, from records.jsonl and the
+#      (run_lib.sh small_client_tlc, --time-scale 52: 2 drains per 1 MiB cell, at 26 one; its
+#      write cache on in both runs: with it off the fill is refused there, point 4), client-7op
+#      shrunk to 1 GiB (spare 0.069, --time-scale 2, the smallest at which no cell is shorter
+#      than its drain) and enterprise-28op shrunk to 2 GiB on 16 dies (spare 0.219, 27.3 blocks
+#      a die; on its 32 the fill is refused at 13.7 a die, point 4; --time-scale 40: at 11 or 20
+#      its one-minute cells are so short that cells of either run vary by up to 15 % round to
+#      round). fast_check.py, from records.jsonl and the
 #      snapshots: the fast run's one SNIA block (steady state of the tracking phase, matrix
 #      recomputed over the matrix rounds after the first, header.fast); the tracked cell within
 #      5 %; every matrix cell within 5 % of the full window's average or within its per-round
 #      range widened by 5 % (the count that needed that is printed); host bytes written at
 #      most half the full run's, from the sim counters (not timed); the fast block recomputed
 #      whole by snia_blocks_check.py, with its check of its own matrix rounds (cells of at most
-#      the fill's 4 KiB unit that are not steady by SNIA's rule over both rounds are named, and
-#      client-tlc alone carries the two-state caveat: write cache off, dynamic SLC, no PLP);
+#      the fill's 4 KiB unit that are not steady by SNIA's rule over both rounds are named; none
+#      carries the two-state caveat);
 #   2. the fast run's headline (headline_check.py) and report (the fast sentence, and the matrix
 #      rounds' check as summary.json says it);
 #   3. `compare --fast FULL FAST` on the client-tlc pair, checked by compare_check.py --fast
 #      (the whole run's drive time and bytes, to the figures, judged against 0.5);
-#   4. refusals: on a fifo-GC model, on the static-slc model and on client-tlc with its write
-#      cache off (PTS-E's setting: a dynamic SLC cache without PLP, the two-state class)
-#      snia-iops-fast exits 1 before the first phase, naming docs/fast-steady-state.md, with no
+#   4. refusals: on a fifo-GC model, on the static-slc model, on client-tlc with its write
+#      cache off (PTS-E's setting: a dynamic SLC cache without PLP, the two-state class) and on
+#      enterprise-28op at 2 GiB on its 32 dies (13.7 blocks a die) snia-iops-fast exits 1 before the first phase, naming docs/fast-steady-state.md, with no
 #      record and no snapshot; with force: true on the fifo model (client-tlc's, cache off) it
 #      runs, the manifest records forced and why, the block's method sentence (headline) and
 #      the report name the refusal it was forced past, and its rounds check carries the
@@ -44,6 +45,9 @@ small_client_tlc "$SSDLAB_SRCDIR" "$tmp/tlc.yaml"
 shrunk_7op_28op "$SSDLAB_SRCDIR" "$tmp"
 sed 's/^  policy: greedy$/  policy: fifo/' "$tmp/tlc.yaml" >"$tmp/fifo.yaml"
 grep -q '^  policy: fifo$' "$tmp/fifo.yaml" || fail "the fifo model was not made"
+sed -e 's/^name: .*/name: enterprise-28op-2g-16d/' -e 's/^dies_per_channel: 4$/dies_per_channel: 2/' \
+	"$tmp/e28.yaml" >"$tmp/e28d.yaml"
+grep -q '^dies_per_channel: 2$' "$tmp/e28d.yaml" || fail "the 16-die enterprise-28op was not made"
 
 # one run: NAME PROFILE MODEL SCALE [ARGS...]; its exit code in NAME.rc
 one() {
@@ -55,9 +59,9 @@ one() {
 }
 # longest first, two at a time (xargs takes the next as one ends)
 runs=(
-	"e28-full snia-iops $tmp/e28.yaml 40"
+	"e28-full snia-iops $tmp/e28d.yaml 40"
 	"c7-full snia-iops $tmp/c7.yaml 2"
-	"e28-fast snia-iops-fast $tmp/e28.yaml 40"
+	"e28-fast snia-iops-fast $tmp/e28d.yaml 40"
 	"tlc-full snia-iops $tmp/tlc.yaml 52 --set write_cache=on"
 	"c7-fast snia-iops-fast $tmp/c7.yaml 2"
 	"tlc-fast snia-iops-fast $tmp/tlc.yaml 52 --set write_cache=on"
@@ -133,6 +137,7 @@ refused() {
 }
 refused fifo "$tmp/fifo.yaml" "the model's GC policy is fifo, not greedy-like"
 refused static "$models/static-slc.yaml" "the model's SLC cache is static"
+refused e28-32dies "$tmp/e28.yaml" "the model has 13.7 blocks a die, fewer than 20: GC picks victims within a die"
 refused twostate "$tmp/tlc.yaml" "the write cache is off on a dynamic SLC cache without power-loss protection: its cells run in two states"
 python3 - "$tmp/fifo-forced" <<'PY' || fail "fifo-forced: force not recorded, or no two-state caveat"
 import json, sys

@@ -749,8 +749,8 @@ static void test_sprandom_slc_from_probe(void **state)
 }
 
 /* Where the sprandom layout does not hold (docs/fast-steady-state.md): a model whose GC is not
- * greedy-like, a static SLC cache, a run of the two-state class; refused unless force: true,
- * which is recorded. */
+ * greedy-like, a static SLC cache, a run of the two-state class, fewer than 20 blocks a die;
+ * refused unless force: true, which is recorded. */
 static void test_sprandom_refusals(void **state)
 {
 	static const struct {
@@ -758,16 +758,19 @@ static void test_sprandom_refusals(void **state)
 		bool slc_static;
 		uint64_t slc;
 		bool two_state;
-		const char *why; /* NULL: runs, not forced */
+		double blocks_per_die; /* 0: not said */
+		const char *why;       /* NULL: runs, not forced */
 	} cases[] = {
-	    {"greedy", false, 0, false, NULL},
-	    {"d-choices", false, 0, false, NULL},
-	    {"greedy", true, 0, false, NULL}, /* a static cache of 0 bytes is no cache */
-	    {"greedy", false, 8 << 20, false, NULL}, /* a dynamic cache */
-	    {"fifo", false, 0, false, "GC policy is fifo"},
-	    {"random", false, 0, false, "GC policy is random"},
-	    {"greedy", true, 8 << 20, false, "SLC cache is static"},
-	    {"greedy", false, 8 << 20, true, "cells run in two states (write_cache: on avoids it)"},
+	    {"greedy", false, 0, false, 0, NULL},
+	    {"d-choices", false, 0, false, 0, NULL},
+	    {"greedy", true, 0, false, 0, NULL}, /* a static cache of 0 bytes is no cache */
+	    {"greedy", false, 8 << 20, false, 0, NULL}, /* a dynamic cache */
+	    {"fifo", false, 0, false, 0, "GC policy is fifo"},
+	    {"random", false, 0, false, 0, "GC policy is random"},
+	    {"greedy", true, 8 << 20, false, 0, "SLC cache is static"},
+	    {"greedy", false, 8 << 20, true, 0, "cells run in two states (write_cache: on avoids it)"},
+	    {"greedy", false, 0, false, 20, NULL}, /* SPRANDOM_MIN_BLOCKS_PER_DIE itself */
+	    {"greedy", false, 0, false, 13.7, "13.7 blocks a die, fewer than 20"},
 	};
 	struct profile *p = parse_ok(HDR "  - precondition: {method: sprandom}\n"
 					 "  - precondition: {method: sprandom, force: true}\n",
@@ -782,7 +785,8 @@ static void test_sprandom_refusals(void **state)
 					  .slc_cache_bytes = cases[i].slc,
 					  .gc_policy = cases[i].policy,
 					  .slc_static = cases[i].slc_static,
-					  .two_state = cases[i].two_state};
+					  .two_state = cases[i].two_state,
+					  .blocks_per_die = cases[i].blocks_per_die};
 		struct sprandom_inputs in;
 		char err[400] = "";
 		int rc = phase_sprandom_resolve(&d->spr, 4096, 1ull << 30, &nand, &in, err,
