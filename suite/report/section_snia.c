@@ -319,7 +319,7 @@ static void fast_para(struct section_ctx *c, struct json_object *b)
 {
 	struct json_object *f = section_get(section_get(b, "header"), "fast");
 	const char *text = jsonget_str(f, "text");
-	char msg[1200];
+	char msg[2000];
 
 	if (!text)
 		return;
@@ -332,7 +332,10 @@ static void fast_para(struct section_ctx *c, struct json_object *b)
 		 "rounds after the first (the first rebuilds the layout large-block reads depend "
 		 "on). The figures are meant to be within 5 %% of a full run's; large-block reads "
 		 "are lower than in a full run whose window holds its first round, when the "
-		 "sequential precondition's layout still serves them. %s",
+		 "sequential precondition's layout still serves them. Tail latency (p99 and "
+		 "beyond) is one round's as well, where a full run's window holds five: expect it "
+		 "as far from a full run's as one round of that run is from its window, often "
+		 "more than 5 %% (docs/fast-steady-state.md, \"Tail latency per cell\"). %s",
 		 text,
 		 section_get(f, "snia_window_completed") &&
 			 !json_object_get_boolean(section_get(f, "snia_window_completed"))
