@@ -57,8 +57,9 @@ static uint64_t fill_unit(const struct analyze_input *in, int64_t tracking_phase
 {
 	int64_t bs;
 
-	return !jsonget_int(fill_inputs(in, tracking_phase), "bs", &bs) && bs > 0 ? (uint64_t)bs
-										 : 0;
+	if (jsonget_int(fill_inputs(in, tracking_phase), "bs", &bs) || bs <= 0)
+		return 0;
+	return (uint64_t)bs;
 }
 
 const char *pass_fast_forced(const struct analyze_input *in, int64_t tracking_phase)
