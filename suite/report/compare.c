@@ -771,12 +771,14 @@ static void fast_section(struct cmp *k)
 	cmpfast_precondition(k->runs[1].manifest, &rr[1], b, sizeof(b));
 	fast_row(k, &t, "precondition method", a, b, NAN, "", "");
 	/* a fill run where ssdlab refuses it: the goals are not expected to hold there */
-	if (cmpfast_forced(k->runs[0].summary) || cmpfast_forced(k->runs[1].summary))
-		fast_row(k, &t, "fill forced past its refusal",
-			 cmpfast_forced(k->runs[0].summary) ? "yes" : "no",
-			 cmpfast_forced(k->runs[1].summary) ? "yes" : "no", NAN, "",
-			 cmpfast_forced(k->runs[1].summary) ? cmpfast_forced(k->runs[1].summary)
-							    : cmpfast_forced(k->runs[0].summary));
+	{
+		const char *why0 = cmpfast_forced(k->runs[0].summary);
+		const char *why1 = cmpfast_forced(k->runs[1].summary);
+
+		if (why0 || why1)
+			fast_row(k, &t, "fill forced past its refusal", why0 ? "yes" : "no",
+				 why1 ? "yes" : "no", NAN, "", why1 ? why1 : why0);
+	}
 	for (size_t r = 0; r < 2; r++) {
 		char *d = r ? b : a;
 		if (v[r].found)

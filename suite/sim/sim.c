@@ -123,7 +123,7 @@ void sim_config_default(struct sim_config *c)
 	c->seed = 1;
 }
 
-static uint32_t cfg_ndies(const struct sim_config *c)
+uint32_t sim_config_dies(const struct sim_config *c)
 {
 	return c->channels * c->dies_per_channel;
 }
@@ -148,7 +148,7 @@ uint64_t sim_config_physical_blocks(const struct sim_config *c)
  * most one block per die, so the reserve is at least the dies plus two. */
 uint32_t sim_config_watermark(const struct sim_config *c)
 {
-	uint32_t min = cfg_ndies(c) + 2;
+	uint32_t min = sim_config_dies(c) + 2;
 
 	return c->free_block_watermark > min ? c->free_block_watermark : min;
 }
@@ -176,7 +176,9 @@ uint64_t sim_config_gc_space_bytes(const struct sim_config *c)
 	/* half of each die's open block, in bytes (an odd die count halves a block) */
 	if (pb <= out)
 		return 0;
-	return (pb - out) * bb > cfg_ndies(c) * bb / 2 ? (pb - out) * bb - cfg_ndies(c) * bb / 2 : 0;
+	uint64_t open_half = sim_config_dies(c) * bb / 2;
+
+	return (pb - out) * bb > open_half ? (pb - out) * bb - open_half : 0;
 }
 
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
@@ -194,7 +196,7 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 		why = "page_size must be a non-zero multiple of mapping_unit";
 	else if (c->pages_per_block < 1 || (c->slc.size && c->pages_per_block < 3))
 		why = "pages_per_block must be at least 1 (3 with an SLC cache)";
-	else if (!c->channels || !c->dies_per_channel || cfg_ndies(c) > 4096)
+	else if (!c->channels || !c->dies_per_channel || sim_config_dies(c) > 4096)
 		why = "channels and dies_per_channel must be at least 1 (4096 dies at most)";
 	else if (!c->user_capacity || c->user_capacity % c->mapping_unit)
 		why = "user_capacity must be a non-zero multiple of mapping_unit";
@@ -212,7 +214,7 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 		uint64_t nb = sim_config_physical_blocks(c);
 		uint64_t upb = (uint64_t)c->pages_per_block * (c->page_size / c->mapping_unit);
 		/* a static SLC cache is carved out of the spare and must always be there */
-		uint64_t need = sim_config_watermark(c) + (c->slc.size ? 2ULL : 1ULL) * cfg_ndies(c) +
+		uint64_t need = sim_config_watermark(c) + (c->slc.size ? 2ULL : 1ULL) * sim_config_dies(c) +
 				(c->slc.dynamic ? 0 : cfg_slc_blocks(c));
 		uint64_t units = c->user_capacity / c->mapping_unit;
 
@@ -1331,7 +1333,7 @@ int sim_create(const struct sim_config *c, struct sim_ssd **out)
 	s->upp_shift = log2_exact(s->upp);
 	s->mu_shift = log2_exact(c->mapping_unit);
 	s->upb_shift = log2_exact(s->upb);
-	s->ndies = cfg_ndies(c);
+	s->ndies = sim_config_dies(c);
 	s->nblocks = (uint32_t)sim_config_physical_blocks(c);
 	s->wm = sim_config_watermark(c);
 	s->floor = s->ndies;

@@ -143,6 +143,7 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
 
 /* Derived sizes of a valid configuration (no allocation). */
 uint64_t sim_config_physical_blocks(const struct sim_config *c);
+uint32_t sim_config_dies(const struct sim_config *c); /* channels x dies_per_channel */
 uint32_t sim_config_watermark(const struct sim_config *c);
 
 /*

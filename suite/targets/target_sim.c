@@ -145,7 +145,7 @@ static int sim_open(struct target *t, const char *spec, const struct target_open
 				 !st->model.cfg.power_loss_protection;
 	ti->write_cache_at_open = sim_write_cache(st->ssd);
 	ti->blocks_per_die = (double)sim_config_physical_blocks(&st->model.cfg) /
-			     ((double)st->model.cfg.channels * st->model.cfg.dies_per_channel);
+			     sim_config_dies(&st->model.cfg);
 	/* The clock starts at 1 ns, not 0: the engine reads a start time of 0 as "not known yet"
 	 * (a real device's CLOCK_MONOTONIC is never 0). */
 	st->clock = 1;
